@@ -1,0 +1,163 @@
+/**
+ * The engine's public types. Everything here is plain data or pure functions so the same
+ * objects move between Node, Web Workers and tests (structured-clone safe where marked).
+ */
+
+/** Addressed random draws for one step in one world (DESIGN 3, 4.1). */
+export interface Noise {
+  /** Uniform in the open interval (0, 1). */
+  uniform(key?: string): number;
+  /** Standard normal. */
+  normal(key?: string): number;
+  /** Standard Gumbel addressed by (key, option). */
+  gumbel(key: string, option: string): number;
+  /** Gumbel-max sample: the option with the largest logit + Gumbel. */
+  categorical(logits: Readonly<Record<string, number>>, key?: string): string;
+  bernoulli(p: number, key?: string): boolean;
+  /** Uniform integer in [0, n). */
+  int(n: number, key?: string): number;
+  choice<T>(items: readonly T[], key?: string): T;
+}
+
+export type StepInputs = Readonly<Record<string, unknown>>;
+export type StepRun = (inputs: StepInputs, noise: Noise) => unknown;
+
+export interface VariantDef {
+  name: string;
+  cost: number;
+  run: StepRun;
+}
+
+export interface StepDef {
+  name: string;
+  /** Case input names or earlier step names. */
+  inputs: readonly string[];
+  cost: number;
+  run: StepRun;
+  /** The first fix is the default fix. */
+  fixes: readonly VariantDef[];
+}
+
+export interface CaseDef {
+  id: string;
+  inputs: Readonly<Record<string, unknown>>;
+  /** World of the factual run (recorded mode). Defaults to a hash of the id. */
+  seed?: number;
+  /** Factual choices per step and draw key, for posterior mode. */
+  observed?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** The recorded factual run, checked against the replay. */
+  outputs?: Readonly<Record<string, unknown>>;
+  score?: number;
+}
+
+export interface PipelineDef {
+  name: string;
+  steps: readonly StepDef[];
+  metric: (outputs: Readonly<Record<string, unknown>>, inputs: Readonly<Record<string, unknown>>) => number;
+  /** A case fails when its factual metric is below this (default 1). */
+  threshold?: number;
+  /** Bounds of the metric, used by the confidence intervals (default [0, 1]). */
+  range?: readonly [number, number];
+  cases?: readonly CaseDef[];
+}
+
+export type Mode = 'recorded' | 'posterior' | 'prior';
+export type Method = 'exact' | 'mc';
+export type StopRule = 'top1' | 'ranking' | 'width' | 'budget';
+export type Radius = 'bernstein' | 'hoeffding';
+export type BatchBound = 'normal' | 'bernstein' | 'anytime';
+
+export interface AnalysisSettings {
+  mode: Mode;
+  /** Worlds for posterior and prior modes (recorded always uses the case's one world). */
+  worlds: number;
+  /** 'auto' = exact up to 12 players, Monte Carlo above. */
+  method: Method | 'auto';
+  delta: number;
+  stop: StopRule;
+  width: number;
+  /** Step-cost budget per case for Monte Carlo (Infinity = none). */
+  budget: number;
+  /** Hard cap on permutations per case for Monte Carlo. */
+  maxPermutations: number;
+  radius: Radius;
+  seed: number;
+  /** Which fix each step uses, by step name (default: its first fix). */
+  fixChoice?: Readonly<Record<string, string>>;
+}
+
+/** A cooperative game on players 0..n-1; coalitions are bitmasks (numbers, n <= 52). */
+export interface Game {
+  readonly players: readonly string[];
+  /** v(S). Implementations memoise; repeated calls are free. */
+  value(mask: number): number;
+  /** Step cost spent so far (0 for table games). */
+  cost(): number;
+  /** Bounds on v, for interval radii. */
+  readonly range: readonly [number, number];
+}
+
+/** Injected randomness for estimators: uniform in [0, 1). */
+export type Rng = () => number;
+
+export interface ShapleyEstimate {
+  values: number[];
+  /** Simultaneous intervals (Monte Carlo only). */
+  ci?: [number, number][];
+  evaluations: number;
+  cost: number;
+  permutations: number;
+  stopReason: 'exact' | StopRule | 'maxPermutations';
+  /** Estimates and intervals at each checkpoint (Monte Carlo only). */
+  history?: { permutations: number; cost: number; values: number[]; ci: [number, number][] }[];
+}
+
+/** One case's analysis, as printed by the headless command (structured-clone safe). */
+export interface CaseResult {
+  id: string;
+  players: string[];
+  method: Method;
+  failed: boolean;
+  vEmpty: number;
+  vAll: number;
+  shapley?: Record<string, number>;
+  ci?: Record<string, [number, number]>;
+  fixAlone?: Record<string, number>;
+  leaveOneOut?: Record<string, number>;
+  lastTouch?: string | null;
+  cost: number;
+  evaluations: number;
+  permutations: number;
+  stopReason?: ShapleyEstimate['stopReason'];
+  /** Whether some coalition of fixes brings the case to the threshold. */
+  fixable?: boolean;
+  /** v(S) by bitmask, when n <= 10 (drill-down). */
+  coalitions?: { fixed: string[]; value: number }[];
+  /** Factual and all-fixed outputs per step (first world). */
+  factualOutputs?: Record<string, unknown>;
+  fixedOutputs?: Record<string, unknown>;
+  history?: ShapleyEstimate['history'];
+  /** Differences between the recorded outputs/score and the replay. */
+  mismatches?: string[];
+  /** Set when the case could not be analysed: names the step and the problem. */
+  error?: string;
+}
+
+export interface BatchStep {
+  step: string;
+  fixAloneRate: number;
+  meanShapley: number;
+  ci: [number, number];
+  share: number;
+  lastTouch: number;
+}
+
+export interface BatchResult {
+  failures: number;
+  analyzed: number;
+  unfixable: number;
+  cost: number;
+  steps: BatchStep[];
+  /** Set when analysis stopped early because the top step separated. */
+  stoppedEarly?: boolean;
+}
