@@ -1,0 +1,129 @@
+import type { AnalysisSettings, CaseDef, CaseResult, Game, PipelineDef, ShapleyEstimate } from './types.ts';
+import { BlameGame } from './blame-game.ts';
+import { fixAlone, lastTouch, leaveOneOut } from './baselines.ts';
+import { canonicalize } from './canonical.ts';
+import { ReplayError } from './errors.ts';
+import type { ReplayHooks } from './replay.ts';
+import { errorText } from './replay.ts';
+import { seededRng } from './rng.ts';
+import { resolveMethod } from './settings.ts';
+import { exactShapley } from './shapley/exact.ts';
+import { permutationShapley } from './shapley/permutation.ts';
+import { hashWithSeed } from './hash.ts';
+
+/** Coalition tables are listed in results up to this many players. */
+export const COALITION_TABLE_MAX_PLAYERS = 10;
+
+function byName<T>(players: readonly string[], xs: readonly T[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  players.forEach((p, i) => (out[p] = xs[i]));
+  return out;
+}
+
+function coalitionList(players: readonly string[], entries: [number, number][]): CaseResult['coalitions'] {
+  return entries.map(([mask, value]) => ({ fixed: players.filter((_, i) => Math.floor(mask / 2 ** i) % 2 === 1), value }));
+}
+
+/** The estimator's own random stream: a function of the run's seed and the case id, so results do not depend on case order or worker count. */
+function caseRng(seed: number, caseId: string) {
+  return seededRng(hashWithSeed(`mc\u0000${caseId}`, seed));
+}
+
+/** Run exact or Monte Carlo Shapley on a game and the baselines beside it. */
+export function attribute(game: Game, caseId: string, settings: AnalysisSettings): { method: 'exact' | 'mc'; estimate: ShapleyEstimate } {
+  const method = resolveMethod(settings.method, game.players.length);
+  const estimate =
+    method === 'exact'
+      ? exactShapley(game)
+      : permutationShapley(game, caseRng(settings.seed, caseId), {
+          delta: settings.delta,
+          stop: settings.stop,
+          width: settings.width,
+          budget: settings.budget,
+          maxPermutations: settings.maxPermutations,
+          radius: settings.radius,
+        });
+  return { method, estimate };
+}
+
+/**
+ * Analyse one case: replay it under coalitions of fixes, compute Shapley blame and the
+ * baselines. Failures of the definition's code come back as `error` (naming case and step);
+ * this function does not throw for them.
+ */
+export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSettings, hooks: ReplayHooks = {}): CaseResult {
+  const players = def.steps.map((s) => s.name);
+  const method = resolveMethod(settings.method, players.length);
+  const threshold = def.threshold ?? 1;
+  try {
+    const recorded = settings.mode === 'recorded' ? null : new BlameGame(def, c, { mode: 'recorded', worlds: 1, fixChoice: settings.fixChoice }, hooks);
+    const game = new BlameGame(def, c, settings, hooks);
+    const factual = recorded ?? game;
+    const factualScore = factual.factualRun.score;
+    const mismatches = compareWithRecord(c, factual);
+    const failed = (c.score ?? factualScore) < threshold;
+    const base = {
+      id: c.id,
+      players,
+      method,
+      failed,
+      vEmpty: game.value(0),
+      factualOutputs: factual.factualRun.outputs,
+      ...(mismatches.length ? { mismatches } : {}),
+    };
+    if (!failed) {
+      return { ...base, vAll: game.value(game.fullMask), cost: game.cost() + (recorded?.cost() ?? 0), evaluations: game.evaluations, permutations: 0 };
+    }
+    const { estimate } = attribute(game, c.id, settings);
+    const vAll = game.value(game.fullMask);
+    const fa = fixAlone(game);
+    const loo = leaveOneOut(game);
+    const fixedRun = game.fullRun!;
+    const evaluated = game.evaluated();
+    const n = players.length;
+    // Fixable: some coalition reaches the threshold (all coalitions when exact, those seen otherwise).
+    const fixable = evaluated.some(([, v]) => v >= threshold);
+    return {
+      ...base,
+      vAll,
+      shapley: byName(players, estimate.values),
+      ...(estimate.ci ? { ci: byName(players, estimate.ci) } : {}),
+      fixAlone: byName(players, fa),
+      leaveOneOut: byName(players, loo),
+      lastTouch: lastTouch(players, game.factualRun.outputIds, fixedRun.outputIds),
+      cost: game.cost() + (recorded?.cost() ?? 0),
+      evaluations: game.evaluations,
+      permutations: estimate.permutations,
+      stopReason: estimate.stopReason,
+      fixable,
+      ...(n <= COALITION_TABLE_MAX_PLAYERS ? { coalitions: coalitionList(players, evaluated) } : {}),
+      fixedOutputs: fixedRun.outputs,
+      ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
+    };
+  } catch (e) {
+    if (!(e instanceof ReplayError) && !(e instanceof RangeError) && !(e instanceof TypeError)) throw e;
+    return { id: c.id, players, method, failed: true, vEmpty: NaN, vAll: NaN, cost: 0, evaluations: 0, permutations: 0, error: errorText(e) };
+  }
+}
+
+/** Differences between the trace's recorded factual run and the replay (reported, not fatal). */
+function compareWithRecord(c: CaseDef, factual: BlameGame): string[] {
+  const out: string[] = [];
+  const run = factual.factualRun;
+  if (c.score !== undefined && c.score !== run.score) out.push(`score: recorded ${c.score}, replay ${run.score}`);
+  if (c.outputs) {
+    for (const [step, recorded] of Object.entries(c.outputs)) {
+      if (!(step in run.outputs)) {
+        out.push(`outputs.${step}: recorded, but the pipeline has no such step`);
+        continue;
+      }
+      if (canonicalize(recorded) !== canonicalize(run.outputs[step])) out.push(`outputs.${step}: recorded ${preview(recorded)}, replay ${preview(run.outputs[step])}`);
+    }
+  }
+  return out;
+}
+
+function preview(v: unknown): string {
+  const text = canonicalize(v);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,134 @@
+import type { BatchBound, BatchResult, BatchStep, CaseResult } from './types.ts';
+import { bernsteinRadius } from './stats/bernstein-radius.ts';
+import { CheckpointSchedule, checkpointDelta } from './stats/checkpoint-schedule.ts';
+import { normalQuantile } from './stats/normal-quantile.ts';
+import { RunningStats } from './stats/welford.ts';
+import { topSeparated } from './shapley/stop-rules.ts';
+
+export interface BatchOptions {
+  delta: number;
+  bound: BatchBound;
+  /** Range of the metric (default [0, 1]); a Shapley value then lies in [-(hi-lo), hi-lo]. */
+  range?: readonly [number, number];
+}
+
+/** Failing cases that were analysed (no error, Shapley present). */
+export function analyzedFailures(results: readonly CaseResult[]): CaseResult[] {
+  return results.filter((r) => r.failed && !r.error && r.shapley);
+}
+
+/** Index of the checkpoint that covers m samples on the default schedule (the next one if m is between checkpoints). */
+export function anytimeIndex(m: number): number {
+  const s = new CheckpointSchedule();
+  let k = 0;
+  let exact = false;
+  for (let t = 1; t <= m; t++) {
+    exact = s.reached(t);
+    if (exact) k++;
+  }
+  return exact ? k : k + 1;
+}
+
+/** Interval for the mean of m per-case values under the chosen bound. */
+function meanInterval(stats: RunningStats, nSteps: number, opts: BatchOptions): [number, number] {
+  const [lo, hi] = opts.range ?? [0, 1];
+  const span = hi - lo;
+  const m = stats.count;
+  let r: number;
+  if (opts.bound === 'normal') {
+    r = m < 2 ? Infinity : (normalQuantile(1 - opts.delta / 2) * Math.sqrt(stats.variance)) / Math.sqrt(m);
+  } else {
+    const d = opts.bound === 'anytime' ? checkpointDelta(opts.delta, nSteps, anytimeIndex(m)) : opts.delta / nSteps;
+    r = bernsteinRadius(m, stats.variance, 2 * span, d);
+  }
+  return [Math.max(stats.mean - r, -span), Math.min(stats.mean + r, span)];
+}
+
+/**
+ * Aggregate the failing cases of a batch (DESIGN 3, Batch): per step the fix-alone resolution
+ * rate, mean Shapley with a CI across cases, the share of the total repairable failure mass
+ * (sum of the step's Shapley over sum of v(all) - v(empty)), and last-touch counts. Cases no
+ * coalition repairs are counted apart (they stay in the means, contributing their values).
+ */
+export function aggregateBatch(results: readonly CaseResult[], opts: BatchOptions): BatchResult {
+  const failures = results.filter((r) => r.failed && !r.error);
+  const analyzed = analyzedFailures(results);
+  const players = analyzed[0]?.players ?? failures[0]?.players ?? results[0]?.players ?? [];
+  const shapley = players.map(() => new RunningStats());
+  const alone = players.map(() => 0);
+  const touches = players.map(() => 0);
+  let mass = 0;
+  let cost = 0;
+  for (const r of results) cost += r.cost;
+  for (const r of analyzed) {
+    players.forEach((p, i) => {
+      shapley[i].push(r.shapley![p] ?? 0);
+      alone[i] += r.fixAlone?.[p] ?? 0;
+      if (r.lastTouch === p) touches[i]++;
+    });
+    mass += r.vAll - r.vEmpty;
+  }
+  const m = analyzed.length;
+  const steps: BatchStep[] = players.map((step, i) => {
+    const mean = shapley[i].mean;
+    let ci: [number, number];
+    if (m === 1) {
+      // One case: the batch mean is that case's value, known exactly or to its own interval.
+      ci = analyzed[0].ci?.[step] ?? [mean, mean];
+    } else if (m === 0) {
+      ci = [0, 0];
+    } else {
+      ci = meanInterval(shapley[i], players.length, opts);
+    }
+    return {
+      step,
+      fixAloneRate: m ? alone[i] / m : 0,
+      meanShapley: m ? mean : 0,
+      ci,
+      share: mass !== 0 ? (mean * m) / mass : 0,
+      lastTouch: touches[i],
+    };
+  });
+  return {
+    failures: failures.length,
+    analyzed: m,
+    unfixable: analyzed.filter((r) => r.fixable === false).length,
+    cost,
+    steps,
+  };
+}
+
+/**
+ * Optional early stop for a stream of failing cases: after each analysed failure, on the
+ * geometric checkpoint schedule, stop once the top step's interval is disjoint from all
+ * others. With the 'anytime' or 'bernstein' bound the intervals use delta_k = delta/(n k (k+1))
+ * and so stay valid under this data-dependent stop; 'normal' is an asymptotic heuristic.
+ */
+export class BatchStopper {
+  private readonly schedule = new CheckpointSchedule();
+  private readonly stats: RunningStats[] = [];
+  private count = 0;
+
+  constructor(private readonly opts: BatchOptions) {}
+
+  /** Feed the next result in case order; true when the top step has separated. */
+  push(result: CaseResult): boolean {
+    if (!(result.failed && !result.error && result.shapley)) return false;
+    const players = result.players;
+    if (this.stats.length === 0) players.forEach(() => this.stats.push(new RunningStats()));
+    players.forEach((p, i) => this.stats[i].push(result.shapley![p] ?? 0));
+    this.count++;
+    if (!this.schedule.reached(this.count)) return false;
+    const k = this.schedule.index - 1;
+    const n = players.length;
+    const [lo, hi] = this.opts.range ?? [0, 1];
+    const span = hi - lo;
+    const ci = this.stats.map((s): [number, number] => {
+      let r: number;
+      if (this.opts.bound === 'normal') r = s.count < 2 ? Infinity : (normalQuantile(1 - this.opts.delta / 2) * Math.sqrt(s.variance)) / Math.sqrt(s.count);
+      else r = bernsteinRadius(s.count, s.variance, 2 * span, checkpointDelta(this.opts.delta, n, k));
+      return [s.mean - r, s.mean + r];
+    });
+    return topSeparated(this.stats.map((s) => s.mean), ci);
+  }
+}

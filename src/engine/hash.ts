@@ -1,0 +1,31 @@
+/**
+ * 53-bit string hash (cyrb53 construction by bryc, public domain): two 32-bit multiply-xor
+ * lanes, cross-mixed at the end. Fast, well spread, and identical in every JS engine,
+ * which is what addressed noise needs: the same address gives the same draw everywhere.
+ */
+export function hash53(text: string, seedLo = 0, seedHi = 0): number {
+  let h1 = 0xdeadbeef ^ seedLo;
+  let h2 = 0x41c6ce57 ^ seedHi;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+const TWO_POW_32 = 4294967296;
+
+/** Hash text under a 53-bit seed (a world id). */
+export function hashWithSeed(text: string, seed: number): number {
+  return hash53(text, seed >>> 0, Math.floor(seed / TWO_POW_32) >>> 0);
+}
+
+/** Map a 53-bit integer to the open interval (0, 1): never exactly 0 or 1, so logs stay finite. */
+export function unitFromHash(h: number): number {
+  return (h + 0.5) / 9007199254740992;
+}

@@ -1,0 +1,155 @@
+import type { Noise } from './types.ts';
+import { abductGumbels } from './abduction.ts';
+import { gumbelFromUniform } from './gumbel.ts';
+import { drawHash } from './world.ts';
+import { unitFromHash } from './hash.ts';
+
+/** Key used when a step omits one (DESIGN 4.1: repeated draws in a step need distinct keys). */
+export const DEFAULT_KEY = 'default';
+
+/** Option slots reserved for the non-categorical draws, so they never collide with option names. */
+const SLOT_UNIFORM = '#uniform';
+const SLOT_NORMAL_RADIUS = '#normal-r';
+const SLOT_NORMAL_ANGLE = '#normal-theta';
+const SLOT_ABDUCT_MAX = '#abduct-max';
+
+/** Gumbels inferred from an observed choice, with the logits they were inferred under. */
+export interface AbductedDraw {
+  logits: Readonly<Record<string, number>>;
+  chosen: string;
+  gumbels: Readonly<Record<string, number>>;
+}
+
+/**
+ * The exogenous noise of one world: every draw is a pure function of (world seed, step, key,
+ * option). Posterior worlds also carry Gumbels abducted from the observed choices.
+ */
+export class WorldNoise {
+  /** step -> key -> abducted draw (posterior mode). */
+  readonly abducted = new Map<string, Map<string, AbductedDraw>>();
+  /** step -> key -> option chosen, filled while `recordChoices` is on. */
+  readonly choices = new Map<string, Map<string, string>>();
+
+  constructor(readonly seed: number) {}
+
+  uniform(step: string, key: string, option: string): number {
+    return unitFromHash(drawHash(this.seed, step, key, option));
+  }
+}
+
+/** How a step's noise handle treats categorical draws. */
+export interface StepNoiseOptions {
+  /** Observed choices of this step (key -> option) to abduct from; set only in the factual run of a posterior world. */
+  abductFrom?: Readonly<Record<string, string>>;
+  /** Record every categorical choice into `world.choices` (to write traces). */
+  recordChoices?: boolean;
+}
+
+function checkKey(key: unknown, what: string): string {
+  if (key === undefined) return DEFAULT_KEY;
+  if (typeof key !== 'string') throw new TypeError(`noise.${what}: key must be a string, got ${typeof key}`);
+  return key;
+}
+
+/** The `noise` handle a step receives: addressed draws for one step in one world. */
+export function createStepNoise(world: WorldNoise, step: string, opts: StepNoiseOptions = {}): Noise {
+  const abductedForStep = (): Map<string, AbductedDraw> => {
+    let m = world.abducted.get(step);
+    if (!m) world.abducted.set(step, (m = new Map()));
+    return m;
+  };
+
+  const gumbel = (key: string, option: string): number => {
+    const abducted = world.abducted.get(step)?.get(key);
+    const g = abducted?.gumbels[option];
+    return g !== undefined ? g : gumbelFromUniform(world.uniform(step, key, option));
+  };
+
+  const categorical = (logits: Readonly<Record<string, number>>, keyArg?: string): string => {
+    const key = checkKey(keyArg, 'categorical');
+    if (logits === null || typeof logits !== 'object') throw new TypeError('noise.categorical: logits must be an object of option -> number');
+    const names = Object.keys(logits);
+    if (names.length === 0) throw new RangeError('noise.categorical: logits has no options');
+    for (const o of names) {
+      const l = logits[o];
+      if (typeof l !== 'number' || Number.isNaN(l) || l === Infinity) {
+        throw new RangeError(`noise.categorical: logit of "${o}" must be a finite number or -Infinity, got ${String(l)}`);
+      }
+    }
+    let chosen: string;
+    const observed = abductIfObserved(key, logits);
+    if (observed !== undefined) {
+      chosen = observed;
+    } else {
+      const prior = world.abducted.get(step)?.get(key);
+      if (prior && sameLogits(prior.logits, logits)) {
+        // Unchanged logits reproduce the factual choice exactly, whatever rounding did to the Gumbels.
+        chosen = prior.chosen;
+      } else {
+        chosen = names[0];
+        let best = -Infinity;
+        for (const o of names) {
+          const score = logits[o] + gumbel(key, o);
+          if (score > best) {
+            best = score;
+            chosen = o;
+          }
+        }
+      }
+    }
+    if (opts.recordChoices) {
+      let m = world.choices.get(step);
+      if (!m) world.choices.set(step, (m = new Map()));
+      m.set(key, chosen);
+    }
+    return chosen;
+  };
+
+  /** In the factual run of a posterior world: infer this draw's Gumbels from the observed choice. */
+  function abductIfObserved(key: string, logits: Readonly<Record<string, number>>): string | undefined {
+    const observedChoice = opts.abductFrom?.[key];
+    if (observedChoice === undefined) return undefined;
+    const existing = world.abducted.get(step)?.get(key);
+    if (existing) return undefined;
+    const gumbels = abductGumbels(logits, observedChoice, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) =>
+      world.uniform(step, key, o),
+    );
+    abductedForStep().set(key, { logits: { ...logits }, chosen: observedChoice, gumbels });
+    return observedChoice;
+  }
+
+  return {
+    uniform: (key?: string) => world.uniform(step, checkKey(key, 'uniform'), SLOT_UNIFORM),
+    normal: (key?: string) => {
+      const k = checkKey(key, 'normal');
+      // Box-Muller on two addressed uniforms: exact, and one address pair per key.
+      const r = Math.sqrt(-2 * Math.log(world.uniform(step, k, SLOT_NORMAL_RADIUS)));
+      return r * Math.cos(2 * Math.PI * world.uniform(step, k, SLOT_NORMAL_ANGLE));
+    },
+    gumbel: (key: string, option: string) => {
+      if (typeof option !== 'string') throw new TypeError('noise.gumbel: option must be a string');
+      return gumbel(checkKey(key, 'gumbel'), option);
+    },
+    categorical,
+    bernoulli: (p: number, key?: string) => {
+      if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`noise.bernoulli: p must be in [0, 1], got ${String(p)}`);
+      return world.uniform(step, checkKey(key, 'bernoulli'), SLOT_UNIFORM) < p;
+    },
+    int: (n: number, key?: string) => {
+      if (!Number.isInteger(n) || n < 1) throw new RangeError(`noise.int: n must be a positive integer, got ${String(n)}`);
+      return Math.floor(world.uniform(step, checkKey(key, 'int'), SLOT_UNIFORM) * n);
+    },
+    choice: <T>(items: readonly T[], key?: string): T => {
+      if (!Array.isArray(items) || items.length === 0) throw new RangeError('noise.choice: needs a non-empty array');
+      return items[Math.floor(world.uniform(step, checkKey(key, 'choice'), SLOT_UNIFORM) * items.length)];
+    },
+  };
+}
+
+function sameLogits(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (a[k] !== b[k]) return false;
+  return true;
+}
