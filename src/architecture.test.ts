@@ -1,0 +1,62 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Folder boundaries are dependency rules (Perfetto-style): each folder may import only from the
+ * folders and packages listed here. The engine in particular stays pure TypeScript so Node,
+ * workers and tests share it.
+ */
+const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGlobals?: RegExp }> = {
+  'src/engine': { folders: ['src/engine'], packages: ['pure-rand'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
+  'src/formats': { folders: ['src/formats', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
+  'src/sandbox': { folders: ['src/sandbox', 'src/engine'], packages: ['ses', 'acorn'] },
+  'src/report': { folders: ['src/report', 'src/engine', 'src/session'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
+};
+
+const SRC = join(import.meta.dirname);
+const ROOT = join(SRC, '..');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return files(p);
+    // Test-only helpers may use Node; they never ship.
+    return /\.(ts|mjs|js)$/.test(name) && !/(\.test\.ts|test-helpers\.ts)$/.test(name) ? [p] : [];
+  });
+}
+
+function importsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;'"]*?from\s*['"]([^'"]+)['"]/g)) out.push(m[1]);
+  for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]);
+  for (const m of text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) out.push(m[1]);
+  return out;
+}
+
+describe('folder dependency rules', () => {
+  for (const [folder, rule] of Object.entries(RULES)) {
+    it(`${folder} imports only what it may`, () => {
+      const problems: string[] = [];
+      for (const file of files(join(ROOT, folder))) {
+        const text = readFileSync(file, 'utf8');
+        for (const spec of importsOf(text)) {
+          if (spec.startsWith('.')) {
+            const target = relative(ROOT, join(file, '..', spec));
+            if (!rule.folders.some((f) => target === f || target.startsWith(f + '/'))) problems.push(`${relative(ROOT, file)} imports ${target}`);
+          } else {
+            const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+            if (!rule.packages.includes(pkg)) problems.push(`${relative(ROOT, file)} imports package ${spec}`);
+          }
+        }
+        if (rule.forbiddenGlobals) {
+          // Comments and template literals (inline page scripts shipped as text) are not engine code.
+          const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/`[\s\S]*?`/g, '``').replace(/\/\/.*$/gm, '');
+          const hit = code.match(rule.forbiddenGlobals);
+          if (hit) problems.push(`${relative(ROOT, file)} uses ${hit[0]}`);
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,122 @@
+import type { AnalysisSettings, BatchBound, Method, Mode, Radius, StopRule } from '../engine/types.ts';
+import { DEFAULT_SETTINGS } from '../engine/settings.ts';
+
+/** A command line that does not fit the contract (DESIGN 4.4); exit status 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface CliOptions {
+  file: string;
+  pipeline?: string;
+  json: boolean;
+  html?: string;
+  timeoutMs: number;
+  workers?: number;
+  batchBound: BatchBound;
+  batchStop: boolean;
+  settings: AnalysisSettings;
+}
+
+export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method exact|mc] [--mode recorded|posterior|prior]
+       [--worlds N] [--delta D] [--stop top1|ranking|width|budget] [--width W] [--budget C] [--seed S]
+       [--timeout S] [--radius bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
+       [--batch-bound normal|bernstein|anytime] [--batch-stop] [--workers N] [--html FILE] [--json]`;
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+function num(flag: string, value: string, check: (x: number) => boolean, what: string): number {
+  const x = Number(value);
+  if (value.trim() === '' || !Number.isFinite(x) || !check(x)) throw new UsageError(`${flag}: expected ${what}, got "${value}"`);
+  return x;
+}
+
+/** Parse the command's arguments (after `--`). */
+export function parseArgs(argv: readonly string[]): CliOptions {
+  const settings: AnalysisSettings = { ...DEFAULT_SETTINGS };
+  const fixChoice: Record<string, string> = {};
+  const opts: Omit<CliOptions, 'file' | 'settings'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--json':
+        opts.json = true;
+        break;
+      case '--batch-stop':
+        opts.batchStop = true;
+        break;
+      case '--pipeline':
+        opts.pipeline = value();
+        break;
+      case '--html':
+        opts.html = value();
+        break;
+      case '--method': {
+        const m = value();
+        settings.method = m === 'auto' ? 'auto' : oneOf<Method>(flag, m, ['exact', 'mc']);
+        break;
+      }
+      case '--mode':
+        settings.mode = oneOf<Mode>(flag, value(), ['recorded', 'posterior', 'prior']);
+        break;
+      case '--stop':
+        settings.stop = oneOf<StopRule>(flag, value(), ['top1', 'ranking', 'width', 'budget']);
+        break;
+      case '--radius':
+        settings.radius = oneOf<Radius>(flag, value(), ['bernstein', 'hoeffding']);
+        break;
+      case '--batch-bound':
+        opts.batchBound = oneOf<BatchBound>(flag, value(), ['normal', 'bernstein', 'anytime']);
+        break;
+      case '--worlds':
+        settings.worlds = num(flag, value(), (x) => Number.isInteger(x) && x >= 1 && x <= 100_000, 'a whole number from 1 to 100000');
+        break;
+      case '--delta':
+        settings.delta = num(flag, value(), (x) => x > 0 && x < 1, 'a number strictly between 0 and 1');
+        break;
+      case '--width':
+        settings.width = num(flag, value(), (x) => x > 0, 'a positive number');
+        break;
+      case '--budget':
+        settings.budget = num(flag, value(), (x) => x > 0, 'a positive number');
+        break;
+      case '--max-permutations':
+        settings.maxPermutations = num(flag, value(), (x) => Number.isInteger(x) && x >= 1, 'a positive whole number');
+        break;
+      case '--seed':
+        settings.seed = num(flag, value(), (x) => Number.isSafeInteger(x), 'an integer');
+        break;
+      case '--timeout':
+        opts.timeoutMs = 1000 * num(flag, value(), (x) => x > 0 && x <= 86_400, 'seconds, a positive number');
+        break;
+      case '--workers':
+        opts.workers = num(flag, value(), (x) => Number.isInteger(x) && x >= 1 && x <= 256, 'a whole number from 1 to 256');
+        break;
+      case '--fix': {
+        const v = value();
+        const eq = v.indexOf('=');
+        if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--fix: expected STEP=FIX, got "${v}"`);
+        fixChoice[v.slice(0, eq)] = v.slice(eq + 1);
+        break;
+      }
+      default:
+        if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
+        if (opts.file !== undefined) throw new UsageError(`one input file only (got "${opts.file}" and "${arg}")`);
+        opts.file = arg;
+    }
+  }
+  if (opts.file === undefined) throw new UsageError('no input file given');
+  if (settings.stop === 'budget' && settings.budget === Infinity) throw new UsageError('--stop budget needs --budget C');
+  if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
+  return { ...opts, file: opts.file, settings };
+}

@@ -1,0 +1,25 @@
+import type { BatchResult, CaseResult } from '../engine/types.ts';
+
+/** The fields of a case the headless command prints (DESIGN 4.4); drill-down data stays out. */
+export function caseForJson(r: CaseResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: r.id, players: r.players, method: r.method, failed: r.failed };
+  if (r.error) {
+    out.error = r.error;
+    return out;
+  }
+  Object.assign(out, { vEmpty: r.vEmpty, vAll: r.vAll });
+  if (r.shapley) {
+    out.shapley = r.shapley;
+    if (r.ci) out.ci = r.ci;
+    Object.assign(out, { fixAlone: r.fixAlone, leaveOneOut: r.leaveOneOut, lastTouch: r.lastTouch ?? null });
+  }
+  Object.assign(out, { cost: r.cost, evaluations: r.evaluations, permutations: r.permutations });
+  if (r.stopReason) out.stopReason = r.stopReason;
+  if (r.fixable !== undefined) out.fixable = r.fixable;
+  if (r.mismatches) out.mismatches = r.mismatches;
+  return out;
+}
+
+export function jsonReport(results: CaseResult[], batch: BatchResult): string {
+  return JSON.stringify({ cases: results.map(caseForJson), batch });
+}

@@ -1,0 +1,158 @@
+/**
+ * The headless command (DESIGN 4.4): analyse a trace, a pipeline definition or a game file and
+ * print per-case and batch blame, as tables or as one JSON object on stdout.
+ * Exit status: 0 done; 1 some case could not be analysed (its `error` says why); 2 bad input.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { availableParallelism } from 'node:os';
+import type { BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
+import { aggregateBatch, BatchStopper } from '../engine/batch.ts';
+import { analyzeTableGame } from '../engine/table-game.ts';
+import { parseInputFile } from '../formats/detect.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
+import { formatBatch, formatCase } from './tables.ts';
+import { jsonReport } from './json-output.ts';
+
+/** Bad input: one line on stderr, exit status 2. */
+class InputError extends Error {}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read ${what} "${path}": ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (e as Error).message}`);
+  }
+}
+
+interface Analysis {
+  results: CaseResult[];
+  batch: BatchResult;
+  pipeline?: { name: string; source: string };
+  cases: CaseDef[];
+}
+
+async function analyzeSource(source: string, cases: CaseDef[] | undefined, opts: CliOptions): Promise<Analysis> {
+  const { AnalysisPool } = await import('../node/analysis-pool.ts');
+  const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? 1));
+  const pool = new AnalysisPool({ size, timeoutMs: opts.timeoutMs });
+  try {
+    let description;
+    try {
+      description = await pool.describe(source);
+    } catch (e) {
+      throw new InputError(`pipeline definition: ${(e as Error).message}`);
+    }
+    const all = cases ?? description.cases;
+    if (!all || all.length === 0) throw new InputError('no cases to analyse: the trace has none and the definition lists no "cases"');
+    const range = description.range;
+    const batchOpts = { delta: opts.settings.delta, bound: opts.batchBound, range };
+    let results: CaseResult[];
+    let stoppedEarly = false;
+    if (opts.batchStop) {
+      // Analyse in chunks and feed results in case order, so where we stop does not depend on timing.
+      const stopper = new BatchStopper(batchOpts);
+      results = [];
+      const chunk = Math.max(8, size * 4);
+      outer: for (let start = 0; start < all.length; start += chunk) {
+        const part = await pool.run(source, all.slice(start, start + chunk), opts.settings);
+        for (const r of part) {
+          results.push(r);
+          if (stopper.push(r)) {
+            stoppedEarly = true;
+            break outer;
+          }
+        }
+      }
+    } else {
+      results = await pool.run(source, all, opts.settings);
+    }
+    const batch = aggregateBatch(results, batchOpts);
+    if (stoppedEarly) batch.stoppedEarly = true;
+    return { results, batch, pipeline: { name: description.name, source }, cases: all };
+  } finally {
+    await pool.close();
+  }
+}
+
+async function analyze(opts: CliOptions): Promise<Analysis> {
+  const text = readText(opts.file, 'input file');
+  const input = parseInputFile(text, basename(opts.file));
+  const pipelineText = opts.pipeline !== undefined ? readText(opts.pipeline, 'pipeline definition') : undefined;
+  switch (input.kind) {
+    case 'trace': {
+      const source = pipelineText ?? input.trace.pipeline?.source;
+      if (source === undefined) throw new InputError(`"${opts.file}" carries no pipeline definition: pass one with --pipeline FILE.js`);
+      return analyzeSource(source, input.trace.cases, opts);
+    }
+    case 'pipeline':
+      return analyzeSource(input.source, undefined, opts);
+    case 'game': {
+      if (pipelineText !== undefined) throw new InputError('--pipeline does not apply to a game file (its values are already computed)');
+      const results = input.game.games.map((g) => analyzeTableGame(g, opts.settings));
+      const range = input.game.games[0]?.range;
+      return { results, batch: aggregateBatch(results, { delta: opts.settings.delta, bound: opts.batchBound, range }), cases: [] };
+    }
+  }
+}
+
+async function writeHtml(path: string, opts: CliOptions, a: Analysis): Promise<void> {
+  const { renderReport } = await import('../report/render.ts');
+  const now = new Date().toISOString();
+  const html = renderReport({
+    format: 'agentblame-session',
+    version: 1,
+    id: `cli-${Date.now().toString(36)}`,
+    name: a.pipeline?.name ?? basename(opts.file),
+    createdAt: now,
+    updatedAt: now,
+    fileName: basename(opts.file),
+    pipeline: a.pipeline,
+    cases: a.cases,
+    settings: opts.settings,
+    results: a.results,
+    batch: a.batch,
+    status: 'done',
+  });
+  try {
+    writeFileSync(path, html);
+  } catch (e) {
+    throw new InputError(`cannot write the report to "${path}": ${(e as Error).message}`);
+  }
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let opts: CliOptions;
+  try {
+    opts = parseArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`blame: ${e.message}\n${USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  let a: Analysis;
+  try {
+    a = await analyze(opts);
+    if (opts.html !== undefined) await writeHtml(opts.html, opts, a);
+  } catch (e) {
+    if (e instanceof InputError || e instanceof FormatError) {
+      process.stderr.write(`blame: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (opts.json) {
+    process.stdout.write(jsonReport(a.results, a.batch) + '\n');
+  } else {
+    const out = a.results.filter((r) => r.failed || r.error).map(formatCase);
+    const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
+    if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
+    out.push(formatBatch(a.batch, a.results.length));
+    process.stdout.write(out.join('\n\n') + '\n');
+  }
+  return a.results.some((r) => r.error) ? 1 : 0;
+}

@@ -1,0 +1,37 @@
+import type { BatchResult, CaseResult } from '../engine/types.ts';
+
+const f3 = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));
+const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** One case as a readable block: Shapley beside the baselines. */
+export function formatCase(r: CaseResult): string {
+  if (r.error) return `case ${r.id}: ERROR ${r.error}`;
+  const head = `case ${r.id}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}, ${r.evaluations} coalitions, ${r.permutations ? `${r.permutations} permutations, ` : ''}cost ${r.cost}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
+  if (!r.shapley) return head;
+  const rows = r.players.map((p) => [
+    p,
+    f3(r.fixAlone?.[p]),
+    f3(r.leaveOneOut?.[p]),
+    f3(r.shapley![p]),
+    r.ci ? `[${f3(r.ci[p][0])}, ${f3(r.ci[p][1])}]` : '',
+  ]);
+  const lines = [head, table(['step', 'fix-alone', 'leave-1-out', 'Shapley', r.ci ? 'interval' : ''], rows)];
+  lines.push(`last step to touch: ${r.lastTouch ?? '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
+  for (const m of r.mismatches ?? []) lines.push(`note: replay differs from the recorded run: ${m}`);
+  return lines.join('\n');
+}
+
+/** The batch summary table. */
+export function formatBatch(b: BatchResult, total: number): string {
+  const head = `${total} cases, ${b.failures} failures, ${b.analyzed} analysed, ${b.unfixable} not fixable by any combination; cost ${b.cost}${b.stoppedEarly ? ' (stopped once the top step separated)' : ''}`;
+  const rows = [...b.steps]
+    .sort((a, c) => c.meanShapley - a.meanShapley)
+    .map((s) => [s.step, pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);
+  return [head, table(['step', 'fixing alone resolves', 'mean Shapley', 'CI', 'share', 'last-touch'], rows)].join('\n');
+}
