@@ -20,7 +20,8 @@ const ROOT = join(SRC, '..');
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) return files(p);
+    // Test fixtures and test support never ship.
+    if (statSync(p).isDirectory()) return name === 'fixtures' || name === 'testing' ? [] : files(p);
     // Test-only helpers may use Node; they never ship.
     return /\.(ts|mjs|js)$/.test(name) && !/(\.test\.ts|test-helpers\.ts)$/.test(name) ? [p] : [];
   });

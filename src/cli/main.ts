@@ -32,12 +32,14 @@ interface Analysis {
   batch: BatchResult;
   pipeline?: { name: string; source: string };
   cases: CaseDef[];
+  /** The fix each step used, for the report's "fixes considered". */
+  fixes?: { step: string; fix: string }[];
 }
 
-async function analyzeSource(source: string, cases: CaseDef[] | undefined, opts: CliOptions): Promise<Analysis> {
+async function analyzeSource(source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions): Promise<Analysis> {
   const { AnalysisPool } = await import('../node/analysis-pool.ts');
   const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? 1));
-  const pool = new AnalysisPool({ size, timeoutMs: opts.timeoutMs });
+  const pool = new AnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName });
   try {
     let description;
     try {
@@ -71,7 +73,8 @@ async function analyzeSource(source: string, cases: CaseDef[] | undefined, opts:
     }
     const batch = aggregateBatch(results, batchOpts);
     if (stoppedEarly) batch.stoppedEarly = true;
-    return { results, batch, pipeline: { name: description.name, source }, cases: all };
+    const fixes = description.steps.map((s) => ({ step: s.name, fix: opts.settings.fixChoice?.[s.name] ?? s.fixes[0].name }));
+    return { results, batch, pipeline: { name: description.name, source }, cases: all, fixes };
   } finally {
     await pool.close();
   }
@@ -85,10 +88,11 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
     case 'trace': {
       const source = pipelineText ?? input.trace.pipeline?.source;
       if (source === undefined) throw new InputError(`"${opts.file}" carries no pipeline definition: pass one with --pipeline FILE.js`);
-      return analyzeSource(source, input.trace.cases, opts);
+      const sourceName = opts.pipeline !== undefined ? basename(opts.pipeline) : `${basename(opts.file)} (embedded pipeline)`;
+      return analyzeSource(source, sourceName, input.trace.cases, opts);
     }
     case 'pipeline':
-      return analyzeSource(input.source, undefined, opts);
+      return analyzeSource(input.source, basename(opts.file), undefined, opts);
     case 'game': {
       if (pipelineText !== undefined) throw new InputError('--pipeline does not apply to a game file (its values are already computed)');
       const results = input.game.games.map((g) => analyzeTableGame(g, opts.settings));
@@ -99,7 +103,7 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
 }
 
 async function writeHtml(path: string, opts: CliOptions, a: Analysis): Promise<void> {
-  const { renderReport } = await import('../report/render.ts');
+  const { renderReport } = await import('../report/index.ts');
   const now = new Date().toISOString();
   const html = renderReport({
     format: 'agentblame-session',
@@ -115,7 +119,8 @@ async function writeHtml(path: string, opts: CliOptions, a: Analysis): Promise<v
     results: a.results,
     batch: a.batch,
     status: 'done',
-  });
+    revision: 0,
+  }, { fixes: a.fixes });
   try {
     writeFileSync(path, html);
   } catch (e) {

@@ -14,14 +14,13 @@ export function formatCase(r: CaseResult): string {
   if (r.error) return `case ${r.id}: ERROR ${r.error}`;
   const head = `case ${r.id}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}, ${r.evaluations} coalitions, ${r.permutations ? `${r.permutations} permutations, ` : ''}cost ${r.cost}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
   if (!r.shapley) return head;
-  const rows = r.players.map((p) => [
-    p,
-    f3(r.fixAlone?.[p]),
-    f3(r.leaveOneOut?.[p]),
-    f3(r.shapley![p]),
-    r.ci ? `[${f3(r.ci[p][0])}, ${f3(r.ci[p][1])}]` : '',
-  ]);
-  const lines = [head, table(['step', 'fix-alone', 'leave-1-out', 'Shapley', r.ci ? 'interval' : ''], rows)];
+  const ci = r.ci;
+  const rows = r.players.map((p) => {
+    const row = [p, f3(r.fixAlone?.[p]), f3(r.leaveOneOut?.[p]), f3(r.shapley![p])];
+    return ci ? [...row, `[${f3(ci[p][0])}, ${f3(ci[p][1])}]`] : row;
+  });
+  const header = ['step', 'fix-alone', 'leave-1-out', 'Shapley', ...(ci ? ['interval'] : [])];
+  const lines = [head, table(header, rows)];
   lines.push(`last step to touch: ${r.lastTouch ?? '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
   for (const m of r.mismatches ?? []) lines.push(`note: replay differs from the recorded run: ${m}`);
   return lines.join('\n');

@@ -1,0 +1,38 @@
+/**
+ * The demo pipelines shipped in public/demos/. Each definition (DESIGN 4.1) has a trace file
+ * (DESIGN 4.2) generated from it by build-traces.ts, with the definition's source embedded so the
+ * trace alone is enough to analyse it.
+ */
+export interface DemoSpec {
+  /** Base name: `<name>.pipeline.js` and `<name>.trace.json` in public/demos/. */
+  name: string;
+  /** One line for menus and the README. */
+  summary: string;
+}
+
+export const DEMOS: readonly DemoSpec[] = [
+  {
+    name: 'refund-policy',
+    summary: 'Refund-policy assistant: over-determined and conjunctive fixes (reviewer checks cited claims).',
+  },
+  {
+    name: 'refund-policy-b',
+    summary: 'Same assistant, but the reviewer checks every claim: the writer becomes a null player.',
+  },
+  {
+    name: 'stochastic-rag',
+    summary: 'Sampled RAG pipeline over 200 questions; fixes only shift the sampling scores.',
+  },
+  {
+    name: 'eight-step-agent',
+    summary: 'Eight-step finance agent over 400 questions; the router fix can itself mis-route.',
+  },
+];
+
+export function definitionFileName(demo: DemoSpec): string {
+  return `${demo.name}.pipeline.js`;
+}
+
+export function traceFileName(demo: DemoSpec): string {
+  return `${demo.name}.trace.json`;
+}

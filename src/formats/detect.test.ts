@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { describeReadableFormats, IMPORTERS, parseInputFile, type Importer } from './detect.ts';
+import { formatErrorOf, readFixture } from './test-helpers.ts';
+
+const READS =
+  'this reads: agentblame-trace (JSON or JSONL); agentblame-game (JSON); pipeline definition (.js or .mjs with export default)';
+
+describe('parseInputFile', () => {
+  it('reads a JSON trace, a JSONL trace and a game file by their format field', () => {
+    const json = parseInputFile(readFixture('refund-policy.trace.json'), 'refund-policy.trace.json');
+    expect(json.kind === 'trace' && json.trace.cases.length).toBe(3);
+    const jsonl = parseInputFile(readFixture('refund-policy.trace.jsonl'), 'refund-policy.trace.jsonl');
+    expect(jsonl.kind === 'trace' && jsonl.trace.cases.map((c) => c.id)).toEqual(['q1', 'q2', 'q3']);
+    const game = parseInputFile(readFixture('three-steps.game.json'));
+    expect(game.kind === 'game' && game.game.games.length).toBe(2);
+  });
+
+  it('reads a pipeline definition by file name or by its export default', () => {
+    const source = readFixture('refund-policy.pipeline.js');
+    expect(parseInputFile(source, 'refund-policy.pipeline.js')).toEqual({ kind: 'pipeline', source });
+    expect(parseInputFile(source)).toEqual({ kind: 'pipeline', source });
+    expect(parseInputFile('export default { name: "p" }', 'P.MJS')).toEqual({ kind: 'pipeline', source: 'export default { name: "p" }' });
+  });
+
+  it('finds the format when it is not the first field, also in a JSONL header', () => {
+    const trace = JSON.stringify({
+      version: 1,
+      pipeline: { name: 'p', source: 'export default {}' },
+      cases: [{ id: 'a', inputs: { format: 'agentblame-game' } }],
+      format: 'agentblame-trace',
+    });
+    const detected = parseInputFile(trace, 'trace.json');
+    expect(detected.kind === 'trace' && detected.trace.cases[0].inputs).toEqual({ format: 'agentblame-game' });
+    const jsonl = '{"version":1,"format":"agentblame-trace"}\n{"id":"a","inputs":{}}\n';
+    expect(parseInputFile(jsonl).kind).toBe('trace');
+    const game = JSON.stringify({ games: [{ id: 'g', players: ['a'], values: [{ fixed: [], value: 0 }, { fixed: ['a'], value: 1 }] }], version: 1, format: 'agentblame-game' });
+    expect(parseInputFile(game).kind).toBe('game');
+  });
+
+  it('passes a format error of the detected format through', () => {
+    const text = readFixture('refund-policy.trace.json').replace('"id": "q2"', '"id": "q1"');
+    expect(formatErrorOf(() => parseInputFile(text, 'refund-policy.trace.json')).message).toBe(
+      'cases[1].id: duplicate case id "q1" (also cases[0])',
+    );
+  });
+
+  it('rejects an unknown or missing format, listing what it reads', () => {
+    expect(formatErrorOf(() => parseInputFile('{"$schema": "https://www.speedscope.app/file-format-schema.json"}', 'profile.json')).message).toBe(
+      `format: missing: a JSON input names its format (${READS})`,
+    );
+    expect(formatErrorOf(() => parseInputFile('{ "format": "agentblame-session", "version": 1 }')).message).toBe(
+      `format: unknown format "agentblame-session" (${READS})`,
+    );
+    expect(formatErrorOf(() => parseInputFile('{"version": 1, "format": 3}')).message).toBe(
+      `format: expected a string naming the format, got 3 (${READS})`,
+    );
+  });
+
+  it('rejects files that are none of the formats', () => {
+    expect(formatErrorOf(() => parseInputFile('step,score\nplanner,1\n', 'results.csv')).message).toBe(
+      `"results.csv" is not a format this workbench reads (${READS})`,
+    );
+    expect(formatErrorOf(() => parseInputFile('[1, 2, 3]')).message).toBe(`the file is not a format this workbench reads (${READS})`);
+    expect(formatErrorOf(() => parseInputFile('\n  \n', 'empty.json')).message).toBe(`"empty.json" is empty (${READS})`);
+  });
+
+  it('rejects a JSON object that is not valid JSON with line and column', () => {
+    const error = formatErrorOf(() => parseInputFile('{\n  "format": "agentblame-trace"\n  "version": 1\n}', 'trace.json'));
+    expect(error.message).toBe(`invalid JSON at line 3, column 3: expected ',' or '}' after a property value, found "\\""`);
+  });
+
+  it('rejects a script without export default', () => {
+    expect(formatErrorOf(() => parseInputFile('module.exports = {}', 'pipeline.js')).message).toBe(
+      'no "export default" found: a pipeline definition exports its pipeline with export default { name, steps, metric }',
+    );
+    expect(formatErrorOf(() => parseInputFile('   ', 'pipeline.js')).message).toBe('the pipeline definition is empty');
+  });
+
+  it('does not take a JSON trace for a pipeline because its bundled source says export default', () => {
+    const trace = JSON.stringify({ version: 1, format: 'agentblame-trace', pipeline: { name: 'p', source: 'export default {}' }, cases: [] });
+    expect(parseInputFile(trace).kind).toBe('trace');
+  });
+
+  it('accepts more importers through the list, and names them when nothing matches', () => {
+    const notes: Importer = {
+      label: 'notes (.txt)',
+      sniff: (_text, fileName) => fileName?.endsWith('.txt') === true,
+      import: (text) => ({ kind: 'pipeline', source: `export default ${JSON.stringify(text)}` }),
+    };
+    const importers = [...IMPORTERS, notes];
+    expect(parseInputFile('hello', 'a.txt', importers)).toEqual({ kind: 'pipeline', source: 'export default "hello"' });
+    expect(describeReadableFormats(importers)).toBe(`${READS}; notes (.txt)`);
+    expect(formatErrorOf(() => parseInputFile('hello', 'a.md', importers)).message).toBe(
+      `"a.md" is not a format this workbench reads (${READS}; notes (.txt))`,
+    );
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Reads any input file the workbench accepts: asks each importer whether it recognises the file,
+ * and when none does from the opening bytes, parses JSON once to read its top-level `format`.
+ */
+import { FormatError } from './format-error.ts';
+import type { ImportedInput, Importer } from './importer.ts';
+import { gameImporter } from './importers/game-importer.ts';
+import { pipelineImporter } from './importers/pipeline-importer.ts';
+import { traceImporter } from './importers/trace-importer.ts';
+import { parseJson, stripByteOrderMark } from './parse-json.ts';
+import { describeValue, isJsonObject, ownField } from './validate.ts';
+
+export type { ImportedInput, Importer } from './importer.ts';
+
+/** Every format we read, in the order they are tried. Add new importers here. */
+export const IMPORTERS: readonly Importer[] = [traceImporter, gameImporter, pipelineImporter];
+
+/** "this reads: agentblame-trace (JSON or JSONL), ..." */
+export function describeReadableFormats(importers: readonly Importer[] = IMPORTERS): string {
+  return `this reads: ${importers.map((importer) => importer.label).join('; ')}`;
+}
+
+/** The first JSON value of a text: the whole text, or else its first non-empty line (JSONL). */
+function firstJsonValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const firstLine = text.split('\n', 64).find((line) => line.trim() !== '');
+    if (firstLine !== undefined) {
+      try {
+        return JSON.parse(firstLine);
+      } catch {
+        // fall through to the located error for the whole text
+      }
+    }
+    return parseJson(text);
+  }
+}
+
+/**
+ * Detects the format of `text` and parses it. Throws FormatError naming the problem, or listing
+ * the formats we read when the file is none of them.
+ */
+export function parseInputFile(text: string, fileName?: string, importers: readonly Importer[] = IMPORTERS): ImportedInput {
+  const sniffed = importers.find((importer) => importer.sniff(text, fileName));
+  if (sniffed !== undefined) return sniffed.import(text, fileName);
+
+  const body = stripByteOrderMark(text);
+  const named = fileName === undefined ? 'the file' : `"${fileName}"`;
+  if (body.trim() === '') throw new FormatError('', `${named} is empty (${describeReadableFormats(importers)})`);
+  if (!body.trimStart().startsWith('{')) {
+    throw new FormatError('', `${named} is not a format this workbench reads (${describeReadableFormats(importers)})`);
+  }
+  const document = firstJsonValue(body);
+  if (!isJsonObject(document)) {
+    throw new FormatError('', `expected a JSON object at the top level, ${describeValue(document)}`);
+  }
+  const format = ownField(document, 'format');
+  const byFormat = importers.find((importer) => importer.jsonFormat !== undefined && importer.jsonFormat === format);
+  if (byFormat !== undefined) return byFormat.import(text, fileName);
+  const problem =
+    format === undefined
+      ? 'missing: a JSON input names its format'
+      : typeof format === 'string'
+        ? `unknown format ${JSON.stringify(format)}`
+        : `expected a string naming the format, ${describeValue(format)}`;
+  throw new FormatError('format', `${problem} (${describeReadableFormats(importers)})`);
+}

@@ -1,0 +1,37 @@
+/**
+ * The extension point for input formats, in the style of speedscope's importers: each format is one
+ * file exporting an Importer; `detect.ts` keeps the list and asks each in turn whether it
+ * recognises a file. To read a new format (session files, HTML reports), add its variant to
+ * ImportedInput, write an importer, and add it to the list in detect.ts.
+ */
+import type { GameFile } from './game.ts';
+import type { TraceFile } from './trace.ts';
+
+export type ImportedInput =
+  | { kind: 'trace'; trace: TraceFile }
+  | { kind: 'game'; game: GameFile }
+  | { kind: 'pipeline'; source: string };
+
+export interface Importer {
+  /** How the format is named in "this reads ..." messages. */
+  readonly label: string;
+  /**
+   * For JSON formats: the value of the top-level `format` field. Used when sniffing from the
+   * opening bytes was inconclusive (a file whose `format` is not its first field).
+   */
+  readonly jsonFormat?: string;
+  /** Cheap check on the file name and the start of the text; must not parse the whole file. */
+  sniff(text: string, fileName?: string): boolean;
+  /** Parses and validates; throws FormatError. */
+  import(text: string, fileName?: string): ImportedInput;
+}
+
+/**
+ * Whether a JSON text opens with `{"format": "<format>"` (whitespace allowed), the way our own
+ * writers emit it. Only the first field is checked, so a nested "format" key can never be mistaken
+ * for the file's format.
+ */
+export function opensWithJsonFormat(text: string, format: string): boolean {
+  const opening = /^\uFEFF?\s*\{\s*"format"\s*:\s*"([^"\\]*)"/.exec(text.slice(0, 256));
+  return opening !== null && opening[1] === format;
+}

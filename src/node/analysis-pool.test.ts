@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../engine/index.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
+import { oneStepSource } from '../sandbox/testing/one-step.ts';
+import { REFUND_POLICY_SOURCE } from '../sandbox/testing/refund-policy.ts';
+import { AnalysisPool, PipelineDefinitionError } from './analysis-pool.ts';
+
+const pools: AnalysisPool[] = [];
+function makePool(size: number, timeoutMs = 10_000): AnalysisPool {
+  const pool = new AnalysisPool({ size, timeoutMs });
+  pools.push(pool);
+  return pool;
+}
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.close()));
+});
+
+/** Refund policy where step "writer" spins forever on the question "loop" and "crash" makes it throw. */
+const TRAPPED_SOURCE = REFUND_POLICY_SOURCE.replace(
+  "run: ({ planner, retriever }) => draftFrom(planner, retriever, false),",
+  "run: ({ planner, retriever }) => { if (planner.endsWith('loop')) { while (true) {} } if (planner.endsWith('crash')) { throw new Error('writer crashed'); } return draftFrom(planner, retriever, false); },",
+);
+
+const question = (id: string, text: string, seed: number): CaseDef => ({ id, inputs: { question: text }, seed });
+
+/** A definition whose outcome depends on the noise, so cases differ and Monte Carlo has work to do. */
+const NOISY_SOURCE = `
+export default {
+  name: 'noisy',
+  steps: ['a', 'b', 'c', 'd', 'e'].map((name, i) => ({
+    name, inputs: i === 0 ? ['x'] : [['a', 'b', 'c', 'd', 'e'][i - 1]], cost: 1,
+    run: (inputs, noise) => noise.categorical({ good: 0.5, bad: 1 }, 'pick'),
+    fixes: [{ name: 'better', cost: 2, run: (inputs, noise) => noise.categorical({ good: 2, bad: 0 }, 'pick') }],
+  })),
+  metric: (outputs) => ['a', 'b', 'c', 'd', 'e'].filter((name) => outputs[name] === 'good').length >= 4 ? 1 : 0,
+};`;
+
+describe('AnalysisPool', () => {
+  it('analyses the refund-policy cases in workers, results in case order', async () => {
+    const pool = makePool(2);
+    const description = await pool.describe(REFUND_POLICY_SOURCE);
+    expect(description.steps.map((step) => step.name)).toEqual(['planner', 'retriever', 'writer', 'reviewer']);
+    const seen: number[] = [];
+    const results = await pool.run(REFUND_POLICY_SOURCE, description.cases, DEFAULT_SETTINGS, (index) => seen.push(index));
+    expect(results.map((r) => r.id)).toEqual(['q1', 'q2']);
+    expect(seen.sort()).toEqual([0, 1]);
+    for (const result of results) {
+      expect(result.error).toBeUndefined();
+      expect(result.shapley!.planner).toBeCloseTo(5 / 12, 12);
+      expect(result.shapley!.retriever).toBeCloseTo(5 / 12, 12);
+      expect(result.shapley!.writer).toBeCloseTo(1 / 12, 12);
+      expect(result.shapley!.reviewer).toBeCloseTo(1 / 12, 12);
+    }
+  });
+
+  it('gives identical results with 1 and 2 workers', async () => {
+    const cases = Array.from({ length: 8 }, (_, i) => ({ id: `n${i}`, inputs: { x: i }, seed: 100 + i }));
+    const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'mc', maxPermutations: 200 };
+    const [one, two] = await Promise.all([makePool(1).run(NOISY_SOURCE, cases, settings), makePool(2).run(NOISY_SOURCE, cases, settings)]);
+    expect(one.filter((r) => r.failed).length).toBeGreaterThan(0);
+    expect(one.every((r) => r.error === undefined)).toBe(true);
+    expect(two).toEqual(one);
+  });
+
+  it('times out a case that spins forever, names its step, and still finishes the others', async () => {
+    const pool = makePool(2, 1000);
+    const cases = [question('ok1', 'refund?', 1), question('spin', 'loop', 2), question('ok2', 'shipping?', 3), question('ok3', 'returns?', 4)];
+    const results = await pool.run(TRAPPED_SOURCE, cases, DEFAULT_SETTINGS);
+    expect(results.map((r) => r.id)).toEqual(['ok1', 'spin', 'ok2', 'ok3']);
+    expect(results[1]).toMatchObject({ id: 'spin', failed: true, error: 'case "spin": timed out after 1 s in step "writer"' });
+    for (const index of [0, 2, 3]) {
+      expect(results[index].error).toBeUndefined();
+      expect(results[index].shapley!.planner).toBeCloseTo(5 / 12, 12);
+    }
+    // The replaced worker serves later calls.
+    const again = await pool.run(TRAPPED_SOURCE, [question('ok4', 'again?', 5), question('ok5', 'more?', 6)], DEFAULT_SETTINGS);
+    expect(again.map((r) => r.error)).toEqual([undefined, undefined]);
+  });
+
+  it('names the metric when the metric spins', async () => {
+    const source = oneStepSource("return 'as run';").replace("metric: (outputs) =>", 'metric: (outputs) => { while (true) {} }, unused: (outputs) =>');
+    const [result] = await makePool(1, 1000).run(source, [{ id: 'm', inputs: { question: 'q', doc: null } }], DEFAULT_SETTINGS);
+    expect(result.error).toBe('case "m": timed out after 1 s in the metric');
+  });
+
+  it('rejects describe of a definition whose top level spins', async () => {
+    const pool = makePool(1, 1000);
+    await expect(pool.describe(oneStepSource('return 1;', 'while (true) {}'))).rejects.toThrow(
+      new PipelineDefinitionError('pipeline.js: evaluating the definition timed out after 1 s'),
+    );
+    // The pool recovers.
+    await expect(pool.describe(REFUND_POLICY_SOURCE)).resolves.toMatchObject({ name: 'refund-policy' });
+  });
+
+  it('turns a throwing step into that case\'s error and finishes the rest', async () => {
+    const results = await makePool(2).run(TRAPPED_SOURCE, [question('a', 'crash', 1), question('b', 'fine', 2)], DEFAULT_SETTINGS);
+    expect(results[0].error).toMatch(/^case "a": step "writer" threw: Error: writer crashed \(at pipeline\.js:\d+:\d+\)$/);
+    expect(results[1].error).toBeUndefined();
+  });
+
+  it('fails only the case whose definition exhausts its worker\'s memory', async () => {
+    const source = oneStepSource("if (inputs.question !== 'hoard') return 'as run'; const kept = []; while (true) kept.push(new Array(1e5).fill(kept.length));");
+    const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000, memoryLimitMb: 64 });
+    pools.push(pool);
+    const cases = [{ id: 'hog', inputs: { question: 'hoard', doc: null } }, { id: 'fine', inputs: { question: 'q', doc: null } }];
+    const [hog, fine] = await pool.run(source, cases, DEFAULT_SETTINGS);
+    expect(hog.error).toMatch(/^case "hog": the analysis worker stopped: .*memory/i);
+    expect(fine.error).toBeUndefined();
+  });
+
+  it('rejects a bad definition with the clear message, from describe and from run', async () => {
+    const pool = makePool(1);
+    const bad = 'const x = 1;\nexport default { name: "p", steps: [{ name: "retriever", inputs: [], cost: 1, run: 3 }], metric() { return 1 } };';
+    await expect(pool.describe(bad)).rejects.toThrow(new PipelineDefinitionError('pipeline.js: step "retriever": run must be a function (inputs, noise) => output'));
+    await expect(pool.run('export default {', [], DEFAULT_SETTINGS)).rejects.toThrow(/^pipeline\.js:1:17: syntax error: Unexpected token$/);
+    await expect(pool.describe('const s = "import(x)";\nexport default {};')).rejects.toThrow(/^pipeline\.js:1:12: the text "import\(" looks like a dynamic import/);
+  });
+
+  it('keeps host capabilities out of reach inside a worker too', async () => {
+    const source = oneStepSource("return [typeof process, typeof require, typeof fetch, typeof postMessage, typeof globalThis.process].join();");
+    const [result] = await makePool(1).run(source, [{ id: 'p', inputs: { question: 'q', doc: null } }], DEFAULT_SETTINGS);
+    expect(result.factualOutputs).toEqual({ probe: 'undefined,undefined,undefined,undefined,undefined' });
+  });
+
+  it('settles waiting calls when closed, and refuses new ones', async () => {
+    const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000 });
+    await pool.describe(TRAPPED_SOURCE);
+    const pending = pool.run(TRAPPED_SOURCE, [question('spin', 'loop', 1), question('ok', 'fine', 2)], DEFAULT_SETTINGS);
+    await pool.close();
+    const results: CaseResult[] = await pending;
+    for (const result of results) expect(result.error).toMatch(/the pool was closed$/);
+    await expect(pool.describe(REFUND_POLICY_SOURCE)).rejects.toThrow('the pool was closed');
+  });
+});

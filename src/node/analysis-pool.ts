@@ -1,0 +1,271 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
+import type { PipelineDescription } from '../sandbox/analyze-source.ts';
+import { errorResult } from '../sandbox/error-result.ts';
+import { PHASE_DEFINITION, PHASE_IDLE, PHASE_METRIC, PROGRESS_SLOTS, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import { analysisWorkerScript } from './worker-script.ts';
+
+export interface AnalysisPoolOptions {
+  /** Worker threads (default: available cores, at most 4). */
+  size?: number;
+  /** Wall-clock limit for one case (or one describe) before its worker is terminated (default 10 s). */
+  timeoutMs?: number;
+  /** Name of the definition file in messages (default pipeline.js). */
+  fileName?: string;
+  /** Heap limit of each worker in MB (default 1024): a definition that hoards memory kills only its worker. */
+  memoryLimitMb?: number;
+}
+
+/** A bad pipeline definition, as reported by a worker; the message names file and step. */
+export class PipelineDefinitionError extends Error {
+  override name = 'PipelineDefinitionError';
+}
+
+type JobRequest = { type: 'describe'; source: string } | { type: 'run'; source: string; caseDef: CaseDef; settings: AnalysisSettings };
+
+interface Job {
+  id: number;
+  request: JobRequest;
+  settle(reply: WorkerReply | { type: 'timeout'; phase: number } | { type: 'crash'; message: string }): void;
+}
+
+interface Slot {
+  worker: Worker;
+  progress: Int32Array;
+  ready: boolean;
+  job: Job | null;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+/**
+ * Analyses cases of sandboxed pipeline definitions on a pool of worker threads (Node only).
+ *
+ * Each worker runs one case at a time. A watchdog terminates a worker whose case runs past
+ * `timeoutMs` (a spinning worker cannot answer messages) and replaces it; the case gets an error
+ * result naming the step it was stuck in, read from a SharedArrayBuffer the worker writes before
+ * every step. A worker that dies fails only its current case. Results come back in case order
+ * and do not depend on the pool size (each case is analysed by a fresh definition instance).
+ */
+export class AnalysisPool {
+  readonly size: number;
+  readonly timeoutMs: number;
+  private readonly fileName: string;
+  private readonly memoryLimitMb: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private readonly descriptions = new Map<string, Promise<PipelineDescription>>();
+  private nextJobId = 1;
+  private closed = false;
+  /** Workers that died before becoming ready, in a row; a broken worker script stops the pool. */
+  private startupFailures = 0;
+  private broken: string | null = null;
+
+  constructor(options: AnalysisPoolOptions = {}) {
+    const size = options.size ?? Math.min(4, Math.max(1, availableParallelism()));
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`AnalysisPool size must be a positive integer, got ${size}`);
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new RangeError(`AnalysisPool timeoutMs must be a positive number, got ${timeoutMs}`);
+    this.size = size;
+    this.timeoutMs = timeoutMs;
+    this.fileName = options.fileName ?? 'pipeline.js';
+    this.memoryLimitMb = options.memoryLimitMb ?? 1024;
+    for (let i = 0; i < size; i++) this.slots.push(this.startWorker());
+  }
+
+  /** The definition's structure and cases; rejects with PipelineDefinitionError for a bad definition. */
+  describe(source: string): Promise<PipelineDescription> {
+    if (this.closed) return Promise.reject(new Error(this.broken ?? 'the pool was closed'));
+    let description = this.descriptions.get(source);
+    if (!description) {
+      description = new Promise<PipelineDescription>((resolve, reject) => {
+        this.enqueue({ type: 'describe', source }, (reply) => {
+          if (reply.type === 'described') resolve(reply.description);
+          else if (reply.type === 'failed') reject(reply.definitionError ? new PipelineDefinitionError(reply.message) : new Error(reply.message));
+          else if (reply.type === 'timeout') reject(new PipelineDefinitionError(`${this.fileName}: evaluating the definition timed out after ${formatDuration(this.timeoutMs)}`));
+          else if (reply.type === 'crash') reject(new Error(`${this.fileName}: the worker describing the definition stopped: ${reply.message}`));
+        });
+      });
+      // A failed describe is not cached: the next call tries again (and fails the same way).
+      description.catch(() => this.descriptions.delete(source));
+      this.descriptions.set(source, description);
+    }
+    return description;
+  }
+
+  /**
+   * Analyse every case; `onResult` is called as each finishes (in completion order). Per-case
+   * problems (a step that throws, a timeout) are error results; a bad definition rejects.
+   */
+  async run(source: string, cases: readonly CaseDef[], settings: AnalysisSettings, onResult?: (index: number, result: CaseResult) => void): Promise<CaseResult[]> {
+    const description = await this.describe(source);
+    const players = description.steps.map((step) => step.name);
+    return Promise.all(
+      cases.map(
+        (caseDef, index) =>
+          new Promise<CaseResult>((resolve, reject) => {
+            this.enqueue({ type: 'run', source, caseDef, settings }, (reply) => {
+              let result: CaseResult;
+              if (reply.type === 'result') result = reply.result;
+              else if (reply.type === 'timeout') result = errorResult(caseDef.id, players, settings, `case "${caseDef.id}": timed out after ${formatDuration(this.timeoutMs)}${phaseText(reply.phase, players)}`);
+              else if (reply.type === 'crash') result = errorResult(caseDef.id, players, settings, `case "${caseDef.id}": the analysis worker stopped: ${reply.message}`);
+              else if (reply.type === 'failed' && !reply.definitionError) result = errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${reply.message}`);
+              else {
+                reject(reply.type === 'failed' ? new PipelineDefinitionError(reply.message) : new Error(`unexpected reply ${reply.type}`));
+                return;
+              }
+              onResult?.(index, result);
+              resolve(result);
+            });
+          }),
+      ),
+    );
+  }
+
+  /** Stop every worker. Cases still waiting get an error result; describes still waiting reject. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const pending = [...this.queue, ...this.slots.flatMap((slot) => (slot.job ? [slot.job] : []))];
+    this.queue.length = 0;
+    for (const slot of this.slots) {
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.job = null;
+    }
+    for (const job of pending) job.settle({ type: 'crash', message: 'the pool was closed' });
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+  }
+
+  private enqueue(request: JobRequest, settle: Job['settle']): void {
+    if (this.closed || this.broken !== null) {
+      settle({ type: 'crash', message: this.broken ?? 'the pool was closed' });
+      return;
+    }
+    let settled = false;
+    // Every job settles exactly once, whichever of reply, timeout, crash or close comes first.
+    const once: Job['settle'] = (reply) => {
+      if (settled) return;
+      settled = true;
+      settle(reply);
+    };
+    this.queue.push({ id: this.nextJobId++, request, settle: once });
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) break;
+      if (!slot.ready || slot.job) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      Atomics.store(slot.progress, 0, PHASE_DEFINITION);
+      const { request } = job;
+      const message: WorkerRequest =
+        request.type === 'describe'
+          ? { type: 'describe', job: job.id, source: request.source, fileName: this.fileName }
+          : { type: 'run', job: job.id, source: request.source, fileName: this.fileName, caseDef: request.caseDef, settings: request.settings };
+      slot.timer = setTimeout(() => this.onTimeout(slot, job), this.timeoutMs);
+      slot.worker.postMessage(message);
+    }
+    this.updateRefs();
+  }
+
+  /** Workers keep the process alive only while there is work, so an idle pool never blocks exit. */
+  private updateRefs(): void {
+    const busy = this.queue.length > 0 || this.slots.some((slot) => slot.job !== null);
+    for (const slot of this.slots) {
+      if (busy) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  }
+
+  private startWorker(): Slot {
+    const script = analysisWorkerScript();
+    const progressBuffer = new SharedArrayBuffer(PROGRESS_SLOTS * Int32Array.BYTES_PER_ELEMENT);
+    const worker = new Worker(script.url, {
+      workerData: { progress: progressBuffer },
+      resourceLimits: { maxOldGenerationSizeMb: this.memoryLimitMb },
+      ...(script.execArgv ? { execArgv: script.execArgv } : {}),
+      // Nothing a worker prints may reach the CLI's stdout (kept for --json); stderr passes through.
+      stdout: true,
+    });
+    worker.stdout.resume();
+    const slot: Slot = { worker, progress: new Int32Array(progressBuffer), ready: false, job: null, timer: null };
+    Atomics.store(slot.progress, 0, PHASE_IDLE);
+    worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
+    worker.on('error', (error) => this.onWorkerDeath(slot, error instanceof Error ? error.message : String(error)));
+    worker.on('exit', (code) => this.onWorkerDeath(slot, `exited with code ${code}`));
+    worker.unref();
+    return slot;
+  }
+
+  private onReply(slot: Slot, reply: WorkerReply): void {
+    if (reply.type === 'ready') {
+      slot.ready = true;
+      this.startupFailures = 0;
+      this.dispatch();
+      return;
+    }
+    const job = slot.job;
+    if (!job || job.id !== reply.job) return;
+    this.finishJob(slot);
+    job.settle(reply);
+    this.dispatch();
+  }
+
+  private onTimeout(slot: Slot, job: Job): void {
+    if (slot.job !== job) return;
+    const phase = Atomics.load(slot.progress, 0);
+    this.finishJob(slot);
+    this.replaceWorker(slot);
+    job.settle({ type: 'timeout', phase });
+    this.dispatch();
+  }
+
+  private onWorkerDeath(slot: Slot, message: string): void {
+    if (this.closed || !this.slots.includes(slot)) return;
+    const job = slot.job;
+    this.finishJob(slot);
+    if (!slot.ready && ++this.startupFailures >= 3) {
+      // The worker script itself fails: respawning would loop forever.
+      this.broken = `analysis workers fail to start: ${message}`;
+      const waiting = this.queue.splice(0);
+      for (const pending of waiting) pending.settle({ type: 'crash', message: this.broken });
+      job?.settle({ type: 'crash', message: this.broken });
+      void this.close();
+      return;
+    }
+    this.replaceWorker(slot);
+    job?.settle({ type: 'crash', message });
+    this.dispatch();
+  }
+
+  private finishJob(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+  }
+
+  /** Terminate a stuck or dead worker and put a fresh one in its place. */
+  private replaceWorker(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    slot.worker.removeAllListeners();
+    // A terminated worker may still emit 'error'; keep a listener so that is not an uncaught event.
+    slot.worker.on('error', () => {});
+    void slot.worker.terminate();
+    this.slots[index] = this.startWorker();
+  }
+}
+
+function phaseText(phase: number, players: readonly string[]): string {
+  if (phase >= 0 && phase < players.length) return ` in step "${players[phase]}"`;
+  if (phase === PHASE_METRIC) return ' in the metric';
+  if (phase === PHASE_DEFINITION) return ' while evaluating the definition';
+  return '';
+}
+
+/** `10 s`, `0.5 s`. */
+function formatDuration(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}

@@ -1,0 +1,64 @@
+/** Number and value formatting for the report. Three decimals throughout, as in the terminal tables. */
+
+const MINUS = '\u2212';
+
+/** A blame value with an explicit sign: +0.417, −0.083, 0.000. */
+export function formatSigned(value: number | undefined, decimals = 3): string {
+  if (value === undefined || Number.isNaN(value)) return '—';
+  if (!Number.isFinite(value)) return value > 0 ? '+∞' : `${MINUS}∞`;
+  const rounded = value.toFixed(decimals);
+  if (Number(rounded) === 0) return (0).toFixed(decimals);
+  return value > 0 ? `+${rounded}` : `${MINUS}${rounded.slice(1)}`;
+}
+
+/** A plain number with fixed decimals (metric values v(S)); − for negatives. */
+export function formatNumber(value: number | undefined, decimals = 3): string {
+  if (value === undefined || Number.isNaN(value)) return '—';
+  if (!Number.isFinite(value)) return value > 0 ? '∞' : `${MINUS}∞`;
+  const rounded = value.toFixed(decimals);
+  if (Number(rounded) === 0) return (0).toFixed(decimals);
+  return value < 0 ? `${MINUS}${rounded.slice(1)}` : rounded;
+}
+
+/** A rate in [0, 1] as a percentage with one decimal: 26.0 %. */
+export function formatPercent(rate: number | undefined): string {
+  if (rate === undefined || !Number.isFinite(rate)) return '—';
+  return `${formatNumber(rate * 100, 1)} %`;
+}
+
+/** An interval as [lo, hi] with signs. */
+export function formatInterval(ci: readonly [number, number] | undefined): string {
+  if (!ci) return '—';
+  return `[${formatSigned(ci[0])}, ${formatSigned(ci[1])}]`;
+}
+
+/** Whole numbers with thin-space thousands groups (1 000), no locale dependence. */
+export function formatCount(value: number): string {
+  if (!Number.isFinite(value)) return value > 0 ? '∞' : '—';
+  const rounded = Math.round(value);
+  const digits = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
+  return rounded < 0 ? `${MINUS}${digits}` : digits;
+}
+
+/** An ISO timestamp as "YYYY-MM-DD HH:MM UTC" (no locale or time zone dependence); other text as is. */
+export function formatDate(iso: string): string {
+  const time = Date.parse(iso);
+  if (!Number.isFinite(time)) return iso;
+  const text = new Date(time).toISOString();
+  return `${text.slice(0, 10)} ${text.slice(11, 16)} UTC`;
+}
+
+/**
+ * A step output for the drill-down: strings as they are, everything else as indented JSON
+ * (undefined as —). Values that JSON cannot show (functions, cycles) get a short description.
+ */
+export function formatOutput(value: unknown): string {
+  if (value === undefined) return '—';
+  if (typeof value === 'string') return value === '' ? '""' : value;
+  try {
+    const json = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v), 2);
+    return json ?? String(value);
+  } catch {
+    return `[${typeof value} that cannot be shown as JSON]`;
+  }
+}

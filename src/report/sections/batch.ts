@@ -1,0 +1,62 @@
+import type { BatchResult } from '../../engine/types.ts';
+import { clipText, escapeHtml as e } from '../escape.ts';
+import { formatCount, formatInterval, formatPercent, formatSigned } from '../format.ts';
+import { barChartSvg } from '../svgBars.ts';
+import { NAME_CHARS } from './header.ts';
+
+/**
+ * The batch view: a one-line finding, a bar chart of mean Shapley blame with confidence whiskers,
+ * and the sortable table of the batch aggregates (DESIGN 3, "Batch").
+ */
+export function renderBatch(batch: BatchResult | undefined, delta: number): string {
+  if (!batch) {
+    return `<section id="batch" aria-labelledby="batch-title"><h2 id="batch-title">Blame across failures</h2><p class="muted">This session has no batch summary yet (the analysis did not finish).</p></section>`;
+  }
+  const steps = [...batch.steps].sort((a, b) => b.meanShapley - a.meanShapley);
+  const top = steps[0];
+  const bestAlone = [...batch.steps].sort((a, b) => b.fixAloneRate - a.fixAloneRate)[0];
+  const finding = top
+    ? `<p class="lead">Most blamed: <strong>${e(clipText(top.step, NAME_CHARS))}</strong>, mean Shapley ${e(formatSigned(top.meanShapley))} ${e(formatInterval(top.ci))}, ${e(formatPercent(top.share))} of the repairable failure mass.${
+        bestAlone && bestAlone.fixAloneRate > 0
+          ? ` Fixing <strong>${e(clipText(bestAlone.step, NAME_CHARS))}</strong> alone resolves ${e(formatPercent(bestAlone.fixAloneRate))} of failures.`
+          : ' No single fix resolves any failure on its own.'
+      }</p>`
+    : '';
+  const counts = `<p class="muted">${e(
+    `${formatCount(batch.failures)} failures, ${formatCount(batch.analyzed)} analysed, ${formatCount(batch.unfixable)} that no combination of the fixes repairs (counted apart); total step cost ${formatCount(batch.cost)}.`,
+  )}${batch.stoppedEarly ? ' Analysis stopped early: the top step was already separated from the others.' : ''}</p>`;
+  const chart = barChartSvg(
+    steps.map((s) => ({ label: s.step, bars: [{ value: s.meanShapley, ci: s.ci }] })),
+    { title: 'Mean Shapley blame per step with confidence intervals' },
+  );
+  const level = `${Number(((1 - delta) * 100).toFixed(2))} %`;
+  const rows = steps
+    .map(
+      (s) => `<tr><td>${e(clipText(s.step, NAME_CHARS))}</td>` +
+        `<td class="num ${signClass(s.meanShapley)}" data-v="${num(s.meanShapley)}">${e(formatSigned(s.meanShapley))}</td>` +
+        `<td class="num" data-v="${num(s.ci[0])}">${e(formatInterval(s.ci))}</td>` +
+        `<td class="num" data-v="${num(s.share)}">${e(formatPercent(s.share))}</td>` +
+        `<td class="num" data-v="${num(s.fixAloneRate)}">${e(formatPercent(s.fixAloneRate))}</td>` +
+        `<td class="num" data-v="${num(s.lastTouch)}">${e(formatCount(s.lastTouch))}</td></tr>`,
+    )
+    .join('');
+  return `<section id="batch" aria-labelledby="batch-title">
+<h2 id="batch-title">Blame across failures</h2>
+${finding}
+${counts}
+${chart}
+<table class="sortable"><thead><tr><th>Step</th><th class="num">Mean Shapley</th><th class="num">${e(level)} CI</th><th class="num">Share</th><th class="num">Fixing alone resolves</th><th class="num">Last touch</th></tr></thead><tbody>${rows}</tbody></table>
+<p class="muted">Share: the step’s part of the total repairable failure mass. Last touch: failures whose last step to change its output is this one.</p>
+</section>`;
+}
+
+/** A number for a data-v sort key (always our own number, never user text). */
+export function num(value: number): string {
+  return Number.isFinite(value) ? String(value) : value > 0 ? '1e308' : '-1e308';
+}
+
+/** Text colour class for a signed value. */
+export function signClass(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value) || Math.abs(value) < 5e-4) return '';
+  return value > 0 ? 'pos-text' : 'neg-text';
+}

@@ -1,0 +1,99 @@
+import type { AnalysisSettings } from '../../engine/types.ts';
+import type { Session } from '../../session/types.ts';
+import { clipText, escapeHtml as e } from '../escape.ts';
+import type { FixConsidered } from '../fixesConsidered.ts';
+import { formatCount, formatDate, formatNumber } from '../format.ts';
+
+/** Longest name shown in full in headings and tables; the embedded data keeps the rest. */
+export const NAME_CHARS = 300;
+
+/**
+ * The report's opening: session name, pipeline, file, date, every analysis setting in words, and
+ * the fixes considered with the plain statement that blame is relative to them.
+ */
+export function renderHeader(session: Session, fixes: readonly FixConsidered[]): string {
+  const settings = session.settings;
+  const totalCost = session.batch?.cost ?? session.results.reduce((sum, r) => sum + (Number.isFinite(r.cost) ? r.cost : 0), 0);
+  const failures = session.results.filter((r) => r.failed).length;
+  const errors = session.results.filter((r) => r.error).length;
+  const date = formatDate(session.updatedAt);
+  const isoDate = Number.isFinite(Date.parse(session.updatedAt)) ? new Date(Date.parse(session.updatedAt)).toISOString() : '';
+  const fact = (term: string, html: string) => `<div><dt>${e(term)}</dt><dd>${html}</dd></div>`;
+
+  const facts = [
+    fact('Pipeline', session.pipeline ? e(clipText(session.pipeline.name, NAME_CHARS)) : '<span class="muted">none: coalition values were supplied by a game file</span>'),
+    fact('File', `<span class="mono">${e(clipText(session.fileName, NAME_CHARS))}</span>`),
+    fact('Analysed', isoDate ? `<time datetime="${e(isoDate)}">${e(date)}</time>` : e(clipText(date, NAME_CHARS))),
+    fact('Mode', e(describeMode(settings))),
+    fact('Worlds', e(settings.mode === 'recorded' ? '1 (each case’s recorded world)' : `${formatCount(settings.worlds)} shared by all coalitions`)),
+    fact('Method', e(describeMethod(settings))),
+    fact('Confidence', e(`δ = ${settings.delta} (intervals hold together with probability ≥ ${Number(((1 - settings.delta) * 100).toFixed(2))} %)`)),
+    fact('Stop rule', e(describeStop(settings))),
+    fact('Budget per case', e(Number.isFinite(settings.budget) ? `${formatCount(settings.budget)} step-cost units` : 'none')),
+    fact('Total step cost', e(`${formatCount(totalCost)} units`)),
+    fact('Seed', e(String(settings.seed))),
+    fact('Cases', e(`${formatCount(session.cases.length)} in the file, ${formatCount(session.results.length)} run, ${formatCount(failures)} failed${errors ? `, ${formatCount(errors)} with errors` : ''}${session.batch ? `, ${formatCount(session.batch.unfixable)} not fixable by any combination` : ''}`)),
+  ];
+
+  const status =
+    session.status === 'done'
+      ? ''
+      : `<p class="warning">${e(
+          session.status === 'running'
+            ? `Partial results: the analysis was still running when this report was made (${session.results.length} of ${session.cases.length} cases finished).`
+            : session.status === 'cancelled'
+              ? `Partial results: the analysis was cancelled after ${session.results.length} of ${session.cases.length} cases.`
+              : `The analysis has not finished (${session.results.length} of ${session.cases.length} cases have results).`,
+        )}</p>`;
+
+  const fixRows = fixes
+    .map((f) => `<tr><td>${e(clipText(f.step, NAME_CHARS))}</td><td>${f.fix === null ? '<span class="muted">its default fix (the first one the definition lists)</span>' : e(clipText(f.fix, NAME_CHARS))}</td></tr>`)
+    .join('');
+
+  return `<header>
+<p class="eyebrow">agentblame report</p>
+<h1>${e(clipText(session.name, NAME_CHARS))}</h1>
+<dl class="facts">${facts.join('')}</dl>
+${status}
+</header>
+<section id="fixes" aria-labelledby="fixes-title">
+<h2 id="fixes-title">Fixes considered</h2>
+<p class="callout"><strong>Blame is relative to these fixes.</strong> A step’s value says how much swapping in the fix below repairs the failures, with the randomness held fixed; it does not say the step is wrong in any absolute sense. Other fixes, or an oracle for a step, can split the blame differently.</p>
+${fixes.length ? `<table><thead><tr><th>Step</th><th>Fix</th></tr></thead><tbody>${fixRows}</tbody></table>` : '<p class="muted">No steps: nothing was analysed.</p>'}
+</section>`;
+}
+
+function describeMode(settings: AnalysisSettings): string {
+  switch (settings.mode) {
+    case 'recorded':
+      return 'recorded: each failure is replayed with its own recorded noise (exact, deterministic)';
+    case 'posterior':
+      return 'posterior: noise abducted from the observed choices (counterfactual)';
+    case 'prior':
+      return 'prior: fresh noise (interventional: how often a fix helps on a new run, not why this run failed)';
+    default:
+      return String(settings.mode);
+  }
+}
+
+function describeMethod(settings: AnalysisSettings): string {
+  const mc = `Monte Carlo permutation sampling (${settings.radius} radius, at most ${formatCount(settings.maxPermutations)} permutations)`;
+  if (settings.method === 'exact') return 'exact Shapley over every coalition';
+  if (settings.method === 'mc') return mc;
+  return `auto: exact up to 12 steps, else ${mc}`;
+}
+
+function describeStop(settings: AnalysisSettings): string {
+  switch (settings.stop) {
+    case 'top1':
+      return 'top1: stop once the top step’s interval is apart from all others';
+    case 'ranking':
+      return 'ranking: stop once every adjacent pair of steps is apart';
+    case 'width':
+      return `width: stop once every interval radius is at most ${formatNumber(settings.width)}`;
+    case 'budget':
+      return 'budget: run until the step-cost budget is spent';
+    default:
+      return String(settings.stop);
+  }
+}

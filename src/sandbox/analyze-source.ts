@@ -1,0 +1,102 @@
+import { analyzeCase, DefinitionError, validatePipeline } from '../engine/index.ts';
+import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef } from '../engine/types.ts';
+import { preparePipeline, type PreparedPipeline } from './compile.ts';
+import { errorResult } from './error-result.ts';
+import { PlainDataError, sealPlain } from './plain-data.ts';
+
+/** A definition as plain data (structured-clone safe): what a UI or the CLI shows before analysing. */
+export interface PipelineDescription {
+  name: string;
+  steps: { name: string; inputs: string[]; cost: number; fixes: { name: string; cost: number }[] }[];
+  threshold?: number;
+  range?: [number, number];
+  cases: CaseDef[];
+}
+
+export interface SandboxHooks {
+  /** Before every step execution (from the engine), e.g. for a watchdog that names the step. */
+  onStepStart?(stepIndex: number): void;
+  /** Before every metric call. */
+  onMetricStart?(): void;
+}
+
+/** Parsed definitions by file name and source text (a worker sees few; the cap bounds memory). */
+const prepared = new Map<string, PreparedPipeline>();
+const PREPARED_CACHE_LIMIT = 16;
+
+/**
+ * A fresh, validated instance of a definition. Parsing is memoised by source text; every call
+ * re-runs the definition's top level, so no state carries over between cases (results do not
+ * depend on how cases are spread over workers). Throws DefinitionError naming file and step.
+ */
+export function compileChecked(source: string, fileName = 'pipeline.js'): PipelineDef {
+  const key = `${fileName}\u0000${source}`;
+  let entry = prepared.get(key);
+  if (entry === undefined) {
+    entry = preparePipeline(source, fileName);
+    if (prepared.size >= PREPARED_CACHE_LIMIT) prepared.delete(prepared.keys().next().value!);
+    prepared.set(key, entry);
+  }
+  const def = entry.instantiate();
+  try {
+    validatePipeline(def);
+  } catch (error) {
+    if (error instanceof DefinitionError) throw new DefinitionError(`${entry.fileName}: ${error.message}`);
+    throw error;
+  }
+  return def;
+}
+
+/** The definition's structure and its own cases, as plain data. Throws DefinitionError. */
+export function describeSource(source: string, fileName = 'pipeline.js'): PipelineDescription {
+  const def = compileChecked(source, fileName);
+  const description: PipelineDescription = {
+    name: def.name,
+    steps: def.steps.map((step) => ({
+      name: step.name,
+      inputs: [...step.inputs],
+      cost: step.cost,
+      fixes: step.fixes.map((fix) => ({ name: fix.name, cost: fix.cost })),
+    })),
+    cases: structuredClone(def.cases ?? []) as CaseDef[],
+  };
+  if (def.threshold !== undefined) description.threshold = def.threshold;
+  if (def.range !== undefined) description.range = [def.range[0], def.range[1]];
+  return description;
+}
+
+/**
+ * Analyse one case of a definition given as source text (engine analyzeCase in the sandbox).
+ * A step or metric that throws gives a CaseResult with `error` naming case and step; a bad
+ * definition throws DefinitionError.
+ */
+export function analyzeSourceCase(
+  source: string,
+  caseDef: CaseDef,
+  settings: AnalysisSettings,
+  hooks: SandboxHooks = {},
+  fileName = 'pipeline.js',
+): CaseResult {
+  const def = compileChecked(source, fileName);
+  const onMetricStart = hooks.onMetricStart;
+  const pipeline: PipelineDef = onMetricStart
+    ? {
+        ...def,
+        metric: (outputs, inputs) => {
+          onMetricStart();
+          return def.metric(outputs, inputs);
+        },
+      }
+    : def;
+  // The metric receives the case's inputs as they are: hand the engine a sealed copy up front.
+  let inputs: CaseDef['inputs'];
+  try {
+    inputs = sealPlain(caseDef.inputs ?? {}, 'inputs') as CaseDef['inputs'];
+  } catch (error) {
+    if (!(error instanceof PlainDataError)) throw error;
+    const players = def.steps.map((step) => step.name);
+    return errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${error.message}`);
+  }
+  const sealedCase: CaseDef = { ...caseDef, inputs };
+  return analyzeCase(pipeline, sealedCase, settings, { onStepStart: hooks.onStepStart });
+}

@@ -1,0 +1,93 @@
+import type { PipelineDef } from '../engine/types.ts';
+import { DefinitionError } from './definition-error.ts';
+import { describeThrown } from './explain-error.ts';
+import { ensureLockdown } from './lockdown.ts';
+import { makeNoiseGate } from './noise-gate.ts';
+import { toPipelineDef } from './pipeline-shape.ts';
+import { DEFAULT_BINDING, prepareSource, type PreparedSource } from './prepare-source.ts';
+import { makeSandboxRealm } from './sandbox-realm.ts';
+
+/**
+ * Compile an untrusted pipeline definition (DESIGN 4.1) into the engine's PipelineDef.
+ *
+ * The source is parsed (syntax errors get the user's line and column), its `export default` is
+ * rewritten into a binding, and the result is evaluated in a fresh SES Compartment after
+ * lockdown(): no host globals (no fetch, process, require, timers, DOM, storage, console), frozen
+ * shared intrinsics, no clock and no Math.random. Every function the definition exports is
+ * wrapped so user code only ever sees frozen plain data and a noise facade.
+ * Throws DefinitionError with a message naming the file, and the step where there is one.
+ */
+export function compilePipeline(source: string, fileName = 'pipeline.js'): PipelineDef {
+  return preparePipeline(source, fileName).instantiate();
+}
+
+/** A parsed and checked definition that can be evaluated any number of times. */
+export interface PreparedPipeline {
+  readonly fileName: string;
+  /**
+   * Run the definition's top level again and build a PipelineDef from what it exports. Each
+   * instance has its own copy of the definition's top-level state (the compartment's globals are
+   * frozen), so one case's calls cannot influence another's: results then do not depend on which
+   * worker ran which cases in which order.
+   */
+  instantiate(): PipelineDef;
+}
+
+/** Parse and rewrite once (the costly part); see compilePipeline. Throws DefinitionError. */
+export function preparePipeline(source: string, fileName = 'pipeline.js'): PreparedPipeline {
+  if (typeof source !== 'string') throw new DefinitionError(`${fileName}: the definition must be JavaScript source text`);
+  ensureLockdown();
+  const name = safeFileName(fileName);
+  const prepared = prepareSource(source, name);
+  const realm = makeSandboxRealm();
+  // Everything before the user's first line stays on line 1, so every line keeps its number.
+  const head = `(function (${realm.localNames.join(', ')}) { 'use strict'; return function () { `;
+  const text = `${head}${prepared.body}\n;return ${DEFAULT_BINDING};\n}; })\n//# sourceURL=${name}\n`;
+  const locate = makeLocator(name, head.length, prepared);
+  let factory: (...locals: unknown[]) => () => unknown;
+  try {
+    factory = realm.compartment.evaluate(text);
+  } catch (error) {
+    throw new DefinitionError(`${name}: evaluating the definition failed: ${describeThrown(error, locate)}`);
+  }
+  return {
+    fileName: name,
+    instantiate: () => {
+      // Re-running the definition's top level gives fresh closures; the compartment's globals
+      // are frozen, so nothing else carries state from one instance to the next.
+      let exported: unknown;
+      try {
+        exported = factory(...realm.localValues)();
+      } catch (error) {
+        throw new DefinitionError(`${name}: evaluating the definition failed: ${describeThrown(error, locate)}`);
+      }
+      return toPipelineDef(exported, name, { gate: makeNoiseGate(), locate });
+    },
+  };
+}
+
+/**
+ * The name goes into a `//# sourceURL=` comment and into messages: keep it to one harmless line.
+ */
+function safeFileName(fileName: string): string {
+  const cleaned = String(fileName).replace(/[^\w.\-/@+ ]/g, '_').trim();
+  return cleaned === '' ? 'pipeline.js' : cleaned;
+}
+
+/**
+ * Map the first `file:line:column` of a stack from the evaluated text back to the user's file:
+ * line 1 carries the wrapper's head, and the `export default` line carries the rewrite's shift.
+ */
+function makeLocator(fileName: string, headLength: number, prepared: PreparedSource): (stack: string) => string | undefined {
+  const escaped = fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const framePattern = new RegExp(`${escaped}:(\\d+):(\\d+)`);
+  return (stack) => {
+    const match = framePattern.exec(stack);
+    if (!match) return undefined;
+    const line = Number(match[1]);
+    let column = Number(match[2]);
+    if (line === 1) column -= headLength;
+    if (line === prepared.exportLine && column > prepared.exportColumn + prepared.exportShift) column -= prepared.exportShift;
+    return `${fileName}:${line}:${Math.max(1, column)}`;
+  };
+}

@@ -1,0 +1,87 @@
+import type { Noise } from '../engine/types.ts';
+
+/**
+ * The one noise object a compiled definition ever sees: a hardened facade with exactly the draws
+ * of DESIGN 4.1, forwarding to whichever engine Noise belongs to the step call in progress.
+ * User code never touches the engine's Noise itself (nor anything reachable from it), and
+ * arguments are checked and copied before they reach the engine.
+ */
+export interface NoiseGate {
+  /** The facade handed to user runs. */
+  readonly facade: Noise;
+  /** Route the facade to `noise` for one step call; returns what to restore afterwards. */
+  enter(noise: Noise): Noise | null;
+  exit(previous: Noise | null): void;
+}
+
+export function makeNoiseGate(): NoiseGate {
+  let current: Noise | null = null;
+
+  const active = (): Noise => {
+    if (current === null) {
+      throw new Error('noise is only available while a step runs (not at the top level of the definition, nor in the metric)');
+    }
+    return current;
+  };
+
+  const facade: Noise = harden({
+    uniform: (key?: string) => active().uniform(optionalKey(key)),
+    normal: (key?: string) => active().normal(optionalKey(key)),
+    gumbel: (key: string, option: string) => active().gumbel(requiredString(key, 'gumbel key'), requiredString(option, 'gumbel option')),
+    categorical: (logits: Readonly<Record<string, number>>, key?: string) =>
+      active().categorical(copyLogits(logits), optionalKey(key)),
+    bernoulli: (p: number, key?: string) => active().bernoulli(requiredNumber(p, 'bernoulli p'), optionalKey(key)),
+    int: (n: number, key?: string) => active().int(requiredNumber(n, 'int n'), optionalKey(key)),
+    // The engine picks from a copy; the chosen element is the caller's own value.
+    choice: <T>(items: readonly T[], key?: string): T => active().choice(copyItems(items), optionalKey(key)),
+  });
+
+  return {
+    facade,
+    enter(noise) {
+      const previous = current;
+      current = noise;
+      return previous;
+    },
+    exit(previous) {
+      current = previous;
+    },
+  };
+}
+
+function optionalKey(key: unknown): string | undefined {
+  if (key === undefined) return undefined;
+  return requiredString(key, 'noise key');
+}
+
+function requiredString(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${describeType(value)}`);
+  return value;
+}
+
+function requiredNumber(value: unknown, what: string): number {
+  if (typeof value !== 'number') throw new TypeError(`${what} must be a number, got ${describeType(value)}`);
+  return value;
+}
+
+function copyLogits(logits: unknown): Record<string, number> {
+  if (logits === null || typeof logits !== 'object' || Array.isArray(logits)) {
+    throw new TypeError(`categorical logits must be an object { option: logit }, got ${describeType(logits)}`);
+  }
+  const copy: Record<string, number> = Object.create(null);
+  for (const option of Object.keys(logits)) {
+    copy[option] = requiredNumber((logits as Record<string, unknown>)[option], `logit of "${option}"`);
+  }
+  return copy;
+}
+
+function copyItems<T>(items: unknown): T[] {
+  if (!Array.isArray(items)) throw new TypeError(`choice needs an array, got ${describeType(items)}`);
+  return Array.prototype.slice.call(items) as T[];
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
