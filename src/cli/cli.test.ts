@@ -1,0 +1,187 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const FIX = join(import.meta.dirname, 'fixtures');
+const REFUND = join(ROOT, 'public/demos/refund-policy.trace.json');
+
+/** Run the headless command as a user would (`npm run --silent blame --` runs this same file). */
+function blame(...args: string[]) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tempFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'blame-test-'));
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** A bad input: exit 2, nothing on stdout, exactly one line on stderr containing `expected`. */
+function expectBadInput(r: ReturnType<typeof blame>, expected: string | RegExp) {
+  expect(r.status).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines[0]).toMatch(expected);
+  return lines;
+}
+
+describe('blame --json on the refund demo', () => {
+  const r = blame(REFUND, '--json');
+  const out = JSON.parse(r.stdout);
+
+  it('prints one JSON object with the 5/12 values and exits 0', () => {
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    const c = out.cases[0];
+    expect(c).toMatchObject({ id: 'refund-q1', method: 'exact', failed: true, vEmpty: 0, vAll: 1, lastTouch: 'reviewer', evaluations: 16, permutations: 0, stopReason: 'exact' });
+    expect(c.shapley).toEqual({ planner: 5 / 12, retriever: 5 / 12, writer: 1 / 12, reviewer: 1 / 12 });
+    expect(c.fixAlone).toEqual({ planner: 1, retriever: 1, writer: 0, reviewer: 0 });
+    expect(c.leaveOneOut).toEqual({ planner: 0, retriever: 0, writer: 0, reviewer: 0 });
+    expect(c.ci).toBeUndefined();
+  });
+
+  it('has the batch of DESIGN 4.4', () => {
+    expect(out.batch).toMatchObject({ failures: 1, analyzed: 1, unfixable: 0 });
+    expect(out.batch.cost).toBe(out.cases[0].cost);
+    const planner = out.batch.steps.find((s: { step: string }) => s.step === 'planner');
+    expect(planner).toEqual({ step: 'planner', fixAloneRate: 1, meanShapley: 5 / 12, ci: [5 / 12, 5 / 12], share: 5 / 12, lastTouch: 0 });
+  });
+
+  it('is deterministic', () => {
+    expect(blame(REFUND, '--json').stdout).toBe(r.stdout);
+  });
+});
+
+describe('blame tables and options', () => {
+  it('prints readable tables without --json', () => {
+    const r = blame(REFUND);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/planner\s+\+1\.000\s+\+0\.000\s+\+0\.417/);
+    expect(r.stdout).toMatch(/last step to touch: reviewer/);
+    expect(r.stdout).toMatch(/1 cases, 1 failures, 1 analysed/);
+  });
+
+  it('runs Monte Carlo with intervals that contain the exact values, the same for any worker count', () => {
+    const a = blame(REFUND, '--json', '--method', 'mc', '--stop', 'width', '--width', '0.1', '--seed', '7');
+    const b = blame(REFUND, '--json', '--method', 'mc', '--stop', 'width', '--width', '0.1', '--seed', '7', '--workers', '2');
+    expect(a.status).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    const c = JSON.parse(a.stdout).cases[0];
+    expect(c.method).toBe('mc');
+    expect(c.stopReason).toBe('width');
+    const exact = { planner: 5 / 12, retriever: 5 / 12, writer: 1 / 12, reviewer: 1 / 12 };
+    for (const [step, v] of Object.entries(exact)) {
+      expect(c.ci[step][0]).toBeLessThanOrEqual(v);
+      expect(c.ci[step][1]).toBeGreaterThanOrEqual(v);
+    }
+    const sum = Object.values(c.shapley as Record<string, number>).reduce((s, x) => s + x, 0);
+    expect(sum).toBeCloseTo(1, 12);
+  });
+
+  it('analyses a game file', () => {
+    const r = blame(join(FIX, 'refund.game.json'), '--json');
+    expect(r.status).toBe(0);
+    const c = JSON.parse(r.stdout).cases[0];
+    expect(c.shapley).toEqual({ planner: 5 / 12, retriever: 5 / 12, writer: 1 / 12, reviewer: 1 / 12 });
+    expect(c.lastTouch).toBeNull();
+  });
+
+  it('takes a pipeline definition with its own cases, and --pipeline beside a trace', () => {
+    const direct = blame(join(ROOT, 'public/demos/refund-policy.pipeline.js'), '--json');
+    expect(direct.status).toBe(0);
+    expect(JSON.parse(direct.stdout).cases[0].shapley.planner).toBe(5 / 12);
+    const trace = JSON.parse(readFileSync(REFUND, 'utf8'));
+    delete trace.pipeline;
+    const bare = tempFile('bare.trace.json', JSON.stringify(trace));
+    const paired = blame(bare, '--pipeline', join(ROOT, 'public/demos/refund-policy-b.pipeline.js'), '--json');
+    expect(paired.status).toBe(0);
+    expect(JSON.parse(paired.stdout).cases[0].shapley).toEqual({ planner: 1 / 3, retriever: 1 / 3, writer: 0, reviewer: 1 / 3 });
+    expectBadInput(blame(bare), /carries no pipeline definition: pass one with --pipeline/);
+  });
+
+  it('writes the HTML report with --html', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'blame-html-')), 'refund.html');
+    const r = blame(REFUND, '--html', out, '--json');
+    expect(r.status).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toMatch(/^<!DOCTYPE html>/i);
+    expect(html).toContain('0.417');
+    expect(html).toContain('date constraint');
+  });
+});
+
+describe('blame on failing cases', () => {
+  it('times out a spinning step, names it, finishes the other cases and exits 1', () => {
+    const r = blame(join(FIX, 'spin.pipeline.js'), '--json', '--timeout', '1');
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.cases.map((c: { id: string }) => c.id)).toEqual(['ok-1', 'stuck', 'ok-2']);
+    expect(out.cases[1].error).toMatch(/case "stuck": timed out after 1 s in step "writer"/);
+    expect(out.cases[0].shapley).toBeDefined();
+    expect(out.cases[2].shapley).toBeDefined();
+    expect(out.batch.failures).toBe(2);
+  });
+
+  it('reports a throwing step as that case\'s error', () => {
+    const r = blame(join(FIX, 'throws.pipeline.js'), '--json');
+    expect(r.status).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.cases[1].error).toMatch(/case "broken".*step "lookup".*no such order/);
+    expect(out.cases[0].failed).toBe(true);
+  });
+
+  it('prints the error in the tables too', () => {
+    const r = blame(join(FIX, 'throws.pipeline.js'));
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/case broken: ERROR .*no such order/);
+  });
+});
+
+describe('blame on bad input', () => {
+  it('rejects bad arguments with the usage', () => {
+    expectBadInput(blame(), /blame: no input file given/);
+    expectBadInput(blame(REFUND, '--method', 'fast'), /--method: expected one of exact, mc, got "fast"/);
+    expectBadInput(blame(REFUND, '--delta', '2'), /--delta: expected a number strictly between 0 and 1/);
+    expectBadInput(blame(REFUND, '--worlds', '0'), /--worlds: expected a whole number/);
+    expectBadInput(blame(REFUND, '--bogus'), /unknown option --bogus/);
+    expectBadInput(blame(REFUND, '--stop', 'budget'), /--stop budget needs --budget C/);
+  });
+
+  it('rejects unreadable and malformed files with one line naming the problem', () => {
+    expect(expectBadInput(blame('/nonexistent/trace.json'), /cannot read input file "\/nonexistent\/trace.json": no such file/)).toHaveLength(1);
+    expect(expectBadInput(blame(tempFile('bad.json', '{"format": "agentblame-trace", "version": 1, "cases": [')), /invalid JSON at line 1/)).toHaveLength(1);
+    expectBadInput(blame(tempFile('v9.json', '{"format": "agentblame-trace", "version": 9, "cases": []}')), /version/);
+    expectBadInput(blame(tempFile('x.json', '{"format": "something-else"}')), /this reads: /);
+    const dup = { format: 'agentblame-trace', version: 1, pipeline: { name: 'p', source: 'export default {}' }, cases: [{ id: 'a', inputs: {} }, { id: 'a', inputs: {} }] };
+    expectBadInput(blame(tempFile('dup.json', JSON.stringify(dup))), /cases\[1\]\.id: .*"a"/);
+    const badInputs = { format: 'agentblame-trace', version: 1, cases: [{ id: 'a', inputs: {} }, { id: 'b', inputs: {} }, { id: 'c', inputs: {} }, { id: 'd', inputs: [] }] };
+    expectBadInput(blame(tempFile('inputs.json', JSON.stringify(badInputs))), /cases\[3\]\.inputs: expected an object/);
+  });
+
+  it('rejects bad game files naming the game and coalition', () => {
+    const game = JSON.parse(readFileSync(join(FIX, 'refund.game.json'), 'utf8'));
+    const missing = structuredClone(game);
+    missing.games[0].values.splice(6, 1);
+    expectBadInput(blame(tempFile('m.json', JSON.stringify(missing))), /"refund".*missing coalition \{planner, writer\}/);
+    const unknown = structuredClone(game);
+    unknown.games[0].values[1].fixed = ['planer'];
+    expectBadInput(blame(tempFile('u.json', JSON.stringify(unknown))), /planer/);
+    const nonFinite = JSON.stringify(game).replace('"value":0}', '"value":1e999}');
+    expect(nonFinite).toContain('1e999');
+    expectBadInput(blame(tempFile('n.json', nonFinite)), /finite/);
+    const repeated = structuredClone(game);
+    repeated.games[0].players.push('writer');
+    expectBadInput(blame(tempFile('r.json', JSON.stringify(repeated))), /writer/);
+  });
+
+  it('rejects a broken pipeline definition with its line and column', () => {
+    const r = blame(tempFile('broken.pipeline.js', 'export default {\n  name: "x",\n  steps: [ { name: "a", \n'));
+    expectBadInput(r, /pipeline definition: .*broken\.pipeline\.js:\d+:\d+/);
+  });
+});
