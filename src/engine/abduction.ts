@@ -17,8 +17,8 @@ export function abductGumbels(
   uniformFor: (option: string) => number,
 ): Record<string, number> {
   const options = Object.keys(logits);
-  const lc = logits[chosen];
-  if (lc === undefined) throw new Error(`observed choice "${chosen}" is not one of the options (${options.join(', ')})`);
+  const lc = Object.hasOwn(logits, chosen) ? logits[chosen] : undefined;
+  if (typeof chosen !== 'string' || lc === undefined) throw new Error(`observed choice "${chosen}" is not one of the options (${options.join(', ')})`);
   if (lc === -Infinity) throw new Error(`observed choice "${chosen}" has logit -Infinity, so it could not have been chosen`);
   const maxPerturbed = logSumExp(options.map((o) => logits[o])) + gumbelFromUniform(uniformForMax);
   const gumbels: Record<string, number> = {};

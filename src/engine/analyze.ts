@@ -10,6 +10,7 @@ import { resolveMethod } from './settings.ts';
 import { exactShapley } from './shapley/exact.ts';
 import { permutationShapley } from './shapley/permutation.ts';
 import { hashWithSeed } from './hash.ts';
+import { validatePipeline } from './pipeline.ts';
 
 /** Coalition tables are listed in results up to this many players. */
 export const COALITION_TABLE_MAX_PLAYERS = 10;
@@ -52,6 +53,9 @@ export function attribute(game: Game, caseId: string, settings: AnalysisSettings
  * this function does not throw for them.
  */
 export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSettings, hooks: ReplayHooks = {}): CaseResult {
+  // A malformed definition (duplicate names, forward references, a step without fixes) would
+  // otherwise replay into silently wrong values; it throws DefinitionError naming the step.
+  validatePipeline(def);
   const players = def.steps.map((s) => s.name);
   const method = resolveMethod(settings.method, players.length);
   const threshold = def.threshold ?? 1;

@@ -25,7 +25,14 @@ export function hashWithSeed(text: string, seed: number): number {
   return hash53(text, seed >>> 0, Math.floor(seed / TWO_POW_32) >>> 0);
 }
 
-/** Map a 53-bit integer to the open interval (0, 1): never exactly 0 or 1, so logs stay finite. */
+/** Largest double below 1 (1 - 2^-53). */
+const BELOW_ONE = 1 - 2 ** -53;
+
+/**
+ * Map a 53-bit integer to the open interval (0, 1): never exactly 0 or 1, so logs stay finite.
+ * Above 2^52 the half-step no longer fits in a double and h + 0.5 rounds, so the top hash
+ * 2^53 - 1 would round up to exactly 1 (a Gumbel of +Infinity); it is clamped below 1.
+ */
 export function unitFromHash(h: number): number {
-  return (h + 0.5) / 9007199254740992;
+  return Math.min((h + 0.5) / 9007199254740992, BELOW_ONE);
 }

@@ -8,6 +8,9 @@ import { unitFromHash } from './hash.ts';
 export const DEFAULT_KEY = 'default';
 
 /** Option slots reserved for the non-categorical draws, so they never collide with option names. */
+const RESERVED_PREFIX = '#';
+const reservedMessage = (draw: string, option: string) =>
+  `noise.${draw}: option "${option}" starts with "#", which is reserved for the engine's own draws; rename the option`;
 const SLOT_UNIFORM = '#uniform';
 const SLOT_NORMAL_RADIUS = '#normal-r';
 const SLOT_NORMAL_ANGLE = '#normal-theta';
@@ -61,8 +64,9 @@ export function createStepNoise(world: WorldNoise, step: string, opts: StepNoise
 
   const gumbel = (key: string, option: string): number => {
     const abducted = world.abducted.get(step)?.get(key);
-    const g = abducted?.gumbels[option];
-    return g !== undefined ? g : gumbelFromUniform(world.uniform(step, key, option));
+    // Own properties only: an option named like an Object.prototype member ("constructor") has no abducted Gumbel.
+    if (abducted && Object.hasOwn(abducted.gumbels, option)) return abducted.gumbels[option];
+    return gumbelFromUniform(world.uniform(step, key, option));
   };
 
   const categorical = (logits: Readonly<Record<string, number>>, keyArg?: string): string => {
@@ -72,10 +76,12 @@ export function createStepNoise(world: WorldNoise, step: string, opts: StepNoise
     if (names.length === 0) throw new RangeError('noise.categorical: logits has no options');
     for (const o of names) {
       const l = logits[o];
+      if (o.startsWith(RESERVED_PREFIX)) throw new RangeError(reservedMessage('categorical', o));
       if (typeof l !== 'number' || Number.isNaN(l) || l === Infinity) {
         throw new RangeError(`noise.categorical: logit of "${o}" must be a finite number or -Infinity, got ${String(l)}`);
       }
     }
+    if (names.every((o) => logits[o] === -Infinity)) throw new RangeError('noise.categorical: every logit is -Infinity, so no option can be chosen');
     let chosen: string;
     const observed = abductIfObserved(key, logits);
     if (observed !== undefined) {
@@ -107,8 +113,10 @@ export function createStepNoise(world: WorldNoise, step: string, opts: StepNoise
 
   /** In the factual run of a posterior world: infer this draw's Gumbels from the observed choice. */
   function abductIfObserved(key: string, logits: Readonly<Record<string, number>>): string | undefined {
-    const observedChoice = opts.abductFrom?.[key];
-    if (observedChoice === undefined) return undefined;
+    const from = opts.abductFrom;
+    // Own properties only: a key named "constructor" must not read Object.prototype.
+    if (!from || !Object.hasOwn(from, key)) return undefined;
+    const observedChoice = from[key];
     const existing = world.abducted.get(step)?.get(key);
     if (existing) return undefined;
     const gumbels = abductGumbels(logits, observedChoice, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) =>
@@ -128,6 +136,7 @@ export function createStepNoise(world: WorldNoise, step: string, opts: StepNoise
     },
     gumbel: (key: string, option: string) => {
       if (typeof option !== 'string') throw new TypeError('noise.gumbel: option must be a string');
+      if (option.startsWith(RESERVED_PREFIX)) throw new RangeError(reservedMessage('gumbel', option));
       return gumbel(checkKey(key, 'gumbel'), option);
     },
     categorical,

@@ -34,7 +34,7 @@ export function validatePipeline(def: PipelineDef): void {
   });
   const seen = new Set<string>();
   def.steps.forEach((step, index) => {
-    const label = step && typeof step.name === 'string' ? `step "${step.name}"` : `steps[${index}]`;
+    const label = step && typeof step.name === 'string' && step.name !== '' ? `step "${step.name}"` : `steps[${index}]`;
     if (step === null || typeof step !== 'object') throw new DefinitionError(`${label} must be an object`);
     if (typeof step.name !== 'string' || step.name === '') throw new DefinitionError(`${label} needs a non-empty "name"`);
     if (seen.has(step.name)) throw new DefinitionError(`${label} is defined twice (step names must be unique)`);

@@ -17,6 +17,22 @@ interface CachedOutput {
   id: number;
 }
 
+/**
+ * A step cache for one (world, step, variant): a trie over the interned ids of the step's inputs,
+ * in input order (the last level holds the outputs). Same equivalence as a key string of the ids,
+ * without building and hashing a string for every step of every replay.
+ */
+type CacheNode = Map<number, CacheNode | CachedOutput>;
+
+/** The metric's scores by the ids of every step's output: a trie in step order (the last level holds the score). */
+type ScoreNode = Map<number, ScoreNode | number>;
+
+/**
+ * Largest pipeline whose replays memoise step outputs by mask prefix: step i has 2^(i+1) slots per
+ * world, preallocated so V8 keeps them as fast arrays (it would not above ~100 000 elements).
+ */
+const PREFIX_MEMO_MAX_STEPS = 16;
+
 /** Where a step input comes from: a case input (its interned id) or an earlier step's output. */
 type InputSource = { caseInput: number } | { step: number };
 
@@ -39,13 +55,30 @@ export class Replayer {
   readonly n: number;
   private readonly variants: [Variant, Variant][];
   private readonly sources: InputSource[][];
+  /** Per step, per input: the source step's index, or -(k + 1) for case input k (no `in` checks in the hot loop). */
+  private readonly sourceIndex: Int32Array[];
   private readonly caseInputIds: number[];
   private readonly caseInputValues: unknown[];
-  /** caches[world][step]: input key -> output. */
-  private readonly caches: Map<string, CachedOutput>[][];
+  /** caches[world][step][variant]: input ids -> output. */
+  private readonly caches: [CacheNode, CacheNode][][];
+  /**
+   * Scores by output ids, shared by all worlds: the metric sees only (outputs, case inputs), so
+   * equal outputs give the same score (the metric must be a pure function, as steps must be).
+   */
+  private readonly scores: ScoreNode = new Map();
   private readonly intern = new Map<string, number>();
-  private readonly noises: Noise[][];
-  private readonly factualNoises: (Noise | null)[][];
+  /**
+   * prefixHits[world][step][low bits of the mask, steps 0..step]: the step's output. A step's
+   * inputs depend only on the variants of the steps up to it, so a replay that has seen these low
+   * bits reuses the entry the cache lookup would return, in one array read instead of a walk.
+   * Only for n <= PREFIX_MEMO_MAX_STEPS (2^(n+1) slots per world).
+   */
+  private readonly prefixHits: (CachedOutput | undefined)[][][] | null;
+  /** Noise handles, made when a step first executes in a world (most replays are cache hits). */
+  private readonly noises: (Noise | undefined)[][];
+  private readonly factualNoises: (Noise | null | undefined)[][];
+  private readonly abductFrom: CaseDef['observed'];
+  private readonly recordChoices: boolean;
   private readonly factualDone: boolean[];
   spent = 0;
   executions = 0;
@@ -63,10 +96,16 @@ export class Replayer {
     this.n = def.steps.length;
     const stepIndex = new Map(def.steps.map((s, i) => [s.name, i]));
     const caseInputNames: string[] = [];
-    this.sources = def.steps.map((step) =>
+    this.sources = def.steps.map((step, index) =>
       step.inputs.map((name) => {
         const si = stepIndex.get(name);
-        if (si !== undefined) return { step: si };
+        if (si !== undefined) {
+          // A later (or the same) step has no output yet when this one runs: reading it would silently see a stale slot.
+          if (si >= index) {
+            throw new ReplayError(`case "${c.id}": step "${step.name}" reads "${name}", which is not an earlier step (a forward reference or a cycle)`, step.name);
+          }
+          return { step: si };
+        }
         if (!Object.prototype.hasOwnProperty.call(c.inputs, name)) {
           throw new ReplayError(
             `case "${c.id}": step "${step.name}" reads "${name}", which is neither an earlier step nor an input of the case (inputs: ${Object.keys(c.inputs).join(', ') || 'none'})`,
@@ -87,15 +126,30 @@ export class Replayer {
         { label: `step "${s.name}" (fix "${fix.name}")`, cost: fix.cost, run: fix.run },
       ];
     });
-    this.caches = worlds.map(() => def.steps.map(() => new Map()));
-    this.noises = worlds.map((w) => def.steps.map((s) => createStepNoise(w, s.name, { recordChoices })));
-    this.factualNoises = worlds.map((w) =>
-      def.steps.map((s) => {
-        const obs = abductFrom?.[s.name];
-        return obs || recordChoices ? createStepNoise(w, s.name, { abductFrom: obs, recordChoices }) : null;
-      }),
-    );
+    this.sourceIndex = this.sources.map((src) => Int32Array.from(src, (s) => ('step' in s ? s.step : -(s.caseInput + 1))));
+    this.caches = worlds.map(() => def.steps.map((): [CacheNode, CacheNode] => [new Map(), new Map()]));
+    this.prefixHits = this.n <= PREFIX_MEMO_MAX_STEPS ? worlds.map(() => def.steps.map((_, i) => new Array(2 << i))) : null;
+    this.abductFrom = abductFrom;
+    this.recordChoices = recordChoices;
+    this.noises = worlds.map(() => new Array(this.n));
+    this.factualNoises = worlds.map(() => new Array(this.n));
     this.factualDone = worlds.map(() => false);
+  }
+
+  /** The noise handle step i gets in world w (its factual one abducts or records choices). Creating one has no side effects. */
+  private noiseFor(w: number, i: number, factual: boolean): Noise {
+    const world = this.worlds[w];
+    const name = this.def.steps[i].name;
+    if (factual) {
+      let fn = this.factualNoises[w][i];
+      if (fn === undefined) {
+        const from = this.abductFrom;
+        const obs = from && Object.hasOwn(from, name) ? from[name] : undefined;
+        fn = this.factualNoises[w][i] = obs || this.recordChoices ? createStepNoise(world, name, { abductFrom: obs, recordChoices: this.recordChoices }) : null;
+      }
+      if (fn) return fn;
+    }
+    return (this.noises[w][i] ??= createStepNoise(world, name, { recordChoices: this.recordChoices }));
   }
 
   private internValue(value: unknown, where: string): number {
@@ -121,20 +175,40 @@ export class Replayer {
     const outputs: Record<string, unknown> = {};
     const values: unknown[] = new Array(n);
     const factual = mask === 0 && !this.factualDone[w];
+    const prefixHits = this.prefixHits?.[w];
     let rest = mask;
     for (let i = 0; i < n; i++) {
       // Arithmetic, not bitwise: masks may exceed 32 bits.
       const fixed = rest % 2 === 1;
       rest = (rest - (fixed ? 1 : 0)) / 2;
       const variantIndex = fixed ? 1 : 0;
-      const src = this.sources[i];
-      let key = variantIndex === 1 ? 'f' : 'a';
-      for (let j = 0; j < src.length; j++) {
-        const s = src[j];
-        key += 'step' in s ? `,${outputIds[s.step]}` : `,c${this.caseInputIds[s.caseInput]}`;
+      if (prefixHits) {
+        // n <= PREFIX_MEMO_MAX_STEPS, so the mask fits in 32 bits here.
+        const known = prefixHits[i][mask & ((2 << i) - 1)];
+        if (known !== undefined) {
+          outputIds[i] = known.id;
+          values[i] = known.value;
+          outputs[steps[i].name] = known.value;
+          continue;
+        }
       }
-      const cache = this.caches[w][i];
-      let hit = cache.get(key);
+      const src = this.sources[i];
+      const at = this.sourceIndex[i];
+      // Walk the trie by input ids; the leaf level is keyed by the last input (0 for a step without inputs).
+      let node = this.caches[w][i][variantIndex];
+      let leafKey = 0;
+      for (let j = 0; j < at.length; j++) {
+        const a = at[j];
+        const id = a >= 0 ? outputIds[a] : this.caseInputIds[-a - 1];
+        if (j === at.length - 1) {
+          leafKey = id;
+          break;
+        }
+        let next = node.get(id) as CacheNode | undefined;
+        if (next === undefined) node.set(id, (next = new Map()));
+        node = next;
+      }
+      let hit = node.get(leafKey) as CachedOutput | undefined;
       if (hit === undefined) {
         const variant = this.variants[i][variantIndex];
         const inputs: Record<string, unknown> = {};
@@ -143,7 +217,7 @@ export class Replayer {
           const s = src[j];
           inputs[names[j]] = 'step' in s ? values[s.step] : this.caseInputValues[s.caseInput];
         }
-        const noise = (factual && this.factualNoises[w][i]) || this.noises[w][i];
+        const noise = this.noiseFor(w, i, factual);
         this.hooks.onStepStart?.(i);
         let value: unknown;
         try {
@@ -156,15 +230,31 @@ export class Replayer {
         }
         deepFreeze(value);
         hit = { value, id: this.internValue(value, `case "${this.c.id}": ${variant.label} returned a value that`) };
-        cache.set(key, hit);
+        node.set(leafKey, hit);
         this.spent += variant.cost;
         this.executions++;
       }
+      if (prefixHits) prefixHits[i][mask & ((2 << i) - 1)] = hit;
       outputIds[i] = hit.id;
       values[i] = hit.value;
       outputs[steps[i].name] = hit.value;
     }
     if (factual) this.factualDone[w] = true;
+    return { score: this.scoreOf(outputs, outputIds), outputs, outputIds };
+  }
+
+  /** The metric on these outputs, computed once per distinct tuple of output ids. */
+  private scoreOf(outputs: Record<string, unknown>, outputIds: Int32Array): number {
+    let node = this.scores;
+    const last = outputIds.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = node.get(outputIds[i]) as ScoreNode | undefined;
+      if (next === undefined) node.set(outputIds[i], (next = new Map()));
+      node = next;
+    }
+    const leafKey = last >= 0 ? outputIds[last] : 0;
+    const known = node.get(leafKey) as number | undefined;
+    if (known !== undefined) return known;
     let score: unknown;
     try {
       score = this.def.metric(outputs, this.c.inputs);
@@ -174,7 +264,8 @@ export class Replayer {
     if (typeof score !== 'number' || !Number.isFinite(score)) {
       throw new ReplayError(`case "${this.c.id}": the metric returned ${describe(score)}; it must return a finite number`, null);
     }
-    return { score, outputs, outputIds };
+    node.set(leafKey, score);
+    return score;
   }
 }
 

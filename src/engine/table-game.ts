@@ -13,13 +13,33 @@ export interface TableGame {
 /** A game read from a value table; each lookup counts as one evaluation, and there is no step cost. */
 export class TableGameAdapter implements Game {
   readonly range: readonly [number, number];
-  readonly seen = new Set<number>();
+  /** 1 where a coalition was looked up: a flat marker, since a Set and a sort of 2^20 masks cost seconds. */
+  private readonly marks: Uint8Array;
+  private count = 0;
 
   constructor(private readonly table: TableGame) {
     if (table.values.length !== 2 ** table.players.length) {
       throw new RangeError(`game "${table.id}": ${table.values.length} values for ${table.players.length} players (expected ${2 ** table.players.length})`);
     }
     this.range = table.range ?? inferRange(table.values);
+    this.marks = new Uint8Array(table.values.length);
+  }
+
+  /** Number of distinct coalitions looked up. */
+  get evaluations(): number {
+    return this.count;
+  }
+
+  /** The coalitions looked up so far, in increasing mask order. */
+  evaluatedMasks(): number[] {
+    const out: number[] = [];
+    for (let m = 0; m < this.marks.length; m++) if (this.marks[m] === 1) out.push(m);
+    return out;
+  }
+
+  /** The looked-up coalitions as a set (kept for callers of the earlier field). */
+  get seen(): ReadonlySet<number> {
+    return new Set(this.evaluatedMasks());
   }
 
   get players(): readonly string[] {
@@ -27,7 +47,10 @@ export class TableGameAdapter implements Game {
   }
 
   value(mask: number): number {
-    this.seen.add(mask);
+    if (this.marks[mask] === 0) {
+      this.marks[mask] = 1;
+      this.count++;
+    }
     return this.table.values[mask];
   }
 
@@ -55,7 +78,7 @@ export function analyzeTableGame(table: TableGame, settings: AnalysisSettings, t
   const vEmpty = game.value(0);
   const vAll = game.value(2 ** players.length - 1);
   const name = <T>(xs: readonly T[]) => Object.fromEntries(players.map((p, i) => [p, xs[i]])) as Record<string, T>;
-  const evaluated = [...game.seen].sort((a, b) => a - b);
+  const evaluated = game.evaluatedMasks();
   return {
     id: table.id,
     players,
@@ -69,7 +92,7 @@ export function analyzeTableGame(table: TableGame, settings: AnalysisSettings, t
     leaveOneOut: name(leaveOneOut(game)),
     lastTouch: null,
     cost: 0,
-    evaluations: game.seen.size,
+    evaluations: game.evaluations,
     permutations: estimate.permutations,
     stopReason: estimate.stopReason,
     fixable: evaluated.some((m) => table.values[m] >= threshold),

@@ -23,12 +23,21 @@ export interface PermutationOptions {
  *
  * Intervals: Hoeffding or empirical Bernstein with range R = 2 (hi - lo) (a marginal of a game
  * with values in [lo, hi]), checked on a geometric schedule with delta_k = delta / (n k (k+1)),
- * so all intervals hold together with probability >= 1 - delta under adaptive stopping. A stop
- * between checkpoints (budget or cap) reports intervals at the next checkpoint's confidence.
+ * so all intervals hold together with probability >= 1 - delta under adaptive stopping.
+ * Between checkpoints: a stop at the permutation cap (a fixed time, not chosen by the data)
+ * reports intervals at the next checkpoint's confidence, which the union bound still covers;
+ * a budget stop happens at a time that depends on the sampled orders (through the cache), so
+ * it reports the last checkpoint's intervals (valid) beside the current estimates, or the
+ * trivial interval [-(hi-lo), hi-lo] before the first checkpoint.
+ * At least one permutation always runs, so the estimate is defined and exactly efficient.
  */
 export function permutationShapley(game: Game, rng: Rng, opts: PermutationOptions): ShapleyEstimate {
   const n = game.players.length;
   if (!(opts.delta > 0 && opts.delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${opts.delta}`);
+  if (!(Number.isInteger(opts.maxPermutations) && opts.maxPermutations >= 1)) {
+    throw new RangeError(`maxPermutations must be a positive integer, got ${opts.maxPermutations}`);
+  }
+  if (typeof opts.budget !== 'number' || !(opts.budget >= 0)) throw new RangeError(`budget must be a number >= 0 (Infinity for none), got ${opts.budget}`);
   const [lo, hi] = game.range;
   const marginalRange = 2 * (hi - lo);
   const stats = Array.from({ length: n }, () => new RunningStats());
@@ -39,7 +48,9 @@ export function permutationShapley(game: Game, rng: Rng, opts: PermutationOption
   const vEmpty = game.value(0);
   let permutations = 0;
   let stopReason: ShapleyEstimate['stopReason'] = 'maxPermutations';
-  let lastCi: [number, number][] | null = null;
+  /** Intervals of the latest checkpoint, and whether the latest permutation was one. */
+  let checkpointCi: [number, number][] = stats.map(() => [-(hi - lo), hi - lo]);
+  let atCheckpoint = false;
 
   const intervals = (k: number): [number, number][] => {
     const d = checkpointDelta(opts.delta, n, k);
@@ -51,7 +62,7 @@ export function permutationShapley(game: Game, rng: Rng, opts: PermutationOption
   };
 
   while (permutations < opts.maxPermutations) {
-    if (opts.budget !== Infinity && game.cost() >= opts.budget) {
+    if (permutations > 0 && game.cost() >= opts.budget) {
       stopReason = 'budget';
       break;
     }
@@ -76,16 +87,24 @@ export function permutationShapley(game: Game, rng: Rng, opts: PermutationOption
       const ci = intervals(schedule.index - 1);
       const values = stats.map((s) => s.mean);
       history.push({ permutations, cost: game.cost(), values, ci });
-      lastCi = ci;
+      checkpointCi = ci;
+      atCheckpoint = true;
       if (intervalsSatisfy(opts.stop, values, ci, opts.width)) {
         stopReason = opts.stop;
         break;
       }
     } else {
-      lastCi = null;
+      atCheckpoint = false;
     }
   }
+  const last = history[history.length - 1];
+  if (stopReason === 'budget' && !atCheckpoint && last) {
+    // A budget stop depends on the data through the cost, so only checkpoint intervals are
+    // covered by the union bound: report the last checkpoint's estimate with its interval (the
+    // two stay consistent and exactly efficient); the cost still counts everything spent.
+    return { values: last.values, ci: last.ci, evaluations: 0, cost: game.cost(), permutations: last.permutations, stopReason, history };
+  }
   const values = stats.map((s) => s.mean);
-  const ci = lastCi ?? intervals(schedule.index);
+  const ci = atCheckpoint || stopReason === 'budget' ? checkpointCi : intervals(schedule.index);
   return { values, ci, evaluations: 0, cost: game.cost(), permutations, stopReason, history };
 }

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { aggregateBatch, anytimeIndex, BatchStopper } from './batch.ts';
+import { seededRng } from './rng.ts';
+import type { BatchBound, CaseResult } from './types.ts';
+import { mean, variance } from './testing/statistics.ts';
+
+const players = ['a', 'b', 'c'];
+const Z975 = 1.959963984540054;
+
+function failure(id: string, shapley: number[], extra: Partial<CaseResult> = {}): CaseResult {
+  const byName = (xs: number[]) => Object.fromEntries(players.map((p, i) => [p, xs[i]]));
+  return {
+    id,
+    players,
+    method: 'exact',
+    failed: true,
+    vEmpty: 0,
+    vAll: shapley.reduce((a, b) => a + b, 0),
+    shapley: byName(shapley),
+    fixAlone: byName([0, 0, 0]),
+    leaveOneOut: byName([0, 0, 0]),
+    lastTouch: null,
+    cost: 1,
+    evaluations: 8,
+    permutations: 0,
+    stopReason: 'exact',
+    fixable: true,
+    ...extra,
+  };
+}
+
+const handBuilt: CaseResult[] = [
+  failure('r1', [0.5, 0.3, 0.2], { vAll: 1, fixAlone: { a: 1, b: 0, c: 0 }, lastTouch: 'c', cost: 10 }),
+  failure('r2', [0.6, 0.1, 0.1], { vAll: 0.8, fixAlone: { a: 1, b: 1, c: 0 }, lastTouch: 'c', cost: 5 }),
+  failure('r3', [0, 0, 0], { vAll: 0, lastTouch: 'b', fixable: false, cost: 7 }),
+  { id: 'r4', players, method: 'exact', failed: true, vEmpty: NaN, vAll: NaN, cost: 0, evaluations: 0, permutations: 0, error: 'case "r4": step "a" threw: boom' },
+  { id: 'r5', players, method: 'exact', failed: false, vEmpty: 1, vAll: 1, cost: 3, evaluations: 2, permutations: 0 },
+];
+
+describe('aggregateBatch', () => {
+  it('counts, rates, means, shares and last-touch counts on hand-built results', () => {
+    const b = aggregateBatch(handBuilt, { delta: 0.05, bound: 'normal' });
+    expect(b.failures).toBe(3);
+    expect(b.analyzed).toBe(3);
+    expect(b.unfixable).toBe(1);
+    expect(b.cost).toBe(25);
+    const [a, bb, c] = b.steps;
+    expect(b.steps.map((s) => s.step)).toEqual(players);
+    expect(a.fixAloneRate).toBeCloseTo(2 / 3, 12);
+    expect(bb.fixAloneRate).toBeCloseTo(1 / 3, 12);
+    expect(c.fixAloneRate).toBe(0);
+    expect(a.meanShapley).toBeCloseTo(1.1 / 3, 12);
+    expect(bb.meanShapley).toBeCloseTo(0.4 / 3, 12);
+    expect(c.meanShapley).toBeCloseTo(0.3 / 3, 12);
+    // Share = sum of the step's Shapley / sum of (v(all) - v(empty)) = x / 1.8.
+    expect(a.share).toBeCloseTo(1.1 / 1.8, 12);
+    expect(bb.share).toBeCloseTo(0.4 / 1.8, 12);
+    expect(c.share).toBeCloseTo(0.3 / 1.8, 12);
+    expect([a.lastTouch, bb.lastTouch, c.lastTouch]).toEqual([0, 1, 2]);
+  });
+
+  it('normal CI = mean +- z sd / sqrt(m)', () => {
+    const b = aggregateBatch(handBuilt, { delta: 0.05, bound: 'normal' });
+    const columns = [[0.5, 0.6, 0], [0.3, 0.1, 0], [0.2, 0.1, 0]];
+    columns.forEach((xs, i) => {
+      const r = (Z975 * Math.sqrt(variance(xs))) / Math.sqrt(xs.length);
+      expect(b.steps[i].ci[0]).toBeCloseTo(mean(xs) - r, 6);
+      expect(b.steps[i].ci[1]).toBeCloseTo(mean(xs) + r, 6);
+    });
+    // 90 %: z = 1.644854.
+    const b90 = aggregateBatch(handBuilt, { delta: 0.1, bound: 'normal' });
+    const r90 = (1.6448536269514722 * Math.sqrt(variance(columns[0]))) / Math.sqrt(3);
+    expect(b90.steps[0].ci[1]).toBeCloseTo(mean(columns[0]) + r90, 6);
+  });
+
+  /** m failures with Shapley values drawn from a seeded generator. */
+  function synthetic(m: number, seed: number): CaseResult[] {
+    const rng = seededRng(seed);
+    return Array.from({ length: m }, (_, k) => failure(`s${k}`, [0.5 + 0.3 * rng(), 0.2 * rng() - 0.05, 0.1 * rng()]));
+  }
+
+  /** Empirical Bernstein radius written out independently: sqrt(2 V ln(4/d)/m) + 7 R ln(4/d) / (3 (m-1)), R = 2. */
+  const ebRadius = (xs: number[], d: number) => Math.sqrt((2 * variance(xs) * Math.log(4 / d)) / xs.length) + (7 * 2 * Math.log(4 / d)) / (3 * (xs.length - 1));
+
+  it('bernstein CI: radius at delta / n per step, clipped to [-1, 1]', () => {
+    const results = synthetic(400, 3);
+    const b = aggregateBatch(results, { delta: 0.05, bound: 'bernstein' });
+    players.forEach((p, i) => {
+      const xs = results.map((r) => r.shapley![p]);
+      const r = ebRadius(xs, 0.05 / 3);
+      expect(b.steps[i].ci[0]).toBeCloseTo(Math.max(mean(xs) - r, -1), 12);
+      expect(b.steps[i].ci[1]).toBeCloseTo(Math.min(mean(xs) + r, 1), 12);
+    });
+    // Three cases: the range term dominates and the interval is the clip [-1, 1].
+    expect(aggregateBatch(handBuilt, { delta: 0.05, bound: 'bernstein' }).steps[0].ci).toEqual([-1, 1]);
+  });
+
+  it('anytime CI: delta / (n k (k + 1)) at the checkpoint covering m', () => {
+    // Checkpoints 2, 3, 4, 5, 7, 9, 12, ...: the first t_k >= m gives k.
+    const checkpoints = [2];
+    while (checkpoints[checkpoints.length - 1] < 10_000) {
+      const t = checkpoints[checkpoints.length - 1];
+      checkpoints.push(Math.max(t + 1, Math.ceil(1.25 * t)));
+    }
+    const k = (m: number) => checkpoints.findIndex((t) => t >= m) + 1;
+    for (const m of [2, 6, 7, 100, 400]) expect(anytimeIndex(m)).toBe(k(m));
+    const results = synthetic(400, 4);
+    const b = aggregateBatch(results, { delta: 0.05, bound: 'anytime' });
+    players.forEach((p, i) => {
+      const xs = results.map((r) => r.shapley![p]);
+      const r = ebRadius(xs, 0.05 / (3 * k(400) * (k(400) + 1)));
+      expect(b.steps[i].ci[0]).toBeCloseTo(Math.max(mean(xs) - r, -1), 12);
+      expect(b.steps[i].ci[1]).toBeCloseTo(Math.min(mean(xs) + r, 1), 12);
+    });
+  });
+
+  it('edge cases: one case, no failures, a custom range, zero repair mass', () => {
+    const one = aggregateBatch([failure('x', [0.7, 0.2, 0.1])], { delta: 0.05, bound: 'normal' });
+    expect(one.steps[0].ci).toEqual([0.7, 0.7]);
+    const mcOne = aggregateBatch([failure('x', [0.7, 0.2, 0.1], { ci: { a: [0.5, 0.9], b: [0, 0.4], c: [-0.1, 0.3] } })], { delta: 0.05, bound: 'bernstein' });
+    expect(mcOne.steps[0].ci).toEqual([0.5, 0.9]);
+
+    const none = aggregateBatch([handBuilt[4]], { delta: 0.05, bound: 'anytime' });
+    expect(none.failures).toBe(0);
+    expect(none.analyzed).toBe(0);
+    expect(none.steps.map((s) => [s.meanShapley, s.share, s.fixAloneRate, ...s.ci])).toEqual(players.map(() => [0, 0, 0, 0, 0]));
+    expect(aggregateBatch([], { delta: 0.05, bound: 'normal' })).toEqual({ failures: 0, analyzed: 0, unfixable: 0, cost: 0, steps: [] });
+
+    const unrepairable = aggregateBatch([handBuilt[2], handBuilt[2]], { delta: 0.05, bound: 'normal' });
+    expect(unrepairable.steps.every((s) => s.share === 0)).toBe(true);
+    expect(unrepairable.unfixable).toBe(2);
+
+    // A metric on [0, 10]: Shapley values lie in [-10, 10], and the range term scales with it.
+    const wide = synthetic(50, 8).map((r) => ({ ...r, shapley: Object.fromEntries(Object.entries(r.shapley!).map(([p, v]) => [p, 10 * v])) }));
+    const bw = aggregateBatch(wide, { delta: 0.05, bound: 'bernstein', range: [0, 10] });
+    const xs = wide.map((r) => r.shapley!.a);
+    const rr = Math.sqrt((2 * variance(xs) * Math.log(4 / (0.05 / 3))) / 50) + (7 * 20 * Math.log(4 / (0.05 / 3))) / (3 * 49);
+    expect(bw.steps[0].ci).toEqual([Math.max(mean(xs) - rr, -10), Math.min(mean(xs) + rr, 10)]);
+  });
+});
+
+describe('BatchStopper', () => {
+  function stream(kind: 'dominant' | 'tied' | 'noisy-tie', seed: number, count: number): CaseResult[] {
+    const rng = seededRng(seed);
+    return Array.from({ length: count }, (_, k) => {
+      const u = rng();
+      const values =
+        kind === 'dominant' ? [0.7 + 0.2 * u, 0.1 * rng(), 0.1 * rng()] : kind === 'tied' ? [0.4 * u, 0.4 * u, 0.05 * rng()] : [0.4 * u, 0.4 * rng(), 0.05 * rng()];
+      return failure(`c${k}`, values);
+    });
+  }
+
+  /** Index (1-based) of the case at which the stopper first says stop, or null. */
+  function stopAt(results: CaseResult[], bound: BatchBound): number | null {
+    const stopper = new BatchStopper({ delta: 0.05, bound });
+    for (let i = 0; i < results.length; i++) if (stopper.push(results[i])) return i + 1;
+    return null;
+  }
+
+  it('stops on a stream with one clearly dominant step, at a checkpoint, once separated', () => {
+    const checkpoints = [2];
+    while (checkpoints.length < 60) checkpoints.push(Math.max(checkpoints.at(-1)! + 1, Math.ceil(1.25 * checkpoints.at(-1)!)));
+    for (const bound of ['normal', 'bernstein', 'anytime'] as BatchBound[]) {
+      const results = stream('dominant', 1, 3000);
+      const at = stopAt(results, bound);
+      expect(at).not.toBeNull();
+      expect(checkpoints).toContain(at);
+      // Independently: at the stop the top step's lower end is above the others' upper ends.
+      const k = checkpoints.indexOf(at!) + 1;
+      const cols = players.map((p) => results.slice(0, at!).map((r) => r.shapley![p]));
+      const radius = (xs: number[]) =>
+        bound === 'normal' ? (Z975 * Math.sqrt(variance(xs))) / Math.sqrt(xs.length) : Math.sqrt((2 * variance(xs) * Math.log(4 / (0.05 / (3 * k * (k + 1))))) / xs.length) + (14 * Math.log(4 / (0.05 / (3 * k * (k + 1))))) / (3 * (xs.length - 1));
+      const lowTop = mean(cols[0]) - radius(cols[0]);
+      expect(lowTop).toBeGreaterThan(mean(cols[1]) + radius(cols[1]));
+      expect(lowTop).toBeGreaterThan(mean(cols[2]) + radius(cols[2]));
+    }
+    // The normal heuristic stops earlier than the anytime-valid bound.
+    expect(stopAt(stream('dominant', 1, 3000), 'normal')!).toBeLessThan(stopAt(stream('dominant', 1, 3000), 'anytime')!);
+  });
+
+  it('never stops on tied steps', () => {
+    for (const bound of ['normal', 'bernstein', 'anytime'] as BatchBound[]) expect(stopAt(stream('tied', 2, 3000), bound)).toBeNull();
+    for (const bound of ['bernstein', 'anytime'] as BatchBound[]) expect(stopAt(stream('noisy-tie', 3, 3000), bound)).toBeNull();
+  });
+
+  it('ignores results that are not analysed failures', () => {
+    const stopper = new BatchStopper({ delta: 0.05, bound: 'normal' });
+    expect(stopper.push(handBuilt[3])).toBe(false);
+    expect(stopper.push(handBuilt[4])).toBe(false);
+    // The first analysed failure is the first sample (no checkpoint yet).
+    expect(stopper.push(failure('x', [1, 0, 0]))).toBe(false);
+  });
+});
