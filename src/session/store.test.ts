@@ -1,0 +1,280 @@
+import 'fake-indexeddb/auto';
+import { openDB } from 'idb';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SessionChange } from './channel.ts';
+import { DB_VERSION } from './db.ts';
+import { SessionNotFoundError, StaleWriteError, StorageFullError } from './errors.ts';
+import { SessionStore } from './store.ts';
+import { simulateQuota } from './testing/quota.ts';
+import { result, session, sessionV0 } from './testing/sample-session.ts';
+import type { RunLocks } from './run-lock.ts';
+
+let dbCounter = 0;
+const opened: SessionStore[] = [];
+
+/** A fresh database name per test; a ticking clock so updatedAt orders writes. */
+function freshName(): string {
+  dbCounter += 1;
+  return `agentblame-test-${dbCounter}-${Math.floor(performance.now())}`;
+}
+
+let tick = 0;
+function clock(): string {
+  tick += 1;
+  return new Date(Date.UTC(2026, 0, 1, 12, 0, tick)).toISOString();
+}
+
+async function openStore(name: string, extra: { runLocks?: RunLocks } = {}): Promise<SessionStore> {
+  const store = await SessionStore.open({ name, now: clock, ...extra });
+  opened.push(store);
+  return store;
+}
+
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+});
+
+/** Resolves with the next change a store hears. */
+function nextChange(store: SessionStore, predicate: (change: SessionChange) => boolean): Promise<SessionChange> {
+  return new Promise((resolve) => {
+    const stop = store.subscribe((change) => {
+      if (predicate(change)) {
+        stop();
+        resolve(change);
+      }
+    });
+  });
+}
+
+describe('SessionStore basics', () => {
+  it('creates, lists summaries newest first, gets the whole session back', async () => {
+    const store = await openStore(freshName());
+    const first = await store.put(session({ id: 'a', name: 'first' }));
+    expect(first.revision).toBe(1);
+    await store.put(session({ id: 'b', name: 'second', pipeline: undefined, results: [] }));
+    const list = await store.list();
+    expect(list.map((s) => s.id)).toEqual(['b', 'a']);
+    expect(list[1]).toEqual({
+      id: 'a', name: 'first', pipelineName: 'refund-policy', fileName: 'refund.trace.json',
+      createdAt: '2026-01-01T10:00:00.000Z', updatedAt: first.updatedAt, status: 'done', revision: 1,
+      caseCount: 3, casesAnalysed: 2, failuresAnalysed: 1,
+    });
+    expect(list[0].pipelineName).toBe('');
+    expect(await store.get('a')).toEqual(first);
+    expect(await store.get('missing')).toBeUndefined();
+  });
+
+  it('appends results per case and keeps them across a reopen (a reload mid-analysis)', async () => {
+    const name = freshName();
+    const store = await openStore(name);
+    const saved = await store.put(session({ status: 'running', results: [] }));
+    await store.putResults(saved.id, [result('q2')]);
+    const summary = await store.putResults(saved.id, [result('q1', false), result('q2', false)]);
+    expect(summary).toMatchObject({ casesAnalysed: 2, failuresAnalysed: 0, revision: 1 });
+    store.close();
+    opened.splice(opened.indexOf(store), 1);
+
+    const reopened = await openStore(name);
+    const back = await reopened.get(saved.id);
+    // q2 keeps its first place; its newer result replaced the older one.
+    expect(back?.results.map((r) => [r.id, r.failed])).toEqual([['q2', false], ['q1', false]]);
+    expect(back?.status).toBe('running');
+    expect((await reopened.listInterrupted()).map((s) => s.id)).toEqual([saved.id]);
+  });
+
+  it('a full save merges results unless asked to replace them', async () => {
+    const store = await openStore(freshName());
+    const saved = await store.put(session({ results: [result('q1')] }));
+    await store.putResults(saved.id, [result('q3')]);
+    const merged = await store.put({ ...saved, status: 'done', results: [result('q2')] });
+    expect((await store.get(saved.id))?.results.map((r) => r.id)).toEqual(['q1', 'q3', 'q2']);
+    await store.put({ ...merged, results: [result('q3', false)] }, { replaceResults: true });
+    const replaced = await store.get(saved.id);
+    expect(replaced?.results.map((r) => r.id)).toEqual(['q3']);
+    expect((await store.getSummary(saved.id))?.failuresAnalysed).toBe(0);
+  });
+
+  it('renames and deletes', async () => {
+    const store = await openStore(freshName());
+    const saved = await store.put(session());
+    const renamed = await store.rename(saved.id, '  Refund study  ');
+    expect(renamed).toMatchObject({ name: 'Refund study', revision: 2 });
+    expect((await store.get(saved.id))?.name).toBe('Refund study');
+    await expect(store.rename(saved.id, '   ')).rejects.toThrow('cannot be empty');
+    await store.delete(saved.id);
+    expect(await store.list()).toEqual([]);
+    expect(await store.get(saved.id)).toBeUndefined();
+    await expect(store.putResults(saved.id, [result('q1')])).rejects.toBeInstanceOf(SessionNotFoundError);
+  });
+
+  it('imports a session under a fresh id when its id is taken, never over the stored one', async () => {
+    const store = await openStore(freshName());
+    const stored = await store.put(session({ name: 'mine' }));
+    const imported = await store.importSession(session({ name: 'imported', revision: 9 }));
+    expect(imported.id).not.toBe(stored.id);
+    expect(imported.revision).toBe(1);
+    expect((await store.get(stored.id))?.name).toBe('mine');
+    expect((await store.list()).length).toBe(2);
+  });
+
+  it('leaves interrupted sessions out when their run lock is held by a live tab', async () => {
+    const held = new Set<string>();
+    const runLocks: RunLocks = {
+      async hold(id) {
+        held.add(id);
+        return { acquired: true, release: () => held.delete(id) };
+      },
+      async heldIds() {
+        return new Set(held);
+      },
+    };
+    const store = await openStore(freshName(), { runLocks });
+    await store.put(session({ id: 'live', status: 'running' }));
+    await store.put(session({ id: 'dead', status: 'running' }));
+    await store.put(session({ id: 'finished', status: 'done' }));
+    await runLocks.hold('live');
+    expect((await store.listInterrupted()).map((s) => s.id)).toEqual(['dead']);
+  });
+});
+
+describe('two tabs', () => {
+  it('refuses a stale write instead of overwriting the other tab', async () => {
+    const name = freshName();
+    const tabA = await openStore(name);
+    const tabB = await openStore(name);
+    const created = await tabA.put(session({ name: 'original' }));
+    const copyInB = await tabB.get(created.id);
+    if (copyInB === undefined) throw new Error('tab B should see the session');
+
+    await tabA.put({ ...created, name: 'renamed in A' });
+    const stale = tabB.put({ ...copyInB, name: 'renamed in B' });
+    await expect(stale).rejects.toBeInstanceOf(StaleWriteError);
+    await expect(stale).rejects.toThrow(/revision 1, the stored one 2/);
+    expect((await tabA.get(created.id))?.name).toBe('renamed in A');
+
+    // A rename from a stale list entry is refused the same way.
+    await expect(tabB.rename(created.id, 'x', copyInB.revision)).rejects.toBeInstanceOf(StaleWriteError);
+    // Two tabs cannot both create the same id.
+    await expect(tabB.put(session({ name: 'same id' }))).rejects.toBeInstanceOf(StaleWriteError);
+  });
+
+  it('a stale full save does not drop results appended by the other tab', async () => {
+    const name = freshName();
+    const tabA = await openStore(name);
+    const tabB = await openStore(name);
+    const created = await tabA.put(session({ status: 'running', results: [] }));
+    const copyInB = await tabB.get(created.id);
+    await tabA.putResults(created.id, [result('q1'), result('q2')]);
+    // B saves its older copy (same revision: appending does not bump it), with no results.
+    if (copyInB === undefined) throw new Error('tab B should see the session');
+    await tabB.put({ ...copyInB, name: 'B' });
+    expect((await tabA.get(created.id))?.results.map((r) => r.id)).toEqual(['q1', 'q2']);
+  });
+
+  it('refuses to resurrect a session deleted in the other tab', async () => {
+    const name = freshName();
+    const tabA = await openStore(name);
+    const tabB = await openStore(name);
+    const created = await tabA.put(session());
+    await tabB.delete(created.id);
+    await expect(tabA.put(created)).rejects.toBeInstanceOf(SessionNotFoundError);
+    await expect(tabA.putResults(created.id, [result('q1')])).rejects.toBeInstanceOf(SessionNotFoundError);
+    expect(await tabA.list()).toEqual([]);
+  });
+
+  it('tells the other tab about saves and deletes', async () => {
+    const name = freshName();
+    const tabA = await openStore(name);
+    const tabB = await openStore(name);
+    const heard = nextChange(tabB, (c) => c.kind === 'saved');
+    const created = await tabA.put(session());
+    expect(await heard).toEqual({ kind: 'saved', id: created.id, revision: 1, remote: true });
+    const local = nextChange(tabA, (c) => c.kind === 'deleted');
+    const heardDelete = nextChange(tabB, (c) => c.kind === 'deleted');
+    await tabA.delete(created.id);
+    expect(await local).toMatchObject({ remote: false });
+    expect(await heardDelete).toEqual({ kind: 'deleted', id: created.id, revision: 0, remote: true });
+  });
+});
+
+describe('storage full', () => {
+  it('surfaces QuotaExceededError as StorageFullError and loses nothing already stored', async () => {
+    const name = freshName();
+    const store = await openStore(name);
+    const kept = await store.put(session({ id: 'kept', name: 'kept' }));
+    const other = await store.put(session({ id: 'other', results: [] }));
+    const quota = simulateQuota();
+    try {
+      // An import that fails part-way (after two of its records) leaves no trace of itself.
+      quota.arm(2);
+      const failedImport = store.importSession(session({ id: 'new', results: [result('q1'), result('q2'), result('q3')] }));
+      await expect(failedImport).rejects.toBeInstanceOf(StorageFullError);
+      await expect(failedImport).rejects.toThrow(/Browser storage is full/);
+      // Appending results fails whole too: the summary counts stay as they were.
+      quota.arm(1);
+      await expect(store.putResults(other.id, [result('q1'), result('q2')])).rejects.toBeInstanceOf(StorageFullError);
+      // So does an update of an existing session.
+      quota.arm(0);
+      await expect(store.put({ ...kept, name: 'changed' })).rejects.toBeInstanceOf(StorageFullError);
+    } finally {
+      quota.restore();
+    }
+    expect((await store.list()).map((s) => s.id).sort()).toEqual(['kept', 'other']);
+    expect(await store.get('kept')).toEqual(kept);
+    expect(await store.get('other')).toEqual(other);
+    expect(await store.get('new')).toBeUndefined();
+    // Not even part of the failed import was committed (no orphaned result records).
+    const raw = await openDB(name);
+    expect(await raw.count('results', IDBKeyRange.bound(['new', ''], ['new', []]))).toBe(0);
+    raw.close();
+    // The store still works once space is free again.
+    await store.putResults(other.id, [result('q1')]);
+    expect((await store.getSummary(other.id))?.casesAnalysed).toBe(1);
+  });
+});
+
+describe('database upgrades', () => {
+  it('opens a fresh database at the current version', async () => {
+    const name = freshName();
+    const store = await openStore(name);
+    store.close();
+    opened.splice(0);
+    const db = await openDB(name);
+    expect(db.version).toBe(DB_VERSION);
+    expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'results', 'summaries', 'unreadable']);
+    db.close();
+  });
+
+  it('moves version-1 whole sessions (of schema v0 and v1) into the split layout, keeping unreadable records', async () => {
+    const name = freshName();
+    const legacy = await openDB(name, 1, {
+      upgrade(db) {
+        db.createObjectStore('sessions', { keyPath: 'id' });
+      },
+    });
+    await legacy.put('sessions', session({ id: 'v1-session', status: 'running', results: [result('q2'), result('q1')] }));
+    await legacy.put('sessions', sessionV0({ id: 'v0-session' }));
+    await legacy.put('sessions', { id: 'broken', format: 'agentblame-session', version: 1, name: 42 });
+    legacy.close();
+
+    const store = await openStore(name);
+    const list = await store.list();
+    expect(list.map((s) => s.id).sort()).toEqual(['v0-session', 'v1-session']);
+    const upgraded = await store.get('v1-session');
+    expect(upgraded?.results.map((r) => r.id)).toEqual(['q2', 'q1']);
+    expect(upgraded?.revision).toBe(1);
+    expect(upgraded?.settings.budget).toBe(Number.POSITIVE_INFINITY);
+    expect((await store.get('v0-session'))?.name).toBe('refund run (old)');
+    expect((await store.listInterrupted()).map((s) => s.id)).toEqual(['v1-session']);
+    store.close();
+    opened.splice(0);
+
+    const db = await openDB(name);
+    expect(db.objectStoreNames.contains('sessions')).toBe(false);
+    const unreadable = await db.getAll('unreadable');
+    expect(unreadable).toHaveLength(1);
+    expect(unreadable[0].raw.id).toBe('broken');
+    expect(unreadable[0].problem).toContain('name');
+    db.close();
+  });
+});

@@ -1,0 +1,293 @@
+/**
+ * SessionStore: sessions in IndexedDB (layout in db.ts), safe across tabs.
+ *
+ * - Every write is one transaction: a failed import or save (quota, a stale revision, a crash)
+ *   rolls back as a whole and leaves every stored session as it was.
+ * - Optimistic concurrency: each session has a revision; `put` and `rename` carry the revision
+ *   they were based on and are refused with StaleWriteError when the stored one differs, so one
+ *   tab never overwrites another tab's change. Results are merged per case instead (a finished
+ *   case's result does not depend on which tab computed it), so appending never conflicts.
+ * - Each change is announced on a BroadcastChannel so other tabs refresh their list.
+ * - QuotaExceededError becomes StorageFullError (shown as a banner).
+ */
+import type { CaseResult } from '../engine/types.ts';
+import { openChannel, parseNotice, type SessionChange } from './channel.ts';
+import type { IDBPObjectStore, IDBPTransaction } from 'idb';
+import { openSessionDb, resultsRange, splitSession, type SessionDb, type SessionDbSchema, type SummaryRecord } from './db.ts';
+import { isQuotaError, SessionNotFoundError, StaleWriteError, StorageFullError, StorageUnavailableError } from './errors.ts';
+import type { RunLocks } from './run-lock.ts';
+import { issueAll } from './issue-all.ts';
+import { isAnalysedFailure } from './summary.ts';
+import type { Session, SessionSummary } from './types.ts';
+
+export interface SessionStoreOptions {
+  /** Database name (tests use a fresh one each). */
+  name?: string;
+  /** Clock for updatedAt (ISO strings). */
+  now?: () => string;
+  /** Run locks, to tell interrupted sessions from ones running in another tab. */
+  runLocks?: RunLocks | null;
+  /** Announce and hear changes across tabs (default true). */
+  broadcast?: boolean;
+}
+
+type StoreName = 'summaries' | 'bodies' | 'results';
+
+function toSummary(record: SummaryRecord): SessionSummary {
+  const { nextSeq: _nextSeq, ...summary } = record;
+  return summary;
+}
+
+function newestFirst(a: SessionSummary, b: SessionSummary): number {
+  return a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : a.id.localeCompare(b.id);
+}
+
+export class SessionStore {
+  readonly #db: SessionDb;
+  readonly #now: () => string;
+  readonly #runLocks: RunLocks | null;
+  readonly #channel: BroadcastChannel | null;
+  readonly #listeners = new Set<(change: SessionChange) => void>();
+
+  private constructor(db: SessionDb, options: SessionStoreOptions) {
+    this.#db = db;
+    this.#now = options.now ?? (() => new Date().toISOString());
+    this.#runLocks = options.runLocks ?? null;
+    this.#channel = options.broadcast === false ? null : openChannel();
+    this.#channel?.addEventListener('message', (event) => {
+      const notice = parseNotice(event.data);
+      if (notice !== null) this.#emit({ ...notice, remote: true });
+    });
+  }
+
+  /** Opens the store, creating or upgrading the database. */
+  static async open(options: SessionStoreOptions = {}): Promise<SessionStore> {
+    if (typeof indexedDB === 'undefined') throw new StorageUnavailableError();
+    let db: SessionDb;
+    try {
+      db = await openSessionDb(options.name, undefined, options.now);
+    } catch (error) {
+      if (error instanceof DOMException && (error.name === 'InvalidStateError' || error.name === 'SecurityError' || error.name === 'UnknownError')) {
+        throw new StorageUnavailableError({ cause: error });
+      }
+      throw error;
+    }
+    return new SessionStore(db, options);
+  }
+
+  /** Stops listening to other tabs and closes the database. */
+  close(): void {
+    this.#channel?.close();
+    this.#listeners.clear();
+    this.#db.close();
+  }
+
+  /** Listens to changes from this store and from other tabs; returns the unsubscribe function. */
+  subscribe(listener: (change: SessionChange) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Every stored session's summary, most recently updated first. Reads no cases or results. */
+  async list(): Promise<SessionSummary[]> {
+    const records = await this.#db.getAll('summaries');
+    return records.map(toSummary).sort(newestFirst);
+  }
+
+  /**
+   * Sessions left `running` by a tab that closed or crashed mid-analysis: offer to resume them.
+   * Sessions whose run lock is held are running in a live tab and are left out.
+   */
+  async listInterrupted(): Promise<SessionSummary[]> {
+    const running = (await this.list()).filter((summary) => summary.status === 'running');
+    if (running.length === 0 || this.#runLocks === null) return running;
+    const live = await this.#runLocks.heldIds();
+    return running.filter((summary) => !live.has(summary.id));
+  }
+
+  async getSummary(id: string): Promise<SessionSummary | undefined> {
+    const record = await this.#db.get('summaries', id);
+    return record === undefined ? undefined : toSummary(record);
+  }
+
+  /** The whole session (cases and every stored result), or undefined when not stored. */
+  async get(id: string): Promise<Session | undefined> {
+    const tx = this.#db.transaction(['summaries', 'bodies', 'results'], 'readonly');
+    const [summary, body, records] = await Promise.all([
+      tx.objectStore('summaries').get(id),
+      tx.objectStore('bodies').get(id),
+      tx.objectStore('results').getAll(resultsRange(id)),
+      tx.done,
+    ]);
+    if (summary === undefined || body === undefined) return undefined;
+    records.sort((a, b) => a.seq - b.seq);
+    return {
+      ...body,
+      name: summary.name,
+      updatedAt: summary.updatedAt,
+      status: summary.status,
+      revision: summary.revision,
+      results: records.map((record) => record.result),
+    };
+  }
+
+  /**
+   * Saves a session: creates it when `session.revision` is 0, else requires the stored revision
+   * to equal `session.revision`. Results are merged per case into the stored ones, unless
+   * `replaceResults` (a restarted analysis) clears those first. Returns the session as stored
+   * (new revision and updatedAt).
+   */
+  async put(session: Session, options: { replaceResults?: boolean } = {}): Promise<Session> {
+    const updatedAt = this.#now();
+    const saved: Session = { ...session, updatedAt, revision: session.revision + 1 };
+    await this.#write(`save "${session.name}"`, ['summaries', 'bodies', 'results'], async (tx) => {
+      const summaries = tx.objectStore('summaries');
+      const stored = await summaries.get(session.id);
+      if (stored === undefined && session.revision !== 0) throw new SessionNotFoundError(session.id);
+      if (stored !== undefined && stored.revision !== session.revision) {
+        throw new StaleWriteError(session.id, session.revision, stored.revision);
+      }
+      const { summary, body } = splitSession({ ...saved, results: [] });
+      const results = tx.objectStore('results');
+      let base: SummaryRecord = summary;
+      if (stored !== undefined && !options.replaceResults) {
+        base = { ...summary, casesAnalysed: stored.casesAnalysed, failuresAnalysed: stored.failuresAnalysed, nextSeq: stored.nextSeq };
+      } else if (stored !== undefined) {
+        await results.delete(resultsRange(session.id));
+      }
+      const merged = await mergeResults(results, base, session.results);
+      await issueAll([() => summaries.put(merged), () => tx.objectStore('bodies').put(body)]);
+    });
+    this.#announce('saved', saved.id, saved.revision);
+    return saved;
+  }
+
+  /**
+   * Adds or replaces the results of some cases (autosave during an analysis). Cheap: writes one
+   * small record per case and the summary, never the cases or earlier results. Does not change
+   * the revision (a merge cannot overwrite another tab's change). Refused if the session is gone.
+   */
+  async putResults(id: string, results: readonly CaseResult[]): Promise<SessionSummary> {
+    if (results.length === 0) {
+      const summary = await this.getSummary(id);
+      if (summary === undefined) throw new SessionNotFoundError(id);
+      return summary;
+    }
+    const updated = await this.#write('save the finished cases', ['summaries', 'results'], async (tx) => {
+      const summaries = tx.objectStore('summaries');
+      const stored = await summaries.get(id);
+      if (stored === undefined) throw new SessionNotFoundError(id);
+      const merged = await mergeResults(tx.objectStore('results'), { ...stored, updatedAt: this.#now() }, results);
+      await summaries.put(merged);
+      return merged;
+    });
+    this.#announce('saved', id, updated.revision);
+    return toSummary(updated);
+  }
+
+  /**
+   * Renames a session. With `expectedRevision`, refused when the session changed since (a rename
+   * from a stale list entry); either way it bumps the revision, so a tab holding an older copy
+   * cannot write the old name back.
+   */
+  async rename(id: string, name: string, expectedRevision?: number): Promise<SessionSummary> {
+    const trimmed = name.trim();
+    if (trimmed === '') throw new Error('A session name cannot be empty.');
+    const updated = await this.#write(`rename the session to "${trimmed}"`, ['summaries'], async (tx) => {
+      const summaries = tx.objectStore('summaries');
+      const stored = await summaries.get(id);
+      if (stored === undefined) throw new SessionNotFoundError(id);
+      if (expectedRevision !== undefined && stored.revision !== expectedRevision) {
+        throw new StaleWriteError(id, expectedRevision, stored.revision);
+      }
+      const next = { ...stored, name: trimmed, updatedAt: this.#now(), revision: stored.revision + 1 };
+      await summaries.put(next);
+      return next;
+    });
+    this.#announce('saved', id, updated.revision);
+    return toSummary(updated);
+  }
+
+  /** Deletes a session and all its results (a no-op when it is already gone). */
+  async delete(id: string): Promise<void> {
+    await this.#write('delete the session', ['summaries', 'bodies', 'results'], async (tx) => {
+      await issueAll([
+        () => tx.objectStore('summaries').delete(id),
+        () => tx.objectStore('bodies').delete(id),
+        () => tx.objectStore('results').delete(resultsRange(id)),
+      ]);
+    });
+    this.#announce('deleted', id, 0);
+  }
+
+  /**
+   * Stores an imported session as a new one, never over a stored session: when its id is taken
+   * (the same file imported twice, or a session exported from here) it gets a fresh id.
+   */
+  async importSession(session: Session): Promise<Session> {
+    const taken = (await this.#db.getKey('summaries', session.id)) !== undefined;
+    const id = taken ? crypto.randomUUID() : session.id;
+    return this.put({ ...session, id, revision: 0 });
+  }
+
+  /** One read-write transaction; any failure aborts it whole and quota errors become StorageFullError. */
+  async #write<T>(action: string, stores: StoreName[], work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
+    const tx = this.#db.transaction(stores, 'readwrite');
+    const done = tx.done;
+    done.catch(() => {}); // Observed below; this stops an abort from reporting an unhandled rejection.
+    try {
+      const result = await work(tx);
+      await done;
+      return result;
+    } catch (error) {
+      try {
+        tx.abort();
+      } catch {
+        // Already finished or aborting (a failed request aborts it by itself).
+      }
+      if (isQuotaError(error) || isQuotaError(tx.error)) throw new StorageFullError(action, { cause: error });
+      throw error;
+    }
+  }
+
+  #announce(kind: SessionChange['kind'], id: string, revision: number): void {
+    this.#channel?.postMessage({ kind, id, revision });
+    this.#emit({ kind, id, revision, remote: false });
+  }
+
+  #emit(change: SessionChange): void {
+    for (const listener of this.#listeners) listener(change);
+  }
+}
+
+type WriteTransaction = IDBPTransaction<SessionDbSchema, StoreName[], 'readwrite'>;
+type ResultsObjectStore = IDBPObjectStore<SessionDbSchema, StoreName[], 'results', 'readwrite'>;
+
+/**
+ * Upserts results per case inside the caller's transaction and returns the summary with its
+ * counts updated: a case seen before keeps its place in the order and has its old contribution
+ * to the counts replaced.
+ */
+async function mergeResults(store: ResultsObjectStore, summary: SummaryRecord, results: readonly CaseResult[]): Promise<SummaryRecord> {
+  const next = { ...summary };
+  const latest = new Map<string, CaseResult>();
+  for (const result of results) latest.set(result.id, result); // The last result for a case wins.
+  const existing = await issueAll([...latest.keys()].map((caseId) => () => store.get([summary.id, caseId])));
+  const writes: (() => Promise<unknown>)[] = [];
+  [...latest.values()].forEach((result, index) => {
+    const previous = existing[index];
+    let seq: number;
+    if (previous === undefined) {
+      seq = next.nextSeq++;
+      next.casesAnalysed += 1;
+    } else {
+      seq = previous.seq;
+      if (isAnalysedFailure(previous.result)) next.failuresAnalysed -= 1;
+    }
+    if (isAnalysedFailure(result)) next.failuresAnalysed += 1;
+    writes.push(() => store.put({ sessionId: summary.id, caseId: result.id, seq, result }));
+  });
+  await issueAll(writes);
+  return next;
+}
+

@@ -1,0 +1,24 @@
+import type { CaseResult } from '../engine/types.ts';
+import type { Session, SessionSummary } from './types.ts';
+
+/** Whether a result counts as an analysed failure: a failing case analysed without error. */
+export function isAnalysedFailure(result: CaseResult): boolean {
+  return result.failed && result.error === undefined;
+}
+
+/** The list entry for a session (what "Recent sessions" shows). */
+export function summarize(session: Session): SessionSummary {
+  return {
+    id: session.id,
+    name: session.name,
+    pipelineName: session.pipeline?.name ?? '',
+    fileName: session.fileName,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    status: session.status,
+    revision: session.revision,
+    caseCount: session.cases.length,
+    casesAnalysed: session.results.length,
+    failuresAnalysed: session.results.filter(isAnalysedFailure).length,
+  };
+}

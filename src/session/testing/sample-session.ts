@@ -1,0 +1,78 @@
+/** Small, realistic sessions for the session tests (hand-made, not engine output). */
+import type { AnalysisSettings, CaseResult } from '../../engine/types.ts';
+import type { Session, SessionV0 } from '../types.ts';
+
+export const SETTINGS: AnalysisSettings = {
+  mode: 'recorded',
+  worlds: 8,
+  method: 'auto',
+  delta: 0.05,
+  stop: 'top1',
+  width: 0.05,
+  budget: Number.POSITIVE_INFINITY,
+  maxPermutations: 2000,
+  radius: 'bernstein',
+  seed: 7,
+};
+
+export function result(id: string, failed = true, extra: Partial<CaseResult> = {}): CaseResult {
+  return {
+    id,
+    players: ['planner', 'retriever'],
+    method: 'exact',
+    failed,
+    vEmpty: 0,
+    vAll: 1,
+    shapley: { planner: 0.25, retriever: 0.75 },
+    fixAlone: { planner: 0, retriever: 1 },
+    leaveOneOut: { planner: 0, retriever: 1 },
+    lastTouch: 'retriever',
+    cost: 6,
+    evaluations: 4,
+    permutations: 0,
+    stopReason: 'exact',
+    fixable: true,
+    coalitions: [
+      { fixed: [], value: 0 },
+      { fixed: ['planner'], value: 0 },
+      { fixed: ['retriever'], value: 1 },
+      { fixed: ['planner', 'retriever'], value: 1 },
+    ],
+    ...extra,
+  };
+}
+
+export function session(overrides: Partial<Session> = {}): Session {
+  const cases = ['q1', 'q2', 'q3'].map((id, index) => ({ id, inputs: { question: `question ${id}` }, seed: index + 1 }));
+  return {
+    format: 'agentblame-session',
+    version: 1,
+    id: 'session-1',
+    name: 'refund-policy',
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-01T10:00:00.000Z',
+    fileName: 'refund.trace.json',
+    pipeline: { name: 'refund-policy', source: 'export default { name: "refund-policy", steps: [] }' },
+    cases,
+    settings: SETTINGS,
+    results: [result('q1'), result('q2', false)],
+    status: 'done',
+    revision: 0,
+    ...overrides,
+  };
+}
+
+export function sessionV0(overrides: Partial<SessionV0> = {}): SessionV0 {
+  const current = session();
+  return {
+    format: 'agentblame-session',
+    version: 0,
+    id: 'old-1',
+    title: 'refund run (old)',
+    savedAt: '2025-11-02T09:30:00.000Z',
+    trace: { fileName: current.fileName, pipeline: current.pipeline, cases: current.cases },
+    settings: SETTINGS,
+    results: [result('q1')],
+    ...overrides,
+  };
+}

@@ -1,0 +1,78 @@
+import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
+
+/** Where a session is in its life: `running` on load means the tab died mid-analysis. */
+export type SessionStatus = 'idle' | 'running' | 'done' | 'cancelled';
+
+export const SESSION_STATUSES: readonly SessionStatus[] = ['idle', 'running', 'done', 'cancelled'];
+
+/**
+ * A saved analysis: what the user brought, how it was analysed, and what came out.
+ * This is the payload of the IndexedDB store, of the exported session file and of the
+ * JSON block embedded in the HTML report, so it must stay plain, structured-clone safe data.
+ */
+export interface SessionV1 {
+  format: 'agentblame-session';
+  version: 1;
+  id: string;
+  /** User-editable; defaults to the pipeline's name. */
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The file the cases came from. */
+  fileName: string;
+  pipeline?: { name: string; source: string };
+  cases: CaseDef[];
+  settings: AnalysisSettings;
+  /** Finished cases (may be partial while an analysis runs or after a reload). */
+  results: CaseResult[];
+  batch?: BatchResult;
+  status: SessionStatus;
+  /**
+   * Storage revision, for optimistic concurrency between tabs: 0 = never stored; every stored
+   * write of the session's fields bumps it, and a write carrying an older revision is refused.
+   * Not part of the file format (an imported session starts at 0).
+   */
+  revision: number;
+}
+
+/** The current session shape. */
+export type Session = SessionV1;
+
+/** The newest schema version; `migrateSession` brings any older one up to it. */
+export const SESSION_VERSION = 1;
+
+/**
+ * The shape written before version 1 (kept so old files and stores still open): the trace's
+ * file name, pipeline and cases were nested under `trace`, the name was `title`, there was one
+ * `savedAt` time and no status (a session was "done" when it had a batch result).
+ */
+export interface SessionV0 {
+  format: 'agentblame-session';
+  version: 0;
+  id: string;
+  title?: string;
+  savedAt: string;
+  trace: { fileName: string; pipeline?: { name: string; source: string }; cases: CaseDef[] };
+  settings: AnalysisSettings;
+  results: CaseResult[];
+  batch?: BatchResult;
+}
+
+/** What the "Recent sessions" list shows: read without loading cases or results. */
+export interface SessionSummary {
+  id: string;
+  name: string;
+  /** The pipeline's own name, or '' when the session has no pipeline definition. */
+  pipelineName: string;
+  fileName: string;
+  createdAt: string;
+  updatedAt: string;
+  status: SessionStatus;
+  revision: number;
+  /** Cases in the session. */
+  caseCount: number;
+  /** Cases with a stored result (finished, with or without error). */
+  casesAnalysed: number;
+  /** Failing cases analysed without error: the list's "failures analysed". */
+  failuresAnalysed: number;
+}

@@ -1,0 +1,29 @@
+import type { BatchResult, BatchStep } from '../engine/types.ts';
+import { expectFiniteNumber, expectNonEmptyString, expectObject } from '../formats/validate.ts';
+import { arrayOf, expectBoolean, expectInterval, expectNonNegative, optionalField, requiredField } from './validate-fields.ts';
+
+function validateBatchStep(value: unknown, path: string): BatchStep {
+  const object = expectObject(value, path);
+  return {
+    step: requiredField(object, 'step', path, expectNonEmptyString),
+    fixAloneRate: requiredField(object, 'fixAloneRate', path, expectFiniteNumber),
+    meanShapley: requiredField(object, 'meanShapley', path, expectFiniteNumber),
+    ci: requiredField(object, 'ci', path, expectInterval),
+    share: requiredField(object, 'share', path, expectFiniteNumber),
+    lastTouch: requiredField(object, 'lastTouch', path, expectNonNegative),
+  };
+}
+
+/** The batch aggregate over a session's failing cases, rebuilt from untrusted JSON. */
+export function validateBatch(value: unknown, path: string): BatchResult {
+  const object = expectObject(value, path);
+  const stoppedEarly = optionalField(object, 'stoppedEarly', path, expectBoolean);
+  return {
+    failures: requiredField(object, 'failures', path, expectNonNegative),
+    analyzed: requiredField(object, 'analyzed', path, expectNonNegative),
+    unfixable: requiredField(object, 'unfixable', path, expectNonNegative),
+    cost: requiredField(object, 'cost', path, expectNonNegative),
+    steps: requiredField(object, 'steps', path, (v, p) => arrayOf(v, p, validateBatchStep)),
+    ...(stoppedEarly !== undefined && { stoppedEarly }),
+  };
+}

@@ -1,0 +1,96 @@
+import type { CaseResult, ShapleyEstimate } from '../engine/types.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { childPath } from '../formats/json-path.ts';
+import { expectFiniteNumber, expectNonEmptyString, expectObject, expectString } from '../formats/validate.ts';
+import {
+  arrayOf,
+  expectBoolean,
+  expectDataRecord,
+  expectInterval,
+  expectNonNegative,
+  expectOneOf,
+  optionalField,
+  recordOf,
+  requiredField,
+} from './validate-fields.ts';
+import { STOP_RULES } from './validate-settings.ts';
+
+type StopReason = NonNullable<ShapleyEstimate['stopReason']>;
+const STOP_REASONS: readonly StopReason[] = ['exact', 'maxPermutations', ...STOP_RULES];
+
+type History = NonNullable<CaseResult['history']>;
+
+function validateHistoryPoint(value: unknown, path: string): History[number] {
+  const object = expectObject(value, path);
+  return {
+    permutations: requiredField(object, 'permutations', path, expectNonNegative),
+    cost: requiredField(object, 'cost', path, expectNonNegative),
+    values: requiredField(object, 'values', path, (v, p) => arrayOf(v, p, expectFiniteNumber)),
+    ci: requiredField(object, 'ci', path, (v, p) => arrayOf(v, p, expectInterval)),
+  };
+}
+
+function validateCoalition(value: unknown, path: string): { fixed: string[]; value: number } {
+  const object = expectObject(value, path);
+  return {
+    fixed: requiredField(object, 'fixed', path, (v, p) => arrayOf(v, p, expectString)),
+    value: requiredField(object, 'value', path, expectFiniteNumber),
+  };
+}
+
+function lastTouchValue(value: unknown, path: string): string | null {
+  return value === null ? null : expectString(value, path);
+}
+
+/**
+ * One analysed case (the engine's CaseResult), rebuilt from untrusted JSON. Fields the schema
+ * does not know are dropped: a result only ever feeds the views, which read the known fields.
+ */
+export function validateCaseResult(value: unknown, path: string): CaseResult {
+  const object = expectObject(value, path);
+  const players = requiredField(object, 'players', path, (v, p) => arrayOf(v, p, expectNonEmptyString));
+  const numbersByPlayer = (v: unknown, p: string) => recordOf(v, p, expectFiniteNumber);
+  const shapley = optionalField(object, 'shapley', path, numbersByPlayer);
+  const ci = optionalField(object, 'ci', path, (v, p) => recordOf(v, p, expectInterval));
+  const fixAlone = optionalField(object, 'fixAlone', path, numbersByPlayer);
+  const leaveOneOut = optionalField(object, 'leaveOneOut', path, numbersByPlayer);
+  const lastTouch = optionalField(object, 'lastTouch', path, lastTouchValue);
+  const stopReason = optionalField(object, 'stopReason', path, (v, p) => expectOneOf(v, STOP_REASONS, p));
+  const fixable = optionalField(object, 'fixable', path, expectBoolean);
+  const coalitions = optionalField(object, 'coalitions', path, (v, p) => arrayOf(v, p, validateCoalition));
+  const factualOutputs = optionalField(object, 'factualOutputs', path, expectDataRecord);
+  const fixedOutputs = optionalField(object, 'fixedOutputs', path, expectDataRecord);
+  const history = optionalField(object, 'history', path, (v, p) => arrayOf(v, p, validateHistoryPoint));
+  const mismatches = optionalField(object, 'mismatches', path, (v, p) => arrayOf(v, p, expectString));
+  const error = optionalField(object, 'error', path, expectString);
+  for (const [field, record] of [['shapley', shapley], ['ci', ci], ['fixAlone', fixAlone], ['leaveOneOut', leaveOneOut]] as const) {
+    if (record === undefined) continue;
+    for (const key of Object.keys(record)) {
+      if (!players.includes(key)) throw new FormatError(childPath(childPath(path, field), key), `${JSON.stringify(key)} is not one of the case's players (${players.join(', ')})`);
+    }
+  }
+  return {
+    id: requiredField(object, 'id', path, expectNonEmptyString),
+    players,
+    method: requiredField(object, 'method', path, (v, p) => expectOneOf(v, ['exact', 'mc'] as const, p)),
+    failed: requiredField(object, 'failed', path, expectBoolean),
+    vEmpty: requiredField(object, 'vEmpty', path, expectFiniteNumber),
+    vAll: requiredField(object, 'vAll', path, expectFiniteNumber),
+    cost: requiredField(object, 'cost', path, expectNonNegative),
+    evaluations: requiredField(object, 'evaluations', path, expectNonNegative),
+    permutations: requiredField(object, 'permutations', path, expectNonNegative),
+    ...(shapley !== undefined && { shapley }),
+    ...(ci !== undefined && { ci }),
+    ...(fixAlone !== undefined && { fixAlone }),
+    ...(leaveOneOut !== undefined && { leaveOneOut }),
+    ...(lastTouch !== undefined && { lastTouch }),
+    ...(stopReason !== undefined && { stopReason }),
+    ...(fixable !== undefined && { fixable }),
+    ...(coalitions !== undefined && { coalitions }),
+    ...(factualOutputs !== undefined && { factualOutputs }),
+    ...(fixedOutputs !== undefined && { fixedOutputs }),
+    ...(history !== undefined && { history }),
+    ...(mismatches !== undefined && { mismatches }),
+    ...(error !== undefined && { error }),
+  };
+}

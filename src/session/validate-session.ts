@@ -1,0 +1,117 @@
+import type { CaseDef, CaseResult } from '../engine/types.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { childPath, indexPath } from '../formats/json-path.ts';
+import { expectInteger, expectNonEmptyString, expectObject, expectString, rejectUnknownFields } from '../formats/validate.ts';
+import { SESSION_STATUSES, type SessionV0, type SessionV1 } from './types.ts';
+import { validateBatch } from './validate-batch.ts';
+import { validateCase } from './validate-case.ts';
+import { arrayOf, expectOneOf, expectTimestamp, optionalField, requiredField } from './validate-fields.ts';
+import { validateCaseResult } from './validate-result.ts';
+import { validateSettings } from './validate-settings.ts';
+
+const V1_FIELDS = [
+  'format', 'version', 'id', 'name', 'createdAt', 'updatedAt', 'fileName', 'pipeline',
+  'cases', 'settings', 'results', 'batch', 'status', 'revision',
+] as const;
+const V0_FIELDS = ['format', 'version', 'id', 'title', 'savedAt', 'trace', 'settings', 'results', 'batch'] as const;
+
+function validatePipelineSource(value: unknown, path: string): { name: string; source: string } {
+  const object = expectObject(value, path);
+  rejectUnknownFields(object, ['name', 'source'], path);
+  return {
+    name: requiredField(object, 'name', path, expectString),
+    source: requiredField(object, 'source', path, expectString),
+  };
+}
+
+function validateCases(value: unknown, path: string): CaseDef[] {
+  const cases = arrayOf(value, path, validateCase);
+  const seen = new Set<string>();
+  cases.forEach((c, index) => {
+    if (seen.has(c.id)) throw new FormatError(childPath(indexPath(path, index), 'id'), `case id ${JSON.stringify(c.id)} appears twice`);
+    seen.add(c.id);
+  });
+  return cases;
+}
+
+/** Results must belong to the session's cases, one result per case at most. */
+function validateResults(value: unknown, path: string, cases: readonly CaseDef[]): CaseResult[] {
+  const results = arrayOf(value, path, validateCaseResult);
+  const caseIds = new Set(cases.map((c) => c.id));
+  const seen = new Set<string>();
+  results.forEach((result, index) => {
+    const idPath = childPath(indexPath(path, index), 'id');
+    if (!caseIds.has(result.id)) throw new FormatError(idPath, `result for ${JSON.stringify(result.id)}, which is not one of the session's cases`);
+    if (seen.has(result.id)) throw new FormatError(idPath, `second result for case ${JSON.stringify(result.id)}`);
+    seen.add(result.id);
+  });
+  return results;
+}
+
+/**
+ * A version-1 session from untrusted JSON (format and version already checked by the caller).
+ * The storage revision is not taken from the file: an imported session has never been stored here.
+ */
+export function validateSessionV1(value: unknown, path: string): SessionV1 {
+  const object = expectObject(value, path);
+  rejectUnknownFields(object, V1_FIELDS, path);
+  // Fields are read in the order they are written, so the first problem reported is the first in the file.
+  const id = requiredField(object, 'id', path, expectNonEmptyString);
+  const name = requiredField(object, 'name', path, expectString);
+  const createdAt = requiredField(object, 'createdAt', path, expectTimestamp);
+  const updatedAt = requiredField(object, 'updatedAt', path, expectTimestamp);
+  const fileName = requiredField(object, 'fileName', path, expectString);
+  const pipeline = optionalField(object, 'pipeline', path, validatePipelineSource);
+  const cases = requiredField(object, 'cases', path, validateCases);
+  const settings = requiredField(object, 'settings', path, validateSettings);
+  const results = requiredField(object, 'results', path, (v, p) => validateResults(v, p, cases));
+  const batch = optionalField(object, 'batch', path, validateBatch);
+  const status = requiredField(object, 'status', path, (v, p) => expectOneOf(v, SESSION_STATUSES, p));
+  // A file may carry the revision it had in its own store: checked, then dropped.
+  optionalField(object, 'revision', path, expectInteger);
+  return {
+    format: 'agentblame-session',
+    version: 1,
+    id,
+    name,
+    createdAt,
+    updatedAt,
+    fileName,
+    ...(pipeline !== undefined && { pipeline }),
+    cases,
+    settings,
+    results,
+    ...(batch !== undefined && { batch }),
+    status,
+    revision: 0,
+  };
+}
+
+/** A version-0 session (see SessionV0) from untrusted JSON. */
+export function validateSessionV0(value: unknown, path: string): SessionV0 {
+  const object = expectObject(value, path);
+  rejectUnknownFields(object, V0_FIELDS, path);
+  const trace = requiredField(object, 'trace', path, (v, tracePath) => {
+    const traceObject = expectObject(v, tracePath);
+    rejectUnknownFields(traceObject, ['fileName', 'pipeline', 'cases'], tracePath);
+    const pipeline = optionalField(traceObject, 'pipeline', tracePath, validatePipelineSource);
+    return {
+      fileName: requiredField(traceObject, 'fileName', tracePath, expectString),
+      ...(pipeline !== undefined && { pipeline }),
+      cases: requiredField(traceObject, 'cases', tracePath, validateCases),
+    };
+  });
+  const title = optionalField(object, 'title', path, expectString);
+  const batch = optionalField(object, 'batch', path, validateBatch);
+  return {
+    format: 'agentblame-session',
+    version: 0,
+    id: requiredField(object, 'id', path, expectNonEmptyString),
+    ...(title !== undefined && { title }),
+    savedAt: requiredField(object, 'savedAt', path, expectTimestamp),
+    trace,
+    settings: requiredField(object, 'settings', path, validateSettings),
+    results: requiredField(object, 'results', path, (v, p) => validateResults(v, p, trace.cases)),
+    ...(batch !== undefined && { batch }),
+  };
+}

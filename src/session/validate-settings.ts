@@ -1,0 +1,43 @@
+import type { AnalysisSettings, BatchBound, Method, Mode, Radius, StopRule } from '../engine/types.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { expectFiniteNumber, expectInteger, expectObject, expectString } from '../formats/validate.ts';
+import { expectLimit, expectOneOf, optionalField, recordOf, requiredField } from './validate-fields.ts';
+
+export const MODES: readonly Mode[] = ['recorded', 'posterior', 'prior'];
+export const METHODS: readonly (Method | 'auto')[] = ['exact', 'mc', 'auto'];
+export const STOP_RULES: readonly StopRule[] = ['top1', 'ranking', 'width', 'budget'];
+export const RADII: readonly Radius[] = ['bernstein', 'hoeffding'];
+export const BATCH_BOUNDS: readonly BatchBound[] = ['normal', 'bernstein', 'anytime'];
+
+function expectPositiveInteger(value: unknown, path: string): number {
+  const number = expectInteger(value, path);
+  if (number < 1) throw new FormatError(path, `expected an integer >= 1, got ${number}`);
+  return number;
+}
+
+/** The failure probability of the simultaneous intervals: strictly between 0 and 1. */
+function expectProbability(value: unknown, path: string): number {
+  const number = expectFiniteNumber(value, path);
+  if (!(number > 0 && number < 1)) throw new FormatError(path, `expected a number between 0 and 1 (exclusive), got ${number}`);
+  return number;
+}
+
+/** The analysis settings a session was run with, rebuilt from untrusted JSON. */
+export function validateSettings(value: unknown, path: string): AnalysisSettings {
+  const object = expectObject(value, path);
+  const fixChoice = optionalField(object, 'fixChoice', path, (v, p) => recordOf(v, p, expectString));
+  return {
+    mode: requiredField(object, 'mode', path, (v, p) => expectOneOf(v, MODES, p)),
+    worlds: requiredField(object, 'worlds', path, expectPositiveInteger),
+    method: requiredField(object, 'method', path, (v, p) => expectOneOf(v, METHODS, p)),
+    delta: requiredField(object, 'delta', path, expectProbability),
+    stop: requiredField(object, 'stop', path, (v, p) => expectOneOf(v, STOP_RULES, p)),
+    width: requiredField(object, 'width', path, expectFiniteNumber),
+    // Infinity means "no budget"; JSON writes it as null.
+    budget: requiredField(object, 'budget', path, expectLimit),
+    maxPermutations: requiredField(object, 'maxPermutations', path, expectLimit),
+    radius: requiredField(object, 'radius', path, (v, p) => expectOneOf(v, RADII, p)),
+    seed: requiredField(object, 'seed', path, expectFiniteNumber),
+    ...(fixChoice !== undefined && { fixChoice }),
+  };
+}
