@@ -116,6 +116,21 @@ describe('blame tables and options', () => {
   });
 });
 
+describe('blame --batch-stop', () => {
+  it('stops analysing failures once the top step separates, in case order', () => {
+    const args = [join(ROOT, 'public/demos/eight-step-agent.trace.json'), '--json', '--batch-stop', '--batch-bound', 'normal'];
+    const r = blame(...args);
+    expect(r.status).toBe(0);
+    const { cases, batch } = JSON.parse(r.stdout);
+    expect(batch.stoppedEarly).toBe(true);
+    expect(batch.analyzed).toBeLessThan(400);
+    expect(cases.map((c: { id: string }) => c.id)).toEqual(cases.map((_: unknown, i: number) => `agent-${String(i).padStart(3, '0')}`));
+    const top = [...batch.steps].sort((a, b) => b.meanShapley - a.meanShapley)[0];
+    expect(top.step).toBe('drafter');
+    expect(blame(...args, '--workers', '1').stdout).toBe(r.stdout);
+  });
+});
+
 describe('blame on failing cases', () => {
   it('times out a spinning step, names it, finishes the other cases and exits 1', () => {
     const r = blame(join(FIX, 'spin.pipeline.js'), '--json', '--timeout', '1');
