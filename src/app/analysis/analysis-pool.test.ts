@@ -1,0 +1,108 @@
+/**
+ * The pool's scheduling, against in-process "workers": a Comlink endpoint on a MessageChannel whose
+ * API can be told to hang (a promise that never settles, as a stuck worker's call would be).
+ */
+import * as Comlink from 'comlink';
+import { describe, expect, it } from 'vitest';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import { AnalysisPool, type WorkItem } from './analysis-pool.ts';
+
+const settings = { mode: 'recorded', seed: 0 } as AnalysisSettings;
+
+interface FakeWorld {
+  terminated: number;
+  started: number;
+}
+
+/** A fake worker: case "hang*" never returns; others echo their id with a cost of their index. */
+function fakeWorkerFactory(world: FakeWorld) {
+  return (): Worker => {
+    world.started++;
+    const { port1, port2 } = new MessageChannel();
+    const api = {
+      load: () => ({ ok: true, summary: { name: 'p', steps: [], cases: [], threshold: 1 } }),
+      analyzeCase: (caseDef: CaseDef): Promise<CaseResult> | CaseResult =>
+        caseDef.id.startsWith('hang')
+          ? new Promise<CaseResult>(() => {})
+          : { id: caseDef.id, players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, shapley: { a: Number(caseDef.inputs.n) }, cost: Number(caseDef.inputs.n), evaluations: 2, permutations: 0 },
+      analyzeGame: () => {
+        throw new Error('not used');
+      },
+    };
+    Comlink.expose(api, port2);
+    return Object.assign(port1, {
+      terminate() {
+        world.terminated++;
+        port1.close();
+        port2.close();
+      },
+    }) as unknown as Worker;
+  };
+}
+
+function items(ids: string[]): WorkItem[] {
+  return ids.map((id, index) => ({ kind: 'case', index, caseDef: { id, inputs: { n: index } } }));
+}
+
+async function runAll(pool: AnalysisPool, work: WorkItem[], signal = new AbortController().signal) {
+  const results: (CaseResult | undefined)[] = new Array(work.length);
+  const outcome = await pool.run({ items: work, source: 'src', settings, players: ['a'], onResult: (i, r) => (results[i] = r) }, signal);
+  return { outcome, results };
+}
+
+describe('AnalysisPool', () => {
+  it('gives every case its own result by index, the same for one worker or three', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `c${i}`);
+    const one = new AnalysisPool(1, fakeWorkerFactory({ terminated: 0, started: 0 }));
+    const three = new AnalysisPool(3, fakeWorkerFactory({ terminated: 0, started: 0 }));
+    const a = await runAll(one, items(ids));
+    const b = await runAll(three, items(ids));
+    expect(a.outcome).toBe('done');
+    expect(a.results.map((r) => r?.id)).toEqual(ids);
+    expect(b.results).toEqual(a.results);
+    one.dispose();
+    three.dispose();
+  });
+
+  it('stops a case past its time limit, replaces its worker and goes on with the next cases', async () => {
+    const world = { terminated: 0, started: 0 };
+    const pool = new AnalysisPool(1, fakeWorkerFactory(world), 50);
+    const { outcome, results } = await runAll(pool, items(['c0', 'hang1', 'c2']));
+    expect(outcome).toBe('done');
+    expect(results[0]?.error).toBeUndefined();
+    expect(results[1]?.error).toMatch(/case "hang1": ran past its time limit/);
+    expect(results[2]?.shapley).toEqual({ a: 2 });
+    expect(world.terminated).toBe(1);
+    expect(world.started).toBe(2);
+    pool.dispose();
+  });
+
+  it('cancels at once: busy workers are replaced and unstarted cases get no result', async () => {
+    const world = { terminated: 0, started: 0 };
+    const pool = new AnalysisPool(2, fakeWorkerFactory(world), 60_000);
+    const abort = new AbortController();
+    const running = runAll(pool, items(['hang0', 'hang1', 'c2', 'c3']), abort.signal);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    abort.abort();
+    const { outcome, results } = await running;
+    expect(outcome).toBe('cancelled');
+    expect(results.filter((r) => r !== undefined)).toEqual([]);
+    expect(world.terminated).toBe(2);
+    // The pool is usable again afterwards.
+    const again = await runAll(pool, items(['c0', 'c1']));
+    expect(again.results.map((r) => r?.id)).toEqual(['c0', 'c1']);
+    pool.dispose();
+  });
+
+  it('reports a definition that does not load in time instead of waiting for ever', async () => {
+    const pool = new AnalysisPool(1, () => {
+      const { port1, port2 } = new MessageChannel();
+      Comlink.expose({ load: () => new Promise(() => {}) }, port2);
+      return Object.assign(port1, { terminate: () => port1.close() }) as unknown as Worker;
+    }, 30);
+    const outcome = await pool.load('while (true) {}', 'forever.js');
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.problem.message).toMatch(/did not finish loading/);
+    pool.dispose();
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * A pool of analysis workers (Comlink). Cases fan out one call at a time to whichever worker is
+ * free; each call is timed, and a worker that runs past the limit is terminated and replaced, so a
+ * hostile or buggy definition costs one case, never the page. Results come back by case index:
+ * every case is analysed on its own with the same settings and seed, so the results do not depend
+ * on how many workers there are or which one ran which case.
+ */
+import * as Comlink from 'comlink';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { TableGame } from '../../formats/game.ts';
+import type { AnalysisWorkerApi } from '../../../workers/analysis.worker.ts';
+import { errorResult, isWatchdogMessage, type LoadOutcome } from './protocol.ts';
+import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
+
+export type WorkItem = { kind: 'case'; index: number; caseDef: CaseDef } | { kind: 'game'; index: number; game: TableGame };
+
+export interface PoolJob {
+  items: readonly WorkItem[];
+  /** The pipeline definition the cases run against (not needed for table games). */
+  source?: string;
+  /** Its file name, for messages that point at a line. */
+  fileName?: string;
+  settings: AnalysisSettings;
+  /** Step names, for the result of a case that could not run. */
+  players: readonly string[];
+  onResult(index: number, result: CaseResult): void;
+}
+
+interface Slot {
+  worker: Worker;
+  api: Comlink.Remote<AnalysisWorkerApi>;
+  /** The definition this worker has compiled, if any. */
+  source: string | null;
+  /** A call into this worker is in flight. */
+  busy: boolean;
+  /** The step the running case last started (-1 = its metric), from the worker's watchdog messages. */
+  currentStep: number | null;
+}
+
+const CANCELLED: unique symbol = Symbol('cancelled');
+
+export class AnalysisPool {
+  readonly #slots: Slot[] = [];
+  readonly #createWorker: () => Worker;
+  /** Time limit for one case (and for compiling a definition), in milliseconds. */
+  caseTimeoutMs: number;
+
+  constructor(size: number, createWorker: () => Worker, caseTimeoutMs = 10_000) {
+    this.#createWorker = createWorker;
+    this.caseTimeoutMs = caseTimeoutMs;
+    for (let i = 0; i < Math.max(1, size); i++) this.#slots.push(this.#startSlot());
+  }
+
+  get size(): number {
+    return this.#slots.length;
+  }
+
+  /** Compiles a definition in a worker, with the same time limit as a case. */
+  async load(source: string, fileName: string): Promise<LoadOutcome> {
+    const slot = this.#slots[0];
+    slot.busy = true;
+    const outcome = await raceTimeout(this.#load(slot, source, fileName), this.caseTimeoutMs);
+    slot.busy = false;
+    if (outcome === TIMED_OUT) {
+      this.#replace(0);
+      return { ok: false, problem: { message: `The pipeline definition did not finish loading within ${this.caseTimeoutMs / 1000} s (an endless loop at its top level?).` } };
+    }
+    if (outcome.ok) slot.source = source;
+    return outcome;
+  }
+
+  /** Runs every item; resolves 'cancelled' as soon as `signal` aborts (busy workers are replaced). */
+  async run(job: PoolJob, signal: AbortSignal): Promise<'done' | 'cancelled'> {
+    let next = 0;
+    const cancelled = new Promise<typeof CANCELLED>((resolve) => {
+      if (signal.aborted) resolve(CANCELLED);
+      // Replace busy workers at once, before a following run can pick their slots up.
+      const stopBusyWorkers = () => {
+        this.#slots.forEach((slot, i) => slot.busy && this.#replace(i));
+        resolve(CANCELLED);
+      };
+      signal.addEventListener('abort', stopBusyWorkers, { once: true });
+    });
+    const drain = async (slotIndex: number): Promise<void> => {
+      while (!signal.aborted && next < job.items.length) {
+        const item = job.items[next++];
+        const result = await this.#runItem(slotIndex, item, job, cancelled);
+        if (result === CANCELLED) return;
+        job.onResult(item.index, result);
+      }
+    };
+    await Promise.all(this.#slots.map((_, i) => drain(i)));
+    return signal.aborted ? 'cancelled' : 'done';
+  }
+
+  dispose(): void {
+    for (const slot of this.#slots) slot.worker.terminate();
+    this.#slots.length = 0;
+  }
+
+  async #runItem(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>): Promise<CaseResult | typeof CANCELLED> {
+    const id = item.kind === 'case' ? item.caseDef.id : item.game.id;
+    const players = item.kind === 'case' ? [...job.players] : [...item.game.players];
+    if (item.kind === 'case') {
+      const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
+      if (loaded === CANCELLED) return CANCELLED;
+      if (loaded !== true) return errorResult(id, players, loaded);
+    }
+    const slot = this.#slots[slotIndex];
+    slot.busy = true;
+    slot.currentStep = null;
+    const call = item.kind === 'case' ? slot.api.analyzeCase(item.caseDef, job.settings) : slot.api.analyzeGame(item.game, job.settings);
+    const outcome = await Promise.race([raceTimeout(call, this.caseTimeoutMs), cancelled]);
+    slot.busy = false;
+    if (outcome === CANCELLED) return CANCELLED;
+    if (outcome === TIMED_OUT) {
+      const where = slot.currentStep === null ? '' : slot.currentStep === -1 ? ' in the metric' : ` in step "${players[slot.currentStep] ?? slot.currentStep}"`;
+      this.#replace(slotIndex);
+      return errorResult(id, players, `case "${id}": ran past its time limit of ${this.caseTimeoutMs / 1000} s${where} (an endless loop?); the worker running it was stopped and replaced.`);
+    }
+    return outcome;
+  }
+
+  /** True when the slot's worker has the job's definition compiled, else why it could not be. */
+  async #ensureLoaded(slotIndex: number, source: string | undefined, fileName: string, cancelled: Promise<typeof CANCELLED>): Promise<true | string | typeof CANCELLED> {
+    if (source === undefined) return 'No pipeline definition is open: drop its .js file next to the trace.';
+    const slot = this.#slots[slotIndex];
+    if (slot.source === source) return true;
+    slot.busy = true;
+    const outcome = await Promise.race([raceTimeout(this.#load(slot, source, fileName), this.caseTimeoutMs), cancelled]);
+    slot.busy = false;
+    if (outcome === CANCELLED) return CANCELLED;
+    if (outcome === TIMED_OUT) {
+      this.#replace(slotIndex);
+      return `The pipeline definition did not finish loading within ${this.caseTimeoutMs / 1000} s.`;
+    }
+    if (!outcome.ok) return outcome.problem.message;
+    slot.source = source;
+    return true;
+  }
+
+  /** Comlink types a union result as a union of promises; this restores one promise of the union. */
+  #load(slot: Slot, source: string, fileName: string): Promise<LoadOutcome> {
+    return slot.api.load(source, fileName) as Promise<LoadOutcome>;
+  }
+
+  #replace(slotIndex: number): void {
+    this.#slots[slotIndex].worker.terminate();
+    this.#slots[slotIndex] = this.#startSlot();
+  }
+
+  #startSlot(): Slot {
+    const worker = this.#createWorker();
+    const slot: Slot = { worker, api: Comlink.wrap<AnalysisWorkerApi>(worker), source: null, busy: false, currentStep: null };
+    worker.addEventListener('message', (event) => {
+      if (isWatchdogMessage(event.data)) slot.currentStep = event.data.agentblameWatchdog;
+    });
+    return slot;
+  }
+}

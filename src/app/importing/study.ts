@@ -1,0 +1,20 @@
+import type { CaseDef } from '../../engine/types.ts';
+import type { TableGame } from '../../formats/game.ts';
+
+/** What the user opened: the cases (or precomputed games) and the pipeline definition, if any. */
+export interface Study {
+  /** The file the cases came from (or "pasted JSON", or the demo's file name). */
+  fileName: string;
+  /** The pipeline's name, else the file's name. */
+  name: string;
+  pipeline?: { name: string; source: string };
+  /** The definition's own file name when it was opened separately (messages point into it). */
+  definitionFile?: string;
+  cases: CaseDef[];
+  games: TableGame[];
+}
+
+/** The name compile errors use for the definition's file. */
+export function definitionFileName(study: Study): string {
+  return study.definitionFile ?? `${(study.pipeline?.name ?? 'pipeline').replace(/[^\w.-]+/g, '-')}.pipeline.js`;
+}

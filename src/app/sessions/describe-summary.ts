@@ -1,0 +1,15 @@
+import type { SessionSummary } from '../../session/types.ts';
+
+/** "1 failure analysed", "12 failures analysed (of 40 cases)". */
+export function failuresLabel(summary: Pick<SessionSummary, 'failuresAnalysed' | 'casesAnalysed' | 'caseCount'>): string {
+  const failures = `${summary.failuresAnalysed} ${summary.failuresAnalysed === 1 ? 'failure' : 'failures'} analysed`;
+  if (summary.casesAnalysed >= summary.caseCount) return failures;
+  return `${failures} (${summary.casesAnalysed} of ${summary.caseCount} cases done)`;
+}
+
+/** A short local date and time for the list; the full ISO time goes in the element's datetime. */
+export function whenLabel(iso: string, locale?: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return date.toLocaleString(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}

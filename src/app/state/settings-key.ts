@@ -1,0 +1,28 @@
+import { resolveMethod } from '../../engine/index.ts';
+import type { AnalysisSettings } from '../../engine/types.ts';
+
+/**
+ * A key naming the analysis that `settings` ask for, holding only the settings that change a
+ * case's result. Results are cached under it, so changing a setting re-runs the cases only when it
+ * matters, and changing it back shows the earlier results at once:
+ * - `worlds` matters only outside recorded mode (recorded replays the case's one world);
+ * - the Monte Carlo knobs (delta, stop rule, width, budget, radius, cap) only when the method
+ *   resolves to Monte Carlo for this many steps ('auto' is exact for small pipelines); `width`
+ *   only under the width rule;
+ * - a step's fix choice only when it is not its default (first) fix.
+ */
+export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<Record<string, string>>, stepCount: number): string {
+  const fixes = Object.entries(settings.fixChoice ?? {})
+    .filter(([step, fix]) => defaultFixes[step] !== undefined && defaultFixes[step] !== fix)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const method = resolveMethod(settings.method, stepCount);
+  const monteCarlo = method === 'mc';
+  return JSON.stringify([
+    settings.mode,
+    settings.seed,
+    method,
+    settings.mode === 'recorded' ? null : settings.worlds,
+    monteCarlo ? [settings.delta, settings.stop, settings.stop === 'width' ? settings.width : null, String(settings.budget), settings.radius, settings.maxPermutations] : null,
+    fixes,
+  ]);
+}

@@ -1,0 +1,63 @@
+/**
+ * One analysis worker of the page's pool. Thin by design: it compiles a pipeline definition in the
+ * SES sandbox once, then analyses the cases (or table games) the page hands it, one call each, so
+ * the page can time every case and replace this worker if a definition never returns.
+ */
+import * as Comlink from 'comlink';
+import { ensureLockdown } from '../src/sandbox/lockdown.ts';
+import { analyzeSourceCase, describeSource } from '../src/sandbox/analyze-source.ts';
+import { analyzeTableGame } from '../src/engine/index.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../src/engine/types.ts';
+import type { TableGame } from '../src/formats/game.ts';
+import { errorResult, type LoadOutcome, type WatchdogMessage } from '../src/app/analysis/protocol.ts';
+import { describeProblem, toSummary } from '../src/app/analysis/definition-summary.ts';
+
+ensureLockdown();
+
+let loaded: { source: string; fileName: string } | null = null;
+
+/** The step last reported to the page in this case (-1 = the metric, -2 = nothing yet). */
+let reportedStep = -2;
+function report(step: number): void {
+  if (step === reportedStep) return;
+  reportedStep = step;
+  const message: WatchdogMessage = { agentblameWatchdog: step };
+  self.postMessage(message);
+}
+const watchdogHooks = { onStepStart: report, onMetricStart: () => report(-1) };
+
+const api = {
+  /** Compiles `source` in the sandbox and keeps it for the following `analyzeCase` calls. */
+  load(source: string, fileName: string): LoadOutcome {
+    try {
+      const summary = toSummary(describeSource(source, fileName));
+      loaded = { source, fileName };
+      return { ok: true, summary };
+    } catch (error) {
+      loaded = null;
+      return { ok: false, problem: describeProblem(error, fileName) };
+    }
+  },
+
+  analyzeCase(caseDef: CaseDef, settings: AnalysisSettings): CaseResult {
+    if (loaded === null) return errorResult(caseDef.id, [], 'No pipeline definition is loaded.');
+    reportedStep = -2;
+    try {
+      return analyzeSourceCase(loaded.source, caseDef, settings, watchdogHooks, loaded.fileName);
+    } catch (error) {
+      return errorResult(caseDef.id, [], error instanceof Error ? error.message : String(error));
+    }
+  },
+
+  analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult {
+    try {
+      return analyzeTableGame(game, settings);
+    } catch (error) {
+      return errorResult(game.id, [...game.players], error instanceof Error ? error.message : String(error));
+    }
+  },
+};
+
+export type AnalysisWorkerApi = typeof api;
+
+Comlink.expose(api);

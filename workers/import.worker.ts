@@ -1,0 +1,59 @@
+/**
+ * The import worker: reads a dropped or picked file, detects its format and validates it off the
+ * page's thread, reporting progress. The parsed cases stay here until the page pulls them in
+ * chunks (a 50 MB trace would otherwise arrive as one message that takes the page long to unpack).
+ */
+import * as Comlink from 'comlink';
+import { parseInputFile } from '../src/formats/detect.ts';
+import type { CaseDef } from '../src/engine/types.ts';
+import type { TableGame } from '../src/formats/game.ts';
+import type { ImportOutcome, ImportProgress } from '../src/app/importing/import-protocol.ts';
+import { describeImportError } from '../src/app/importing/describe-import-error.ts';
+import { readBlobText } from '../src/app/importing/read-blob-text.ts';
+import { summarizeParsed } from '../src/app/importing/summarize-parsed.ts';
+import { opensWithJsonFormat } from '../src/formats/importer.ts';
+import { importSessionText, looksLikeHtml } from '../src/session/session-file.ts';
+
+let cases: CaseDef[] = [];
+let games: TableGame[] = [];
+
+const api = {
+  /** Reads and validates one file; `source` is a Blob (file) or text (pasted JSON). */
+  async open(source: Blob | string, fileName: string, onProgress?: (progress: ImportProgress) => void): Promise<ImportOutcome> {
+    cases = [];
+    games = [];
+    try {
+      const text = typeof source === 'string' ? source : await readBlobText(source, (loaded, total) => onProgress?.({ phase: 'reading', loaded, total }));
+      const size = typeof source === 'string' ? source.length : source.size;
+      onProgress?.({ phase: 'validating', loaded: size, total: size });
+      if (opensWithJsonFormat(text, 'agentblame-session') || looksLikeHtml(text)) {
+        const session = importSessionText(text);
+        return { ok: true, kind: 'session', name: session.name, session, caseCount: 0, gameCount: 0 };
+      }
+      const parsed = summarizeParsed(parseInputFile(text, fileName));
+      cases = parsed.cases;
+      games = parsed.games;
+      return parsed.outcome;
+    } catch (error) {
+      return { ok: false, problem: describeImportError(error) };
+    }
+  },
+
+  takeCases(start: number, count: number): CaseDef[] {
+    return cases.slice(start, start + count);
+  },
+
+  takeGames(start: number, count: number): TableGame[] {
+    return games.slice(start, start + count);
+  },
+
+  /** Frees the parsed data once the page has it all. */
+  clear(): void {
+    cases = [];
+    games = [];
+  },
+};
+
+export type ImportWorkerApi = typeof api;
+
+Comlink.expose(api);
