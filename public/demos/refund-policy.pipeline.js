@@ -2,15 +2,20 @@
 //
 // A customer asks how long they have to return an item. The knowledge base still holds the 2023
 // policy (90 days), which the 2026 policy (30 days) replaced. As run, the pipeline answers from the
-// old document. Four fixes are on offer, one per step:
+// old document. Four fixes are on offer, one per step (each step's first fix is its default):
 //   planner   - add "in force in 2026" to the search plan
 //   retriever - drop documents marked as superseded
+//               (a second, weaker fix can be chosen instead: "newest on ties" only breaks score
+//               ties in favour of the newer document; the old policy matches more of the question's
+//               words, so it still wins and this fix alone never repairs the answer)
 //   writer    - cite the document each claim comes from
 //   reviewer  - look every *cited* document up in the policy registry and correct the claim
 //               if that document is no longer in force
 // Planner and retriever are each enough on their own (over-determination); writer and reviewer
 // only help together (conjunction): the reviewer has nothing to check unless the writer cites.
 // So v(S) = 1 exactly when S holds the planner, or the retriever, or both writer and reviewer.
+// With the retriever's "newest on ties" fix the retriever becomes a null player instead:
+// v(S) = 1 exactly when S holds the planner, or both writer and reviewer.
 //
 // Every step is deterministic: no noise is drawn, so every world gives the same answer.
 
@@ -35,13 +40,14 @@ const DOCUMENTS = [
 // The registry the fixed reviewer consults: which document is in force for each topic.
 const POLICY_REGISTRY = { refunds: { inForce: "refund-policy-2026", window: "30 days" } };
 
-// Keyword overlap between a plan and a document; ties go to the earlier document.
-function bestMatch(plan, documents) {
+// Keyword overlap between a plan and a document; ties go to the earlier document, or to the
+// newer one when `newestOnTies` is set.
+function bestMatch(plan, documents, newestOnTies = false) {
   let best = null;
   let bestScore = -1;
   for (const doc of documents) {
     const score = plan.terms.filter((t) => doc.terms.includes(t)).length;
-    if (score > bestScore) {
+    if (score > bestScore || (newestOnTies && score === bestScore && doc.year > best.year)) {
       best = doc;
       bestScore = score;
     }
@@ -57,9 +63,9 @@ function searchTerms(question) {
     .filter((word) => word.length > 2);
 }
 
-function retrieve(plan, documents) {
+function retrieve(plan, documents, newestOnTies = false) {
   const inRange = plan.year === null ? documents : documents.filter((d) => d.year === plan.year);
-  const doc = bestMatch(plan, inRange);
+  const doc = bestMatch(plan, inRange, newestOnTies);
   return { id: doc.id, window: doc.window };
 }
 
@@ -91,6 +97,12 @@ export default {
           name: "drop superseded",
           cost: 2,
           run: ({ planner }) => retrieve(planner, DOCUMENTS.filter((d) => !d.superseded)),
+        },
+        {
+          // Weaker: keeps every document and only prefers the newer one on equal keyword scores.
+          name: "newest on ties",
+          cost: 1,
+          run: ({ planner }) => retrieve(planner, DOCUMENTS, true),
         },
       ],
     },

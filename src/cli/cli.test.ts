@@ -105,6 +105,25 @@ describe('blame tables and options', () => {
     expectBadInput(blame(bare), /carries no pipeline definition: pass one with --pipeline/);
   });
 
+  it('analyses with another fix chosen by --fix STEP=FIX, and names an unknown fix', () => {
+    // The retriever's second fix ("newest on ties") does not repair the answer, so the retriever
+    // becomes a null player: v(S) = 1 iff planner in S or both writer and reviewer, giving 2/3, 0, 1/6, 1/6.
+    const r = blame(REFUND, '--fix', 'retriever=newest on ties', '--json');
+    expect(r.status).toBe(0);
+    const c = JSON.parse(r.stdout).cases[0];
+    expect(c).toMatchObject({ id: 'refund-q1', failed: true, vEmpty: 0, vAll: 1, lastTouch: 'reviewer' });
+    expect(c.shapley.planner).toBeCloseTo(2 / 3, 12);
+    expect(c.shapley.retriever).toBe(0);
+    expect(c.shapley.writer).toBeCloseTo(1 / 6, 12);
+    expect(c.shapley.reviewer).toBeCloseTo(1 / 6, 12);
+    expect(c.fixAlone).toEqual({ planner: 1, retriever: 0, writer: 0, reviewer: 0 });
+    // Naming the default fix explicitly gives the default analysis.
+    expect(JSON.parse(blame(REFUND, '--fix', 'retriever=drop superseded', '--json').stdout).cases[0].shapley).toEqual({ planner: 5 / 12, retriever: 5 / 12, writer: 1 / 12, reviewer: 1 / 12 });
+    const unknown = blame(REFUND, '--fix', 'retriever=nope', '--json');
+    expect(unknown.status).toBe(1);
+    expect(JSON.parse(unknown.stdout).cases[0].error).toMatch(/step "retriever" has no fix named "nope" \(fixes: drop superseded, newest on ties\)/);
+  });
+
   it('writes the HTML report with --html', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'blame-html-')), 'refund.html');
     const r = blame(REFUND, '--html', out, '--json');

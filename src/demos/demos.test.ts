@@ -102,6 +102,12 @@ describe('refund policy, mechanism A (reviewer checks cited claims)', () => {
     expect(result.lastTouch).toBe('reviewer');
   });
 
+  it('with the retriever\'s weaker fix ("newest on ties") makes the retriever a null player', () => {
+    const [weaker] = analyzeAll(demo, { fixChoice: { retriever: 'newest on ties' } });
+    expectCoalitions(weaker, (s) => s.has('planner') || (s.has('writer') && s.has('reviewer')));
+    expect(weaker.shapley).toEqual({ planner: 2 / 3, retriever: 0, writer: 1 / 6, reviewer: 1 / 6 });
+  });
+
   it('draws no noise, so fresh worlds give the same values', () => {
     expect(demo.trace.cases[0].observed).toEqual({});
     const [prior] = analyzeAll(demo, { mode: 'prior', worlds: 4 });
