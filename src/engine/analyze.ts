@@ -22,7 +22,12 @@ function byName<T>(players: readonly string[], xs: readonly T[]): Record<string,
 }
 
 function coalitionList(players: readonly string[], entries: [number, number][]): CaseResult['coalitions'] {
-  return entries.map(([mask, value]) => ({ fixed: players.filter((_, i) => Math.floor(mask / 2 ** i) % 2 === 1), value }));
+  // Only used up to COALITION_TABLE_MAX_PLAYERS players, so masks fit in 32 bits and bit tests are exact.
+  return entries.map(([mask, value]) => {
+    const fixed: string[] = [];
+    for (let i = 0; i < players.length; i++) if ((mask >>> i) & 1) fixed.push(players[i]);
+    return { fixed, value };
+  });
 }
 
 /** The estimator's own random stream: a function of the run's seed and the case id, so results do not depend on case order or worker count. */

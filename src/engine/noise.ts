@@ -54,105 +54,113 @@ function checkKey(key: unknown, what: string): string {
   return key;
 }
 
-/** The `noise` handle a step receives: addressed draws for one step in one world. */
+/**
+ * The `noise` handle a step receives: addressed draws for one step in one world. Handles are made
+ * for every step of every world replayed, so the work lives in module-level functions and the
+ * handle is one object of method shorthands (no per-handle arrow functions to name or allocate).
+ */
 export function createStepNoise(world: WorldNoise, step: string, opts: StepNoiseOptions = {}): Noise {
-  const abductedForStep = (): Map<string, AbductedDraw> => {
-    let m = world.abducted.get(step);
-    if (!m) world.abducted.set(step, (m = new Map()));
-    return m;
-  };
-
-  const gumbel = (key: string, option: string): number => {
-    const abducted = world.abducted.get(step)?.get(key);
-    // Own properties only: an option named like an Object.prototype member ("constructor") has no abducted Gumbel.
-    if (abducted && Object.hasOwn(abducted.gumbels, option)) return abducted.gumbels[option];
-    return gumbelFromUniform(world.uniform(step, key, option));
-  };
-
-  const categorical = (logits: Readonly<Record<string, number>>, keyArg?: string): string => {
-    const key = checkKey(keyArg, 'categorical');
-    if (logits === null || typeof logits !== 'object') throw new TypeError('noise.categorical: logits must be an object of option -> number');
-    const names = Object.keys(logits);
-    if (names.length === 0) throw new RangeError('noise.categorical: logits has no options');
-    for (const o of names) {
-      const l = logits[o];
-      if (o.startsWith(RESERVED_PREFIX)) throw new RangeError(reservedMessage('categorical', o));
-      if (typeof l !== 'number' || Number.isNaN(l) || l === Infinity) {
-        throw new RangeError(`noise.categorical: logit of "${o}" must be a finite number or -Infinity, got ${String(l)}`);
-      }
-    }
-    if (names.every((o) => logits[o] === -Infinity)) throw new RangeError('noise.categorical: every logit is -Infinity, so no option can be chosen');
-    let chosen: string;
-    const observed = abductIfObserved(key, logits);
-    if (observed !== undefined) {
-      chosen = observed;
-    } else {
-      const prior = world.abducted.get(step)?.get(key);
-      if (prior && sameLogits(prior.logits, logits)) {
-        // Unchanged logits reproduce the factual choice exactly, whatever rounding did to the Gumbels.
-        chosen = prior.chosen;
-      } else {
-        chosen = names[0];
-        let best = -Infinity;
-        for (const o of names) {
-          const score = logits[o] + gumbel(key, o);
-          if (score > best) {
-            best = score;
-            chosen = o;
-          }
-        }
-      }
-    }
-    if (opts.recordChoices) {
-      let m = world.choices.get(step);
-      if (!m) world.choices.set(step, (m = new Map()));
-      m.set(key, chosen);
-    }
-    return chosen;
-  };
-
-  /** In the factual run of a posterior world: infer this draw's Gumbels from the observed choice. */
-  function abductIfObserved(key: string, logits: Readonly<Record<string, number>>): string | undefined {
-    const from = opts.abductFrom;
-    // Own properties only: a key named "constructor" must not read Object.prototype.
-    if (!from || !Object.hasOwn(from, key)) return undefined;
-    const observedChoice = from[key];
-    const existing = world.abducted.get(step)?.get(key);
-    if (existing) return undefined;
-    const gumbels = abductGumbels(logits, observedChoice, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) =>
-      world.uniform(step, key, o),
-    );
-    abductedForStep().set(key, { logits: { ...logits }, chosen: observedChoice, gumbels });
-    return observedChoice;
-  }
-
   return {
-    uniform: (key?: string) => world.uniform(step, checkKey(key, 'uniform'), SLOT_UNIFORM),
-    normal: (key?: string) => {
+    uniform(key?: string) {
+      return world.uniform(step, checkKey(key, 'uniform'), SLOT_UNIFORM);
+    },
+    normal(key?: string) {
       const k = checkKey(key, 'normal');
       // Box-Muller on two addressed uniforms: exact, and one address pair per key.
       const r = Math.sqrt(-2 * Math.log(world.uniform(step, k, SLOT_NORMAL_RADIUS)));
       return r * Math.cos(2 * Math.PI * world.uniform(step, k, SLOT_NORMAL_ANGLE));
     },
-    gumbel: (key: string, option: string) => {
+    gumbel(key: string, option: string) {
       if (typeof option !== 'string') throw new TypeError('noise.gumbel: option must be a string');
       if (option.startsWith(RESERVED_PREFIX)) throw new RangeError(reservedMessage('gumbel', option));
-      return gumbel(checkKey(key, 'gumbel'), option);
+      return gumbelDraw(world, step, checkKey(key, 'gumbel'), option);
     },
-    categorical,
-    bernoulli: (p: number, key?: string) => {
+    categorical(logits: Readonly<Record<string, number>>, keyArg?: string) {
+      return categoricalDraw(world, step, opts, logits, keyArg);
+    },
+    bernoulli(p: number, key?: string) {
       if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`noise.bernoulli: p must be in [0, 1], got ${String(p)}`);
       return world.uniform(step, checkKey(key, 'bernoulli'), SLOT_UNIFORM) < p;
     },
-    int: (n: number, key?: string) => {
+    int(n: number, key?: string) {
       if (!Number.isInteger(n) || n < 1) throw new RangeError(`noise.int: n must be a positive integer, got ${String(n)}`);
       return Math.floor(world.uniform(step, checkKey(key, 'int'), SLOT_UNIFORM) * n);
     },
-    choice: <T>(items: readonly T[], key?: string): T => {
+    choice<T>(items: readonly T[], key?: string): T {
       if (!Array.isArray(items) || items.length === 0) throw new RangeError('noise.choice: needs a non-empty array');
       return items[Math.floor(world.uniform(step, checkKey(key, 'choice'), SLOT_UNIFORM) * items.length)];
     },
   };
+}
+
+/** A step's Gumbel for (key, option): the abducted one if this world has it, else the addressed draw. */
+function gumbelDraw(world: WorldNoise, step: string, key: string, option: string): number {
+  const abducted = world.abducted.get(step)?.get(key);
+  // Own properties only: an option named like an Object.prototype member ("constructor") has no abducted Gumbel.
+  if (abducted && Object.hasOwn(abducted.gumbels, option)) return abducted.gumbels[option];
+  return gumbelFromUniform(world.uniform(step, key, option));
+}
+
+/** Gumbel-max over the logits with this world's Gumbels (abducting them first in a posterior factual run). */
+function categoricalDraw(world: WorldNoise, step: string, opts: StepNoiseOptions, logits: Readonly<Record<string, number>>, keyArg: string | undefined): string {
+  const key = checkKey(keyArg, 'categorical');
+  if (logits === null || typeof logits !== 'object') throw new TypeError('noise.categorical: logits must be an object of option -> number');
+  const names = Object.keys(logits);
+  if (names.length === 0) throw new RangeError('noise.categorical: logits has no options');
+  let allMinusInfinity = true;
+  for (const o of names) {
+    const l = logits[o];
+    if (o.startsWith(RESERVED_PREFIX)) throw new RangeError(reservedMessage('categorical', o));
+    if (typeof l !== 'number' || Number.isNaN(l) || l === Infinity) {
+      throw new RangeError(`noise.categorical: logit of "${o}" must be a finite number or -Infinity, got ${String(l)}`);
+    }
+    if (l !== -Infinity) allMinusInfinity = false;
+  }
+  if (allMinusInfinity) throw new RangeError('noise.categorical: every logit is -Infinity, so no option can be chosen');
+  let chosen: string;
+  const observed = abductIfObserved(world, step, opts, key, logits);
+  if (observed !== undefined) {
+    chosen = observed;
+  } else {
+    const prior = world.abducted.get(step)?.get(key);
+    if (prior && sameLogits(prior.logits, logits)) {
+      // Unchanged logits reproduce the factual choice exactly, whatever rounding did to the Gumbels.
+      chosen = prior.chosen;
+    } else {
+      chosen = names[0];
+      let best = -Infinity;
+      for (const o of names) {
+        const score = logits[o] + gumbelDraw(world, step, key, o);
+        if (score > best) {
+          best = score;
+          chosen = o;
+        }
+      }
+    }
+  }
+  if (opts.recordChoices) {
+    let m = world.choices.get(step);
+    if (!m) world.choices.set(step, (m = new Map()));
+    m.set(key, chosen);
+  }
+  return chosen;
+}
+
+/** In the factual run of a posterior world: infer this draw's Gumbels from the observed choice. */
+function abductIfObserved(world: WorldNoise, step: string, opts: StepNoiseOptions, key: string, logits: Readonly<Record<string, number>>): string | undefined {
+  const from = opts.abductFrom;
+  // Own properties only: a key named "constructor" must not read Object.prototype.
+  if (!from || !Object.hasOwn(from, key)) return undefined;
+  const observedChoice = from[key];
+  const existing = world.abducted.get(step)?.get(key);
+  if (existing) return undefined;
+  const gumbels = abductGumbels(logits, observedChoice, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) =>
+    world.uniform(step, key, o),
+  );
+  let forStep = world.abducted.get(step);
+  if (!forStep) world.abducted.set(step, (forStep = new Map()));
+  forStep.set(key, { logits: { ...logits }, chosen: observedChoice, gumbels });
+  return observedChoice;
 }
 
 function sameLogits(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {

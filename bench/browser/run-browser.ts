@@ -1,0 +1,257 @@
+/**
+ * `npm run bench:browser`: the workbench in headless Chromium (Playwright), against the built page
+ * served by `vite preview`:
+ *  1. the 200-case stochastic RAG analysis (opened with `?trace=`, which starts the analysis) with
+ *     one analysis worker and with one per core (`?workers=N`): wall time and the speed-up;
+ *  2. main-thread long tasks (PerformanceObserver 'longtask', > 50 ms) while it runs;
+ *  3. the import time of a generated ~50 MB, 10 000-case trace opened with the file picker.
+ * Writes the figures into the `browser` section of bench/results.json.
+ *
+ *   npm run bench:browser                 # builds first
+ *   npm run bench:browser -- --no-build   # reuse dist/
+ *   npm run bench:browser -- --runs 1 --cases 2000 --megabytes 5   # smaller
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:net';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { median } from '../lib/measure.ts';
+import { largeTraceText } from './large-trace.ts';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const RESULTS = resolve(ROOT, 'bench/results.json');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Installed before any page script: records long tasks and when the run's status changes. */
+const INIT_SCRIPT = `
+  window.__bench = { longTasks: [], status: [] };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__bench.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch (e) { window.__bench.noLongTaskApi = String(e); }
+  const seen = new WeakMap();
+  const watch = () => {
+    const el = document.querySelector('[data-testid="run-progress"]');
+    if (!el) return;
+    const s = el.getAttribute('data-status');
+    if (seen.get(el) !== s) { seen.set(el, s); window.__bench.status.push({ status: s, at: performance.now() }); }
+  };
+  new MutationObserver(watch).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
+`;
+
+interface Args {
+  build: boolean;
+  runs: number;
+  cases: number;
+  megabytes: number;
+  timeoutMs: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { build: true, runs: 3, cases: 10_000, megabytes: 50, timeoutMs: 600_000 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const num = () => {
+      const v = Number(argv[++i]);
+      if (!(v > 0)) throw new Error(`${a} needs a positive number`);
+      return v;
+    };
+    if (a === '--no-build') args.build = false;
+    else if (a === '--runs') args.runs = num();
+    else if (a === '--cases') args.cases = num();
+    else if (a === '--megabytes') args.megabytes = num();
+    else if (a === '--timeout') args.timeoutMs = num() * 1000;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return args;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => res(port));
+    });
+    srv.on('error', rej);
+  });
+}
+
+async function startPreview(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`vite preview exited with code ${child.exitCode}`);
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/`);
+      if (r.ok) return child;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill();
+  throw new Error('vite preview did not answer within 30 s');
+}
+
+interface RunFigures {
+  workers: number;
+  wallMs: number;
+  longTasks: number;
+  longestTaskMs: number;
+  longTaskTotalMs: number;
+}
+
+/** Open the RAG demo trace with N workers; the page analyses it at once. Times running -> done. */
+async function ragRun(browser: Browser, base: string, workers: number, timeoutMs: number): Promise<RunFigures> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(INIT_SCRIPT);
+  try {
+    await page.goto(`${base}/?trace=demos/stochastic-rag.trace.json&workers=${workers}`);
+    await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: timeoutMs });
+    const bench = (await page.evaluate('window.__bench')) as { longTasks: { start: number; duration: number }[]; status: { status: string; at: number }[]; noLongTaskApi?: string };
+    if (bench.noLongTaskApi) throw new Error(`no long-task API: ${bench.noLongTaskApi}`);
+    const start = bench.status.find((s) => s.status === 'running')?.at;
+    const end = bench.status.find((s) => s.status === 'done')?.at;
+    if (start === undefined || end === undefined) throw new Error(`run status not seen: ${JSON.stringify(bench.status)}`);
+    const during = bench.longTasks.filter((t) => t.start + t.duration >= start && t.start <= end);
+    return {
+      workers,
+      wallMs: end - start,
+      longTasks: during.length,
+      longestTaskMs: Math.max(0, ...during.map((t) => t.duration)),
+      longTaskTotalMs: during.reduce((s, t) => s + t.duration, 0),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Open the large trace with the file picker; time from choosing the file to the analysis starting. */
+async function importRun(browser: Browser, base: string, file: string, timeoutMs: number) {
+  const context = await browser.newContext();
+  const page: Page = await context.newPage();
+  await page.addInitScript(INIT_SCRIPT);
+  try {
+    await page.goto(`${base}/`);
+    const input = page.locator('input[type="file"]').first();
+    await input.waitFor({ state: 'attached', timeout: 30_000 });
+    const t0 = (await page.evaluate('performance.now()')) as number;
+    await input.setInputFiles(file);
+    await page.waitForSelector('[data-testid="run-progress"]', { timeout: timeoutMs });
+    const bench = (await page.evaluate('window.__bench')) as { longTasks: { start: number; duration: number }[]; status: { status: string; at: number }[] };
+    const opened = bench.status[0]?.at ?? ((await page.evaluate('performance.now()')) as number);
+    const during = bench.longTasks.filter((t) => t.start + t.duration >= t0 && t.start <= opened);
+    return { importMs: opened - t0, longTasks: during.length, longestTaskMs: Math.max(0, ...during.map((t) => t.duration)) };
+  } finally {
+    await context.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const log = (s: string) => process.stderr.write(`${s}\n`);
+  if (args.build) {
+    log('bench:browser: npm run build');
+    const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+    if (b.status !== 0) throw new Error('npm run build failed');
+  }
+  if (!existsSync(resolve(ROOT, 'dist/index.html'))) throw new Error('dist/index.html is missing: run npm run build (or drop --no-build)');
+  if (!existsSync(resolve(ROOT, 'dist/demos/stochastic-rag.trace.json'))) throw new Error('dist/demos/stochastic-rag.trace.json is missing from the build');
+
+  const bigDir = resolve(ROOT, 'node_modules/.cache/agentblame-bench');
+  mkdirSync(bigDir, { recursive: true });
+  const bigFile = resolve(bigDir, `large-${args.cases}-${args.megabytes}mb.trace.json`);
+  if (!existsSync(bigFile)) {
+    log(`bench:browser: generating ${bigFile}`);
+    writeFileSync(bigFile, largeTraceText(args.cases, args.megabytes * 1_000_000));
+  }
+  const bigBytes = readFileSync(bigFile).length;
+
+  const port = await freePort();
+  const preview = await startPreview(port);
+  const base = `http://127.0.0.1:${port}`;
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const cores = availableParallelism();
+    const byWorkers: Record<number, RunFigures[]> = {};
+    for (const workers of [...new Set([1, cores])]) {
+      byWorkers[workers] = [];
+      // One warm-up (caches, JIT), then the timed runs.
+      await ragRun(browser, base, workers, args.timeoutMs);
+      for (let r = 0; r < args.runs; r++) {
+        const fig = await ragRun(browser, base, workers, args.timeoutMs);
+        log(`rag with ${workers} worker(s): ${fig.wallMs.toFixed(0)} ms, ${fig.longTasks} long tasks (longest ${fig.longestTaskMs.toFixed(0)} ms)`);
+        byWorkers[workers].push(fig);
+      }
+    }
+    const summary = (figs: RunFigures[]) => ({
+      wallMs: median(figs.map((f) => f.wallMs)),
+      runsMs: figs.map((f) => f.wallMs),
+      longTasks: Math.max(...figs.map((f) => f.longTasks)),
+      longestTaskMs: Math.max(...figs.map((f) => f.longestTaskMs)),
+      longTaskTotalMs: median(figs.map((f) => f.longTaskTotalMs)),
+    });
+    const one = summary(byWorkers[1]);
+    const all = summary(byWorkers[cores]);
+    const imports = [];
+    for (let r = 0; r < args.runs; r++) {
+      const fig = await importRun(browser, base, bigFile, args.timeoutMs);
+      log(`import of ${(bigBytes / 1e6).toFixed(1)} MB: ${fig.importMs.toFixed(0)} ms, ${fig.longTasks} long tasks (longest ${fig.longestTaskMs.toFixed(0)} ms)`);
+      imports.push(fig);
+    }
+    const browserSection = {
+      date: new Date().toISOString(),
+      chromium: browser.version(),
+      cores,
+      ragAnalysis: { cases: 200, oneWorker: one, everyCore: { workers: cores, ...all }, speedUp: one.wallMs / all.wallMs },
+      largeImport: {
+        cases: args.cases,
+        bytes: bigBytes,
+        importMs: median(imports.map((f) => f.importMs)),
+        runsMs: imports.map((f) => f.importMs),
+        longTasks: Math.max(...imports.map((f) => f.longTasks)),
+        longestTaskMs: Math.max(...imports.map((f) => f.longestTaskMs)),
+      },
+      targets: [
+        { goal: `worker speed-up >= 1.8x on ${cores} cores`, measured: `${(one.wallMs / all.wallMs).toFixed(2)}x`, met: one.wallMs / all.wallMs >= 1.8 },
+        {
+          goal: 'no main-thread task over 50 ms during the analysis',
+          measured: `${Math.max(one.longTasks, all.longTasks)} long tasks, longest ${Math.max(one.longestTaskMs, all.longestTaskMs).toFixed(0)} ms`,
+          met: one.longTasks + all.longTasks === 0,
+        },
+      ],
+    };
+    const lines = [
+      `stochastic RAG, 200 cases: 1 worker ${one.wallMs.toFixed(0)} ms; ${cores} workers ${all.wallMs.toFixed(0)} ms; speed-up ${(one.wallMs / all.wallMs).toFixed(2)}x`,
+      `main-thread long tasks during the analysis: 1 worker ${one.longTasks} (longest ${one.longestTaskMs.toFixed(0)} ms), ${cores} workers ${all.longTasks} (longest ${all.longestTaskMs.toFixed(0)} ms)`,
+      `import of a ${(bigBytes / 1e6).toFixed(1)} MB, ${args.cases}-case trace: ${browserSection.largeImport.importMs.toFixed(0)} ms (long tasks ${browserSection.largeImport.longTasks}, longest ${browserSection.largeImport.longestTaskMs.toFixed(0)} ms)`,
+      ...browserSection.targets.map((t) => `${t.met ? '[met]' : '[MISSED]'} ${t.goal}: ${t.measured}`),
+    ];
+    process.stdout.write(lines.join('\n') + '\n');
+    let results: Record<string, unknown> = {};
+    if (existsSync(RESULTS)) {
+      try {
+        results = JSON.parse(readFileSync(RESULTS, 'utf8'));
+      } catch {
+        results = {};
+      }
+    }
+    results.browser = browserSection;
+    writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
+    log(`wrote the browser section of ${RESULTS}`);
+  } finally {
+    await browser.close();
+    preview.kill();
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench:browser: ${e instanceof Error ? e.stack ?? e.message : e}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,129 @@
+/** The printed table, the reference comparison and the targets, from measured rows. */
+import { REFERENCE } from './reference.ts';
+import type { WorkloadResult } from './result.ts';
+
+export interface Target {
+  goal: string;
+  measured: string;
+  met: boolean | null;
+}
+
+export interface DemoTotal {
+  demo: string;
+  wallMs: number;
+  cpuMs: number;
+  referenceWallMs: number;
+  speedUp: number;
+}
+
+const DEMO_REFERENCE: Record<string, number> = {
+  'demo:refund': REFERENCE.refundWallMs,
+  'demo:rag': REFERENCE.stochasticRagWallMs,
+  'demo:eight-step': REFERENCE.eightStepWallMs,
+};
+
+export function demoTotals(rows: readonly WorkloadResult[]): DemoTotal[] {
+  return Object.entries(DEMO_REFERENCE).flatMap(([group, ref]) => {
+    const mine = rows.filter((r) => r.group === group);
+    if (mine.length === 0) return [];
+    const wallMs = mine.reduce((s, r) => s + r.wallMs, 0);
+    const cpuMs = mine.reduce((s, r) => s + r.cpuMs, 0);
+    return [{ demo: group.slice(5), wallMs, cpuMs, referenceWallMs: ref, speedUp: ref / wallMs }];
+  });
+}
+
+export function targets(rows: readonly WorkloadResult[]): Target[] {
+  const out: Target[] = [];
+  const totals = demoTotals(rows);
+  if (totals.length === 3) {
+    const ours = totals.reduce((s, t) => s + t.wallMs, 0);
+    const ref = totals.reduce((s, t) => s + t.referenceWallMs, 0);
+    out.push({ goal: 'three demo workloads together >= 20x faster than the reference (wall)', measured: `${fmtMs(ours)} vs ${fmtMs(ref)}: ${(ref / ours).toFixed(1)}x`, met: ref / ours >= 20 });
+  }
+  const n20 = rows.find((r) => r.group === 'exact-scaling' && /n = 20 /.test(r.name));
+  if (n20) out.push({ goal: 'exact Shapley for n = 20 under 1 s', measured: fmtMs(n20.wallMs), met: n20.wallMs < 1000 });
+  const ses = rows.filter((r) => r.group === 'sandbox' && r.detail?.sesOverPlain !== undefined);
+  if (ses.length) {
+    const worst = Math.max(...ses.map((r) => r.detail!.sesOverPlain as number));
+    out.push({ goal: 'SES overhead at most 1.2x on the demo steps', measured: `worst ${worst.toFixed(2)}x (${ses.map((r) => `${r.name.split(' ')[0]} ${(r.detail!.sesOverPlain as number).toFixed(2)}x`).join(', ')})`, met: worst <= 1.2 });
+  }
+  return out;
+}
+
+export function fmtMs(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 2 : 0)} ms`;
+}
+
+function fmtNum(x: number | undefined, digits = 0): string {
+  if (x === undefined) return '';
+  return Number.isFinite(x) ? x.toFixed(digits) : String(x);
+}
+
+function pad(cells: string[][]): string {
+  const widths = cells[0].map((_, j) => Math.max(...cells.map((row) => row[j].length)));
+  return cells.map((row) => row.map((c, j) => (j <= 1 ? c.padEnd(widths[j]) : c.padStart(widths[j]))).join('  ').trimEnd()).join('\n');
+}
+
+export function formatTable(rows: readonly WorkloadResult[]): string {
+  const head = ['group', 'workload', 'wall', 'cpu', 'cost', 'evals', 'max|err|', 'extra', 'reference', 'ratio'];
+  const body = rows.map((r) => {
+    const extra: string[] = [];
+    const d = r.detail ?? {};
+    if (d.permutations !== undefined) extra.push(`${d.permutations} perms`);
+    if (d.permutationsMedian !== undefined) extra.push(`${d.permutationsMedian} perms`);
+    if (d.failures !== undefined) extra.push(`${d.failures} fail`);
+    if (d.failuresAnalysed !== undefined) extra.push(`${d.failuresAnalysed} analysed`);
+    if (d.top !== undefined) extra.push(`top ${d.top}`);
+    if (d.kernelWallMs !== undefined) extra.push(`kernel ${fmtMs(d.kernelWallMs as number)}`);
+    if (d.sesOverPlain !== undefined) extra.push(`${(d.sesOverPlain as number).toFixed(2)}x plain`);
+    if (d.workers) extra.push(`${d.workers} workers`);
+    const ref = r.reference;
+    return [
+      r.group,
+      r.name,
+      fmtMs(r.wallMs),
+      fmtMs(r.cpuMs),
+      fmtNum(r.cost),
+      fmtNum(r.evaluations),
+      r.maxError === undefined ? '' : r.maxError.toFixed(3),
+      extra.join(', '),
+      ref ? `${ref.unit === 'ms' ? fmtMs(ref.value) : ref.value}` : '',
+      ref ? `${(ref.ours / ref.value).toFixed(2)}x` : '',
+    ];
+  });
+  return pad([head, ...body]);
+}
+
+export function formatCrnTable(rows: readonly WorkloadResult[]): string {
+  const study = rows.find((r) => Array.isArray(r.detail?.table));
+  if (!study) return '';
+  const table = study.detail!.table as Record<string, number | string>[];
+  const head = ['mode', 'estimator', 'Var CRN', 'Var indep', 'indep/CRN', 'ref', 'cost CRN', 'cost indep', 'Var*cost gain'];
+  const body = table.map((t) => [
+    String(t.mode),
+    String(t.estimator),
+    (t.varCrn as number).toFixed(5),
+    (t.varIndep as number).toFixed(5),
+    `${(t.indepOverCrn as number).toFixed(2)}x`,
+    `${t.referenceIndepOverCrn}x`,
+    t.costCrnPerReplicate === undefined ? '' : (t.costCrnPerReplicate as number).toFixed(0),
+    t.costIndepPerReplicate === undefined ? '' : (t.costIndepPerReplicate as number).toFixed(0),
+    t.varTimesCostGain === undefined ? '' : `${(t.varTimesCostGain as number).toFixed(2)}x`,
+  ]);
+  return `${study.name}\n${pad([head, ...body])}`;
+}
+
+export function formatTotals(rows: readonly WorkloadResult[]): string {
+  const totals = demoTotals(rows);
+  if (!totals.length) return '';
+  const head = ['demo', 'ours (wall)', 'ours (cpu)', 'reference (wall)', 'speed-up'];
+  const body = totals.map((t) => [t.demo, fmtMs(t.wallMs), fmtMs(t.cpuMs), fmtMs(t.referenceWallMs), `${t.speedUp.toFixed(1)}x`]);
+  const rag = totals.find((t) => t.demo === 'rag');
+  const note = rag ? `\n(reference stochastic RAG also reports ${fmtMs(REFERENCE.stochasticRagCpuMs)} CPU on 2 CPUs; ours ${fmtMs(rag.cpuMs)} CPU, ${(REFERENCE.stochasticRagCpuMs / rag.cpuMs).toFixed(1)}x)` : '';
+  return pad([head, ...body]) + note;
+}
+
+export function formatTargets(list: readonly Target[]): string {
+  return list.map((t) => `${t.met === null ? '[ ? ]' : t.met ? '[met]' : '[MISSED]'} ${t.goal}: ${t.measured}`).join('\n');
+}

@@ -1,0 +1,63 @@
+/** How big each workload is: the full suite (the reference's sizes) or a tiny smoke run for tests. */
+export interface SuiteSizes {
+  /** Timed runs per workload (the median is reported) and untimed warm-up runs before them. */
+  runs: number;
+  warmup: number;
+  /** Worker threads for the demo batches (0 = analyse in this thread). */
+  workers: number;
+  ragCases: number;
+  ragWorlds: number;
+  crnCases: number;
+  crnWorlds: number;
+  crnReplicates: number;
+  crnPermutations: number;
+  eightMcPermutations: number[];
+  eightBatchCases: number;
+  eightStreamCases: number;
+  exactPlayers: number[];
+  mcPlayers: number[];
+  mcTargetError: number;
+  mcSeeds: number;
+  sandboxCases: number;
+}
+
+export const FULL_SIZES: SuiteSizes = {
+  runs: 3,
+  warmup: 1,
+  workers: 0, // filled in from the machine's cores by the runner
+  ragCases: 200,
+  ragWorlds: 8,
+  crnCases: 100,
+  crnWorlds: 4,
+  crnReplicates: 8,
+  crnPermutations: 16,
+  eightMcPermutations: [16, 64, 256, 1024],
+  eightBatchCases: 400,
+  eightStreamCases: 3000,
+  exactPlayers: [12, 16, 20, 22],
+  mcPlayers: [16, 32],
+  mcTargetError: 0.02,
+  mcSeeds: 5,
+  sandboxCases: 200,
+};
+
+/** Every workload at a size that runs in a few seconds: for bench/bench.test.ts. */
+export const SMOKE_SIZES: SuiteSizes = {
+  runs: 1,
+  warmup: 0,
+  workers: 0,
+  ragCases: 12,
+  ragWorlds: 2,
+  crnCases: 3,
+  crnWorlds: 2,
+  crnReplicates: 2,
+  crnPermutations: 2,
+  eightMcPermutations: [4],
+  eightBatchCases: 3,
+  eightStreamCases: 24,
+  exactPlayers: [6],
+  mcPlayers: [6],
+  mcTargetError: 0.1,
+  mcSeeds: 1,
+  sandboxCases: 3,
+};

@@ -1,0 +1,186 @@
+/**
+ * The three demo workloads as the reference describes them (seeds/000, examples a-c), on the
+ * shipped demo traces, with the sandboxed definitions the workbench runs.
+ */
+import { aggregateBatch, BatchStopper, DEFAULT_SETTINGS } from '../../src/engine/index.ts';
+import { analyzeSourceCase } from '../../src/sandbox/analyze-source.ts';
+import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../../src/engine/types.ts';
+import { inThreadRunner, poolRunner, type CaseRunner } from '../lib/case-runner.ts';
+import { loadDemo, type DemoName } from '../lib/demos.ts';
+import { timeRuns } from '../lib/measure.ts';
+import { REFERENCE } from '../lib/reference.ts';
+import { maxAbsError, type WorkloadResult } from '../lib/result.ts';
+import type { SuiteSizes } from '../lib/sizes.ts';
+import { crnVarianceStudy } from './crn-study.ts';
+
+const EXACT: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact', mode: 'recorded' };
+
+function totals(results: readonly CaseResult[]) {
+  let cost = 0;
+  let evaluations = 0;
+  for (const r of results) {
+    if (r.error) throw new Error(`case ${r.id} failed to analyse: ${r.error}`);
+    cost += r.cost;
+    evaluations += r.evaluations;
+  }
+  return { cost, evaluations };
+}
+
+function topStep(batch: BatchResult): string {
+  return [...batch.steps].sort((a, b) => b.meanShapley - a.meanShapley)[0]?.step ?? '';
+}
+
+function meanShapley(batch: BatchResult): Record<string, number> {
+  return Object.fromEntries(batch.steps.map((s) => [s.step, Number(s.meanShapley.toFixed(3))]));
+}
+
+async function runner(name: DemoName, sizes: SuiteSizes): Promise<CaseRunner> {
+  const demo = loadDemo(name);
+  return sizes.workers > 0 ? poolRunner(demo.source, `${name}.pipeline.js`, sizes.workers) : inThreadRunner(demo.source, `${name}.pipeline.js`);
+}
+
+/** A batch of cases on the runner, aggregated; one result row. */
+async function batchRow(group: string, label: string, run: CaseRunner, cases: CaseDef[], settings: AnalysisSettings, sizes: SuiteSizes): Promise<WorkloadResult> {
+  const { timing, result } = await timeRuns(sizes.runs, sizes.warmup, () => run.run(cases, settings));
+  const batch = aggregateBatch(result, { delta: settings.delta, bound: 'normal' });
+  return {
+    group,
+    name: label,
+    ...timing,
+    ...totals(result),
+    detail: { cases: cases.length, failures: batch.failures, unfixable: batch.unfixable, top: topStep(batch), meanShapley: meanShapley(batch), workers: run.workers },
+  };
+}
+
+/** (a) Refund policy, both reviewer mechanisms: exact, recorded. */
+export async function refundWorkload(sizes: SuiteSizes): Promise<WorkloadResult[]> {
+  const rows: WorkloadResult[] = [];
+  for (const name of ['refund-policy', 'refund-policy-b'] as const) {
+    const demo = loadDemo(name);
+    // One case: in this thread (a pool would only add start-up).
+    const run = inThreadRunner(demo.source, `${name}.pipeline.js`);
+    const { timing, result } = await timeRuns(sizes.runs, sizes.warmup, () => run.run(demo.cases, EXACT));
+    rows.push({
+      group: 'demo:refund',
+      name: `${name}: exact`,
+      ...timing,
+      ...totals(result),
+      detail: { shapley: result[0].shapley, lastTouch: result[0].lastTouch },
+    });
+  }
+  return rows;
+}
+
+/** (b) Stochastic RAG: recorded exact, posterior and prior with n worlds, and the CRN variance study. */
+export async function ragWorkload(sizes: SuiteSizes): Promise<WorkloadResult[]> {
+  const demo = loadDemo('stochastic-rag');
+  const cases = demo.cases.slice(0, sizes.ragCases);
+  const run = await runner('stochastic-rag', sizes);
+  try {
+    const g = 'demo:rag';
+    const rows = [
+      await batchRow(g, `rag ${cases.length} cases: recorded, exact`, run, cases, EXACT, sizes),
+      await batchRow(g, `rag: posterior, ${sizes.ragWorlds} worlds`, run, cases, { ...EXACT, mode: 'posterior', worlds: sizes.ragWorlds }, sizes),
+      await batchRow(g, `rag: prior, ${sizes.ragWorlds} worlds`, run, cases, { ...EXACT, mode: 'prior', worlds: sizes.ragWorlds }, sizes),
+    ];
+    rows.push(...(await crnVarianceStudy(demo, sizes)));
+    return rows;
+  } finally {
+    await run.close();
+  }
+}
+
+/** A stream of up to `count` cases: the trace's cases in turn, each visit in a fresh recorded world. */
+export function eightStepStream(cases: readonly CaseDef[], count: number): CaseDef[] {
+  return Array.from({ length: count }, (_, k) => {
+    const base = cases[k % cases.length];
+    return { id: `stream-${k}`, inputs: base.inputs, seed: 900_000 + k };
+  });
+}
+
+/** (c) The 8-step agent: first failing case exact and by Monte Carlo, the batch, the adaptive stream. */
+export async function eightStepWorkload(sizes: SuiteSizes): Promise<WorkloadResult[]> {
+  const g = 'demo:eight-step';
+  const demo = loadDemo('eight-step-agent');
+  const fileName = 'eight-step-agent.pipeline.js';
+  const first = demo.cases.find((c) => c.score !== undefined && c.score < 1) ?? demo.cases[0];
+  const one = (settings: AnalysisSettings) => {
+    const r = analyzeSourceCase(demo.source, first, settings, {}, fileName);
+    if (r.error) throw new Error(r.error);
+    return r;
+  };
+  const rows: WorkloadResult[] = [];
+  const exact = await timeRuns(sizes.runs, sizes.warmup, () => one(EXACT));
+  const players = exact.result.players;
+  const exactValues = players.map((p) => exact.result.shapley![p]);
+  rows.push({
+    group: g,
+    name: `${first.id}: exact, 2^${players.length} coalitions`,
+    ...exact.timing,
+    cost: exact.result.cost,
+    evaluations: exact.result.evaluations,
+    detail: { shapley: exact.result.shapley, referenceCost: REFERENCE.eightStepExactCost },
+  });
+  const mc = async (label: string, settings: Partial<AnalysisSettings>, reference?: WorkloadResult['reference']) => {
+    const { timing, result } = await timeRuns(sizes.runs, sizes.warmup, () => one({ ...EXACT, method: 'mc', ...settings }));
+    const values = players.map((p) => result.shapley![p]);
+    const radii = players.map((p) => (result.ci![p][1] - result.ci![p][0]) / 2);
+    const row: WorkloadResult = {
+      group: g,
+      name: label,
+      ...timing,
+      cost: result.cost,
+      evaluations: result.evaluations,
+      maxError: maxAbsError(values, exactValues),
+      detail: { permutations: result.permutations, stopReason: result.stopReason, maxRadius: Math.max(...radii) },
+    };
+    if (reference) row.reference = { ...reference, ours: result.permutations };
+    return row;
+  };
+  for (const perms of sizes.eightMcPermutations) {
+    rows.push(await mc(`MC, ${perms} permutations (Bernstein)`, { stop: 'budget', budget: Infinity, maxPermutations: perms, radius: 'bernstein' }));
+  }
+  const top1Ref = { what: 'reference permutations to separate top1', value: REFERENCE.adaptiveTop1Permutations, ours: 0, unit: 'count' as const };
+  rows.push(await mc('MC adaptive top1 (Hoeffding)', { stop: 'top1', radius: 'hoeffding', maxPermutations: 100_000 }, top1Ref));
+  rows.push(await mc('MC adaptive top1 (Bernstein)', { stop: 'top1', radius: 'bernstein', maxPermutations: 100_000 }, top1Ref));
+  // The reference's budget of 100 was 100/126 of its case's exact cost; ours costs less in all, so scale it alike.
+  const budget = Math.round((100 / REFERENCE.eightStepExactCost) * exact.result.cost);
+  rows.push(await mc(`MC adaptive top1, budget ${budget} (100/126 of exact cost)`, { stop: 'top1', radius: 'bernstein', budget, maxPermutations: 100_000 }));
+
+  const run = await runner('eight-step-agent', sizes);
+  try {
+    rows.push(await batchRow(g, `batch ${Math.min(sizes.eightBatchCases, demo.cases.length)} cases, exact`, run, demo.cases.slice(0, sizes.eightBatchCases), EXACT, sizes));
+    const stream = eightStepStream(demo.cases, sizes.eightStreamCases);
+    for (const [bound, refValue] of [['bernstein', REFERENCE.batchStreamBernsteinFailures], ['normal', REFERENCE.batchStreamNormalFailures]] as const) {
+      const chunk = Math.max(8, run.workers * 4);
+      const { timing, result } = await timeRuns(sizes.runs, sizes.warmup, async () => {
+        const stopper = new BatchStopper({ delta: 0.05, bound });
+        const results: CaseResult[] = [];
+        let stopped = false;
+        // Chunks in case order, fed to the stopper in order: where it stops does not depend on timing.
+        outer: for (let start = 0; start < stream.length; start += chunk) {
+          for (const r of await run.run(stream.slice(start, start + chunk), EXACT)) {
+            results.push(r);
+            if (stopper.push(r)) {
+              stopped = true;
+              break outer;
+            }
+          }
+        }
+        return { results, stopped };
+      });
+      const batch = aggregateBatch(result.results, { delta: 0.05, bound: bound === 'normal' ? 'normal' : 'anytime' });
+      rows.push({
+        group: g,
+        name: `adaptive stream (${bound} stop), up to ${stream.length} cases`,
+        ...timing,
+        ...totals(result.results),
+        detail: { casesRead: result.results.length, failuresAnalysed: batch.analyzed, stopped: result.stopped, top: topStep(batch) },
+        reference: { what: `reference failures analysed (${bound})`, value: refValue, ours: batch.analyzed, unit: 'count' },
+      });
+    }
+  } finally {
+    await run.close();
+  }
+  return rows;
+}
