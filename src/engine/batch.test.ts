@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateBatch, anytimeIndex, BatchStopper } from './batch.ts';
+import { aggregateBatch, anytimeIndex, BatchStopper, NORMAL_STOP_MIN_CASES } from './batch.ts';
 import { seededRng } from './rng.ts';
 import type { BatchBound, CaseResult } from './types.ts';
 import { mean, variance } from './testing/statistics.ts';
@@ -176,6 +176,14 @@ describe('BatchStopper', () => {
     }
     // The normal heuristic stops earlier than the anytime-valid bound.
     expect(stopAt(stream('dominant', 1, 3000), 'normal')!).toBeLessThan(stopAt(stream('dominant', 1, 3000), 'anytime')!);
+  });
+
+  it('lets the normal rule stop only from NORMAL_STOP_MIN_CASES failures on, even with zero variance', () => {
+    const identical = Array.from({ length: 100 }, (_, k) => failure(`c${k}`, [0.9, 0.05, 0.05]));
+    const at = stopAt(identical, 'normal');
+    expect(at).not.toBeNull();
+    expect(at!).toBeGreaterThanOrEqual(NORMAL_STOP_MIN_CASES);
+    expect(stopAt(identical.slice(0, NORMAL_STOP_MIN_CASES - 1), 'normal')).toBeNull();
   });
 
   it('never stops on tied steps', () => {

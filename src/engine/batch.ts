@@ -99,10 +99,18 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
 }
 
 /**
+ * Fewest analysed failures before the normal rule may stop: its interval rests on the central
+ * limit theorem, and with a handful of cases (often with zero sample variance, as when a step's
+ * value is the same in every case so far) it would shrink to nothing and stop on noise.
+ */
+export const NORMAL_STOP_MIN_CASES = 30;
+
+/**
  * Optional early stop for a stream of failing cases: after each analysed failure, on the
  * geometric checkpoint schedule, stop once the top step's interval is disjoint from all
  * others. With the 'anytime' or 'bernstein' bound the intervals use delta_k = delta/(n k (k+1))
- * and so stay valid under this data-dependent stop; 'normal' is an asymptotic heuristic.
+ * and so stay valid under this data-dependent stop; 'normal' is an asymptotic heuristic that may
+ * stop only from NORMAL_STOP_MIN_CASES failures on.
  */
 export class BatchStopper {
   private readonly schedule = new CheckpointSchedule();
@@ -119,6 +127,7 @@ export class BatchStopper {
     players.forEach((p, i) => this.stats[i].push(result.shapley![p] ?? 0));
     this.count++;
     if (!this.schedule.reached(this.count)) return false;
+    if (this.opts.bound === 'normal' && this.count < NORMAL_STOP_MIN_CASES) return false;
     const k = this.schedule.index - 1;
     const n = players.length;
     const [lo, hi] = this.opts.range ?? [0, 1];
