@@ -1,19 +1,12 @@
-import type { Game, Radius, Rng, ShapleyEstimate, StopRule } from '../types.ts';
+import type { AnalysisSettings, Game, Rng, ShapleyEstimate } from '../types.ts';
 import { bernsteinRadius } from '../stats/bernstein-radius.ts';
 import { CheckpointSchedule, checkpointDelta } from '../stats/checkpoint-schedule.ts';
 import { hoeffdingRadius } from '../stats/hoeffding-radius.ts';
 import { RunningStats } from '../stats/welford.ts';
 import { intervalsSatisfy } from './stop-rules.ts';
 
-export interface PermutationOptions {
-  delta: number;
-  stop: StopRule;
-  width: number;
-  /** Stop once the game's spent cost reaches this (only whole permutations count). */
-  budget: number;
-  maxPermutations: number;
-  radius: Radius;
-}
+/** The Monte Carlo part of the analysis settings (budget: stop once the spent cost reaches it; only whole permutations count). */
+export type PermutationOptions = Pick<AnalysisSettings, 'delta' | 'stop' | 'width' | 'budget' | 'maxPermutations' | 'radius'>;
 
 /**
  * Monte Carlo permutation Shapley (Castro, Gomez & Tejada 2009): each uniformly random order
