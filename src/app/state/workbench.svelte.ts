@@ -41,7 +41,7 @@ export class Workbench {
   definition = $state.raw<DefinitionState>({ status: 'none' });
   settings = $state.raw<AnalysisSettings>({ ...DEFAULT_SETTINGS });
   /** How the batch CI is computed; changes only the aggregation, never re-runs cases. */
-  batchBound = $state<BatchBound>('bernstein');
+  batchBound = $state<BatchBound>('normal');
   /** Results by case index for the current settings (undefined = not analysed yet). */
   results = $state.raw<(CaseResult | undefined)[]>([]);
   progress = $state.raw<RunProgress | null>(null);
