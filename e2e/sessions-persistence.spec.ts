@@ -132,3 +132,48 @@ test('a reload mid-analysis keeps the finished cases and offers to resume', asyn
   await expect(progress).toContainText('Done: 40 cases');
   await waitForStored(page, (s) => s.id === partial.id && s.status === 'done' && s.casesAnalysed === 40);
 });
+
+test('a game-table study is saved: after a reload it is listed, reopens, and its tables still analyse', async ({ page }) => {
+  // Shapley by hand: planner (1 - 0 + 1 - 0.5) / 2 = 0.75, retriever (0.5 - 0 + 1 - 1) / 2 = 0.25.
+  const game = {
+    format: 'agentblame-game',
+    version: 1,
+    games: [
+      {
+        id: 'case-1',
+        players: ['planner', 'retriever'],
+        values: [
+          { fixed: [], value: 0 },
+          { fixed: ['planner'], value: 1 },
+          { fixed: ['retriever'], value: 0.5 },
+          { fixed: ['planner', 'retriever'], value: 1 },
+        ],
+      },
+    ],
+  };
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'uneven.game.json', content: JSON.stringify(game) }]);
+  await expect(meanShapley(page, 'planner')).toHaveText('0.750');
+  const stored = await waitForStored(page, (s) => s.status === 'done' && s.casesAnalysed === 1);
+  expect(stored).toMatchObject({ fileName: 'uneven.game.json', pipelineName: '', caseCount: 1 });
+
+  await page.reload();
+  const row = sessionRow(page, stored.id);
+  await expect(row.getByTestId('session-meta')).toContainText('uneven.game.json');
+  await row.getByTestId('session-open').click();
+  await expect(meanShapley(page, 'planner')).toHaveText('0.750');
+  await expect(meanShapley(page, 'retriever')).toHaveText('0.250');
+
+  // Another mode makes the workbench analyse the game again, from the table that was stored.
+  await page.getByLabel('Mode', { exact: true }).selectOption('prior');
+  await expect(meanShapley(page, 'planner')).toHaveText('0.750');
+  await expect(meanShapley(page, 'retriever')).toHaveText('0.250');
+  await waitForDone(page);
+
+  // The exported session carries the table as plain numbers by bitmask.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export session' }).click();
+  const file = JSON.parse(await downloadedText(await downloading));
+  expect(file.games).toEqual([{ id: 'case-1', players: ['planner', 'retriever'], values: [0, 1, 0.5, 1] }]);
+  expect(file.settings.mode).toBe('prior');
+});

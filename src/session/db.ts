@@ -1,14 +1,18 @@
 /**
  * The IndexedDB layout of the session store and its upgrades.
  *
- * Version 2 (current) splits each session in three so the list and autosave stay cheap:
+ * Version 3 (current) splits each session by how often its parts change, so that saving a new
+ * name, status, settings or batch result writes a few small records however large the study is:
  *  - `summaries`: the list entry plus the mutable fields (name, status, updatedAt, revision);
  *    listing reads only these.
- *  - `bodies`: what rarely changes (cases, settings, pipeline source, batch result).
+ *  - `bodies`: the small rest (format, createdAt, settings, batch result).
+ *  - `inputs`: what the user brought (file name, pipeline source, cases, game tables): the bulk
+ *    of a study, written only when it changes (see SessionStore.put).
  *  - `results`: one record per finished case, keyed [sessionId, caseId], so autosave during an
  *    analysis appends a few small records instead of rewriting the whole session.
  *  - `unreadable`: records an upgrade could not read, kept rather than dropped.
- * Version 1 kept whole sessions (any schema version) in one `sessions` store.
+ * Version 2 kept the inputs inside `bodies`; version 1 kept whole sessions (any schema version)
+ * in one `sessions` store.
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { CaseResult } from '../engine/types.ts';
@@ -18,16 +22,27 @@ import type { Session, SessionSummary } from './types.ts';
 import { summarize } from './summary.ts';
 
 export const DB_NAME = 'agentblame';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** A summary as stored: plus the next sequence number for appended results. */
 export interface SummaryRecord extends SessionSummary {
   /** Results are listed in the order they were first stored; this numbers the next one. */
   nextSeq: number;
+  /**
+   * A fresh random token each time the `inputs` record is written, so a store can tell that the
+   * inputs it wrote or read are still the stored ones (absent on records from older layouts).
+   */
+  inputsToken?: string;
 }
 
-/** The parts of a session that only a full save changes. */
-export type SessionBody = Omit<Session, 'name' | 'updatedAt' | 'status' | 'revision' | 'results'>;
+/** What the user brought: the bulk of a session, stored apart and rewritten only when it changes. */
+export type SessionInputs = Pick<Session, 'id' | 'fileName' | 'pipeline' | 'cases' | 'games'>;
+
+/** The small, rarely changing rest of a session (a full save rewrites it). */
+export type SessionBody = Omit<Session, 'name' | 'updatedAt' | 'status' | 'revision' | 'results' | keyof SessionInputs> & { id: string };
+
+/** A `bodies` record of layout version 2, which still held the inputs. */
+type BodyV2 = SessionBody & Omit<SessionInputs, 'id'>;
 
 export interface ResultRecord {
   sessionId: string;
@@ -45,6 +60,7 @@ export interface UnreadableRecord {
 export interface SessionDbSchema extends DBSchema {
   summaries: { key: string; value: SummaryRecord };
   bodies: { key: string; value: SessionBody };
+  inputs: { key: string; value: SessionInputs };
   results: { key: [string, string]; value: ResultRecord };
   unreadable: { key: number; value: UnreadableRecord };
   /** Version 1 only: whole sessions. Removed by the upgrade to version 2. */
@@ -59,29 +75,57 @@ export function resultsRange(sessionId: string): IDBKeyRange {
   return IDBKeyRange.bound([sessionId, ''], [sessionId, []]);
 }
 
+/** Splits a session's inputs off the rest of its body (games only when there are some). */
+function splitInputs<T extends SessionBody & Omit<SessionInputs, 'id'>>(record: T): { body: SessionBody; inputs: SessionInputs } {
+  const { fileName, pipeline, cases, games, ...body } = record;
+  const inputs: SessionInputs = {
+    id: record.id,
+    fileName,
+    ...(pipeline !== undefined && { pipeline }),
+    cases,
+    ...(games !== undefined && games.length > 0 && { games }),
+  };
+  return { body, inputs };
+}
+
 /** Splits a session into its stored records (the results numbered from 0 in their order). */
-export function splitSession(session: Session): { summary: SummaryRecord; body: SessionBody; results: ResultRecord[] } {
-  const { name: _name, updatedAt: _updatedAt, status: _status, revision: _revision, results, ...body } = session;
+export function splitSession(session: Session): { summary: SummaryRecord; body: SessionBody; inputs: SessionInputs; results: ResultRecord[] } {
+  const { name: _name, updatedAt: _updatedAt, status: _status, revision: _revision, results, ...rest } = session;
   return {
     summary: { ...summarize(session), nextSeq: results.length },
-    body,
+    ...splitInputs(rest),
     results: results.map((result, seq) => ({ sessionId: session.id, caseId: result.id, seq, result })),
+  };
+}
+
+/** Puts a stored session back together (results in their stored order). */
+export function joinSession(summary: SummaryRecord, body: SessionBody, inputs: SessionInputs, results: ResultRecord[]): Session {
+  const { id: _id, ...inputFields } = inputs;
+  return {
+    ...body,
+    ...inputFields,
+    name: summary.name,
+    updatedAt: summary.updatedAt,
+    status: summary.status,
+    revision: summary.revision,
+    results: [...results].sort((a, b) => a.seq - b.seq).map((record) => record.result),
   };
 }
 
 function createCurrentStores(db: IDBPDatabase<SessionDbSchema>): void {
   db.createObjectStore('summaries', { keyPath: 'id' });
   db.createObjectStore('bodies', { keyPath: 'id' });
+  db.createObjectStore('inputs', { keyPath: 'id' });
   db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
   db.createObjectStore('unreadable', { autoIncrement: true });
 }
 
 /**
- * 1 -> 2: moves every whole session into summary, body and per-case results, migrating its
- * schema on the way. A record that cannot be read goes to `unreadable` with the reason, so
+ * 1 -> current: moves every whole session into summary, body, inputs and per-case results,
+ * migrating its schema on the way. A record that cannot be read goes to `unreadable` with the reason, so
  * nothing the user made is dropped silently.
  */
-async function upgradeFrom1To2(db: IDBPDatabase<SessionDbSchema>, tx: UpgradeTransaction, now: string): Promise<void> {
+async function upgradeFrom1(db: IDBPDatabase<SessionDbSchema>, tx: UpgradeTransaction, now: string): Promise<void> {
   const old = await tx.objectStore('sessions').getAll();
   createCurrentStores(db);
   const writes: (() => Promise<unknown>)[] = [];
@@ -95,12 +139,43 @@ async function upgradeFrom1To2(db: IDBPDatabase<SessionDbSchema>, tx: UpgradeTra
       writes.push(() => tx.objectStore('unreadable').add({ raw, problem, foundAt: now }));
       continue;
     }
-    const { summary, body, results } = splitSession(session);
-    writes.push(() => tx.objectStore('summaries').put(summary), () => tx.objectStore('bodies').put(body));
+    const { summary, body, inputs, results } = splitSession(session);
+    writes.push(
+      () => tx.objectStore('summaries').put(summary),
+      () => tx.objectStore('bodies').put(body),
+      () => tx.objectStore('inputs').put(inputs),
+    );
     for (const record of results) writes.push(() => tx.objectStore('results').put(record));
   }
   await issueAll(writes);
   db.deleteObjectStore('sessions');
+}
+
+function isBodyV2(record: unknown): record is BodyV2 {
+  return typeof record === 'object' && record !== null && 'id' in record && typeof record.id === 'string' &&
+    'fileName' in record && typeof record.fileName === 'string' && 'cases' in record && Array.isArray(record.cases);
+}
+
+/**
+ * 2 -> 3: moves the inputs (file name, pipeline, cases) out of each `bodies` record into its own
+ * `inputs` record. A body without them (never written by version 2) goes to `unreadable` with its
+ * summary and results left as they were, so the session is listed but cannot open (get() needs
+ * all three records) rather than vanish.
+ */
+async function upgradeFrom2To3(db: IDBPDatabase<SessionDbSchema>, tx: UpgradeTransaction, now: string): Promise<void> {
+  const bodies = tx.objectStore('bodies');
+  const old: unknown[] = await bodies.getAll();
+  db.createObjectStore('inputs', { keyPath: 'id' });
+  const writes: (() => Promise<unknown>)[] = [];
+  for (const raw of old) {
+    if (!isBodyV2(raw)) {
+      writes.push(() => tx.objectStore('unreadable').add({ raw, problem: 'a version-2 session body without its file name or cases', foundAt: now }));
+      continue;
+    }
+    const { body, inputs } = splitInputs(raw);
+    writes.push(() => bodies.put(body), () => tx.objectStore('inputs').put(inputs));
+  }
+  await issueAll(writes);
 }
 
 /**
@@ -117,7 +192,8 @@ export async function openSessionDb(name = DB_NAME, version = DB_VERSION, now = 
       async upgrade(database, oldVersion, _newVersion, tx) {
         try {
           if (oldVersion === 0) createCurrentStores(database);
-          else if (oldVersion === 1) await upgradeFrom1To2(database, tx, now());
+          else if (oldVersion === 1) await upgradeFrom1(database, tx, now());
+          else if (oldVersion === 2) await upgradeFrom2To3(database, tx, now());
         } catch (error) {
           upgradeError = error;
           try {

@@ -2,7 +2,7 @@ import type { CaseResult } from '../engine/types.ts';
 import type { Session } from './types.ts';
 
 /** The fields a tab edits as a whole (results are merged per case instead). */
-export const MERGED_FIELDS = ['name', 'status', 'fileName', 'pipeline', 'cases', 'settings', 'batch'] as const;
+export const MERGED_FIELDS = ['name', 'status', 'fileName', 'pipeline', 'cases', 'games', 'settings', 'batch'] as const;
 type MergedField = (typeof MERGED_FIELDS)[number];
 
 /** Plain-data equality for session fields (identical references short-cut the comparison). */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../formats/format-error.ts';
+import { renderReport } from '../report/renderReport.ts';
 import { renderSessionBlock } from './testing/report-block.ts';
 import { migrateSession } from './migrate.ts';
 import { exportSessionFile, importSessionText, parseSessionFile, sessionFileName } from './session-file.ts';
-import { result, session, sessionV0 } from './testing/sample-session.ts';
+import { gameSession, result, session, sessionGame, sessionV0 } from './testing/sample-session.ts';
 
 function formatErrorOf(action: () => unknown): FormatError {
   try {
@@ -74,6 +75,61 @@ describe('exportSessionFile / parseSessionFile', () => {
   it('refuses other formats and newer versions', () => {
     expect(formatErrorOf(() => parseSessionFile('{"format":"agentblame-trace","version":1}')).path).toBe('format');
     expect(formatErrorOf(() => parseSessionFile(fileWith((f) => (f.version = 2)))).message).toContain('newer agentblame');
+  });
+});
+
+describe('game tables in the session file', () => {
+  /** The exported file of the sample game session with one part replaced, as text. */
+  function gameFileWith(edit: (file: { games: Record<string, unknown>[]; results: { id: string }[] }) => void): string {
+    const file = JSON.parse(exportSessionFile(gameSession()));
+    edit(file);
+    return JSON.stringify(file);
+  }
+
+  it('round-trips a game session (values, range and the results that name games)', () => {
+    const original = gameSession({ revision: 3 });
+    const text = exportSessionFile(original);
+    expect(JSON.parse(text).games[1]).toEqual({ id: 'case-2', players: ['planner', 'retriever'], values: [0, 0.2, 0.4, 0.9], range: [0, 1] });
+    const back = parseSessionFile(text);
+    expect(back).toEqual({ ...original, revision: 0 });
+    expect(back.games?.map((g) => g.id)).toEqual(['case-1', 'case-2']);
+  });
+
+  it('writes no games field for a session without games, so older readers read it as before', () => {
+    expect(JSON.parse(exportSessionFile(session()))).not.toHaveProperty('games');
+    expect(parseSessionFile(fileWith((f) => (f.games = [])))).not.toHaveProperty('games');
+  });
+
+  it.each([
+    ['a value list of the wrong length', (f: { games: Record<string, unknown>[] }) => (f.games[0].values = [0, 1, 1]), 'games[0].values', 'expected 4 values'],
+    ['a non-numeric value', (f: { games: Record<string, unknown>[] }) => (f.games[1].values = [0, 0.2, 'high', 0.9]), 'games[1].values[2]', 'expected a finite number'],
+    ['a value outside the range', (f: { games: Record<string, unknown>[] }) => (f.games[1].values = [0, 0.2, 1.5, 0.9]), 'games[1].values[2]', 'outside the range [0, 1]'],
+    ['a backwards range', (f: { games: Record<string, unknown>[] }) => (f.games[1].range = [1, 0]), 'games[1].range', 'lo < hi'],
+    ['a repeated player', (f: { games: Record<string, unknown>[] }) => (f.games[0].players = ['planner', 'planner']), 'games[0].players[1]', 'repeated'],
+    ['no players', (f: { games: Record<string, unknown>[] }) => (f.games[0].players = []), 'games[0].players', 'at least one player'],
+    ['an unknown game field', (f: { games: Record<string, unknown>[] }) => (f.games[0].colour = 'red'), 'games[0].colour', ''],
+    ['a repeated game id', (f: { games: Record<string, unknown>[] }) => (f.games[1].id = 'case-1'), 'games[1].id', 'appears twice'],
+    ['games that are not a list', (f: { games: unknown }) => (f.games = { id: 'case-1' }), 'games', ''],
+    ['a result for an unknown game', (f: { results: { id: string }[] }) => (f.results[0].id = 'case-9'), 'results[0].id', 'cases or games'],
+  ])('rejects %s, naming its JSON path', (_label, edit, path, message) => {
+    const error = formatErrorOf(() => parseSessionFile(gameFileWith(edit as (file: { games: Record<string, unknown>[]; results: { id: string }[] }) => void)));
+    expect(error.path).toBe(path);
+    expect(error.message).toContain(message);
+  });
+
+  it('rejects a game whose id is also a case id', () => {
+    const clash = exportSessionFile(session({ games: [sessionGame('q1')] }));
+    const error = formatErrorOf(() => parseSessionFile(clash));
+    expect(error.path).toBe('games[0].id');
+    expect(error.message).toContain('also a case id');
+  });
+
+  it('comes back from the session embedded in a report, which counts the games as cases', () => {
+    expect(importSessionText(renderSessionBlock(gameSession())).games).toEqual(gameSession().games);
+    const html = renderReport(gameSession({ status: 'cancelled' }));
+    expect(html).toContain('2 in the file, 1 run, 1 failed');
+    expect(html).toContain('cancelled after 1 of 2 cases');
+    expect(importSessionText(html)).toEqual({ ...gameSession({ status: 'cancelled' }), pipeline: undefined });
   });
 });
 

@@ -5,8 +5,9 @@ import type { SessionChange } from './channel.ts';
 import { DB_VERSION } from './db.ts';
 import { SessionNotFoundError, StaleWriteError, StorageFullError } from './errors.ts';
 import { SessionStore } from './store.ts';
+import { countPuts } from './testing/count-puts.ts';
 import { simulateQuota } from './testing/quota.ts';
-import { result, session, sessionV0 } from './testing/sample-session.ts';
+import { gameSession, result, session, sessionV0 } from './testing/sample-session.ts';
 import type { RunLocks } from './run-lock.ts';
 
 let dbCounter = 0;
@@ -137,6 +138,97 @@ describe('SessionStore basics', () => {
   });
 });
 
+describe('game-table sessions', () => {
+  it('stores and returns a session of game tables, counting games as cases in the list', async () => {
+    const name = freshName();
+    const store = await openStore(name);
+    const saved = await store.put(gameSession());
+    await store.putResults(saved.id, [result('case-2', false)]);
+    store.close();
+    opened.splice(opened.indexOf(store), 1);
+
+    const reopened = await openStore(name);
+    const back = await reopened.get(saved.id);
+    // Appending results moved updatedAt on; everything else is as saved.
+    expect(back).toEqual({ ...saved, updatedAt: back?.updatedAt, results: [result('case-1'), result('case-2', false)] });
+    expect(back?.games?.[1]).toEqual({ id: 'case-2', players: ['planner', 'retriever'], values: [0, 0.2, 0.4, 0.9], range: [0, 1] });
+    expect(await reopened.getSummary(saved.id)).toMatchObject({ pipelineName: '', caseCount: 2, casesAnalysed: 2, failuresAnalysed: 1 });
+  });
+});
+
+describe('which records a save writes', () => {
+  it('rewrites the cases and games only when they change, not for name, status, settings or batch', async () => {
+    const store = await openStore(freshName());
+    const puts = countPuts();
+    try {
+      const created = await store.put(gameSession({ cases: [{ id: 'q1', inputs: {} }] }));
+      expect(puts.counts.get('inputs')).toBe(1);
+
+      puts.reset();
+      const batch = { failures: 1, analyzed: 1, unfixable: 0, cost: 6, steps: [] };
+      // Results stored before need not be passed again (a full save merges them per case).
+      const updated = await store.put({ ...created, name: 'renamed', status: 'running', settings: { ...created.settings, seed: 8 }, batch, results: [] });
+      expect(Object.fromEntries(puts.counts)).toEqual({ summaries: 1, bodies: 1 });
+      expect(await store.get(created.id)).toEqual({ ...updated, results: created.results });
+
+      puts.reset();
+      await store.rename(created.id, 'again');
+      expect(Object.fromEntries(puts.counts)).toEqual({ summaries: 1 });
+
+      // Equal content in a new array still counts as new inputs (identity is the cheap, safe test).
+      puts.reset();
+      const fromStore = await store.get(created.id);
+      if (fromStore === undefined) throw new Error('the session should be stored');
+      const newCases = await store.put({ ...fromStore, cases: [...fromStore.cases, { id: 'q2', inputs: { x: 1 } }] });
+      expect(puts.counts.get('inputs')).toBe(1);
+      expect((await store.get(created.id))?.cases.map((c) => c.id)).toEqual(['q1', 'q2']);
+
+      // A session read back from the store and saved again keeps its stored inputs, as do new games removed.
+      puts.reset();
+      const read = await store.get(created.id);
+      if (read === undefined) throw new Error('the session should be stored');
+      await store.put({ ...read, status: 'done', results: [] });
+      expect(Object.fromEntries(puts.counts)).toEqual({ summaries: 1, bodies: 1 });
+      const { games: _games, ...withoutGames } = { ...read, revision: newCases.revision + 1 };
+      await store.put(withoutGames);
+      expect(puts.counts.get('inputs')).toBe(1);
+      expect((await store.get(created.id))?.games).toBeUndefined();
+    } finally {
+      puts.restore();
+    }
+  });
+
+  it('rewrites the inputs when another tab wrote different ones, even from an up-to-date revision', async () => {
+    const name = freshName();
+    const tabA = await openStore(name);
+    const tabB = await openStore(name);
+    const inA = await tabA.put(session());
+    const copyInB = await tabB.get(inA.id);
+    if (copyInB === undefined) throw new Error('tab B should see the session');
+    await tabB.put({ ...copyInB, cases: copyInB.cases.slice(0, 2), results: [] }, { replaceResults: true });
+    // Tab A saves its own cases (the very array it wrote before) at the current revision.
+    await tabA.put({ ...inA, revision: inA.revision + 1, results: [] }, { replaceResults: true });
+    expect((await tabB.get(inA.id))?.cases).toEqual(inA.cases);
+  });
+
+  it('a save that failed writing the inputs rolls back and is written whole next time', async () => {
+    const store = await openStore(freshName());
+    const created = await store.put(session({ results: [] }));
+    const grown = { ...created, cases: [...created.cases, { id: 'q4', inputs: {} }] };
+    const quota = simulateQuota();
+    try {
+      // Puts in a save: summary, body, then inputs; the third fails.
+      quota.arm(2);
+      await expect(store.put(grown)).rejects.toBeInstanceOf(StorageFullError);
+    } finally {
+      quota.restore();
+    }
+    expect(await store.get(created.id)).toEqual(created);
+    await store.put(grown);
+    expect((await store.get(created.id))?.cases.map((c) => c.id)).toEqual(['q1', 'q2', 'q3', 'q4']);
+  });
+});
+
 describe('two tabs', () => {
   it('refuses a stale write instead of overwriting the other tab', async () => {
     const name = freshName();
@@ -241,7 +333,7 @@ describe('database upgrades', () => {
     opened.splice(0);
     const db = await openDB(name);
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'results', 'summaries', 'unreadable']);
+    expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'inputs', 'results', 'summaries', 'unreadable']);
     db.close();
   });
 
@@ -275,6 +367,42 @@ describe('database upgrades', () => {
     expect(unreadable).toHaveLength(1);
     expect(unreadable[0].raw.id).toBe('broken');
     expect(unreadable[0].problem).toContain('name');
+    db.close();
+  });
+
+  it('moves the inputs out of version-2 bodies into their own records', async () => {
+    const name = freshName();
+    const stored = { ...session({ id: 'v2-session', results: [result('q2'), result('q1', false)] }), revision: 4 };
+    const legacy = await openDB(name, 2, {
+      upgrade(db) {
+        db.createObjectStore('summaries', { keyPath: 'id' });
+        db.createObjectStore('bodies', { keyPath: 'id' });
+        db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
+        db.createObjectStore('unreadable', { autoIncrement: true });
+      },
+    });
+    // The version-2 records, as that layout wrote them: the body still held the cases.
+    const { name: _n, updatedAt: _u, status: _s, revision: _r, results, ...bodyV2 } = stored;
+    await legacy.put('summaries', { id: stored.id, name: stored.name, pipelineName: 'refund-policy', fileName: stored.fileName, createdAt: stored.createdAt,
+      updatedAt: stored.updatedAt, status: stored.status, revision: 4, caseCount: 3, casesAnalysed: 2, failuresAnalysed: 1, nextSeq: 2 });
+    await legacy.put('bodies', bodyV2);
+    await legacy.put('bodies', { id: 'cases-lost', format: 'agentblame-session', version: 1 });
+    for (const [seq, r] of results.entries()) await legacy.put('results', { sessionId: stored.id, caseId: r.id, seq, result: r });
+    legacy.close();
+
+    const store = await openStore(name);
+    expect(await store.get('v2-session')).toEqual(stored);
+    store.close();
+    opened.splice(0);
+
+    const db = await openDB(name);
+    expect(db.version).toBe(DB_VERSION);
+    const body = await db.get('bodies', 'v2-session');
+    expect(body).not.toHaveProperty('cases');
+    expect(body).not.toHaveProperty('pipeline');
+    expect(await db.get('inputs', 'v2-session')).toEqual({ id: 'v2-session', fileName: stored.fileName, pipeline: stored.pipeline, cases: stored.cases });
+    const unreadable = await db.getAll('unreadable');
+    expect(unreadable.map((u) => u.raw.id)).toEqual(['cases-lost']);
     db.close();
   });
 });

@@ -9,16 +9,26 @@
  *   case's result does not depend on which tab computed it), so appending never conflicts.
  * - Each change is announced on a BroadcastChannel so other tabs refresh their list.
  * - QuotaExceededError becomes StorageFullError (shown as a banner).
+ * - A save rewrites the bulky inputs (cases, game tables) only when they changed: see `put`.
  */
-import type { CaseResult } from '../engine/types.ts';
+import type { CaseDef, CaseResult } from '../engine/types.ts';
 import { openChannel, parseNotice, type SessionChange } from './channel.ts';
 import type { IDBPObjectStore, IDBPTransaction } from 'idb';
-import { openSessionDb, resultsRange, splitSession, type SessionDb, type SessionDbSchema, type SummaryRecord } from './db.ts';
+import {
+  joinSession,
+  openSessionDb,
+  resultsRange,
+  splitSession,
+  type SessionDb,
+  type SessionDbSchema,
+  type SessionInputs,
+  type SummaryRecord,
+} from './db.ts';
 import { isQuotaError, SessionNotFoundError, StaleWriteError, StorageFullError, StorageUnavailableError } from './errors.ts';
 import type { RunLocks } from './run-lock.ts';
 import { issueAll } from './issue-all.ts';
 import { isAnalysedFailure } from './summary.ts';
-import type { Session, SessionSummary } from './types.ts';
+import type { Session, SessionGame, SessionSummary } from './types.ts';
 
 export interface SessionStoreOptions {
   /** Database name (tests use a fresh one each). */
@@ -31,11 +41,36 @@ export interface SessionStoreOptions {
   broadcast?: boolean;
 }
 
-type StoreName = 'summaries' | 'bodies' | 'results';
+type StoreName = 'summaries' | 'bodies' | 'inputs' | 'results';
 
 function toSummary(record: SummaryRecord): SessionSummary {
-  const { nextSeq: _nextSeq, ...summary } = record;
+  const { nextSeq: _nextSeq, inputsToken: _inputsToken, ...summary } = record;
   return summary;
+}
+
+/**
+ * Inputs this store wrote or read, under the token they were stored with. The cases and games
+ * are held weakly: only the very arrays can match (the workbench keeps passing the same ones
+ * while the inputs are unchanged), and a closed study's cases must not be kept alive by this.
+ */
+interface InputsSeen {
+  token: string;
+  fileName: string;
+  pipeline: { name: string; source: string } | undefined;
+  cases: WeakRef<CaseDef[]>;
+  games: WeakRef<SessionGame[]> | undefined;
+}
+
+/** Whether `inputs` are the ones seen: same small fields, and the very same case and game arrays. */
+function sameInputs(seen: InputsSeen, inputs: SessionInputs): boolean {
+  return (
+    seen.fileName === inputs.fileName &&
+    seen.pipeline?.name === inputs.pipeline?.name &&
+    seen.pipeline?.source === inputs.pipeline?.source &&
+    seen.cases.deref() === inputs.cases &&
+    // Both without games, or both with the same (still living) array.
+    (seen.games === undefined ? inputs.games === undefined : seen.games.deref() === inputs.games && inputs.games !== undefined)
+  );
 }
 
 function newestFirst(a: SessionSummary, b: SessionSummary): number {
@@ -48,6 +83,8 @@ export class SessionStore {
   readonly #runLocks: RunLocks | null;
   readonly #channel: BroadcastChannel | null;
   readonly #listeners = new Set<(change: SessionChange) => void>();
+  /** By session id: the inputs last written or read here, to skip rewriting them unchanged. */
+  readonly #inputsSeen = new Map<string, InputsSeen>();
 
   private constructor(db: SessionDb, options: SessionStoreOptions) {
     this.#db = db;
@@ -110,54 +147,69 @@ export class SessionStore {
     return record === undefined ? undefined : toSummary(record);
   }
 
-  /** The whole session (cases and every stored result), or undefined when not stored. */
+  /**
+   * The whole session (cases, games and every stored result), or undefined when not stored.
+   * The store remembers the inputs it returns, so saving them back unchanged does not rewrite them.
+   */
   async get(id: string): Promise<Session | undefined> {
-    const tx = this.#db.transaction(['summaries', 'bodies', 'results'], 'readonly');
-    const [summary, body, records] = await Promise.all([
+    const tx = this.#db.transaction(['summaries', 'bodies', 'inputs', 'results'], 'readonly');
+    const [summary, body, inputs, records] = await Promise.all([
       tx.objectStore('summaries').get(id),
       tx.objectStore('bodies').get(id),
+      tx.objectStore('inputs').get(id),
       tx.objectStore('results').getAll(resultsRange(id)),
       tx.done,
     ]);
-    if (summary === undefined || body === undefined) return undefined;
-    records.sort((a, b) => a.seq - b.seq);
-    return {
-      ...body,
-      name: summary.name,
-      updatedAt: summary.updatedAt,
-      status: summary.status,
-      revision: summary.revision,
-      results: records.map((record) => record.result),
-    };
+    if (summary === undefined || body === undefined || inputs === undefined) return undefined;
+    if (summary.inputsToken !== undefined) this.#rememberInputs(summary.inputsToken, inputs);
+    return joinSession(summary, body, inputs, records);
   }
 
   /**
    * Saves a session: creates it when `session.revision` is 0, else requires the stored revision
    * to equal `session.revision`. Results are merged per case into the stored ones, unless
-   * `replaceResults` (a restarted analysis) clears those first. Returns the session as stored
-   * (new revision and updatedAt).
+   * `replaceResults` (a restarted analysis) clears those first; so a caller need only pass the
+   * results it has not stored yet, and each one passed is written. Returns the session as stored
+   * (new revision and updatedAt; its `results` are those passed).
+   *
+   * The inputs record (cases and game tables, possibly tens of megabytes) is rewritten only when
+   * the inputs changed: it is left alone when the stored inputs token is the one this store last
+   * wrote or read for the session and the session carries the very same case and game arrays
+   * (and the same file name and pipeline). So a change of name, status, settings or batch result
+   * writes only the small records. Any other tab's write of the inputs changes the token, so an
+   * unchanged-looking copy can never skip over it.
    */
   async put(session: Session, options: { replaceResults?: boolean } = {}): Promise<Session> {
     const updatedAt = this.#now();
     const saved: Session = { ...session, updatedAt, revision: session.revision + 1 };
-    await this.#write(`save "${session.name}"`, ['summaries', 'bodies', 'results'], async (tx) => {
+    const { summary, body, inputs } = splitSession({ ...saved, results: [] });
+    const inputsToken = await this.#write(`save "${session.name}"`, ['summaries', 'bodies', 'inputs', 'results'], async (tx) => {
       const summaries = tx.objectStore('summaries');
       const stored = await summaries.get(session.id);
       if (stored === undefined && session.revision !== 0) throw new SessionNotFoundError(session.id);
       if (stored !== undefined && stored.revision !== session.revision) {
         throw new StaleWriteError(session.id, session.revision, stored.revision);
       }
-      const { summary, body } = splitSession({ ...saved, results: [] });
+      const seen = this.#inputsSeen.get(session.id);
+      const keepInputs = stored?.inputsToken !== undefined && seen?.token === stored.inputsToken && sameInputs(seen, inputs);
+      const token = keepInputs && stored?.inputsToken !== undefined ? stored.inputsToken : crypto.randomUUID();
       const results = tx.objectStore('results');
-      let base: SummaryRecord = summary;
+      let base: SummaryRecord = { ...summary, inputsToken: token };
       if (stored !== undefined && !options.replaceResults) {
-        base = { ...summary, casesAnalysed: stored.casesAnalysed, failuresAnalysed: stored.failuresAnalysed, nextSeq: stored.nextSeq };
+        base = { ...base, casesAnalysed: stored.casesAnalysed, failuresAnalysed: stored.failuresAnalysed, nextSeq: stored.nextSeq };
       } else if (stored !== undefined) {
         await results.delete(resultsRange(session.id));
       }
       const merged = await mergeResults(results, base, session.results);
-      await issueAll([() => summaries.put(merged), () => tx.objectStore('bodies').put(body)]);
+      await issueAll([
+        () => summaries.put(merged),
+        () => tx.objectStore('bodies').put(body),
+        ...(keepInputs ? [] : [() => tx.objectStore('inputs').put(inputs)]),
+      ]);
+      return token;
     });
+    // Only once the transaction committed: a rolled-back write must not count as stored.
+    this.#rememberInputs(inputsToken, inputs);
     this.#announce('saved', saved.id, saved.revision);
     return saved;
   }
@@ -210,13 +262,15 @@ export class SessionStore {
 
   /** Deletes a session and all its results (a no-op when it is already gone). */
   async delete(id: string): Promise<void> {
-    await this.#write('delete the session', ['summaries', 'bodies', 'results'], async (tx) => {
+    await this.#write('delete the session', ['summaries', 'bodies', 'inputs', 'results'], async (tx) => {
       await issueAll([
         () => tx.objectStore('summaries').delete(id),
         () => tx.objectStore('bodies').delete(id),
+        () => tx.objectStore('inputs').delete(id),
         () => tx.objectStore('results').delete(resultsRange(id)),
       ]);
     });
+    this.#inputsSeen.delete(id);
     this.#announce('deleted', id, 0);
   }
 
@@ -228,6 +282,16 @@ export class SessionStore {
     const taken = (await this.#db.getKey('summaries', session.id)) !== undefined;
     const id = taken ? crypto.randomUUID() : session.id;
     return this.put({ ...session, id, revision: 0 });
+  }
+
+  #rememberInputs(token: string, inputs: SessionInputs): void {
+    this.#inputsSeen.set(inputs.id, {
+      token,
+      fileName: inputs.fileName,
+      pipeline: inputs.pipeline,
+      cases: new WeakRef(inputs.cases),
+      games: inputs.games === undefined ? undefined : new WeakRef(inputs.games),
+    });
   }
 
   /** One read-write transaction; any failure aborts it whole and quota errors become StorageFullError. */

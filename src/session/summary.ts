@@ -17,7 +17,7 @@ export function summarize(session: Session): SessionSummary {
     updatedAt: session.updatedAt,
     status: session.status,
     revision: session.revision,
-    caseCount: session.cases.length,
+    caseCount: session.cases.length + (session.games?.length ?? 0),
     casesAnalysed: session.results.length,
     failuresAnalysed: session.results.filter(isAnalysedFailure).length,
   };

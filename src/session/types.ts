@@ -22,6 +22,14 @@ export interface SessionV1 {
   fileName: string;
   pipeline?: { name: string; source: string };
   cases: CaseDef[];
+  /**
+   * Game tables (an `agentblame-game` file: outcomes computed elsewhere), analysed like cases and
+   * sharing their id space: a result's id names a case or a game. Absent when there are none, so
+   * a session without games is written exactly as before this field existed; a reader that
+   * predates it refuses a session with games by naming the unknown field `games`, never
+   * misreading it, which is why the schema version stays 1.
+   */
+  games?: SessionGame[];
   settings: AnalysisSettings;
   /** Finished cases (may be partial while an analysis runs or after a reload). */
   results: CaseResult[];
@@ -33,6 +41,18 @@ export interface SessionV1 {
    * Not part of the file format (an imported session starts at 0).
    */
   revision: number;
+}
+
+/**
+ * A game table as plain data (a TableGame with its Float64Array as a number array, since typed
+ * arrays do not survive JSON): `values[mask]` is v of the coalition whose bit i means players[i]
+ * is fixed, so there are 2^players.length values. See src/session/games.ts for the conversions.
+ */
+export interface SessionGame {
+  id: string;
+  players: string[];
+  values: number[];
+  range?: [number, number];
 }
 
 /** The current session shape. */
@@ -69,7 +89,7 @@ export interface SessionSummary {
   updatedAt: string;
   status: SessionStatus;
   revision: number;
-  /** Cases in the session. */
+  /** Cases in the session, game tables included (each is analysed as one case). */
   caseCount: number;
   /** Cases with a stored result (finished, with or without error). */
   casesAnalysed: number;

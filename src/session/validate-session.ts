@@ -2,16 +2,17 @@ import type { CaseDef, CaseResult } from '../engine/types.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { childPath, indexPath } from '../formats/json-path.ts';
 import { expectInteger, expectNonEmptyString, expectObject, expectString, rejectUnknownFields } from '../formats/validate.ts';
-import { SESSION_STATUSES, type SessionV0, type SessionV1 } from './types.ts';
+import { SESSION_STATUSES, type SessionGame, type SessionV0, type SessionV1 } from './types.ts';
 import { validateBatch } from './validate-batch.ts';
 import { validateCase } from './validate-case.ts';
 import { arrayOf, expectOneOf, expectTimestamp, optionalField, requiredField } from './validate-fields.ts';
+import { validateSessionGames } from './validate-game.ts';
 import { validateCaseResult } from './validate-result.ts';
 import { validateSettings } from './validate-settings.ts';
 
 const V1_FIELDS = [
   'format', 'version', 'id', 'name', 'createdAt', 'updatedAt', 'fileName', 'pipeline',
-  'cases', 'settings', 'results', 'batch', 'status', 'revision',
+  'cases', 'games', 'settings', 'results', 'batch', 'status', 'revision',
 ] as const;
 const V0_FIELDS = ['format', 'version', 'id', 'title', 'savedAt', 'trace', 'settings', 'results', 'batch'] as const;
 
@@ -34,14 +35,14 @@ function validateCases(value: unknown, path: string): CaseDef[] {
   return cases;
 }
 
-/** Results must belong to the session's cases, one result per case at most. */
-function validateResults(value: unknown, path: string, cases: readonly CaseDef[]): CaseResult[] {
+/** Results must belong to the session's cases or games, one result per case at most. */
+function validateResults(value: unknown, path: string, cases: readonly CaseDef[], games: readonly SessionGame[] = []): CaseResult[] {
   const results = arrayOf(value, path, validateCaseResult);
-  const caseIds = new Set(cases.map((c) => c.id));
+  const caseIds = new Set([...cases.map((c) => c.id), ...games.map((g) => g.id)]);
   const seen = new Set<string>();
   results.forEach((result, index) => {
     const idPath = childPath(indexPath(path, index), 'id');
-    if (!caseIds.has(result.id)) throw new FormatError(idPath, `result for ${JSON.stringify(result.id)}, which is not one of the session's cases`);
+    if (!caseIds.has(result.id)) throw new FormatError(idPath, `result for ${JSON.stringify(result.id)}, which is not one of the session's cases${games.length > 0 ? ' or games' : ''}`);
     if (seen.has(result.id)) throw new FormatError(idPath, `second result for case ${JSON.stringify(result.id)}`);
     seen.add(result.id);
   });
@@ -63,8 +64,9 @@ export function validateSessionV1(value: unknown, path: string): SessionV1 {
   const fileName = requiredField(object, 'fileName', path, expectString);
   const pipeline = optionalField(object, 'pipeline', path, validatePipelineSource);
   const cases = requiredField(object, 'cases', path, validateCases);
+  const games = optionalField(object, 'games', path, (v, p) => validateSessionGames(v, p, cases));
   const settings = requiredField(object, 'settings', path, validateSettings);
-  const results = requiredField(object, 'results', path, (v, p) => validateResults(v, p, cases));
+  const results = requiredField(object, 'results', path, (v, p) => validateResults(v, p, cases, games));
   const batch = optionalField(object, 'batch', path, validateBatch);
   const status = requiredField(object, 'status', path, (v, p) => expectOneOf(v, SESSION_STATUSES, p));
   // A file may carry the revision it had in its own store: checked, then dropped.
@@ -79,6 +81,8 @@ export function validateSessionV1(value: unknown, path: string): SessionV1 {
     fileName,
     ...(pipeline !== undefined && { pipeline }),
     cases,
+    // An empty list is the same as none: the field is written only when there are games.
+    ...(games !== undefined && games.length > 0 && { games }),
     settings,
     results,
     ...(batch !== undefined && { batch }),

@@ -1,5 +1,6 @@
 import type { AnalysisSettings, BatchResult, CaseResult } from '../../engine/types.ts';
 import type { Study } from '../importing/study.ts';
+import { toSessionGames } from '../../session/games.ts';
 import type { Session } from '../../session/types.ts';
 
 /** The identity of the session a study is saved as. */
@@ -10,7 +11,10 @@ export interface SessionIdentity {
   revision: number;
 }
 
-/** The session (plain data) for a study, its settings and its finished results. */
+/**
+ * The session (plain data) for a study, its settings and its finished results. Game tables become
+ * plain number lists (the same array each time for the same games, so the store sees them unchanged).
+ */
 export function sessionOf(
   identity: SessionIdentity,
   study: Study,
@@ -33,6 +37,7 @@ export function sessionOf(
     status,
     revision: identity.revision,
   };
+  if (study.games.length > 0) session.games = toSessionGames(study.games);
   if (study.pipeline) session.pipeline = { name: study.pipeline.name, source: study.pipeline.source };
   if (batch) session.batch = batch;
   return session;

@@ -1,10 +1,13 @@
 /**
  * Autosaves the open study to IndexedDB (through the session store) and opens saved sessions.
- * Writes are debounced: the cases and settings are written whole when they change; while an
- * analysis runs only the newly finished results are appended. A full disk or another tab's
- * change becomes a banner; nothing already stored is lost (the store rolls back failed writes).
+ * Writes are throttled. A change of name, settings or status saves the session's small records
+ * plus the results not stored yet; the store rewrites the cases and game tables only when they
+ * are not the arrays it last stored (see SessionStore.put), so a large study stays cheap to save.
+ * While an analysis runs only the newly finished results are appended. A full disk or another
+ * tab's change becomes a banner; nothing already stored is lost (the store rolls back failed writes).
  */
-import type { CaseResult } from '../../engine/types.ts';
+import type { CaseDef, CaseResult } from '../../engine/types.ts';
+import type { TableGame } from '../../formats/game.ts';
 import { browserRunLocks } from '../../session/run-lock.ts';
 import { SessionStore } from '../../session/store.ts';
 import type { Session } from '../../session/types.ts';
@@ -24,6 +27,8 @@ export class SessionSync {
   readonly #bench: Workbench;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #savedShape = '';
+  /** The case and game lists last saved: a new list (another file, a definition's own cases) is a change. */
+  #savedInputs: readonly [CaseDef[], TableGame[]] | null = null;
   #savedSettings = '';
   #savedIds = new Set<string>();
   #writing: Promise<void> = Promise.resolve();
@@ -46,6 +51,7 @@ export class SessionSync {
   startNew(name: string): void {
     this.identity = { id: crypto.randomUUID(), name, createdAt: new Date().toISOString(), revision: 0 };
     this.#savedShape = '';
+    this.#savedInputs = null;
     this.#savedSettings = '';
     this.#savedIds = new Set();
     this.schedule();
@@ -55,6 +61,7 @@ export class SessionSync {
   adopt(session: Session): void {
     this.identity = { id: session.id, name: session.name, createdAt: session.createdAt, revision: session.revision };
     this.#savedShape = '';
+    this.#savedInputs = null;
     this.#savedSettings = JSON.stringify(session.settings);
     this.#savedIds = new Set(session.results.map((r) => r.id));
   }
@@ -120,21 +127,24 @@ export class SessionSync {
     const identity = this.identity;
     const bench = this.#bench;
     const study = bench.study;
-    // Game tables are not part of the session format: they are not saved.
-    if (!store || !identity || !study || study.games.length > 0) return;
+    if (!store || !identity || !study) return;
     const results: CaseResult[] = bench.finishedResults();
     const status = this.#status();
-    const shape = JSON.stringify([identity.name, study.fileName, study.pipeline?.source ?? '', study.cases.length, bench.settings, status]);
+    const shape = JSON.stringify([identity.name, study.fileName, study.pipeline?.source ?? '', bench.settings, status]);
+    const inputsChanged = this.#savedInputs === null || this.#savedInputs[0] !== study.cases || this.#savedInputs[1] !== study.games;
     this.saving = true;
     try {
-      if (shape !== this.#savedShape) {
+      if (shape !== this.#savedShape || inputsChanged) {
         // Results are kept for the current settings only: new settings replace the stored ones.
         const settings = JSON.stringify(bench.settings);
         const settingsChanged = this.#savedSettings !== '' && this.#savedSettings !== settings;
-        const session = sessionOf(identity, study, bench.settings, results, bench.batch, status);
+        // The store merges results per case, so only those not stored yet need writing.
+        const unsaved = settingsChanged ? results : results.filter((r) => !this.#savedIds.has(r.id));
+        const session = sessionOf(identity, study, bench.settings, unsaved, bench.batch, status);
         const saved = await store.put(session, { replaceResults: settingsChanged });
         if (this.identity?.id === identity.id) this.identity = { ...identity, revision: saved.revision };
         this.#savedShape = shape;
+        this.#savedInputs = [study.cases, study.games];
         this.#savedSettings = settings;
         this.#savedIds = new Set(results.map((r) => r.id));
       } else {
@@ -151,6 +161,7 @@ export class SessionSync {
         // Another tab changed this session: keep working on a copy of our own from here on.
         this.identity = { ...identity, id: crypto.randomUUID(), revision: 0, name: `${identity.name} (copy)` };
         this.#savedShape = '';
+        this.#savedInputs = null;
         this.#savedIds = new Set();
         this.schedule();
       }

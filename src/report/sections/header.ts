@@ -16,6 +16,8 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
   const totalCost = session.batch?.cost ?? session.results.reduce((sum, r) => sum + (Number.isFinite(r.cost) ? r.cost : 0), 0);
   const failures = session.results.filter((r) => r.failed).length;
   const errors = session.results.filter((r) => r.error).length;
+  // A game table is analysed as one case, so a game study counts its games here.
+  const caseCount = session.cases.length + (session.games?.length ?? 0);
   const date = formatDate(session.updatedAt);
   const isoDate = Number.isFinite(Date.parse(session.updatedAt)) ? new Date(Date.parse(session.updatedAt)).toISOString() : '';
   const fact = (term: string, html: string) => `<div><dt>${e(term)}</dt><dd>${html}</dd></div>`;
@@ -32,7 +34,7 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
     fact('Budget per case', e(Number.isFinite(settings.budget) ? `${formatCount(settings.budget)} step-cost units` : 'none')),
     fact('Total step cost', e(`${formatCount(totalCost)} units`)),
     fact('Seed', e(String(settings.seed))),
-    fact('Cases', e(`${formatCount(session.cases.length)} in the file, ${formatCount(session.results.length)} run, ${formatCount(failures)} failed${errors ? `, ${formatCount(errors)} with errors` : ''}${session.batch ? `, ${formatCount(session.batch.unfixable)} not fixable by any combination` : ''}`)),
+    fact('Cases', e(`${formatCount(caseCount)} in the file, ${formatCount(session.results.length)} run, ${formatCount(failures)} failed${errors ? `, ${formatCount(errors)} with errors` : ''}${session.batch ? `, ${formatCount(session.batch.unfixable)} not fixable by any combination` : ''}`)),
   ];
 
   const status =
@@ -40,10 +42,10 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
       ? ''
       : `<p class="warning">${e(
           session.status === 'running'
-            ? `Partial results: the analysis was still running when this report was made (${session.results.length} of ${session.cases.length} cases finished).`
+            ? `Partial results: the analysis was still running when this report was made (${session.results.length} of ${caseCount} cases finished).`
             : session.status === 'cancelled'
-              ? `Partial results: the analysis was cancelled after ${session.results.length} of ${session.cases.length} cases.`
-              : `The analysis has not finished (${session.results.length} of ${session.cases.length} cases have results).`,
+              ? `Partial results: the analysis was cancelled after ${session.results.length} of ${caseCount} cases.`
+              : `The analysis has not finished (${session.results.length} of ${caseCount} cases have results).`,
         )}</p>`;
 
   const fixRows = fixes

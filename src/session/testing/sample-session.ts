@@ -1,6 +1,6 @@
 /** Small, realistic sessions for the session tests (hand-made, not engine output). */
 import type { AnalysisSettings, CaseResult } from '../../engine/types.ts';
-import type { Session, SessionV0 } from '../types.ts';
+import type { Session, SessionGame, SessionV0 } from '../types.ts';
 
 export const SETTINGS: AnalysisSettings = {
   mode: 'recorded',
@@ -75,4 +75,23 @@ export function sessionV0(overrides: Partial<SessionV0> = {}): SessionV0 {
     results: [result('q1')],
     ...overrides,
   };
+}
+
+/** A game table as session data: players [planner, retriever], v by bitmask. */
+export function sessionGame(id: string, values: number[] = [0, 1, 0.5, 1]): SessionGame {
+  return { id, players: ['planner', 'retriever'], values };
+}
+
+/** A game-table study (no pipeline, no cases): two games, the first analysed. */
+export function gameSession(overrides: Partial<Session> = {}): Session {
+  return session({
+    id: 'game-session-1',
+    name: 'either',
+    fileName: 'either.game.json',
+    pipeline: undefined,
+    cases: [],
+    games: [sessionGame('case-1'), { ...sessionGame('case-2', [0, 0.2, 0.4, 0.9]), range: [0, 1] }],
+    results: [result('case-1')],
+    ...overrides,
+  });
 }
