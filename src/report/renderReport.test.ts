@@ -74,6 +74,13 @@ describe('renderReport on the refund demo', () => {
     expect(visibleText(renderReport(refundSession()))).toContain('planner its default fix (the first one the definition lists)');
   });
 
+  it('says a game study\'s fixes were applied outside agentblame, since it has no definition', () => {
+    const { pipeline: _definition, ...gameStudy } = refundSession();
+    const text = visibleText(renderReport(gameStudy));
+    expect(text).toContain('planner the fix behind the game table’s values (computed outside agentblame)');
+    expect(text).not.toContain('the first one the definition lists');
+  });
+
   it('says when the results are partial or there is no batch yet', () => {
     const session = refundSession();
     session.status = 'cancelled';

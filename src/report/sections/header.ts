@@ -48,8 +48,12 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
               : `The analysis has not finished (${session.results.length} of ${caseCount} cases have results).`,
         )}</p>`;
 
+  // A game study has no definition: its values were computed elsewhere, under fixes we cannot name.
+  const unnamedFix = session.pipeline
+    ? 'its default fix (the first one the definition lists)'
+    : 'the fix behind the game table’s values (computed outside agentblame)';
   const fixRows = fixes
-    .map((f) => `<tr><td>${e(clipText(f.step, NAME_CHARS))}</td><td>${f.fix === null ? '<span class="muted">its default fix (the first one the definition lists)</span>' : e(clipText(f.fix, NAME_CHARS))}</td></tr>`)
+    .map((f) => `<tr><td>${e(clipText(f.step, NAME_CHARS))}</td><td>${f.fix === null ? `<span class="muted">${unnamedFix}</span>` : e(clipText(f.fix, NAME_CHARS))}</td></tr>`)
     .join('');
 
   return `<header>
