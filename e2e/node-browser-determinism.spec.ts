@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { downloadedText } from './fixtures.ts';
+import { demoFile, dropFiles, waitForDone } from './workbench-helpers.ts';
+
+/**
+ * DESIGN 5: the same inputs and seed give bit-identical results in Node and the browser. The page's
+ * exported session is compared, case by case and to the last bit, with the headless command's JSON.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+function headless(...args: string[]) {
+  const out = execFileSync(process.execPath, ['src/cli/blame.mjs', 'public/demos/stochastic-rag.trace.json', '--json', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  return JSON.parse(out) as { cases: { id: string; shapley?: Record<string, number>; ci?: Record<string, [number, number]>; vAll: number; cost: number; permutations: number }[] };
+}
+
+async function browserResults(page: import('@playwright/test').Page) {
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export session' }).click();
+  const session = JSON.parse(await downloadedText(await downloading));
+  return session.results as { id: string; shapley?: Record<string, number>; ci?: Record<string, [number, number]>; vAll: number; cost: number; permutations: number }[];
+}
+
+const pick = (r: { id: string; shapley?: unknown; ci?: unknown; vAll: number; cost: number; permutations: number }) => ({ id: r.id, shapley: r.shapley, ci: r.ci, vAll: r.vAll, cost: r.cost, permutations: r.permutations });
+
+test('the browser and the headless command give bit-identical results, exact and Monte Carlo', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.goto('./?workers=2');
+  await dropFiles(page, [demoFile('stochastic-rag.trace.json')]);
+  await waitForDone(page);
+  const exact = (await browserResults(page)).map(pick).sort((a, b) => a.id.localeCompare(b.id));
+  const nodeExact = headless().cases.map(pick).sort((a, b) => a.id.localeCompare(b.id));
+  expect(exact.filter((r) => r.shapley).length).toBeGreaterThan(100);
+  expect(exact).toEqual(nodeExact);
+
+  await page.getByLabel('Mode').selectOption('posterior');
+  await page.getByLabel('Shapley values').selectOption('mc');
+  await expect(page.getByTestId('run-progress')).toHaveAttribute('data-status', 'running');
+  await waitForDone(page, 150_000);
+  const mc = (await browserResults(page)).map(pick).sort((a, b) => a.id.localeCompare(b.id));
+  const nodeMc = headless('--mode', 'posterior', '--worlds', '8', '--method', 'mc', '--seed', '1').cases.map(pick).sort((a, b) => a.id.localeCompare(b.id));
+  expect(mc.some((r) => r.permutations > 0)).toBe(true);
+  expect(mc).toEqual(nodeMc);
+});
