@@ -109,15 +109,18 @@ export function failingCases(demo: LoadedDemo, sizes: SuiteSizes): CaseDef[] {
   return demo.cases.filter((c) => c.score !== undefined && c.score < 1).slice(0, sizes.crnCases);
 }
 
-/** One block of the study: what a worker thread computes. */
+/** One block of the study: what a worker thread computes (cases `from` to `to` of the failing ones). */
 export interface BlockRequest {
   mode: 'posterior' | 'prior';
   sampling: Sampling;
   sizes: SuiteSizes;
+  from?: number;
+  to?: number;
 }
 
 export function estimateBlock(demo: LoadedDemo, request: BlockRequest): Estimates {
-  return estimate(demo.sandboxed(), failingCases(demo, request.sizes), request.mode, request.sampling, request.sizes);
+  const cases = failingCases(demo, request.sizes).slice(request.from ?? 0, request.to);
+  return estimate(demo.sandboxed(), cases, request.mode, request.sampling, request.sizes);
 }
 
 const BLOCKS: Omit<BlockRequest, 'sizes'>[] = [
@@ -128,25 +131,50 @@ const BLOCKS: Omit<BlockRequest, 'sizes'>[] = [
   { mode: 'prior', sampling: 'crn' },
 ];
 
+/**
+ * Each block is cut into this many slices of cases, handed to whichever worker is free: with
+ * whole blocks, the costliest one (posterior, independent) alone kept one core busy while the
+ * other ran out of work. Every case's worlds are seeded by the case, so slicing changes nothing.
+ */
+const SLICES_PER_BLOCK = 4;
+
+/** Concatenate the slices of a block, in case order. */
+function mergeSlices(slices: Estimates[]): Estimates {
+  const values: Estimates['values'] = { 'fix-alone': [], 'exact-avg': [], 'mc-perm': [] };
+  const cost: Estimates['cost'] = { 'fix-alone': 0, 'exact-avg': 0, 'mc-perm': 0 };
+  for (const slice of slices) {
+    for (const e of ESTIMATORS) {
+      values[e].push(...slice.values[e]);
+      cost[e] += slice.cost[e];
+    }
+  }
+  return { values, cost };
+}
+
 /** The four blocks on `workers` worker threads (each compiles the definition in its own sandbox), or in this thread. */
 async function allBlocks(demo: LoadedDemo, sizes: SuiteSizes, workers: Worker[]): Promise<Estimates[]> {
   if (workers.length === 0) return BLOCKS.map((b) => estimateBlock(demo, { ...b, sizes }));
-  const out: Estimates[] = new Array(BLOCKS.length);
+  const caseCount = failingCases(demo, sizes).length;
+  const bounds = Array.from({ length: SLICES_PER_BLOCK + 1 }, (_, k) => Math.round((k * caseCount) / SLICES_PER_BLOCK));
+  const requests: BlockRequest[] = BLOCKS.flatMap((b) =>
+    Array.from({ length: SLICES_PER_BLOCK }, (_, k) => ({ ...b, sizes, from: bounds[k], to: bounds[k + 1] })),
+  );
+  const out: Estimates[] = new Array(requests.length);
   let next = 0;
   await Promise.all(
     workers.map(async (worker) => {
-      while (next < BLOCKS.length) {
+      while (next < requests.length) {
         const k = next++;
         out[k] = await new Promise<Estimates>((resolve, reject) => {
           worker.once('message', (reply: { ok: true; estimates: Estimates } | { ok: false; message: string }) =>
             reply.ok ? resolve(reply.estimates) : reject(new Error(`CRN worker: ${reply.message}`)),
           );
-          worker.postMessage({ ...BLOCKS[k], sizes });
+          worker.postMessage(requests[k]);
         });
       }
     }),
   );
-  return out;
+  return BLOCKS.map((_, b) => mergeSlices(out.slice(b * SLICES_PER_BLOCK, (b + 1) * SLICES_PER_BLOCK)));
 }
 
 function startWorkers(count: number): Promise<Worker[]> {

@@ -157,9 +157,23 @@ export async function eightStepWorkload(sizes: SuiteSizes): Promise<WorkloadResu
         const stopper = new BatchStopper({ delta: 0.05, bound });
         const results: CaseResult[] = [];
         let stopped = false;
-        // Chunks in case order, fed to the stopper in order: where it stops does not depend on timing.
-        outer: for (let start = 0; start < stream.length; start += chunk) {
-          for (const r of await run.run(stream.slice(start, start + chunk), EXACT)) {
+        // Chunks in case order, fed to the stopper in order: where it stops does not depend on
+        // timing. The next chunk is already queued while one is read, so no worker idles at the
+        // end of a chunk; what is in flight when the stopper stops is awaited (its time counts)
+        // and dropped (its cost does not: a stopped stream reads no further cases).
+        const inFlight: Promise<CaseResult[]>[] = [];
+        let next = 0;
+        const submit = () => {
+          if (next >= stream.length) return;
+          inFlight.push(run.run(stream.slice(next, next + chunk), EXACT));
+          next += chunk;
+        };
+        submit();
+        submit();
+        outer: while (inFlight.length > 0) {
+          const chunkResults = await inFlight.shift()!;
+          submit();
+          for (const r of chunkResults) {
             results.push(r);
             if (stopper.push(r)) {
               stopped = true;
@@ -167,6 +181,7 @@ export async function eightStepWorkload(sizes: SuiteSizes): Promise<WorkloadResu
             }
           }
         }
+        await Promise.all(inFlight);
         return { results, stopped };
       });
       const batch = aggregateBatch(result.results, { delta: 0.05, bound: bound === 'normal' ? 'normal' : 'anytime' });

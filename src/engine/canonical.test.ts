@@ -5,11 +5,18 @@ import { analyzeTableGame, TableGameAdapter } from './table-game.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
 import { tableGame } from './testing/games.ts';
 
+function hasNegativeZero(v: unknown): boolean {
+  if (Object.is(v, -0)) return true;
+  return v !== null && typeof v === 'object' && Object.values(v).some(hasNegativeZero);
+}
+
 describe('canonicalize', () => {
   it('equal plain data gives equal text whatever the key order', () => {
     expect(canonicalize({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe(canonicalize({ a: [1, { c: 3, d: 2 }], b: 1 }));
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
+        // JSON turns -0 into 0, a value canonicalize keeps apart on purpose.
+        fc.pre(!hasNegativeZero(v));
         expect(canonicalize(v)).toBe(canonicalize(JSON.parse(JSON.stringify(v))));
       }),
       { numRuns: 100 },

@@ -1,8 +1,7 @@
 import type { Noise } from './types.ts';
 import { abductGumbels } from './abduction.ts';
 import { gumbelFromUniform } from './gumbel.ts';
-import { drawHash } from './world.ts';
-import { unitFromHash } from './hash.ts';
+import { hash53Address, seedLanes, unitFromHash } from './hash.ts';
 
 /** Key used when a step omits one (DESIGN 4.1: repeated draws in a step need distinct keys). */
 export const DEFAULT_KEY = 'default';
@@ -33,10 +32,17 @@ export class WorldNoise {
   /** step -> key -> option chosen, filled while `recordChoices` is on. */
   readonly choices = new Map<string, Map<string, string>>();
 
-  constructor(readonly seed: number) {}
+  /** The seed's two 32-bit lanes, split once (drawHash would split them on every draw). */
+  private readonly seedLo: number;
+  private readonly seedHi: number;
 
+  constructor(readonly seed: number) {
+    [this.seedLo, this.seedHi] = seedLanes(seed);
+  }
+
+  /** unitFromHash(drawHash(seed, step, key, option)). */
   uniform(step: string, key: string, option: string): number {
-    return unitFromHash(drawHash(this.seed, step, key, option));
+    return unitFromHash(hash53Address(step, key, option, this.seedLo, this.seedHi));
   }
 }
 

@@ -1,6 +1,7 @@
 import type { CaseDef, PipelineDef, StepRun } from './types.ts';
-import { canonicalize, deepFreeze } from './canonical.ts';
+import { deepFreeze } from './canonical.ts';
 import { ReplayError } from './errors.ts';
+import { ValueInterner } from './intern.ts';
 import { createStepNoise, type WorldNoise } from './noise.ts';
 import type { Noise } from './types.ts';
 
@@ -42,9 +43,75 @@ export interface ReplayHooks {
 }
 
 export interface WorldRun {
-  score: number;
-  outputs: Record<string, unknown>;
-  outputIds: Int32Array;
+  readonly score: number;
+  /** Every step's output by step name, in step order. */
+  readonly outputs: Record<string, unknown>;
+  readonly outputIds: Int32Array;
+}
+
+/**
+ * A replay's result. The outputs record is built when first read: most replays only need the
+ * score (a record per replay was a tenth of a cache-hit replay's time).
+ */
+class ReplayedRun implements WorldRun {
+  private record: Record<string, unknown> | null = null;
+  private idArray: Int32Array | null = null;
+
+  constructor(
+    readonly score: number,
+    private readonly values: readonly unknown[],
+    private readonly ids: readonly number[],
+    private readonly names: readonly string[],
+  ) {}
+
+  get outputs(): Record<string, unknown> {
+    return (this.record ??= outputRecord(this.names, this.values));
+  }
+
+  get outputIds(): Int32Array {
+    return (this.idArray ??= Int32Array.from(this.ids));
+  }
+}
+
+/**
+ * What one world of a Replayer keeps, made when the world is first replayed: games that use
+ * many fresh worlds once each (independent sampling) should not pay for all of them up front.
+ */
+interface WorldState {
+  /** caches[2 * step + variant]: input ids -> output (made on the first miss). */
+  caches: (CacheNode | undefined)[];
+  /**
+   * prefixHits[step][low bits of the mask, steps 0..step]: the step's output. A step's inputs
+   * depend only on the variants of the steps up to it, so a replay that has seen these low bits
+   * reuses the entry the cache lookup would return, in one array read instead of a walk. Only
+   * for n <= PREFIX_MEMO_MAX_STEPS (2^(n+1) slots per world), else null.
+   */
+  prefixHits: (CachedOutput | undefined)[][] | null;
+  /** Noise handles, made when a step first executes in the world (most replays are cache hits). */
+  noises: (Noise | undefined)[];
+  factualNoises: (Noise | null | undefined)[];
+  factualDone: boolean;
+}
+
+/** Outputs by step name, in step order (a step named `__proto__` becomes an own property). */
+function outputRecord(names: readonly string[], values: readonly unknown[]): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) {
+    if (names[i] === '__proto__') Object.defineProperty(record, names[i], { value: values[i], enumerable: true, writable: true, configurable: true });
+    else record[names[i]] = values[i];
+  }
+  return record;
+}
+
+/**
+ * An array of `length` copies of `value`, built by push so it has no holes: after SES lockdown
+ * froze Array.prototype, V8 stores into holes through a slow path (about 40x slower), and the
+ * replay loop stores into these arrays on every step.
+ */
+function filledArray<T>(length: number, value: T): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < length; i++) out.push(value);
+  return out;
 }
 
 /**
@@ -59,27 +126,19 @@ export class Replayer {
   private readonly sourceIndex: Int32Array[];
   private readonly caseInputIds: number[];
   private readonly caseInputValues: unknown[];
-  /** caches[world][step][variant]: input ids -> output. */
-  private readonly caches: [CacheNode, CacheNode][][];
   /**
    * Scores by output ids, shared by all worlds: the metric sees only (outputs, case inputs), so
    * equal outputs give the same score (the metric must be a pure function, as steps must be).
    */
   private readonly scores: ScoreNode = new Map();
-  private readonly intern = new Map<string, number>();
-  /**
-   * prefixHits[world][step][low bits of the mask, steps 0..step]: the step's output. A step's
-   * inputs depend only on the variants of the steps up to it, so a replay that has seen these low
-   * bits reuses the entry the cache lookup would return, in one array read instead of a walk.
-   * Only for n <= PREFIX_MEMO_MAX_STEPS (2^(n+1) slots per world).
-   */
-  private readonly prefixHits: (CachedOutput | undefined)[][][] | null;
-  /** Noise handles, made when a step first executes in a world (most replays are cache hits). */
-  private readonly noises: (Noise | undefined)[][];
-  private readonly factualNoises: (Noise | null | undefined)[][];
+  private readonly interner = new ValueInterner();
+  private readonly stepNames: readonly string[];
+  /** Per step: an inputs record with every input name, copied (a fast shallow clone) for each execution. */
+  private readonly inputTemplates: Record<string, unknown>[];
+  /** Per world, made on first use (see WorldState). */
+  private readonly states: (WorldState | undefined)[];
   private readonly abductFrom: CaseDef['observed'];
   private readonly recordChoices: boolean;
-  private readonly factualDone: boolean[];
   spent = 0;
   executions = 0;
 
@@ -94,6 +153,7 @@ export class Replayer {
     recordChoices = false,
   ) {
     this.n = def.steps.length;
+    this.stepNames = def.steps.map((s) => s.name);
     const stepIndex = new Map(def.steps.map((s, i) => [s.name, i]));
     const caseInputNames: string[] = [];
     this.sources = def.steps.map((step, index) =>
@@ -127,75 +187,84 @@ export class Replayer {
       ];
     });
     this.sourceIndex = this.sources.map((src) => Int32Array.from(src, (s) => ('step' in s ? s.step : -(s.caseInput + 1))));
-    this.caches = worlds.map(() => def.steps.map((): [CacheNode, CacheNode] => [new Map(), new Map()]));
-    this.prefixHits = this.n <= PREFIX_MEMO_MAX_STEPS ? worlds.map(() => def.steps.map((_, i) => new Array(2 << i))) : null;
+    this.inputTemplates = def.steps.map((step) => outputRecord(step.inputs, step.inputs.map(() => null)));
+    this.states = filledArray<WorldState | undefined>(worlds.length, undefined);
     this.abductFrom = abductFrom;
     this.recordChoices = recordChoices;
-    this.noises = worlds.map(() => new Array(this.n));
-    this.factualNoises = worlds.map(() => new Array(this.n));
-    this.factualDone = worlds.map(() => false);
+  }
+
+  private stateOf(w: number): WorldState {
+    let state = this.states[w];
+    if (state === undefined) {
+      if (!(w >= 0 && w < this.worlds.length)) throw new RangeError(`world ${w} does not exist (${this.worlds.length} worlds)`);
+      const n = this.n;
+      const prefixHits: (CachedOutput | undefined)[][] | null = n <= PREFIX_MEMO_MAX_STEPS ? [] : null;
+      if (prefixHits) for (let i = 0; i < n; i++) prefixHits.push(filledArray<CachedOutput | undefined>(2 << i, undefined));
+      state = this.states[w] = {
+        caches: filledArray<CacheNode | undefined>(2 * n, undefined),
+        prefixHits,
+        noises: filledArray<Noise | undefined>(n, undefined),
+        factualNoises: filledArray<Noise | null | undefined>(n, undefined),
+        factualDone: false,
+      };
+    }
+    return state;
   }
 
   /** The noise handle step i gets in world w (its factual one abducts or records choices). Creating one has no side effects. */
-  private noiseFor(w: number, i: number, factual: boolean): Noise {
+  private noiseFor(state: WorldState, w: number, i: number, factual: boolean): Noise {
     const world = this.worlds[w];
-    const name = this.def.steps[i].name;
+    const name = this.stepNames[i];
     if (factual) {
-      let fn = this.factualNoises[w][i];
+      let fn = state.factualNoises[i];
       if (fn === undefined) {
         const from = this.abductFrom;
         const obs = from && Object.hasOwn(from, name) ? from[name] : undefined;
-        fn = this.factualNoises[w][i] = obs || this.recordChoices ? createStepNoise(world, name, { abductFrom: obs, recordChoices: this.recordChoices }) : null;
+        fn = state.factualNoises[i] = obs || this.recordChoices ? createStepNoise(world, name, { abductFrom: obs, recordChoices: this.recordChoices }) : null;
       }
       if (fn) return fn;
     }
-    return (this.noises[w][i] ??= createStepNoise(world, name, { recordChoices: this.recordChoices }));
+    return (state.noises[i] ??= createStepNoise(world, name, { recordChoices: this.recordChoices }));
   }
 
+  /** The interned id of a plain value: equal ids exactly when the canonical texts are equal. */
   private internValue(value: unknown, where: string): number {
-    let text: string;
     try {
-      text = canonicalize(value);
+      return this.interner.id(value);
     } catch (e) {
       throw new ReplayError(`${where}: ${(e as Error).message}`, null);
     }
-    let id = this.intern.get(text);
-    if (id === undefined) {
-      id = this.intern.size;
-      this.intern.set(text, id);
-    }
-    return id;
   }
 
   /** Run the pipeline in world w with the steps in `mask` fixed. The factual run (mask 0) of each world must come first. */
   runWorld(w: number, mask: number): WorldRun {
     const n = this.n;
-    const steps = this.def.steps;
-    const outputIds = new Int32Array(n);
-    const outputs: Record<string, unknown> = {};
-    const values: unknown[] = new Array(n);
-    const factual = mask === 0 && !this.factualDone[w];
-    const prefixHits = this.prefixHits?.[w];
+    const state = this.stateOf(w);
+    // Plain arrays filled by push in step order (see filledArray for why not new Array(n)).
+    const outputIds: number[] = [];
+    const values: unknown[] = [];
+    const factual = mask === 0 && !state.factualDone;
+    const prefixHits = state.prefixHits;
     let rest = mask;
     for (let i = 0; i < n; i++) {
       // Arithmetic, not bitwise: masks may exceed 32 bits.
       const fixed = rest % 2 === 1;
       rest = (rest - (fixed ? 1 : 0)) / 2;
       const variantIndex = fixed ? 1 : 0;
-      if (prefixHits) {
+      if (prefixHits !== null) {
         // n <= PREFIX_MEMO_MAX_STEPS, so the mask fits in 32 bits here.
         const known = prefixHits[i][mask & ((2 << i) - 1)];
         if (known !== undefined) {
-          outputIds[i] = known.id;
-          values[i] = known.value;
-          outputs[steps[i].name] = known.value;
+          outputIds.push(known.id);
+          values.push(known.value);
           continue;
         }
       }
-      const src = this.sources[i];
       const at = this.sourceIndex[i];
       // Walk the trie by input ids; the leaf level is keyed by the last input (0 for a step without inputs).
-      let node = this.caches[w][i][variantIndex];
+      const slot = 2 * i + variantIndex;
+      let node = state.caches[slot];
+      if (node === undefined) node = state.caches[slot] = new Map();
       let leafKey = 0;
       for (let j = 0; j < at.length; j++) {
         const a = at[j];
@@ -210,41 +279,54 @@ export class Replayer {
       }
       let hit = node.get(leafKey) as CachedOutput | undefined;
       if (hit === undefined) {
-        const variant = this.variants[i][variantIndex];
-        const inputs: Record<string, unknown> = {};
-        const names = steps[i].inputs;
-        for (let j = 0; j < src.length; j++) {
-          const s = src[j];
-          inputs[names[j]] = 'step' in s ? values[s.step] : this.caseInputValues[s.caseInput];
-        }
-        const noise = this.noiseFor(w, i, factual);
-        this.hooks.onStepStart?.(i);
-        let value: unknown;
-        try {
-          value = variant.run(inputs, noise);
-        } catch (e) {
-          throw new ReplayError(`case "${this.c.id}": ${variant.label} threw: ${errorText(e)}`, steps[i].name);
-        }
-        if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') {
-          throw new ReplayError(`case "${this.c.id}": ${variant.label} returned a promise; steps must be synchronous`, steps[i].name);
-        }
-        deepFreeze(value);
-        hit = { value, id: this.internValue(value, `case "${this.c.id}": ${variant.label} returned a value that`) };
+        hit = this.execute(state, w, i, variantIndex, values, factual);
         node.set(leafKey, hit);
-        this.spent += variant.cost;
-        this.executions++;
       }
-      if (prefixHits) prefixHits[i][mask & ((2 << i) - 1)] = hit;
-      outputIds[i] = hit.id;
-      values[i] = hit.value;
-      outputs[steps[i].name] = hit.value;
+      if (prefixHits !== null) prefixHits[i][mask & ((2 << i) - 1)] = hit;
+      outputIds.push(hit.id);
+      values.push(hit.value);
     }
-    if (factual) this.factualDone[w] = true;
-    return { score: this.scoreOf(outputs, outputIds), outputs, outputIds };
+    if (factual) state.factualDone = true;
+    return new ReplayedRun(this.scoreOf(values, outputIds), values, outputIds, this.stepNames);
+  }
+
+  /** Run step i's variant on the outputs so far (a cache miss): charge its cost, freeze and intern its output. */
+  private execute(state: WorldState, w: number, i: number, variantIndex: number, values: readonly unknown[], factual: boolean): CachedOutput {
+    const variant = this.variants[i][variantIndex];
+    const at = this.sourceIndex[i];
+    const names = this.def.steps[i].inputs;
+    // A shallow clone of a record that has every name already: stores then update existing
+    // properties instead of growing a fresh object one key at a time.
+    const inputs = { ...this.inputTemplates[i] };
+    for (let j = 0; j < at.length; j++) {
+      const a = at[j];
+      inputs[names[j]] = a >= 0 ? values[a] : this.caseInputValues[-a - 1];
+    }
+    const noise = this.noiseFor(state, w, i, factual);
+    this.hooks.onStepStart?.(i);
+    let value: unknown;
+    try {
+      value = variant.run(inputs, noise);
+    } catch (e) {
+      throw new ReplayError(`case "${this.c.id}": ${variant.label} threw: ${errorText(e)}`, this.stepNames[i]);
+    }
+    if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') {
+      throw new ReplayError(`case "${this.c.id}": ${variant.label} returned a promise; steps must be synchronous`, this.stepNames[i]);
+    }
+    deepFreeze(value);
+    let id: number;
+    try {
+      id = this.interner.id(value);
+    } catch (e) {
+      throw new ReplayError(`case "${this.c.id}": ${variant.label} returned a value that: ${(e as Error).message}`, null);
+    }
+    this.spent += variant.cost;
+    this.executions++;
+    return { value, id };
   }
 
   /** The metric on these outputs, computed once per distinct tuple of output ids. */
-  private scoreOf(outputs: Record<string, unknown>, outputIds: Int32Array): number {
+  private scoreOf(values: readonly unknown[], outputIds: readonly number[]): number {
     let node = this.scores;
     const last = outputIds.length - 1;
     for (let i = 0; i < last; i++) {
@@ -257,7 +339,7 @@ export class Replayer {
     if (known !== undefined) return known;
     let score: unknown;
     try {
-      score = this.def.metric(outputs, this.c.inputs);
+      score = this.def.metric(outputRecord(this.stepNames, values), this.c.inputs);
     } catch (e) {
       throw new ReplayError(`case "${this.c.id}": the metric threw: ${errorText(e)}`, null);
     }

@@ -1,4 +1,4 @@
-import { hash53, hashWithSeed } from './hash.ts';
+import { hash53, hash53Address, hashWithSeed, seedLanes } from './hash.ts';
 
 /** Separator that cannot occur inside a JSON-ish name by accident. */
 const SEP = '\u0000';
@@ -15,5 +15,6 @@ export function ensembleWorldSeed(caseSeed: number, mode: 'posterior' | 'prior',
 
 /** Address of one draw: (step, key, option) hashed under the world seed. */
 export function drawHash(worldSeed: number, step: string, key: string, option: string): number {
-  return hashWithSeed(step + SEP + key + SEP + option, worldSeed);
+  const [lo, hi] = seedLanes(worldSeed);
+  return hash53Address(step, key, option, lo, hi);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../engine/index.ts';
-import { analyzeSourceCase, describeSource } from './analyze-source.ts';
+import { analyzeSourceCase, compileChecked, describeSource } from './analyze-source.ts';
 import { oneStepSource } from './testing/one-step.ts';
 import { REFUND_POLICY_SOURCE } from './testing/refund-policy.ts';
 
@@ -76,5 +76,21 @@ describe('analyzeSourceCase', () => {
     const source = oneStepSource('return 1;');
     const result = analyzeSourceCase(source, { id: 'odd', inputs: { question: new Map(), doc: null } }, DEFAULT_SETTINGS);
     expect(result.error).toBe('case "odd": inputs.question is a Map, not a plain object or array');
+  });
+});
+
+describe('instances without the definition cases', () => {
+  const steps = "steps: [{ name: 's', inputs: [], cost: 1, run: () => 1, fixes: [{ name: 'f', cost: 1, run: () => 2 }] }], metric: (o) => o.s === 2 ? 1 : 0";
+
+  it('still checks the cases on the first instance of a source', () => {
+    const bad = `export default { name: 'p', ${steps}, cases: [{ id: 'a' }, { id: 'a' }] };`;
+    expect(() => compileChecked(bad, 'bad-cases.js', { cases: false })).toThrow('bad-cases.js: case "a" appears twice');
+  });
+
+  it('leaves the cases out of later instances only', () => {
+    const good = `export default { name: 'p', ${steps}, cases: [{ id: 'a', inputs: {} }] };`;
+    expect(compileChecked(good, 'later.js', { cases: false }).cases).toEqual([{ id: 'a', inputs: {} }]);
+    expect(compileChecked(good, 'later.js', { cases: false }).cases).toBeUndefined();
+    expect(compileChecked(good, 'later.js').cases).toEqual([{ id: 'a', inputs: {} }]);
   });
 });

@@ -1,6 +1,6 @@
 import { analyzeCase, DefinitionError, validatePipeline } from '../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef } from '../engine/types.ts';
-import { preparePipeline, type PreparedPipeline } from './compile.ts';
+import { preparePipeline, type InstantiateOptions, type PreparedPipeline } from './compile.ts';
 import { errorResult } from './error-result.ts';
 import { PlainDataError, sealPlain } from './plain-data.ts';
 
@@ -29,7 +29,7 @@ const PREPARED_CACHE_LIMIT = 16;
  * re-runs the definition's top level, so no state carries over between cases (results do not
  * depend on how cases are spread over workers). Throws DefinitionError naming file and step.
  */
-export function compileChecked(source: string, fileName = 'pipeline.js'): PipelineDef {
+export function compileChecked(source: string, fileName = 'pipeline.js', options: InstantiateOptions = {}): PipelineDef {
   const key = `${fileName}\u0000${source}`;
   let entry = prepared.get(key);
   if (entry === undefined) {
@@ -37,7 +37,7 @@ export function compileChecked(source: string, fileName = 'pipeline.js'): Pipeli
     if (prepared.size >= PREPARED_CACHE_LIMIT) prepared.delete(prepared.keys().next().value!);
     prepared.set(key, entry);
   }
-  const def = entry.instantiate();
+  const def = entry.instantiate(options);
   try {
     validatePipeline(def);
   } catch (error) {
@@ -77,7 +77,8 @@ export function analyzeSourceCase(
   hooks: SandboxHooks = {},
   fileName = 'pipeline.js',
 ): CaseResult {
-  const def = compileChecked(source, fileName);
+  // The definition's own cases are not needed here (they are checked on its first instance).
+  const def = compileChecked(source, fileName, { cases: false });
   const onMetricStart = hooks.onMetricStart;
   const pipeline: PipelineDef = onMetricStart
     ? {

@@ -30,7 +30,17 @@ export interface PreparedPipeline {
    * frozen), so one case's calls cannot influence another's: results then do not depend on which
    * worker ran which cases in which order.
    */
-  instantiate(): PipelineDef;
+  instantiate(options?: InstantiateOptions): PipelineDef;
+}
+
+export interface InstantiateOptions {
+  /**
+   * Copy and check the definition's own `cases` (default true). Analysing a case does not need
+   * them, and copying a few hundred cases cost more than the case's analysis; the top level runs
+   * without clock, randomness or mutable globals, so it exports the same cases every time, and
+   * checking them on the first instance of a prepared definition checks them for all.
+   */
+  cases?: boolean;
 }
 
 /** Parse and rewrite once (the costly part); see compilePipeline. Throws DefinitionError. */
@@ -50,9 +60,11 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
   } catch (error) {
     throw new DefinitionError(`${name}: evaluating the definition failed: ${describeThrown(error, locate)}`);
   }
+  /** Whether an earlier instance's cases were copied and checked without error. */
+  let casesChecked = false;
   return {
     fileName: name,
-    instantiate: () => {
+    instantiate: (options = {}) => {
       // Re-running the definition's top level gives fresh closures; the compartment's globals
       // are frozen, so nothing else carries state from one instance to the next.
       let exported: unknown;
@@ -61,7 +73,10 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
       } catch (error) {
         throw new DefinitionError(`${name}: evaluating the definition failed: ${describeThrown(error, locate)}`);
       }
-      return toPipelineDef(exported, name, { gate: makeNoiseGate(), locate });
+      const skipCases = options.cases === false && casesChecked;
+      const def = toPipelineDef(exported, name, { gate: makeNoiseGate(), locate }, skipCases);
+      casesChecked = true;
+      return def;
     },
   };
 }

@@ -16,8 +16,9 @@ export interface CallContext {
  * Check the object a definition exported against DESIGN 4.1 and build the engine's PipelineDef
  * from it. Every user property is read exactly once, here, so later getters or mutations in user
  * code cannot change the pipeline; every user function is wrapped (see wrapRun, wrapMetric).
+ * `skipCases` leaves `cases` out (see InstantiateOptions.cases).
  */
-export function toPipelineDef(exported: unknown, fileName: string, context: CallContext): PipelineDef {
+export function toPipelineDef(exported: unknown, fileName: string, context: CallContext, skipCases = false): PipelineDef {
   const root = objectAt(exported, `${fileName}: export default`, '{ name, steps, metric }');
   const name = root.name;
   if (typeof name !== 'string' || name === '') throw new DefinitionError(`${fileName}: name must be a non-empty string`);
@@ -53,7 +54,8 @@ export function toPipelineDef(exported: unknown, fileName: string, context: Call
     }
     pipeline.range = [range[0], range[1]];
   }
-  pipeline.cases = copyCaseDefs(root.cases, fileName);
+  // Skipped (left undefined) only when an earlier instance of the same source checked them.
+  if (!skipCases) pipeline.cases = copyCaseDefs(root.cases, fileName);
   return pipeline;
 }
 

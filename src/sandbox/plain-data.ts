@@ -1,8 +1,8 @@
 /**
  * Plain data crossing the sandbox boundary in either direction: primitives (no symbols or
  * bigints, so results stay JSON and structured-clone safe), arrays and plain objects, without
- * cycles. Copies are fresh host objects; sealed copies are also hardened (deep-frozen), so user
- * code can neither mutate what the engine caches nor reach anything but frozen shared intrinsics.
+ * cycles. Copies are fresh host objects; sealed copies are also deep-frozen (as harden would), so
+ * user code can neither mutate what the engine caches nor reach anything but frozen shared intrinsics.
  */
 
 /** Thrown for a value that is not plain data; the message names the path, e.g. `output.items[2]`. */
@@ -10,20 +10,70 @@ export class PlainDataError extends Error {
   override name = 'PlainDataError';
 }
 
-/** Values produced by sealPlain: frozen plain data that can be handed to user code as they are. */
+/**
+ * Sealed values (and every object inside them) big enough to be worth remembering: frozen plain
+ * data that can be handed to user code as they are, so they are never copied again.
+ */
 const sealedValues = new WeakSet<object>();
-/** Sealed copies of frozen host values, by identity. */
+/** Sealed copies of big frozen host values, by identity. */
 const sealedCopies = new WeakMap<object, object>();
+
+/**
+ * Copies of more than this many slots (objects, array elements and properties) are remembered in
+ * the weak registries above. Smaller ones go to recentSmall instead: a WeakSet or WeakMap entry
+ * costs about 1-2 us with the garbage collector's ephemeron work, against a tenth of that to copy
+ * a small output.
+ */
+const REMEMBER_ABOVE_SLOTS = 32;
+/**
+ * Small sealed copies made recently (a step's output is typically the next step's input), in a
+ * plain Set: cheap to add to, and bounded by clearing it when full, so it keeps at most
+ * RECENT_SMALL_LIMIT small objects alive. A value dropped from it is just copied again.
+ */
+const recentSmall = new Set<object>();
+const RECENT_SMALL_LIMIT = 1 << 16;
+/** Slots copied by the current copyFast (read right after it returns). */
+let copiedSlots = 0;
 
 /** A fresh, unfrozen plain copy of `value`; throws PlainDataError naming `path` otherwise. */
 export function copyPlainData(value: unknown, path: string): unknown {
-  return copyValue(value, path, new Set());
+  try {
+    return copyFast(value, false, []);
+  } catch (error) {
+    if (error === NOT_PLAIN) return copyValue(value, path, new Set());
+    throw error;
+  }
 }
 
-/** A deep-frozen plain copy of `value` (or `value` itself if it is already one). */
+/**
+ * A deep-frozen plain copy of `value` (or `value` itself if it is already one).
+ *
+ * The copy is frozen node by node as it is built instead of `harden`ed afterwards: every object
+ * in it is a fresh plain object or array of this realm (or an earlier sealed value), whose
+ * prototype, Object.prototype or Array.prototype, lockdown() has already hardened, so freezing
+ * each node gives exactly harden's guarantee without harden's second traversal and bookkeeping.
+ */
 export function sealPlain(value: unknown, path: string): unknown {
-  if (value === null || typeof value !== 'object') return copyValue(value, path, new Set());
-  if (sealedValues.has(value)) return value;
+  return sealAt(value, path, undefined);
+}
+
+/**
+ * sealPlain, with the path given as `what` and an optional `key` (the path is then
+ * `what "key"`): the path string is built only for a message, not on every call.
+ */
+function sealAt(value: unknown, what: string, key: string | undefined): unknown {
+  if (value === null || typeof value !== 'object') {
+    switch (typeof value) {
+      case 'string':
+      case 'number':
+      case 'boolean':
+      case 'undefined':
+        return value;
+      default:
+        return value === null ? null : copyValue(value, pathOf(what, key), new Set());
+    }
+  }
+  if (recentSmall.has(value) || sealedValues.has(value)) return value;
   // A frozen root (the engine deep-freezes case inputs once per case) cannot change its own
   // properties, so one sealed copy serves every step call that reads it.
   const frozen = Object.isFrozen(value);
@@ -31,14 +81,39 @@ export function sealPlain(value: unknown, path: string): unknown {
     const cached = sealedCopies.get(value);
     if (cached !== undefined) return cached;
   }
+  let copy: object;
+  copiedSlots = 0;
+  try {
+    copy = copyFast(value, true, []) as object;
+  } catch (error) {
+    // Not plain data: the path-tracking copy throws PlainDataError naming where.
+    if (error === NOT_PLAIN) return sealPlainSlow(value, pathOf(what, key));
+    throw error;
+  }
+  if (copiedSlots > REMEMBER_ABOVE_SLOTS) {
+    registerSealed(copy);
+    if (frozen) sealedCopies.set(value, copy);
+  } else {
+    if (recentSmall.size >= RECENT_SMALL_LIMIT) recentSmall.clear();
+    recentSmall.add(copy);
+  }
+  return copy;
+}
+
+function pathOf(what: string, key: string | undefined): string {
+  return key === undefined ? what : `${what} "${key}"`;
+}
+
+/** The original two-pass seal (copy with paths, then harden); reached only for values copyFast refuses. */
+function sealPlainSlow(value: object, path: string): object {
   const copy = harden(copyValue(value, path, new Set()) as object);
   registerSealed(copy);
-  if (frozen) sealedCopies.set(value, copy);
   return copy;
 }
 
 /** Mark a sealed tree and every object in it, so nested values pass through without copies too. */
 function registerSealed(value: object): void {
+  if (sealedValues.has(value)) return;
   sealedValues.add(value);
   for (const key of Object.keys(value)) {
     const child = (value as Record<string, unknown>)[key];
@@ -49,14 +124,65 @@ function registerSealed(value: object): void {
 /**
  * The record of named values a step or metric receives: a fresh frozen record whose values are
  * sealed plain data. Values the sandbox sealed before (earlier step outputs) are passed without
- * copying, so the per-call cost is one small record.
+ * copying, so the per-call cost is one small record. Object.freeze is enough here: the values
+ * are sealed already and the record's prototype is the hardened Object.prototype.
  */
 export function sealRecord(record: Readonly<Record<string, unknown>>, what: string): Readonly<Record<string, unknown>> {
   const sealed: Record<string, unknown> = {};
-  for (const key of Object.keys(record)) {
-    defineData(sealed, key, sealPlain(record[key], `${what} "${key}"`));
+  const keys = Object.keys(record);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    defineData(sealed, key, sealAt(record[key], what, key));
   }
-  return harden(sealed);
+  return Object.freeze(sealed);
+}
+
+/** Thrown by copyFast for anything that is not plain data; callers redo the copy with paths for the message. */
+const NOT_PLAIN = new Error('not plain data');
+
+/**
+ * copyValue without building a path string per element (most copies succeed, and a path per
+ * element cost as much as the copy). With `seal`, every copied node is frozen, and remembered
+ * sealed values inside `value` are reused as they are. Arrays are filled by push:
+ * after lockdown froze Array.prototype, V8 stores into the holes of `new Array(n)` on a slow path.
+ */
+function copyFast(value: unknown, seal: boolean, ancestors: object[]): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return value;
+    case 'object':
+      break;
+    default:
+      throw NOT_PLAIN;
+  }
+  if (value === null) return null;
+  const object = value as object;
+  if (seal && (recentSmall.has(object) || sealedValues.has(object))) return object;
+  if (ancestors.includes(object)) throw NOT_PLAIN;
+  ancestors.push(object);
+  let copy: object;
+  if (Array.isArray(object)) {
+    const length = object.length;
+    copiedSlots += length + 1;
+    const items: unknown[] = [];
+    for (let i = 0; i < length; i++) items.push(copyFast(object[i], seal, ancestors));
+    copy = items;
+  } else {
+    const proto = Object.getPrototypeOf(object);
+    if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+    const record: Record<string, unknown> = {};
+    const source = object as Record<string, unknown>;
+    const keys = Object.keys(source);
+    copiedSlots += keys.length + 1;
+    for (let k = 0; k < keys.length; k++) defineData(record, keys[k], copyFast(source[keys[k]], seal, ancestors));
+    copy = record;
+  }
+  ancestors.pop();
+  if (seal) Object.freeze(copy);
+  return copy;
 }
 
 function copyValue(value: unknown, path: string, ancestors: Set<object>): unknown {
