@@ -1,13 +1,22 @@
 /**
  * Node worker thread for AnalysisPool: compiles pipeline definitions in the SES sandbox and
- * analyses one case per request. Before every step and metric call it records what runs in a
- * SharedArrayBuffer, so the pool's watchdog can name the step if it has to terminate us.
+ * analyses the cases of each request (a small batch) one after another, answering each as soon as
+ * it is done. Before every case, step and metric call it records what runs in a
+ * SharedArrayBuffer, so the pool's watchdog can name the case and step if it has to terminate us.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DefinitionError } from '../src/engine/index.ts';
 import { analyzeSourceCase, describeSource } from '../src/sandbox/analyze-source.ts';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
-import { PHASE_DEFINITION, PHASE_IDLE, PHASE_METRIC, type WorkerReply, type WorkerRequest } from '../src/node/protocol.ts';
+import {
+  PHASE_DEFINITION,
+  PHASE_IDLE,
+  PHASE_METRIC,
+  PROGRESS_CASE,
+  PROGRESS_PHASE,
+  type WorkerReply,
+  type WorkerRequest,
+} from '../src/node/protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('workers/analysis.node.ts must run as a worker thread');
@@ -18,29 +27,43 @@ ensureLockdown();
 const send = (reply: WorkerReply): void => port.postMessage(reply);
 
 const hooks = {
-  onStepStart: (stepIndex: number) => Atomics.store(progress, 0, stepIndex),
-  onMetricStart: () => Atomics.store(progress, 0, PHASE_METRIC),
+  onStepStart: (stepIndex: number) => Atomics.store(progress, PROGRESS_PHASE, stepIndex),
+  onMetricStart: () => Atomics.store(progress, PROGRESS_PHASE, PHASE_METRIC),
 };
 
+function failure(job: number, index: number, error: unknown): WorkerReply {
+  return {
+    type: 'failed',
+    job,
+    index,
+    message: error instanceof Error ? error.message : String(error),
+    definitionError: error instanceof DefinitionError,
+  };
+}
+
 port.on('message', (request: WorkerRequest) => {
-  Atomics.store(progress, 0, PHASE_DEFINITION);
-  try {
-    if (request.type === 'describe') {
+  if (request.type === 'describe') {
+    Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
+    try {
       send({ type: 'described', job: request.job, description: describeSource(request.source, request.fileName) });
-    } else {
-      const result = analyzeSourceCase(request.source, request.caseDef, request.settings, hooks, request.fileName);
-      send({ type: 'result', job: request.job, result });
+    } catch (error) {
+      send(failure(request.job, 0, error));
+    } finally {
+      Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
     }
-  } catch (error) {
-    send({
-      type: 'failed',
-      job: request.job,
-      message: error instanceof Error ? error.message : String(error),
-      definitionError: error instanceof DefinitionError,
-    });
-  } finally {
-    Atomics.store(progress, 0, PHASE_IDLE);
+    return;
   }
+  for (let index = 0; index < request.cases.length; index++) {
+    Atomics.store(progress, PROGRESS_CASE, index);
+    Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
+    try {
+      const result = analyzeSourceCase(request.source, request.cases[index], request.settings, hooks, request.fileName);
+      send({ type: 'result', job: request.job, index, result });
+    } catch (error) {
+      send(failure(request.job, index, error));
+    }
+  }
+  Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
 });
 
 send({ type: 'ready' });

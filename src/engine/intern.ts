@@ -94,7 +94,7 @@ export class ValueInterner {
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
       const keys = Object.keys(value);
-      if (!isSorted(keys)) keys.sort();
+      sortKeys(keys);
       node = this.objects;
       for (let k = 0; k < keys.length; k++) {
         const key = keys[k];
@@ -118,8 +118,20 @@ function step(node: TrieNode, id: number): TrieNode {
   return child;
 }
 
-/** Whether keys are in the order Array.prototype.sort gives them (UTF-16 code units). */
-function isSorted(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1] > keys[i]) return false;
-  return true;
+/**
+ * Sort distinct keys in place into the order Array.prototype.sort gives them (UTF-16 code units,
+ * which is what `<` compares). Insertion sort: objects have few keys, often sorted already, and
+ * the built-in sort on a fresh small array cost more than the rest of the interning.
+ */
+function sortKeys(keys: string[]): void {
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    let j = i - 1;
+    if (!(keys[j] > key)) continue;
+    while (j >= 0 && keys[j] > key) {
+      keys[j + 1] = keys[j];
+      j--;
+    }
+    keys[j + 1] = key;
+  }
 }

@@ -62,41 +62,59 @@ function checkKey(key: unknown, what: string): string {
 
 /**
  * The `noise` handle a step receives: addressed draws for one step in one world. Handles are made
- * for every step of every world replayed, so the work lives in module-level functions and the
- * handle is one object of method shorthands (no per-handle arrow functions to name or allocate).
+ * for every step of every world replayed, so a handle is one small object whose methods live on
+ * the class prototype (a literal of methods allocated a closure per method per handle, a tenth of
+ * the garbage of a replay in fresh worlds). Call the draws as methods (`noise.uniform()`).
  */
-export function createStepNoise(world: WorldNoise, step: string, opts: StepNoiseOptions = {}): Noise {
-  return {
-    uniform(key?: string) {
-      return world.uniform(step, checkKey(key, 'uniform'), SLOT_UNIFORM);
-    },
-    normal(key?: string) {
-      const k = checkKey(key, 'normal');
-      // Box-Muller on two addressed uniforms: exact, and one address pair per key.
-      const r = Math.sqrt(-2 * Math.log(world.uniform(step, k, SLOT_NORMAL_RADIUS)));
-      return r * Math.cos(2 * Math.PI * world.uniform(step, k, SLOT_NORMAL_ANGLE));
-    },
-    gumbel(key: string, option: string) {
-      if (typeof option !== 'string') throw new TypeError('noise.gumbel: option must be a string');
-      if (option.startsWith(RESERVED_PREFIX)) throw new RangeError(reservedMessage('gumbel', option));
-      return gumbelDraw(world, step, checkKey(key, 'gumbel'), option);
-    },
-    categorical(logits: Readonly<Record<string, number>>, keyArg?: string) {
-      return categoricalDraw(world, step, opts, logits, keyArg);
-    },
-    bernoulli(p: number, key?: string) {
-      if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`noise.bernoulli: p must be in [0, 1], got ${String(p)}`);
-      return world.uniform(step, checkKey(key, 'bernoulli'), SLOT_UNIFORM) < p;
-    },
-    int(n: number, key?: string) {
-      if (!Number.isInteger(n) || n < 1) throw new RangeError(`noise.int: n must be a positive integer, got ${String(n)}`);
-      return Math.floor(world.uniform(step, checkKey(key, 'int'), SLOT_UNIFORM) * n);
-    },
-    choice<T>(items: readonly T[], key?: string): T {
-      if (!Array.isArray(items) || items.length === 0) throw new RangeError('noise.choice: needs a non-empty array');
-      return items[Math.floor(world.uniform(step, checkKey(key, 'choice'), SLOT_UNIFORM) * items.length)];
-    },
-  };
+class StepNoise implements Noise {
+  constructor(
+    private readonly world: WorldNoise,
+    private readonly step: string,
+    private readonly opts: StepNoiseOptions,
+  ) {}
+
+  uniform(key?: string): number {
+    return this.world.uniform(this.step, checkKey(key, 'uniform'), SLOT_UNIFORM);
+  }
+
+  normal(key?: string): number {
+    const k = checkKey(key, 'normal');
+    // Box-Muller on two addressed uniforms: exact, and one address pair per key.
+    const r = Math.sqrt(-2 * Math.log(this.world.uniform(this.step, k, SLOT_NORMAL_RADIUS)));
+    return r * Math.cos(2 * Math.PI * this.world.uniform(this.step, k, SLOT_NORMAL_ANGLE));
+  }
+
+  gumbel(key: string, option: string): number {
+    if (typeof option !== 'string') throw new TypeError('noise.gumbel: option must be a string');
+    if (option.startsWith(RESERVED_PREFIX)) throw new RangeError(reservedMessage('gumbel', option));
+    return gumbelDraw(this.world, this.step, checkKey(key, 'gumbel'), option);
+  }
+
+  categorical(logits: Readonly<Record<string, number>>, keyArg?: string): string {
+    return categoricalDraw(this.world, this.step, this.opts, logits, keyArg);
+  }
+
+  bernoulli(p: number, key?: string): boolean {
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`noise.bernoulli: p must be in [0, 1], got ${String(p)}`);
+    return this.world.uniform(this.step, checkKey(key, 'bernoulli'), SLOT_UNIFORM) < p;
+  }
+
+  int(n: number, key?: string): number {
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`noise.int: n must be a positive integer, got ${String(n)}`);
+    return Math.floor(this.world.uniform(this.step, checkKey(key, 'int'), SLOT_UNIFORM) * n);
+  }
+
+  choice<T>(items: readonly T[], key?: string): T {
+    if (!Array.isArray(items) || items.length === 0) throw new RangeError('noise.choice: needs a non-empty array');
+    return items[Math.floor(this.world.uniform(this.step, checkKey(key, 'choice'), SLOT_UNIFORM) * items.length)];
+  }
+}
+
+const NO_OPTIONS: StepNoiseOptions = Object.freeze({});
+
+/** The `noise` handle step `step` receives in `world` (see StepNoise). */
+export function createStepNoise(world: WorldNoise, step: string, opts: StepNoiseOptions = NO_OPTIONS): Noise {
+  return new StepNoise(world, step, opts);
 }
 
 /** A step's Gumbel for (key, option): the abducted one if this world has it, else the addressed draw. */

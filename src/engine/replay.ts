@@ -2,7 +2,7 @@ import type { CaseDef, PipelineDef, StepRun } from './types.ts';
 import { deepFreeze } from './canonical.ts';
 import { ReplayError } from './errors.ts';
 import { ValueInterner } from './intern.ts';
-import { createStepNoise, type WorldNoise } from './noise.ts';
+import { createStepNoise, type StepNoiseOptions, type WorldNoise } from './noise.ts';
 import type { Noise } from './types.ts';
 
 /** One executable version of a step: as run (variant 0) or its chosen fix (variant 1). */
@@ -19,8 +19,9 @@ interface CachedOutput {
 }
 
 /**
- * A step cache for one (world, step, variant): a trie over the interned ids of the step's inputs,
- * in input order (the last level holds the outputs). Same equivalence as a key string of the ids,
+ * A step cache for one (world, step, variant): a trie over the interned ids of the step's inputs
+ * from earlier steps, in input order (the last level holds the outputs; the case inputs are fixed
+ * per Replayer, see Replayer.stepSources). Same equivalence as a key string of the ids,
  * without building and hashing a string for every step of every replay.
  */
 type CacheNode = Map<number, CacheNode | CachedOutput>;
@@ -124,7 +125,12 @@ export class Replayer {
   private readonly sources: InputSource[][];
   /** Per step, per input: the source step's index, or -(k + 1) for case input k (no `in` checks in the hot loop). */
   private readonly sourceIndex: Int32Array[];
-  private readonly caseInputIds: number[];
+  /**
+   * Per step: the indices of the earlier steps it reads, in input order. The step cache is keyed
+   * by their output ids only: the case inputs are the same in every replay of this Replayer, so
+   * keying by their ids too would add trie levels with one child each and change no hit or miss.
+   */
+  private readonly stepSources: Int32Array[];
   private readonly caseInputValues: unknown[];
   /**
    * Scores by output ids, shared by all worlds: the metric sees only (outputs, case inputs), so
@@ -139,6 +145,8 @@ export class Replayer {
   private readonly states: (WorldState | undefined)[];
   private readonly abductFrom: CaseDef['observed'];
   private readonly recordChoices: boolean;
+  /** Options of every non-factual noise handle (one object, not one per handle). */
+  private readonly noiseOptions: StepNoiseOptions;
   spent = 0;
   executions = 0;
 
@@ -178,7 +186,8 @@ export class Replayer {
       }),
     );
     this.caseInputValues = caseInputNames.map((name) => deepFreeze(structuredCloneIfNeeded(c.inputs[name])));
-    this.caseInputIds = this.caseInputValues.map((v, k) => this.internValue(v, `case "${c.id}": input "${caseInputNames[k]}"`));
+    // Interned once to check them: a case input that is not plain data fails here, named.
+    this.caseInputValues.forEach((v, k) => this.internValue(v, `case "${c.id}": input "${caseInputNames[k]}"`));
     this.variants = def.steps.map((s, i) => {
       const fix = s.fixes[fixIndex[i] ?? 0];
       return [
@@ -187,10 +196,12 @@ export class Replayer {
       ];
     });
     this.sourceIndex = this.sources.map((src) => Int32Array.from(src, (s) => ('step' in s ? s.step : -(s.caseInput + 1))));
+    this.stepSources = this.sourceIndex.map((at) => at.filter((a) => a >= 0));
     this.inputTemplates = def.steps.map((step) => outputRecord(step.inputs, step.inputs.map(() => null)));
     this.states = filledArray<WorldState | undefined>(worlds.length, undefined);
     this.abductFrom = abductFrom;
     this.recordChoices = recordChoices;
+    this.noiseOptions = { recordChoices };
   }
 
   private stateOf(w: number): WorldState {
@@ -224,7 +235,7 @@ export class Replayer {
       }
       if (fn) return fn;
     }
-    return (state.noises[i] ??= createStepNoise(world, name, { recordChoices: this.recordChoices }));
+    return (state.noises[i] ??= createStepNoise(world, name, this.noiseOptions));
   }
 
   /** The interned id of a plain value: equal ids exactly when the canonical texts are equal. */
@@ -260,23 +271,21 @@ export class Replayer {
           continue;
         }
       }
-      const at = this.sourceIndex[i];
-      // Walk the trie by input ids; the leaf level is keyed by the last input (0 for a step without inputs).
+      const at = this.stepSources[i];
+      // Walk the trie by the ids of the inputs that come from earlier steps; the leaf level is
+      // keyed by the last of them (0 for a step that reads only case inputs).
       const slot = 2 * i + variantIndex;
       let node = state.caches[slot];
       if (node === undefined) node = state.caches[slot] = new Map();
       let leafKey = 0;
-      for (let j = 0; j < at.length; j++) {
-        const a = at[j];
-        const id = a >= 0 ? outputIds[a] : this.caseInputIds[-a - 1];
-        if (j === at.length - 1) {
-          leafKey = id;
-          break;
-        }
+      const last = at.length - 1;
+      for (let j = 0; j < last; j++) {
+        const id = outputIds[at[j]];
         let next = node.get(id) as CacheNode | undefined;
         if (next === undefined) node.set(id, (next = new Map()));
         node = next;
       }
+      if (last >= 0) leafKey = outputIds[at[last]];
       let hit = node.get(leafKey) as CachedOutput | undefined;
       if (hit === undefined) {
         hit = this.execute(state, w, i, variantIndex, values, factual);

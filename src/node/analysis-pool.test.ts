@@ -77,6 +77,30 @@ describe('AnalysisPool', () => {
     expect(again.map((r) => r.error)).toEqual([undefined, undefined]);
   });
 
+  it('times out one case of a batch and finishes the batch\'s other cases on a fresh worker', async () => {
+    // One worker and six cases: batches of three, the spinning case second in the first batch.
+    const pool = makePool(1, 1000);
+    const texts = ['refund?', 'loop', 'shipping?', 'returns?', 'again?', 'more?'];
+    const cases = texts.map((text, i) => question(`c${i}`, text, i + 1));
+    const seen: number[] = [];
+    const results = await pool.run(TRAPPED_SOURCE, cases, DEFAULT_SETTINGS, (index) => seen.push(index));
+    expect(results.map((r) => r.id)).toEqual(cases.map((c) => c.id));
+    expect(results[1].error).toBe('case "c1": timed out after 1 s in step "writer"');
+    for (const index of [0, 2, 3, 4, 5]) expect(results[index].error).toBeUndefined();
+    expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('gives the same results whatever the batches', async () => {
+    const cases = Array.from({ length: 40 }, (_, i) => ({ id: `n${i}`, inputs: { x: i }, seed: 300 + i }));
+    const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'mc', maxPermutations: 50 };
+    // 40 cases on 1 worker go in batches of 16; one at a time, each is a batch of one.
+    const pool = makePool(1);
+    const batched = await pool.run(NOISY_SOURCE, cases, settings);
+    const single: CaseResult[] = [];
+    for (const c of cases) single.push(...(await pool.run(NOISY_SOURCE, [c], settings)));
+    expect(batched).toEqual(single);
+  });
+
   it('names the metric when the metric spins', async () => {
     const source = oneStepSource("return 'as run';").replace("metric: (outputs) =>", 'metric: (outputs) => { while (true) {} }, unused: (outputs) =>');
     const [result] = await makePool(1, 1000).run(source, [{ id: 'm', inputs: { question: 'q', doc: null } }], DEFAULT_SETTINGS);
@@ -102,10 +126,16 @@ describe('AnalysisPool', () => {
     const source = oneStepSource("if (inputs.question !== 'hoard') return 'as run'; const kept = []; while (true) kept.push(new Array(1e5).fill(kept.length));");
     const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000, memoryLimitMb: 64 });
     pools.push(pool);
-    const cases = [{ id: 'hog', inputs: { question: 'hoard', doc: null } }, { id: 'fine', inputs: { question: 'q', doc: null } }];
-    const [hog, fine] = await pool.run(source, cases, DEFAULT_SETTINGS);
+    // Four cases on one worker: batches of two, the hoarding case first in its batch.
+    const cases = [
+      { id: 'hog', inputs: { question: 'hoard', doc: null } },
+      { id: 'fine', inputs: { question: 'q', doc: null } },
+      { id: 'fine2', inputs: { question: 'q2', doc: null } },
+      { id: 'fine3', inputs: { question: 'q3', doc: null } },
+    ];
+    const [hog, ...fine] = await pool.run(source, cases, DEFAULT_SETTINGS);
     expect(hog.error).toMatch(/^case "hog": the analysis worker stopped: .*memory/i);
-    expect(fine.error).toBeUndefined();
+    for (const result of fine) expect(result.error).toBeUndefined();
   });
 
   it('rejects a bad definition with the clear message, from describe and from run', async () => {

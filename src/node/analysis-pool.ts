@@ -3,7 +3,16 @@ import { Worker } from 'node:worker_threads';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { PipelineDescription } from '../sandbox/analyze-source.ts';
 import { errorResult } from '../sandbox/error-result.ts';
-import { PHASE_DEFINITION, PHASE_IDLE, PHASE_METRIC, PROGRESS_SLOTS, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import {
+  PHASE_DEFINITION,
+  PHASE_IDLE,
+  PHASE_METRIC,
+  PROGRESS_CASE,
+  PROGRESS_PHASE,
+  PROGRESS_SLOTS,
+  type WorkerReply,
+  type WorkerRequest,
+} from './protocol.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
 export interface AnalysisPoolOptions {
@@ -22,13 +31,24 @@ export class PipelineDefinitionError extends Error {
   override name = 'PipelineDefinitionError';
 }
 
-type JobRequest = { type: 'describe'; source: string } | { type: 'run'; source: string; caseDef: CaseDef; settings: AnalysisSettings };
+type Outcome = WorkerReply | { type: 'timeout'; phase: number } | { type: 'crash'; message: string };
 
+/** One thing to do: describe a definition, or analyse one case. Cases of one `run` call are sent in batches. */
+type Unit =
+  | { kind: 'describe'; source: string; settle(outcome: Outcome): void }
+  | { kind: 'case'; source: string; settings: AnalysisSettings; caseDef: CaseDef; batchSize: number; settle(outcome: Outcome): void };
+
+/** What a worker was sent: one describe, or a batch of cases of one run (same source and settings). */
 interface Job {
   id: number;
-  request: JobRequest;
-  settle(reply: WorkerReply | { type: 'timeout'; phase: number } | { type: 'crash'; message: string }): void;
+  units: Unit[];
+  /** done[k]: unit k has been settled. */
+  done: boolean[];
+  remaining: number;
 }
+
+/** Largest batch of cases per message: a batch is small, so the work still spreads evenly over the workers. */
+const MAX_BATCH = 16;
 
 interface Slot {
   worker: Worker;
@@ -41,11 +61,15 @@ interface Slot {
 /**
  * Analyses cases of sandboxed pipeline definitions on a pool of worker threads (Node only).
  *
- * Each worker runs one case at a time. A watchdog terminates a worker whose case runs past
- * `timeoutMs` (a spinning worker cannot answer messages) and replaces it; the case gets an error
- * result naming the step it was stuck in, read from a SharedArrayBuffer the worker writes before
- * every step. A worker that dies fails only its current case. Results come back in case order
- * and do not depend on the pool size (each case is analysed by a fresh definition instance).
+ * Cases go to the workers in small batches (one message per batch, so a worker never idles for
+ * a round trip between cases); a worker analyses its batch's cases one at a time and answers each
+ * as it finishes. A watchdog terminates a worker whose current case runs past `timeoutMs` (a
+ * spinning worker cannot answer messages; the clock restarts with every answer) and replaces it;
+ * that case gets an error result naming the step it was stuck in, read from a SharedArrayBuffer
+ * the worker writes before every case and step, and the batch's unfinished cases are queued again.
+ * A worker that dies fails only its current case the same way. Results come back in case order
+ * and do not depend on the pool size or the batches (each case is analysed by a fresh definition
+ * instance).
  */
 export class AnalysisPool {
   readonly size: number;
@@ -53,7 +77,7 @@ export class AnalysisPool {
   private readonly fileName: string;
   private readonly memoryLimitMb: number;
   private readonly slots: Slot[] = [];
-  private readonly queue: Job[] = [];
+  private readonly queue: Unit[] = [];
   private readonly descriptions = new Map<string, Promise<PipelineDescription>>();
   private nextJobId = 1;
   private closed = false;
@@ -79,12 +103,12 @@ export class AnalysisPool {
     let description = this.descriptions.get(source);
     if (!description) {
       description = new Promise<PipelineDescription>((resolve, reject) => {
-        this.enqueue({ type: 'describe', source }, (reply) => {
+        this.enqueue([{ kind: 'describe', source, settle: (reply) => {
           if (reply.type === 'described') resolve(reply.description);
           else if (reply.type === 'failed') reject(reply.definitionError ? new PipelineDefinitionError(reply.message) : new Error(reply.message));
           else if (reply.type === 'timeout') reject(new PipelineDefinitionError(`${this.fileName}: evaluating the definition timed out after ${formatDuration(this.timeoutMs)}`));
           else if (reply.type === 'crash') reject(new Error(`${this.fileName}: the worker describing the definition stopped: ${reply.message}`));
-        });
+        } }]);
       });
       // A failed describe is not cached: the next call tries again (and fails the same way).
       description.catch(() => this.descriptions.delete(source));
@@ -100,11 +124,19 @@ export class AnalysisPool {
   async run(source: string, cases: readonly CaseDef[], settings: AnalysisSettings, onResult?: (index: number, result: CaseResult) => void): Promise<CaseResult[]> {
     const description = await this.describe(source);
     const players = description.steps.map((step) => step.name);
-    return Promise.all(
-      cases.map(
-        (caseDef, index) =>
-          new Promise<CaseResult>((resolve, reject) => {
-            this.enqueue({ type: 'run', source, caseDef, settings }, (reply) => {
+    // About two batches per worker for a short run, so both finish together; MAX_BATCH for long ones.
+    const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.ceil(cases.length / (2 * this.size))));
+    const units: Unit[] = [];
+    const results = cases.map(
+      (caseDef, index) =>
+        new Promise<CaseResult>((resolve, reject) => {
+          units.push({
+            kind: 'case',
+            source,
+            settings,
+            caseDef,
+            batchSize,
+            settle: (reply) => {
               let result: CaseResult;
               if (reply.type === 'result') result = reply.result;
               else if (reply.type === 'timeout') result = errorResult(caseDef.id, players, settings, `case "${caseDef.id}": timed out after ${formatDuration(this.timeoutMs)}${phaseText(reply.phase, players)}`);
@@ -116,58 +148,91 @@ export class AnalysisPool {
               }
               onResult?.(index, result);
               resolve(result);
-            });
-          }),
-      ),
+            },
+          });
+        }),
     );
+    this.enqueue(units);
+    return Promise.all(results);
   }
 
   /** Stop every worker. Cases still waiting get an error result; describes still waiting reject. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const pending = [...this.queue, ...this.slots.flatMap((slot) => (slot.job ? [slot.job] : []))];
+    const pending = [...this.queue, ...this.slots.flatMap((slot) => (slot.job ? unfinished(slot.job) : []))];
     this.queue.length = 0;
     for (const slot of this.slots) {
       if (slot.timer) clearTimeout(slot.timer);
       slot.job = null;
     }
-    for (const job of pending) job.settle({ type: 'crash', message: 'the pool was closed' });
+    for (const unit of pending) unit.settle({ type: 'crash', message: 'the pool was closed' });
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 
-  private enqueue(request: JobRequest, settle: Job['settle']): void {
+  private enqueue(units: Unit[]): void {
     if (this.closed || this.broken !== null) {
-      settle({ type: 'crash', message: this.broken ?? 'the pool was closed' });
+      for (const unit of units) unit.settle({ type: 'crash', message: this.broken ?? 'the pool was closed' });
       return;
     }
-    let settled = false;
-    // Every job settles exactly once, whichever of reply, timeout, crash or close comes first.
-    const once: Job['settle'] = (reply) => {
-      if (settled) return;
-      settled = true;
-      settle(reply);
-    };
-    this.queue.push({ id: this.nextJobId++, request, settle: once });
+    for (const unit of units) {
+      let settled = false;
+      const settle = unit.settle;
+      // Every unit settles exactly once, whichever of reply, timeout, crash or close comes first.
+      unit.settle = (outcome) => {
+        if (settled) return;
+        settled = true;
+        settle(outcome);
+      };
+      this.queue.push(unit);
+    }
     this.dispatch();
+  }
+
+  /** The next job from the queue: a describe, or up to `batchSize` consecutive cases of one run. */
+  private nextJob(): Job {
+    const first = this.queue.shift()!;
+    const units: Unit[] = [first];
+    if (first.kind === 'case') {
+      while (units.length < first.batchSize && this.queue.length > 0) {
+        const next = this.queue[0];
+        if (next.kind !== 'case' || next.source !== first.source || next.settings !== first.settings) break;
+        units.push(this.queue.shift()!);
+      }
+    }
+    return { id: this.nextJobId++, units, done: units.map(() => false), remaining: units.length };
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) break;
       if (!slot.ready || slot.job) continue;
-      const job = this.queue.shift()!;
+      const job = this.nextJob();
       slot.job = job;
-      Atomics.store(slot.progress, 0, PHASE_DEFINITION);
-      const { request } = job;
+      Atomics.store(slot.progress, PROGRESS_PHASE, PHASE_DEFINITION);
+      Atomics.store(slot.progress, PROGRESS_CASE, 0);
+      const first = job.units[0];
       const message: WorkerRequest =
-        request.type === 'describe'
-          ? { type: 'describe', job: job.id, source: request.source, fileName: this.fileName }
-          : { type: 'run', job: job.id, source: request.source, fileName: this.fileName, caseDef: request.caseDef, settings: request.settings };
-      slot.timer = setTimeout(() => this.onTimeout(slot, job), this.timeoutMs);
+        first.kind === 'describe'
+          ? { type: 'describe', job: job.id, source: first.source, fileName: this.fileName }
+          : {
+              type: 'run',
+              job: job.id,
+              source: first.source,
+              fileName: this.fileName,
+              cases: job.units.map((unit) => (unit as Extract<Unit, { kind: 'case' }>).caseDef),
+              settings: first.settings,
+            };
+      this.armTimer(slot, job);
       slot.worker.postMessage(message);
     }
     this.updateRefs();
+  }
+
+  /** (Re)start the watchdog of the case the worker is on: it gets `timeoutMs` from now. */
+  private armTimer(slot: Slot, job: Job): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = setTimeout(() => this.onTimeout(slot, job), this.timeoutMs);
   }
 
   /** Workers keep the process alive only while there is work, so an idle pool never blocks exit. */
@@ -191,7 +256,7 @@ export class AnalysisPool {
     });
     worker.stdout.resume();
     const slot: Slot = { worker, progress: new Int32Array(progressBuffer), ready: false, job: null, timer: null };
-    Atomics.store(slot.progress, 0, PHASE_IDLE);
+    Atomics.store(slot.progress, PROGRESS_PHASE, PHASE_IDLE);
     worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
     worker.on('error', (error) => this.onWorkerDeath(slot, error instanceof Error ? error.message : String(error)));
     worker.on('exit', (code) => this.onWorkerDeath(slot, `exited with code ${code}`));
@@ -208,36 +273,55 @@ export class AnalysisPool {
     }
     const job = slot.job;
     if (!job || job.id !== reply.job) return;
-    this.finishJob(slot);
-    job.settle(reply);
-    this.dispatch();
+    const index = reply.type === 'described' ? 0 : reply.index;
+    if (!(index >= 0 && index < job.units.length) || job.done[index]) return;
+    job.done[index] = true;
+    job.remaining--;
+    if (job.remaining === 0) this.finishJob(slot);
+    else this.armTimer(slot, job);
+    job.units[index].settle(reply);
+    if (job.remaining === 0) this.dispatch();
   }
 
   private onTimeout(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
-    const phase = Atomics.load(slot.progress, 0);
+    const phase = Atomics.load(slot.progress, PROGRESS_PHASE);
+    const stuck = Atomics.load(slot.progress, PROGRESS_CASE);
     this.finishJob(slot);
     this.replaceWorker(slot);
-    job.settle({ type: 'timeout', phase });
+    this.failCurrent(job, stuck, { type: 'timeout', phase });
     this.dispatch();
   }
 
   private onWorkerDeath(slot: Slot, message: string): void {
     if (this.closed || !this.slots.includes(slot)) return;
     const job = slot.job;
+    const current = Atomics.load(slot.progress, PROGRESS_CASE);
     this.finishJob(slot);
     if (!slot.ready && ++this.startupFailures >= 3) {
       // The worker script itself fails: respawning would loop forever.
       this.broken = `analysis workers fail to start: ${message}`;
-      const waiting = this.queue.splice(0);
+      const waiting = [...this.queue.splice(0), ...(job ? unfinished(job) : [])];
       for (const pending of waiting) pending.settle({ type: 'crash', message: this.broken });
-      job?.settle({ type: 'crash', message: this.broken });
       void this.close();
       return;
     }
     this.replaceWorker(slot);
-    job?.settle({ type: 'crash', message });
+    if (job) this.failCurrent(job, current, { type: 'crash', message });
     this.dispatch();
+  }
+
+  /**
+   * The worker of `job` was stopped while on unit `current`: that unit gets `outcome`, and the
+   * batch's other unfinished units go back to the front of the queue, in order (results do not
+   * depend on which worker analyses a case). If `current` had already answered (its answer
+   * arrived just before the stop), nothing is failed and every unfinished unit is queued again.
+   */
+  private failCurrent(job: Job, current: number, outcome: Outcome): void {
+    const stuck = current >= 0 && current < job.units.length && !job.done[current] ? job.units[current] : null;
+    const again = unfinished(job).filter((unit) => unit !== stuck);
+    stuck?.settle(outcome);
+    this.queue.unshift(...again);
   }
 
   private finishJob(slot: Slot): void {
@@ -268,4 +352,9 @@ function phaseText(phase: number, players: readonly string[]): string {
 /** `10 s`, `0.5 s`. */
 function formatDuration(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** The units of a job that have not been settled yet, in order. */
+function unfinished(job: Job): Unit[] {
+  return job.units.filter((_, k) => !job.done[k]);
 }

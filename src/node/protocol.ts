@@ -1,25 +1,33 @@
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { PipelineDescription } from '../sandbox/analyze-source.ts';
 
-/** Messages between the AnalysisPool and its worker threads (all structured-clone safe). */
+/**
+ * Messages between the AnalysisPool and its worker threads (all structured-clone safe). A `run`
+ * carries a small batch of cases, so a worker goes from one case to the next without waiting a
+ * round trip for work; it answers each case on its own as soon as it is done (`index` is the
+ * case's place in the batch), so the pool always knows which cases of a batch are finished.
+ */
 export type WorkerRequest =
   | { type: 'describe'; job: number; source: string; fileName: string }
-  | { type: 'run'; job: number; source: string; fileName: string; caseDef: CaseDef; settings: AnalysisSettings };
+  | { type: 'run'; job: number; source: string; fileName: string; cases: CaseDef[]; settings: AnalysisSettings };
 
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'described'; job: number; description: PipelineDescription }
-  | { type: 'result'; job: number; result: CaseResult }
-  /** The job could not run at all: a bad definition (DefinitionError) or an internal failure. */
-  | { type: 'failed'; job: number; message: string; definitionError: boolean };
+  | { type: 'result'; job: number; index: number; result: CaseResult }
+  /** The job (or case `index` of a run) could not run at all: a bad definition (DefinitionError) or an internal failure. */
+  | { type: 'failed'; job: number; index: number; message: string; definitionError: boolean };
 
 /**
  * What a worker is doing, written into a SharedArrayBuffer with Atomics so the pool can read it
- * even while the worker spins in user code and cannot post messages. Slot 0 holds a step index
- * (>= 0) or one of these markers.
+ * even while the worker spins in user code and cannot post messages. Slot 0 (PROGRESS_PHASE)
+ * holds a step index (>= 0) or one of these markers; slot 1 (PROGRESS_CASE) the index, within
+ * its batch, of the case in progress.
  */
 export const PHASE_IDLE = -1;
 export const PHASE_DEFINITION = -2;
 export const PHASE_METRIC = -3;
+export const PROGRESS_PHASE = 0;
+export const PROGRESS_CASE = 1;
 /** Int32 slots in the buffer. */
-export const PROGRESS_SLOTS = 1;
+export const PROGRESS_SLOTS = 2;
