@@ -16,6 +16,8 @@ export interface CliOptions {
   batchBound: BatchBound;
   batchStop: boolean;
   settings: AnalysisSettings;
+  /** The options given on the command line, e.g. '--mode' (to refuse those that do not apply). */
+  given: ReadonlySet<string>;
 }
 
 export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method exact|mc] [--mode recorded|posterior|prior]
@@ -38,7 +40,8 @@ function num(flag: string, value: string, check: (x: number) => boolean, what: s
 export function parseArgs(argv: readonly string[]): CliOptions {
   const settings: AnalysisSettings = { ...DEFAULT_SETTINGS };
   const fixChoice: Record<string, string> = {};
-  const opts: Omit<CliOptions, 'file' | 'settings'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false };
+  const given = new Set<string>();
+  const opts: Omit<CliOptions, 'file' | 'settings' | 'given'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -48,6 +51,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       if (v === undefined) throw new UsageError(`${flag} needs a value`);
       return v;
     };
+    if (flag.startsWith('--')) given.add(flag);
     switch (flag) {
       case '--json':
         opts.json = true;
@@ -118,5 +122,5 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (opts.file === undefined) throw new UsageError('no input file given');
   if (settings.stop === 'budget' && settings.budget === Infinity) throw new UsageError('--stop budget needs --budget C');
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
-  return { ...opts, file: opts.file, settings };
+  return { ...opts, file: opts.file, settings, given };
 }

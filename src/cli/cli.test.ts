@@ -119,9 +119,19 @@ describe('blame tables and options', () => {
     expect(c.fixAlone).toEqual({ planner: 1, retriever: 0, writer: 0, reviewer: 0 });
     // Naming the default fix explicitly gives the default analysis.
     expect(JSON.parse(blame(REFUND, '--fix', 'retriever=drop superseded', '--json').stdout).cases[0].shapley).toEqual({ planner: 5 / 12, retriever: 5 / 12, writer: 1 / 12, reviewer: 1 / 12 });
-    const unknown = blame(REFUND, '--fix', 'retriever=nope', '--json');
-    expect(unknown.status).toBe(1);
-    expect(JSON.parse(unknown.stdout).cases[0].error).toMatch(/step "retriever" has no fix named "nope" \(fixes: drop superseded, newest on ties\)/);
+    expectBadInput(blame(REFUND, '--fix', 'retriever=nope', '--json'), /--fix retriever=nope: step "retriever" has no fix "nope" \(fixes: drop superseded, newest on ties\)/);
+    expectBadInput(blame(REFUND, '--fix', 'retreiver=drop superseded'), /--fix retreiver=drop superseded: the definition has no step "retreiver" \(steps: planner, retriever, writer, reviewer\)/);
+  });
+
+  it('writes a report of a game file that reopens as a game study, and refuses replay options for games', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'blame-html-')), 'game.html');
+    expect(blame(join(FIX, 'refund.game.json'), '--html', out).status).toBe(0);
+    const { importSessionText } = await import('../session/session-file.ts');
+    const session = importSessionText(readFileSync(out, 'utf8'));
+    expect(session.games?.map((g) => g.id)).toEqual(['refund']);
+    expect(session.results[0].shapley?.planner).toBe(5 / 12);
+    expectBadInput(blame(join(FIX, 'refund.game.json'), '--mode', 'posterior'), /--mode does not apply to a game file/);
+    expectBadInput(blame(join(FIX, 'refund.game.json'), '--pipeline', join(ROOT, 'public/demos/refund-policy.pipeline.js')), /--pipeline does not apply to a game file/);
   });
 
   it('writes the HTML report with --html', () => {
@@ -147,6 +157,17 @@ describe('blame --batch-stop', () => {
     const top = [...batch.steps].sort((a, b) => b.meanShapley - a.meanShapley)[0];
     expect(top.step).toBe('drafter');
     expect(blame(...args, '--workers', '1').stdout).toBe(r.stdout);
+  });
+
+  it('reports a Bernstein batch interval at the anytime confidence the stop was decided with', async () => {
+    const stopped = JSON.parse(blame(join(FIX, 'dominant.pipeline.js'), '--json', '--batch-stop', '--batch-bound', 'bernstein').stdout);
+    expect(stopped.batch.stoppedEarly).toBe(true);
+    expect(stopped.batch.analyzed).toBeLessThan(300);
+    const { aggregateBatch } = await import('../engine/batch.ts');
+    const anytime = aggregateBatch(stopped.cases, { delta: 0.05, bound: 'anytime' });
+    const plain = aggregateBatch(stopped.cases, { delta: 0.05, bound: 'bernstein' });
+    expect(stopped.batch.steps.map((s: { ci: number[] }) => s.ci)).toEqual(anytime.steps.map((s) => s.ci));
+    expect(anytime.steps.map((s) => s.ci)).not.toEqual(plain.steps.map((s) => s.ci));
   });
 });
 

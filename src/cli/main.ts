@@ -8,7 +8,8 @@ import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
 import { aggregateBatch, BatchStopper } from '../engine/batch.ts';
-import { analyzeTableGame } from '../engine/table-game.ts';
+import { analyzeTableGame, type TableGame } from '../engine/table-game.ts';
+import { toSessionGames } from '../session/games.ts';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
@@ -34,6 +35,20 @@ interface Analysis {
   cases: CaseDef[];
   /** The fix each step used, for the report's "fixes considered". */
   fixes?: { step: string; fix: string }[];
+  /** Game tables analysed (game files), so the report's embedded session can be reopened. */
+  games?: TableGame[];
+}
+
+/** Options that only make sense when steps are replayed, refused for game files. */
+const REPLAY_ONLY_OPTIONS = ['--pipeline', '--mode', '--worlds', '--fix', '--timeout', '--workers'];
+
+/** Every --fix names a step of the definition and one of its fixes (bad input, exit 2, otherwise). */
+function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, steps: readonly { name: string; fixes: readonly { name: string }[] }[]): void {
+  for (const [step, fix] of Object.entries(choice ?? {})) {
+    const s = steps.find((x) => x.name === step);
+    if (!s) throw new InputError(`--fix ${step}=${fix}: the definition has no step "${step}" (steps: ${steps.map((x) => x.name).join(', ')})`);
+    if (!s.fixes.some((f) => f.name === fix)) throw new InputError(`--fix ${step}=${fix}: step "${step}" has no fix "${fix}" (fixes: ${s.fixes.map((f) => f.name).join(', ')})`);
+  }
 }
 
 async function analyzeSource(source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions): Promise<Analysis> {
@@ -47,6 +62,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     } catch (e) {
       throw new InputError(`pipeline definition: ${(e as Error).message}`);
     }
+    checkFixChoice(opts.settings.fixChoice, description.steps);
     const all = cases ?? description.cases;
     if (!all || all.length === 0) throw new InputError('no cases to analyse: the trace has none and the definition lists no "cases"');
     const range = description.range;
@@ -71,7 +87,10 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     } else {
       results = await pool.run(source, all, opts.settings);
     }
-    const batch = aggregateBatch(results, batchOpts);
+    // After a data-dependent stop only the checkpoint intervals keep their guarantee, so a
+    // Bernstein batch interval is reported at the anytime confidence the stop was decided with.
+    const reportOpts = stoppedEarly && batchOpts.bound === 'bernstein' ? { ...batchOpts, bound: 'anytime' as const } : batchOpts;
+    const batch = aggregateBatch(results, reportOpts);
     if (stoppedEarly) batch.stoppedEarly = true;
     const fixes = description.steps.map((s) => ({ step: s.name, fix: opts.settings.fixChoice?.[s.name] ?? s.fixes[0].name }));
     return { results, batch, pipeline: { name: description.name, source }, cases: all, fixes };
@@ -94,10 +113,12 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
     case 'pipeline':
       return analyzeSource(input.source, basename(opts.file), undefined, opts);
     case 'game': {
-      if (pipelineText !== undefined) throw new InputError('--pipeline does not apply to a game file (its values are already computed)');
-      const results = input.game.games.map((g) => analyzeTableGame(g, opts.settings));
-      const range = input.game.games[0]?.range;
-      return { results, batch: aggregateBatch(results, { delta: opts.settings.delta, bound: opts.batchBound, range }), cases: [] };
+      const misplaced = REPLAY_ONLY_OPTIONS.find((o) => opts.given.has(o));
+      if (misplaced) throw new InputError(`${misplaced} does not apply to a game file (its values are already computed)`);
+      const games = input.game.games;
+      const results = games.map((g) => analyzeTableGame(g, opts.settings));
+      const range = games[0]?.range;
+      return { results, batch: aggregateBatch(results, { delta: opts.settings.delta, bound: opts.batchBound, range }), cases: [], games };
     }
   }
 }
@@ -116,6 +137,7 @@ async function writeHtml(path: string, opts: CliOptions, a: Analysis): Promise<v
     pipeline: a.pipeline,
     cases: a.cases,
     settings: opts.settings,
+    ...(a.games ? { games: toSessionGames(a.games) } : {}),
     results: a.results,
     batch: a.batch,
     status: 'done',

@@ -42,7 +42,9 @@ describe('parseGameFile, good files', () => {
     expect(first.values).toBeInstanceOf(Float64Array);
     expect(second.range).toBeUndefined();
     expect('range' in second).toBe(false);
-    expect(Array.from(second.values)).toEqual([-1, 1000, 0.25, 2.5]);
+    // Players in another order are fine; bit 0 is then writer, bit 1 retriever, bit 2 planner.
+    expect(second.players).toEqual(['writer', 'retriever', 'planner']);
+    expect(Array.from(second.values)).toEqual([-1, 1000, 0.25, 5, 0, 3, 4, 2.5]);
   });
 
   it('labels coalitions in player order', () => {
@@ -182,6 +184,16 @@ describe('parseGameFile, bad files', () => {
     );
     expect(messageOf(gameText(twoPlayerGame((values) => values.map((entry) => ({ ...entry, weight: 1 })))))).toBe(
       'games[0] "case-1".values[0].weight: unknown field (expected one of: fixed, value)',
+    );
+  });
+
+  it('rejects games whose players differ from the first game\'s (a file is one batch), accepting another order', () => {
+    const swapped = { ...twoPlayerGame(), id: 'case-2', players: ['retriever', 'planner'] };
+    expect(parseGameFile(gameText(twoPlayerGame(), swapped)).games).toHaveLength(2);
+    const other = { ...twoPlayerGame(), id: 'case-2', players: ['planner', 'writer'] };
+    other.values = (other.values as { fixed: string[]; value: number }[]).map((v) => ({ ...v, fixed: v.fixed.map((p) => (p === 'retriever' ? 'writer' : p)) }));
+    expect(messageOf(gameText(twoPlayerGame(), other))).toBe(
+      'games[1] "case-2".players: the players (planner, writer) differ from those of games[0] (planner, retriever); a file is one batch, so every game needs the same players (in any order)',
     );
   });
 

@@ -192,6 +192,7 @@ export function gameFileFromDocument(document: unknown): GameFile {
   const list = expectArray(ownField(document, 'games'), 'games');
   if (list.length === 0) throw new FormatError('games', 'the file has no games');
   const firstPlace = new Map<string, string>();
+  let games0: readonly string[] = [];
   const games = list.map((value, index) => {
     const path = indexPath('games', index);
     const game = parseGame(value, path);
@@ -200,9 +201,23 @@ export function gameFileFromDocument(document: unknown): GameFile {
       throw new FormatError(`${path} ${JSON.stringify(game.id)}.id`, `duplicate game id (also ${earlier})`);
     }
     firstPlace.set(game.id, path);
+    // The games of one file form one batch, aggregated per player: every game needs the same players.
+    if (index > 0 && !samePlayers(games0, game.players)) {
+      throw new FormatError(
+        `${path} ${JSON.stringify(game.id)}.players`,
+        `the players (${game.players.join(', ')}) differ from those of games[0] (${games0.join(', ')}); a file is one batch, so every game needs the same players (in any order)`,
+      );
+    }
+    if (index === 0) games0 = game.players;
     return game;
   });
   return { format: GAME_FORMAT, version: GAME_VERSION, games };
+}
+
+function samePlayers(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const set = new Set(a);
+  return b.every((p) => set.has(p));
 }
 
 /** Parses an `agentblame-game` JSON file. Throws FormatError. */
