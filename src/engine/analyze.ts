@@ -11,6 +11,7 @@ import { exactShapley } from './shapley/exact.ts';
 import { permutationShapley } from './shapley/permutation.ts';
 import { hashWithSeed } from './hash.ts';
 import { validatePipeline } from './pipeline.ts';
+import { factualRun } from './factual-run.ts';
 
 /** Coalition tables are listed in results up to this many players. */
 export const COALITION_TABLE_MAX_PLAYERS = 10;
@@ -65,11 +66,16 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
   const method = resolveMethod(settings.method, players.length);
   const threshold = def.threshold ?? 1;
   try {
-    const recorded = settings.mode === 'recorded' ? null : new BlameGame(def, c, { mode: 'recorded', worlds: 1, fixChoice: settings.fixChoice }, hooks);
+    // The factual run the record is checked against and failure is judged by: the case's own world
+    // (recorded), the first abducted world, which reproduces the observed choices (posterior), or,
+    // since fresh worlds say nothing about this run, the case's own world replayed apart (prior).
+    const recorded = settings.mode === 'prior' ? new BlameGame(def, c, { mode: 'recorded', worlds: 1, fixChoice: settings.fixChoice }, hooks) : null;
     const game = new BlameGame(def, c, settings, hooks);
     const factual = recorded ?? game;
     const factualScore = factual.factualRun.score;
-    const mismatches = compareWithRecord(c, factual);
+    // Without a seed the prior mode's "own world" is arbitrary: comparing outputs there would only report noise.
+    const mismatches = settings.mode === 'prior' && c.seed === undefined ? [] : compareWithRecord(c, factual);
+    mismatches.push(...checkObserved(def, c, settings.mode, game, hooks));
     const failed = (c.score ?? factualScore) < threshold;
     const base = {
       id: c.id,
@@ -110,7 +116,9 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
       ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
     };
   } catch (e) {
-    if (!(e instanceof ReplayError) && !(e instanceof RangeError) && !(e instanceof TypeError)) throw e;
+    // The definition's own failures arrive as ReplayError, settings out of range as RangeError;
+    // anything else is a bug here and must not pass as a per-case error.
+    if (!(e instanceof ReplayError) && !(e instanceof RangeError)) throw e;
     return { id: c.id, players, method, failed: true, vEmpty: NaN, vAll: NaN, cost: 0, evaluations: 0, permutations: 0, error: errorText(e) };
   }
 }
@@ -127,6 +135,33 @@ function compareWithRecord(c: CaseDef, factual: BlameGame): string[] {
         continue;
       }
       if (canonicalize(recorded) !== canonicalize(run.outputs[step])) out.push(`outputs.${step}: recorded ${preview(recorded)}, replay ${preview(run.outputs[step])}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Observed choices the replay does not account for: in recorded mode, a (step, key) the factual
+ * replay never draws or draws differently; in posterior mode, one never drawn and so never
+ * abducted from (a misspelt step or key would otherwise fall back to fresh noise silently).
+ */
+function checkObserved(def: PipelineDef, c: CaseDef, mode: AnalysisSettings['mode'], game: BlameGame, hooks: ReplayHooks): string[] {
+  const observed = c.observed;
+  if (!observed || mode === 'prior') return [];
+  const out: string[] = [];
+  const replayed = mode === 'recorded' ? factualRun(def, c, hooks).observed : null;
+  const abducted = game.replayer.worlds[0].abducted;
+  for (const step of Object.keys(observed)) {
+    for (const key of Object.keys(observed[step])) {
+      const recordedChoice = observed[step][key];
+      const where = `observed.${step}.${key}`;
+      if (replayed) {
+        const choice = Object.hasOwn(replayed, step) && Object.hasOwn(replayed[step], key) ? replayed[step][key] : undefined;
+        if (choice === undefined) out.push(`${where}: recorded "${recordedChoice}", but the replay never draws it (check the step name and draw key)`);
+        else if (choice !== recordedChoice) out.push(`${where}: recorded "${recordedChoice}", replay chose "${choice}"`);
+      } else if (!abducted.get(step)?.has(key)) {
+        out.push(`${where}: recorded "${recordedChoice}", but the replay never draws it, so nothing was abducted from it (check the step name and draw key)`);
+      }
     }
   }
   return out;

@@ -37,11 +37,6 @@ export class TableGameAdapter implements Game {
     return out;
   }
 
-  /** The looked-up coalitions as a set (kept for callers of the earlier field). */
-  get seen(): ReadonlySet<number> {
-    return new Set(this.evaluatedMasks());
-  }
-
   get players(): readonly string[] {
     return this.table.players;
   }
