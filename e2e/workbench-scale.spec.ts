@@ -10,7 +10,7 @@ test('a 10 000-case trace imports off the main thread and its analysis can be ca
   await dropFiles(page, [{ name: 'big.trace.json', content }]);
   await expect(page.getByRole('tab', { name: 'Cases (10000)' })).toBeVisible({ timeout: 60_000 });
   const progress = page.getByTestId('run-progress');
-  await expect(progress).toContainText(/of 10\u202f000 cases/);
+  await expect(progress).toContainText(/of 10\u2009000 cases/);
   await progress.getByRole('button', { name: 'Cancel' }).click();
   await expect(progress).toHaveAttribute('data-status', 'cancelled');
   // The case list renders a page of rows at a time, not ten thousand.

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGlobals?: RegExp }> = {
   'src/engine': { folders: ['src/engine'], packages: ['pure-rand'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
   'src/formats': { folders: ['src/formats', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
-  'src/sandbox': { folders: ['src/sandbox', 'src/engine'], packages: ['ses', 'acorn'] },
+  'src/sandbox': { folders: ['src/sandbox', 'src/engine', 'src/formats'], packages: ['ses', 'acorn'] },
   'src/report': { folders: ['src/report', 'src/engine', 'src/session'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
 };
 

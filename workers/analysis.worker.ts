@@ -9,12 +9,14 @@ import { analyzeSourceCase, describeSource } from '../src/sandbox/analyze-source
 import { analyzeTableGame } from '../src/engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../src/engine/types.ts';
 import type { TableGame } from '../src/formats/game.ts';
-import { errorResult, type LoadOutcome, type WatchdogMessage } from '../src/app/analysis/protocol.ts';
+import { errorResult } from '../src/sandbox/error-result.ts';
+import type { LoadOutcome, WatchdogMessage } from '../src/app/analysis/protocol.ts';
 import { describeProblem, toSummary } from '../src/app/analysis/definition-summary.ts';
 
 ensureLockdown();
 
-let loaded: { source: string; fileName: string } | null = null;
+/** The compiled definition, with its step names for the result of a case that cannot run. */
+let loaded: { source: string; fileName: string; players: string[] } | null = null;
 
 /** The step last reported to the page in this case (-1 = the metric, -2 = nothing yet). */
 let reportedStep = -2;
@@ -31,7 +33,7 @@ const api = {
   load(source: string, fileName: string): LoadOutcome {
     try {
       const summary = toSummary(describeSource(source, fileName));
-      loaded = { source, fileName };
+      loaded = { source, fileName, players: summary.steps.map((step) => step.name) };
       return { ok: true, summary };
     } catch (error) {
       loaded = null;
@@ -40,12 +42,12 @@ const api = {
   },
 
   analyzeCase(caseDef: CaseDef, settings: AnalysisSettings): CaseResult {
-    if (loaded === null) return errorResult(caseDef.id, [], 'No pipeline definition is loaded.');
+    if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     reportedStep = -2;
     try {
       return analyzeSourceCase(loaded.source, caseDef, settings, watchdogHooks, loaded.fileName);
     } catch (error) {
-      return errorResult(caseDef.id, [], error instanceof Error ? error.message : String(error));
+      return errorResult(caseDef.id, loaded.players, settings, error instanceof Error ? error.message : String(error));
     }
   },
 
@@ -53,7 +55,7 @@ const api = {
     try {
       return analyzeTableGame(game, settings);
     } catch (error) {
-      return errorResult(game.id, [...game.players], error instanceof Error ? error.message : String(error));
+      return errorResult(game.id, game.players, settings, error instanceof Error ? error.message : String(error));
     }
   },
 };

@@ -7,12 +7,12 @@
 import type { TableGame } from '../engine/index.ts';
 import { expectFormatHeader } from './format-header.ts';
 import { FormatError } from './format-error.ts';
+import { MAX_TABLE_PLAYERS, parsePlayers, parseRange } from './game-fields.ts';
 import { childPath, indexPath } from './json-path.ts';
 import { stripByteOrderMark, parseJson } from './parse-json.ts';
 import {
   describeValue,
   expectArray,
-  expectFiniteNumber,
   expectNonEmptyString,
   expectObject,
   expectString,
@@ -24,8 +24,7 @@ import {
 
 export const GAME_FORMAT = 'agentblame-game';
 export const GAME_VERSION = 1;
-/** A full table has 2^n entries; 2^24 doubles is 128 MiB, the most a browser tab can be asked for. */
-export const MAX_TABLE_PLAYERS = 24;
+export { MAX_TABLE_PLAYERS };
 
 /**
  * A game as a full value table: `values[mask]` is v of the coalition whose bit i means players[i]
@@ -47,39 +46,6 @@ const ENTRY_FIELDS = ['fixed', 'value'] as const;
 /** `{planner, writer}`: the players of a coalition, in player order. */
 export function coalitionLabel(players: readonly string[], mask: number): string {
   return `{${players.filter((_, index) => (mask & (1 << index)) !== 0).join(', ')}}`;
-}
-
-/** Player names, non-empty and distinct, at most MAX_TABLE_PLAYERS of them. */
-function parsePlayers(value: unknown, path: string): string[] {
-  const list = expectArray(value, path);
-  if (list.length === 0) throw new FormatError(path, 'expected at least one player');
-  if (list.length > MAX_TABLE_PLAYERS) {
-    throw new FormatError(
-      path,
-      `too many players (${list.length}): a full table of 2^${list.length} coalitions is too large; ` +
-        `game files take at most ${MAX_TABLE_PLAYERS} players`,
-    );
-  }
-  const firstIndex = new Map<string, number>();
-  return list.map((item, index) => {
-    const itemPath = indexPath(path, index);
-    const name = expectNonEmptyString(item, itemPath);
-    const earlier = firstIndex.get(name);
-    if (earlier !== undefined) {
-      throw new FormatError(itemPath, `player ${JSON.stringify(name)} repeated (also ${indexPath('players', earlier)})`);
-    }
-    firstIndex.set(name, index);
-    return name;
-  });
-}
-
-function parseRange(value: unknown, path: string): [number, number] {
-  const pair = expectArray(value, path);
-  if (pair.length !== 2) throw new FormatError(path, `expected [lo, hi], got an array of ${pair.length}`);
-  const lo = expectFiniteNumber(pair[0], indexPath(path, 0));
-  const hi = expectFiniteNumber(pair[1], indexPath(path, 1));
-  if (!(lo < hi)) throw new FormatError(path, `expected lo < hi, got [${lo}, ${hi}]`);
-  return [lo, hi];
 }
 
 /** The bitmask of a `fixed` list, rejecting unknown and repeated players. */

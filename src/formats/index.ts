@@ -1,6 +1,6 @@
 /** Input file formats: traces, game tables, pipeline definitions, and format detection. */
 export { FormatError } from './format-error.ts';
-export { parseTrace, parseCase, traceFromDocument, TRACE_FORMAT, TRACE_VERSION } from './trace.ts';
+export { parseTrace, parseCase, parseCaseList, traceFromDocument, TRACE_FORMAT, TRACE_VERSION } from './trace.ts';
 export type { TraceFile, TracePipeline } from './trace.ts';
 export { serializeTrace } from './serialize-trace.ts';
 export { parseGameFile, parseGame, gameFileFromDocument, coalitionLabel, GAME_FORMAT, GAME_VERSION, MAX_TABLE_PLAYERS } from './game.ts';

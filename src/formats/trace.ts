@@ -69,7 +69,10 @@ function parseObserved(value: unknown, path: string): Record<string, Record<stri
   );
 }
 
-/** Validates one case. `path` names it in messages (`cases[3]` or `line 5 (cases[3])`). */
+/**
+ * Validates one case (DESIGN 4.2): `id` and `inputs` required, no unknown fields, `seed` any safe
+ * integer. `path` names it in messages (`cases[3]` or `line 5 (cases[3])`).
+ */
 export function parseCase(value: unknown, path: string): CaseDef {
   const object = expectObject(value, path);
   rejectUnknownFields(object, CASE_FIELDS, path);
@@ -90,7 +93,10 @@ export function parseCase(value: unknown, path: string): CaseDef {
   };
 }
 
-/** Collects cases, rejecting a repeated id with both places named. */
+/**
+ * Collects cases, rejecting a repeated id with both places named. Each case is added with its own
+ * path, so a JSONL trace can name the line.
+ */
 class CaseCollector {
   readonly cases: CaseDef[] = [];
   private readonly placeById = new Map<string, string>();
@@ -104,6 +110,16 @@ class CaseCollector {
     this.placeById.set(parsed.id, path);
     this.cases.push(parsed);
   }
+}
+
+/**
+ * Validates an array of cases at `path` (`cases`, `trace.cases`): each case as `parseCase` does,
+ * ids distinct. The one set of case rules for traces, sessions and a definition's own cases.
+ */
+export function parseCaseList(value: unknown, path: string): CaseDef[] {
+  const collector = new CaseCollector();
+  expectArray(value, path).forEach((item, index) => collector.add(item, indexPath(path, index)));
+  return collector.cases;
 }
 
 function buildTrace(pipeline: TracePipeline | undefined, cases: CaseDef[]): TraceFile {
@@ -134,12 +150,11 @@ export function traceFromDocument(document: unknown): TraceFile {
       'missing (a JSON trace lists its cases in "cases"; a JSONL trace puts one case per line after the header line)',
     );
   }
-  const collector = new CaseCollector();
-  expectArray(casesValue, 'cases').forEach((value, index) => collector.add(value, indexPath('cases', index)));
-  if (collector.cases.length === 0 && pipeline === undefined) {
+  const cases = parseCaseList(casesValue, 'cases');
+  if (cases.length === 0 && pipeline === undefined) {
     throw new FormatError('cases', 'the trace has no cases (a trace without a pipeline needs at least one case)');
   }
-  return buildTrace(pipeline, collector.cases);
+  return buildTrace(pipeline, cases);
 }
 
 /** Validates a JSONL trace: a header line, then one case per non-empty line. */

@@ -14,6 +14,8 @@ describe('formatting', () => {
     expect(formatNumber(-0.5)).toBe('\u22120.500');
     expect(formatPercent(0.26)).toBe('26.0 %');
     expect(formatInterval([0.269, 0.3691])).toBe('[+0.269, +0.369]');
+    expect(formatInterval([-0.25, 0.3691], (end) => formatNumber(end))).toBe('[\u22120.250, 0.369]');
+    expect(formatInterval([Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY])).toBe('[\u2212∞, +∞]');
     expect(formatCount(6017)).toBe('6\u2009017');
     expect(formatCount(Infinity)).toBe('∞');
   });

@@ -1,4 +1,8 @@
-/** Number and value formatting for the report. Three decimals throughout, as in the terminal tables. */
+/**
+ * Number and value formatting for the report and the workbench (src/app/common/format.ts), so both
+ * print a number the same way: three decimals throughout, as in the terminal tables; a true minus
+ * sign (U+2212); thin-space thousands groups; ∞ for unbounded ends; — where there is no value.
+ */
 
 const MINUS = '\u2212';
 
@@ -26,10 +30,13 @@ export function formatPercent(rate: number | undefined): string {
   return `${formatNumber(rate * 100, 1)} %`;
 }
 
-/** An interval as [lo, hi] with signs. */
-export function formatInterval(ci: readonly [number, number] | undefined): string {
+/**
+ * An interval as [lo, hi], each end with a sign by default (the report's blame columns); the
+ * workbench, whose tables print blame without a `+`, passes formatNumber.
+ */
+export function formatInterval(ci: readonly [number, number] | undefined, formatEnd: (value: number) => string = formatSigned): string {
   if (!ci) return '—';
-  return `[${formatSigned(ci[0])}, ${formatSigned(ci[1])}]`;
+  return `[${formatEnd(ci[0])}, ${formatEnd(ci[1])}]`;
 }
 
 /** Whole numbers with thin-space thousands groups (1 000), no locale dependence. */

@@ -83,8 +83,8 @@ describe('instances without the definition cases', () => {
   const steps = "steps: [{ name: 's', inputs: [], cost: 1, run: () => 1, fixes: [{ name: 'f', cost: 1, run: () => 2 }] }], metric: (o) => o.s === 2 ? 1 : 0";
 
   it('still checks the cases on the first instance of a source', () => {
-    const bad = `export default { name: 'p', ${steps}, cases: [{ id: 'a' }, { id: 'a' }] };`;
-    expect(() => compileChecked(bad, 'bad-cases.js', { cases: false })).toThrow('bad-cases.js: case "a" appears twice');
+    const bad = `export default { name: 'p', ${steps}, cases: [{ id: 'a', inputs: {} }, { id: 'a', inputs: {} }] };`;
+    expect(() => compileChecked(bad, 'bad-cases.js', { cases: false })).toThrow('bad-cases.js: cases[1].id: duplicate case id "a" (also cases[0])');
   });
 
   it('leaves the cases out of later instances only', () => {

@@ -56,6 +56,11 @@ describe('compilePipeline: a well-behaved definition', () => {
     expect(structuredClone(def.cases)).toEqual(def.cases);
   });
 
+  it('accepts any safe integer seed for its own cases, as a trace does', () => {
+    const source = "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {} }], metric() { return 1 }, cases: [{ id: 'a', inputs: {}, seed: -3 }, { id: 'b', inputs: {}, seed: 0 }] };";
+    expect(compilePipeline(source).cases?.map((c) => c.seed)).toEqual([-3, 0]);
+  });
+
   it('forwards every draw of the facade to the engine noise of the current call', () => {
     const log: string[] = [];
     const def = compilePipeline(
@@ -138,12 +143,24 @@ describe('compilePipeline: errors name the place', () => {
       'pipeline.js: range must be [low, high]',
     ],
     [
-      "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {} }], metric() {}, cases: [{ id: 'a' }, { id: 'a' }] };",
-      'pipeline.js: case "a" appears twice',
+      "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {} }], metric() {}, cases: [{ id: 'a', inputs: {} }, { id: 'a', inputs: {} }] };",
+      'pipeline.js: cases[1].id: duplicate case id "a" (also cases[0])',
     ],
     [
-      "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {} }], metric() {}, cases: [{ id: 'a', seed: 1.5 }] };",
-      'pipeline.js: case "a": seed must be a non-negative integer',
+      "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {} }], metric() {}, cases: [{ id: 'a', inputs: {} }, { id: 'b' }] };",
+      'pipeline.js: cases[1].inputs: missing (expected an object)',
+    ],
+    [
+      "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {} }], metric() {}, cases: [{ id: 'a', inputs: {}, seeds: 3 }] };",
+      'pipeline.js: cases[0].seeds: unknown field (expected one of: id, inputs, seed, observed, outputs, score)',
+    ],
+    [
+      "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {} }], metric() {}, cases: { a: {} } };",
+      'pipeline.js: cases: expected an array, got an object',
+    ],
+    [
+      "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {} }], metric() {}, cases: [{ id: 'a', inputs: {}, seed: 1.5 }] };",
+      'pipeline.js: cases[0].seed: expected an integer, got 1.5',
     ],
   ])('checks the shape: %s', (source, message) => {
     expect(definitionError(() => compilePipeline(source))).toContain(message);

@@ -4,7 +4,7 @@ import { renderReport } from '../report/renderReport.ts';
 import { renderSessionBlock } from './testing/report-block.ts';
 import { migrateSession } from './migrate.ts';
 import { exportSessionFile, importSessionText, parseSessionFile, sessionFileName } from './session-file.ts';
-import { gameSession, result, session, sessionGame, sessionV0 } from './testing/sample-session.ts';
+import { errorCaseResult, gameSession, result, session, sessionGame, sessionV0 } from './testing/sample-session.ts';
 
 function formatErrorOf(action: () => unknown): FormatError {
   try {
@@ -34,6 +34,30 @@ describe('exportSessionFile / parseSessionFile', () => {
     expect(back.settings.budget).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it('round-trips a case that could not be analysed: its NaN values, written as null, read back as NaN', () => {
+    const original = session({ results: [result('q1'), errorCaseResult('q2')] });
+    const text = exportSessionFile(original);
+    expect(JSON.parse(text).results[1]).toMatchObject({ vEmpty: null, vAll: null });
+    const back = parseSessionFile(text);
+    expect(back).toEqual(original);
+    expect(back.results[1].vEmpty).toBeNaN();
+    expect(back.results[1].vAll).toBeNaN();
+  });
+
+  it('still requires the values of a case without an error', () => {
+    const error = formatErrorOf(() => parseSessionFile(fileWith((f) => {
+      (f.results as { vAll: unknown }[])[1].vAll = null;
+    })));
+    expect(error.message).toBe('results[1].vAll: expected a number, got null');
+  });
+
+  it('checks cases by the trace rules: any safe integer seed, a repeated id named with its first place', () => {
+    const negative = session({ cases: [{ id: 'q1', inputs: {}, seed: -3 }, { id: 'q2', inputs: {}, seed: 0 }], results: [] });
+    expect(parseSessionFile(exportSessionFile(negative)).cases.map((c) => c.seed)).toEqual([-3, 0]);
+    const repeated = formatErrorOf(() => parseSessionFile(fileWith((f) => ((f.cases as { id: string }[])[1].id = 'q1'))));
+    expect(repeated.message).toBe('cases[1].id: duplicate case id "q1" (also cases[0])');
+  });
+
   it('accepts a byte order mark', () => {
     expect(parseSessionFile(`\uFEFF${exportSessionFile(session())}`).id).toBe('session-1');
   });
@@ -53,6 +77,9 @@ describe('exportSessionFile / parseSessionFile', () => {
     ['unknown top-level field', (f: Record<string, unknown>) => (f.colour = 'red'), 'colour'],
     ['a result for an unknown case', (f: Record<string, unknown>) => ((f.results as { id: string }[])[0].id = 'q9'), 'results[0].id'],
     ['a repeated case id', (f: Record<string, unknown>) => ((f.cases as { id: string }[])[1].id = 'q1'), 'cases[1].id'],
+    ['a case without inputs', (f: Record<string, unknown>) => delete (f.cases as { inputs?: unknown }[])[2].inputs, 'cases[2].inputs'],
+    ['a fractional seed', (f: Record<string, unknown>) => ((f.cases as { seed: number }[])[0].seed = 1.5), 'cases[0].seed'],
+    ['an unknown case field', (f: Record<string, unknown>) => ((f.cases as Record<string, unknown>[])[0].seeds = 1), 'cases[0].seeds'],
     ['a bad delta', (f: Record<string, unknown>) => ((f.settings as { delta: number }).delta = 2), 'settings.delta'],
     ['a bad date', (f: Record<string, unknown>) => (f.createdAt = 'yesterday'), 'createdAt'],
     ['a Shapley value for a non-player', (f: Record<string, unknown>) => (((f.results as { shapley: Record<string, number> }[])[0].shapley.writer = 1)), 'results[0].shapley.writer'],
@@ -177,6 +204,15 @@ describe('importSessionText', () => {
     expect(importSessionText(html).results.map((r) => r.id)).toEqual(['q3']);
     const damaged = renderSessionBlock({ ...session(), status: 'sleeping' });
     expect(formatErrorOf(() => importSessionText(damaged)).path).toBe('status');
+  });
+
+  it('reads back a report whose study has a case that could not be analysed', () => {
+    const original = session({ results: [result('q1'), errorCaseResult('q2')] });
+    const html = renderReport(original);
+    expect(html).toContain('step &quot;retriever&quot; threw');
+    const back = importSessionText(html);
+    expect(back).toEqual(original);
+    expect(back.results[1].vEmpty).toBeNaN();
   });
 
   it('turns a report without a session into a FormatError', () => {

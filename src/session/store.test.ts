@@ -7,7 +7,7 @@ import { SessionNotFoundError, StaleWriteError, StorageFullError } from './error
 import { SessionStore } from './store.ts';
 import { countPuts } from './testing/count-puts.ts';
 import { simulateQuota } from './testing/quota.ts';
-import { gameSession, result, session, sessionV0 } from './testing/sample-session.ts';
+import { errorCaseResult, gameSession, result, session, sessionV0 } from './testing/sample-session.ts';
 import type { RunLocks } from './run-lock.ts';
 
 let dbCounter = 0;
@@ -367,6 +367,29 @@ describe('database upgrades', () => {
     expect(unreadable).toHaveLength(1);
     expect(unreadable[0].raw.id).toBe('broken');
     expect(unreadable[0].problem).toContain('name');
+    db.close();
+  });
+
+  it('moves a version-1 session with a case that could not be analysed (NaN values) instead of setting it aside', async () => {
+    const name = freshName();
+    const legacy = await openDB(name, 1, {
+      upgrade(db) {
+        db.createObjectStore('sessions', { keyPath: 'id' });
+      },
+    });
+    const stored = session({ id: 'with-error', results: [result('q1'), errorCaseResult('q2')] });
+    await legacy.put('sessions', stored);
+    legacy.close();
+
+    const store = await openStore(name);
+    const upgraded = await store.get('with-error');
+    expect(upgraded).toEqual({ ...stored, revision: 1 });
+    expect(upgraded?.results[1].vAll).toBeNaN();
+    store.close();
+    opened.splice(0);
+
+    const db = await openDB(name);
+    expect(await db.getAll('unreadable')).toEqual([]);
     db.close();
   });
 

@@ -1,38 +1,12 @@
 import type { CaseDef } from '../engine/types.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { MAX_TABLE_PLAYERS } from '../formats/game.ts';
+import { parsePlayers, parseRange } from '../formats/game-fields.ts';
 import { childPath, indexPath } from '../formats/json-path.ts';
-import { describeValue, expectArray, expectFiniteNumber, expectNonEmptyString, expectObject, rejectUnknownFields } from '../formats/validate.ts';
+import { describeValue, expectArray, expectNonEmptyString, expectObject, rejectUnknownFields } from '../formats/validate.ts';
 import type { SessionGame } from './types.ts';
 import { optionalField, requiredField } from './validate-fields.ts';
 
 const GAME_FIELDS = ['id', 'players', 'values', 'range'] as const;
-
-/** Player names: at least one, non-empty, distinct, few enough for a full table. */
-function validatePlayers(value: unknown, path: string): string[] {
-  const list = expectArray(value, path);
-  if (list.length === 0) throw new FormatError(path, 'expected at least one player');
-  if (list.length > MAX_TABLE_PLAYERS) {
-    throw new FormatError(path, `too many players (${list.length}): a game table takes at most ${MAX_TABLE_PLAYERS}`);
-  }
-  const seen = new Set<string>();
-  return list.map((item, index) => {
-    const name = expectNonEmptyString(item, indexPath(path, index));
-    if (seen.has(name)) throw new FormatError(indexPath(path, index), `player ${JSON.stringify(name)} repeated`);
-    seen.add(name);
-    return name;
-  });
-}
-
-/** [lo, hi] with finite lo < hi, as in the game file (DESIGN 4.3). */
-function validateRange(value: unknown, path: string): [number, number] {
-  const pair = expectArray(value, path);
-  if (pair.length !== 2) throw new FormatError(path, `expected [lo, hi], got an array of ${pair.length}`);
-  const lo = expectFiniteNumber(pair[0], indexPath(path, 0));
-  const hi = expectFiniteNumber(pair[1], indexPath(path, 1));
-  if (!(lo < hi)) throw new FormatError(path, `expected lo < hi, got [${lo}, ${hi}]`);
-  return [lo, hi];
-}
 
 /**
  * v by bitmask: exactly 2^players values, each finite and inside the range when one is given.
@@ -61,8 +35,8 @@ export function validateSessionGame(value: unknown, path: string): SessionGame {
   const object = expectObject(value, path);
   rejectUnknownFields(object, GAME_FIELDS, path);
   const id = requiredField(object, 'id', path, expectNonEmptyString);
-  const players = requiredField(object, 'players', path, validatePlayers);
-  const range = optionalField(object, 'range', path, validateRange);
+  const players = requiredField(object, 'players', path, parsePlayers);
+  const range = optionalField(object, 'range', path, parseRange);
   const values = requiredField(object, 'values', path, (v, p) => validateValues(v, p, players.length, range));
   return { id, players, values, ...(range !== undefined && { range }) };
 }

@@ -38,6 +38,16 @@ function validateCoalition(value: unknown, path: string): { fixed: string[]; val
   };
 }
 
+/**
+ * vEmpty or vAll of a case that could not be analysed: the engine records NaN there (no value was
+ * measured), which JSON writes as null and IndexedDB keeps as NaN. Both read back as NaN; any
+ * other value must still be a finite number.
+ */
+function unmeasuredValue(value: unknown, path: string): number {
+  if (value === null || Number.isNaN(value)) return Number.NaN;
+  return expectFiniteNumber(value, path);
+}
+
 function lastTouchValue(value: unknown, path: string): string | null {
   return value === null ? null : expectString(value, path);
 }
@@ -63,6 +73,8 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
   const history = optionalField(object, 'history', path, (v, p) => arrayOf(v, p, validateHistoryPoint));
   const mismatches = optionalField(object, 'mismatches', path, (v, p) => arrayOf(v, p, expectString));
   const error = optionalField(object, 'error', path, expectString);
+  // Only an errored case may lack its values (see unmeasuredValue).
+  const readValue = error === undefined ? expectFiniteNumber : unmeasuredValue;
   for (const [field, record] of [['shapley', shapley], ['ci', ci], ['fixAlone', fixAlone], ['leaveOneOut', leaveOneOut]] as const) {
     if (record === undefined) continue;
     for (const key of Object.keys(record)) {
@@ -74,8 +86,8 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
     players,
     method: requiredField(object, 'method', path, (v, p) => expectOneOf(v, ['exact', 'mc'] as const, p)),
     failed: requiredField(object, 'failed', path, expectBoolean),
-    vEmpty: requiredField(object, 'vEmpty', path, expectFiniteNumber),
-    vAll: requiredField(object, 'vAll', path, expectFiniteNumber),
+    vEmpty: requiredField(object, 'vEmpty', path, readValue),
+    vAll: requiredField(object, 'vAll', path, readValue),
     cost: requiredField(object, 'cost', path, expectNonNegative),
     evaluations: requiredField(object, 'evaluations', path, expectNonNegative),
     permutations: requiredField(object, 'permutations', path, expectNonNegative),

@@ -1,10 +1,10 @@
 import type { CaseDef, CaseResult } from '../engine/types.ts';
 import { FormatError } from '../formats/format-error.ts';
+import { parseCaseList } from '../formats/trace.ts';
 import { childPath, indexPath } from '../formats/json-path.ts';
 import { expectInteger, expectNonEmptyString, expectObject, expectString, rejectUnknownFields } from '../formats/validate.ts';
 import { SESSION_STATUSES, type SessionGame, type SessionV0, type SessionV1 } from './types.ts';
 import { validateBatch } from './validate-batch.ts';
-import { validateCase } from './validate-case.ts';
 import { arrayOf, expectOneOf, expectTimestamp, optionalField, requiredField } from './validate-fields.ts';
 import { validateSessionGames } from './validate-game.ts';
 import { validateCaseResult } from './validate-result.ts';
@@ -23,16 +23,6 @@ function validatePipelineSource(value: unknown, path: string): { name: string; s
     name: requiredField(object, 'name', path, expectString),
     source: requiredField(object, 'source', path, expectString),
   };
-}
-
-function validateCases(value: unknown, path: string): CaseDef[] {
-  const cases = arrayOf(value, path, validateCase);
-  const seen = new Set<string>();
-  cases.forEach((c, index) => {
-    if (seen.has(c.id)) throw new FormatError(childPath(indexPath(path, index), 'id'), `case id ${JSON.stringify(c.id)} appears twice`);
-    seen.add(c.id);
-  });
-  return cases;
 }
 
 /** Results must belong to the session's cases or games, one result per case at most. */
@@ -63,7 +53,7 @@ export function validateSessionV1(value: unknown, path: string): SessionV1 {
   const updatedAt = requiredField(object, 'updatedAt', path, expectTimestamp);
   const fileName = requiredField(object, 'fileName', path, expectString);
   const pipeline = optionalField(object, 'pipeline', path, validatePipelineSource);
-  const cases = requiredField(object, 'cases', path, validateCases);
+  const cases = requiredField(object, 'cases', path, parseCaseList);
   const games = optionalField(object, 'games', path, (v, p) => validateSessionGames(v, p, cases));
   const settings = requiredField(object, 'settings', path, validateSettings);
   const results = requiredField(object, 'results', path, (v, p) => validateResults(v, p, cases, games));
@@ -102,7 +92,7 @@ export function validateSessionV0(value: unknown, path: string): SessionV0 {
     return {
       fileName: requiredField(traceObject, 'fileName', tracePath, expectString),
       ...(pipeline !== undefined && { pipeline }),
-      cases: requiredField(traceObject, 'cases', tracePath, validateCases),
+      cases: requiredField(traceObject, 'cases', tracePath, parseCaseList),
     };
   });
   const title = optionalField(object, 'title', path, expectString);

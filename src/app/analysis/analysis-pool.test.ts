@@ -4,10 +4,11 @@
  */
 import * as Comlink from 'comlink';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import { AnalysisPool, type WorkItem } from './analysis-pool.ts';
 
-const settings = { mode: 'recorded', seed: 0 } as AnalysisSettings;
+const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, seed: 0 };
 
 interface FakeWorld {
   terminated: number;
@@ -71,6 +72,10 @@ describe('AnalysisPool', () => {
     expect(outcome).toBe('done');
     expect(results[0]?.error).toBeUndefined();
     expect(results[1]?.error).toMatch(/case "hang1": ran past its time limit/);
+    // Shaped like the engine's own error results: the step names kept, no values measured.
+    expect(results[1]).toMatchObject({ id: 'hang1', players: ['a'], method: 'exact', failed: true, cost: 0 });
+    expect(results[1]?.vEmpty).toBeNaN();
+    expect(results[1]?.vAll).toBeNaN();
     expect(results[2]?.shapley).toEqual({ a: 2 });
     expect(world.terminated).toBe(1);
     expect(world.started).toBe(2);

@@ -9,7 +9,8 @@ import * as Comlink from 'comlink';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
 import type { AnalysisWorkerApi } from '../../../workers/analysis.worker.ts';
-import { errorResult, isWatchdogMessage, type LoadOutcome } from './protocol.ts';
+import { errorResult } from '../../sandbox/error-result.ts';
+import { isWatchdogMessage, type LoadOutcome } from './protocol.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
 
 export type WorkItem = { kind: 'case'; index: number; caseDef: CaseDef } | { kind: 'game'; index: number; game: TableGame };
@@ -104,7 +105,7 @@ export class AnalysisPool {
     if (item.kind === 'case') {
       const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
       if (loaded === CANCELLED) return CANCELLED;
-      if (loaded !== true) return errorResult(id, players, loaded);
+      if (loaded !== true) return errorResult(id, players, job.settings, loaded);
     }
     const slot = this.#slots[slotIndex];
     slot.busy = true;
@@ -116,7 +117,7 @@ export class AnalysisPool {
     if (outcome === TIMED_OUT) {
       const where = slot.currentStep === null ? '' : slot.currentStep === -1 ? ' in the metric' : ` in step "${players[slot.currentStep] ?? slot.currentStep}"`;
       this.#replace(slotIndex);
-      return errorResult(id, players, `case "${id}": ran past its time limit of ${this.caseTimeoutMs / 1000} s${where} (an endless loop?); the worker running it was stopped and replaced.`);
+      return errorResult(id, players, job.settings, `case "${id}": ran past its time limit of ${this.caseTimeoutMs / 1000} s${where} (an endless loop?); the worker running it was stopped and replaced.`);
     }
     return outcome;
   }

@@ -2,7 +2,7 @@
  * Plain-data messages between the page and its analysis workers. Comlink copies errors without
  * their extra fields, so a worker reports failures as values of these shapes instead of throwing.
  */
-import type { CaseDef, CaseResult } from '../../engine/types.ts';
+import type { CaseDef } from '../../engine/types.ts';
 
 /** What the page needs to know about a pipeline definition to draw its settings and source view. */
 export interface DefinitionSummary {
@@ -33,19 +33,3 @@ export interface DefinitionProblem {
 }
 
 export type LoadOutcome = { ok: true; summary: DefinitionSummary } | { ok: false; problem: DefinitionProblem };
-
-/** A result that the engine could not produce: the case shows `message` as its error. */
-export function errorResult(id: string, players: string[], message: string): CaseResult {
-  return {
-    id,
-    players,
-    method: 'exact',
-    failed: true,
-    vEmpty: 0,
-    vAll: 0,
-    cost: 0,
-    evaluations: 0,
-    permutations: 0,
-    error: message,
-  };
-}

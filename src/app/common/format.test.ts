@@ -1,18 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { duration, fixed3, interval, percent } from './format.ts';
+import { formatCount, formatNumber, formatPercent } from '../../report/format.ts';
+import { count, duration, fixed3, interval, percent, tickLabel } from './format.ts';
 
 describe('view number formats', () => {
-  it('prints Shapley values with three decimals and no negative zero', () => {
+  it('prints Shapley values with three decimals, a true minus and no negative zero', () => {
     expect(fixed3(5 / 12)).toBe('0.417');
-    expect(fixed3(-1 / 12)).toBe('-0.083');
+    expect(fixed3(-1 / 12)).toBe('\u22120.083');
     expect(fixed3(-0.0001)).toBe('0.000');
-    expect(fixed3(undefined)).toBe('–');
+    expect(fixed3(undefined)).toBe('—');
+    expect(fixed3(null)).toBe('—');
+    expect(fixed3(Number.NaN)).toBe('—');
+    expect(fixed3(Number.NEGATIVE_INFINITY)).toBe('\u2212∞');
   });
-  it('prints rates, intervals and durations', () => {
+
+  it('prints rates, intervals, counts and durations', () => {
     expect(percent(0.26)).toBe('26.0 %');
+    expect(percent(-0.005)).toBe('\u22120.5 %');
     expect(interval([0.269, 0.369])).toBe('[0.269, 0.369]');
+    expect(interval([-0.1, Number.POSITIVE_INFINITY])).toBe('[\u22120.100, ∞]');
+    expect(interval(undefined)).toBe('—');
+    expect(count(1_234_567)).toBe('1\u2009234\u2009567');
+    expect(count(-1500)).toBe('\u22121\u2009500');
+    expect([0.25, -0.5, 0, 10, -0.0001].map(tickLabel)).toEqual(['0.25', '\u22120.5', '0', '10', '0']);
     expect(duration(null)).toBe('estimating…');
     expect(duration(42.4)).toBe('42 s');
     expect(duration(600)).toBe('10 min');
+  });
+
+  it('prints a number exactly as the exported report does', () => {
+    for (const value of [5 / 12, -1 / 12, 0, -0.0004, 1234.5678, Number.POSITIVE_INFINITY, Number.NaN]) {
+      expect(fixed3(value)).toBe(formatNumber(value));
+      expect(percent(value)).toBe(formatPercent(value));
+    }
+    for (const value of [0, 999, 1000, -12_345_678, Number.POSITIVE_INFINITY]) expect(count(value)).toBe(formatCount(value));
   });
 });

@@ -1,29 +1,34 @@
-/** Number formats used across the views. */
+/**
+ * Number formats used across the views. The numbers themselves are printed by the report's pure
+ * module (src/report/format.ts), so the workbench and an exported report show a value the same
+ * way: U+2212 minus, thin-space thousands groups, ∞, and — where there is no value. The workbench
+ * prints blame without an explicit `+` (the report's signed blame columns add one).
+ */
+import { formatCount, formatInterval, formatNumber, formatPercent } from '../../report/format.ts';
 
-/** Three decimals, the precision the tables promise ("0.417", "-0.083"). */
+/** Three decimals, the precision the tables promise ("0.417", "−0.083"). */
 export function fixed3(value: number | undefined | null): string {
-  if (value === undefined || value === null || Number.isNaN(value)) return '–';
-  const text = value.toFixed(3);
-  return text === '-0.000' ? '0.000' : text;
+  return formatNumber(value ?? undefined, 3);
 }
 
-/** A share or rate as a percentage with one decimal. */
+/** A share or rate as a percentage with one decimal ("26.0 %"). */
 export function percent(value: number | undefined | null): string {
-  if (value === undefined || value === null || Number.isNaN(value)) return '–';
-  return `${(value * 100).toFixed(1)} %`;
+  return formatPercent(value ?? undefined);
 }
 
-/** A CI as "[lo, hi]". */
+/** A CI as "[lo, hi]" with three decimals, unsigned like the values beside it. */
 export function interval(ci: readonly [number, number] | undefined): string {
-  return ci ? `[${fixed3(ci[0])}, ${fixed3(ci[1])}]` : '–';
+  return formatInterval(ci, (end) => formatNumber(end, 3));
 }
 
-/** Compact counts and costs: 1234567 -> "1 234 567". */
+/** An axis tick with at most two decimals and no trailing zeros ("0.25", "−0.5", "0"). */
+export function tickLabel(value: number): string {
+  return formatNumber(value, 2).replace(/\.?0+$/, '') || '0';
+}
+
+/** Compact counts and costs: 1234567 -> "1 234 567" (thin spaces). */
 export function count(value: number): string {
-  if (!Number.isFinite(value)) return String(value);
-  // Plain digit grouping: toLocaleString is slow enough to show up in the progress bar's updates.
-  const digits = String(Math.round(Math.abs(value))).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
-  return value < 0 ? `-${digits}` : digits;
+  return formatCount(value);
 }
 
 /** A duration in seconds, for "time left". */

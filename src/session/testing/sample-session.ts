@@ -1,19 +1,10 @@
 /** Small, realistic sessions for the session tests (hand-made, not engine output). */
+import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseResult } from '../../engine/types.ts';
 import type { Session, SessionGame, SessionV0 } from '../types.ts';
 
-export const SETTINGS: AnalysisSettings = {
-  mode: 'recorded',
-  worlds: 8,
-  method: 'auto',
-  delta: 0.05,
-  stop: 'top1',
-  width: 0.05,
-  budget: Number.POSITIVE_INFINITY,
-  maxPermutations: 2000,
-  radius: 'bernstein',
-  seed: 7,
-};
+/** The engine's defaults with a smaller permutation cap and a seed of its own. */
+export const SETTINGS: AnalysisSettings = { ...DEFAULT_SETTINGS, maxPermutations: 2000, seed: 7 };
 
 export function result(id: string, failed = true, extra: Partial<CaseResult> = {}): CaseResult {
   return {
@@ -94,4 +85,20 @@ export function gameSession(overrides: Partial<Session> = {}): Session {
     results: [result('case-1')],
     ...overrides,
   });
+}
+
+/** A case the engine could not analyse: no values (NaN), no attribution, and why. */
+export function errorCaseResult(id: string): CaseResult {
+  return {
+    id,
+    players: ['planner', 'retriever'],
+    method: 'exact',
+    failed: true,
+    vEmpty: Number.NaN,
+    vAll: Number.NaN,
+    cost: 0,
+    evaluations: 0,
+    permutations: 0,
+    error: `case "${id}": step "retriever" threw TypeError: index is undefined`,
+  };
 }
