@@ -1,5 +1,5 @@
 import { downloadedText, expect, goHome, sessionRow, storedSummaries, test, waitForStored } from './fixtures.ts';
-import { demoFile, dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
+import { demoFile, dropFiles, meanShapley, twoPlayerGameFile, waitForDone } from './workbench-helpers.ts';
 
 /** Forty cases whose steps each spin for a while (about half a second a case), so a reload lands mid-analysis. */
 const SLOW_DEFINITION = `function spin(n) { let s = 0; for (let i = 0; i < n; i++) s = (s + i) % 7; return s; }
@@ -135,24 +135,8 @@ test('a reload mid-analysis keeps the finished cases and offers to resume', asyn
 
 test('a game-table study is saved: after a reload it is listed, reopens, and its tables still analyse', async ({ page }) => {
   // Shapley by hand: planner (1 - 0 + 1 - 0.5) / 2 = 0.75, retriever (0.5 - 0 + 1 - 1) / 2 = 0.25.
-  const game = {
-    format: 'agentblame-game',
-    version: 1,
-    games: [
-      {
-        id: 'case-1',
-        players: ['planner', 'retriever'],
-        values: [
-          { fixed: [], value: 0 },
-          { fixed: ['planner'], value: 1 },
-          { fixed: ['retriever'], value: 0.5 },
-          { fixed: ['planner', 'retriever'], value: 1 },
-        ],
-      },
-    ],
-  };
   await page.goto('./');
-  await dropFiles(page, [{ name: 'uneven.game.json', content: JSON.stringify(game) }]);
+  await dropFiles(page, [twoPlayerGameFile('uneven.game.json', [0, 1, 0.5, 1])]);
   await expect(meanShapley(page, 'planner')).toHaveText('0.750');
   const stored = await waitForStored(page, (s) => s.status === 'done' && s.casesAnalysed === 1);
   expect(stored).toMatchObject({ fileName: 'uneven.game.json', pipelineName: '', caseCount: 1 });

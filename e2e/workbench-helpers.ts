@@ -39,3 +39,17 @@ export async function waitForDone(page: Page, timeout = 60_000): Promise<void> {
 export function batchTableText(page: Page): Promise<string> {
   return page.getByTestId('batch-table').innerText();
 }
+
+/**
+ * A one-game `agentblame-game` file over planner and retriever, as a dropped file; `values` gives
+ * v(empty), v({planner}), v({retriever}), v({planner, retriever}).
+ */
+export function twoPlayerGameFile(name: string, values: [number, number, number, number]): DroppedFile {
+  const coalitions = [[], ['planner'], ['retriever'], ['planner', 'retriever']];
+  const game = {
+    format: 'agentblame-game',
+    version: 1,
+    games: [{ id: 'case-1', players: ['planner', 'retriever'], values: coalitions.map((fixed, i) => ({ fixed, value: values[i] })) }],
+  };
+  return { name, content: JSON.stringify(game) };
+}

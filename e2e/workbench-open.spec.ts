@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demoFile, dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
+import { demoFile, dropFiles, meanShapley, twoPlayerGameFile, waitForDone } from './workbench-helpers.ts';
 
 test.describe('ways in', () => {
   test('the landing page says nothing leaves the browser', async ({ page }) => {
@@ -73,24 +73,8 @@ test.describe('ways in', () => {
 });
 
 test('a game file (outcomes computed elsewhere) is analysed without a definition', async ({ page }) => {
-  const game = {
-    format: 'agentblame-game',
-    version: 1,
-    games: [
-      {
-        id: 'case-1',
-        players: ['planner', 'retriever'],
-        values: [
-          { fixed: [], value: 0 },
-          { fixed: ['planner'], value: 1 },
-          { fixed: ['retriever'], value: 1 },
-          { fixed: ['planner', 'retriever'], value: 1 },
-        ],
-      },
-    ],
-  };
   await page.goto('./');
-  await dropFiles(page, [{ name: 'either.game.json', content: JSON.stringify(game) }]);
+  await dropFiles(page, [twoPlayerGameFile('either.game.json', [0, 1, 1, 1])]);
   await expect(meanShapley(page, 'planner')).toHaveText('0.500');
   await expect(meanShapley(page, 'retriever')).toHaveText('0.500');
 });
