@@ -53,7 +53,8 @@ function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, st
 
 async function analyzeSource(source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions): Promise<Analysis> {
   const { AnalysisPool } = await import('../node/analysis-pool.ts');
-  const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? 1));
+  // One worker per core, but no more than there are cases (a definition's own cases are counted only after describe).
+  const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? availableParallelism()));
   const pool = new AnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName });
   try {
     let description;
