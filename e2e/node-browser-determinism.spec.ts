@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { downloadedText } from './fixtures.ts';
-import { demoFile, dropFiles, waitForDone } from './workbench-helpers.ts';
+import { batchTableText, demoFile, dropFiles, waitForDone } from './workbench-helpers.ts';
 
 /**
  * DESIGN 5: the same inputs and seed give bit-identical results in Node and the browser. The page's
@@ -34,9 +34,14 @@ test('the browser and the headless command give bit-identical results, exact and
   expect(exact.filter((r) => r.shapley).length).toBeGreaterThan(100);
   expect(exact).toEqual(nodeExact);
 
+  // Each re-run can finish before a 'running' state is ever polled: wait for its different results.
+  const recordedTable = await batchTableText(page);
   await page.getByLabel('Mode').selectOption('posterior');
+  await expect.poll(() => batchTableText(page), { timeout: 150_000 }).not.toBe(recordedTable);
+  await waitForDone(page, 150_000);
+  const posteriorExactTable = await batchTableText(page);
   await page.getByLabel('Shapley values').selectOption('mc');
-  await expect(page.getByTestId('run-progress')).toHaveAttribute('data-status', 'running');
+  await expect.poll(() => batchTableText(page), { timeout: 150_000 }).not.toBe(posteriorExactTable);
   await waitForDone(page, 150_000);
   const mc = (await browserResults(page)).map(pick).sort((a, b) => a.id.localeCompare(b.id));
   const nodeMc = headless('--mode', 'posterior', '--worlds', '8', '--method', 'mc', '--seed', '1').cases.map(pick).sort((a, b) => a.id.localeCompare(b.id));

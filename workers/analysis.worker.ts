@@ -41,11 +41,16 @@ const api = {
     }
   },
 
-  analyzeCase(caseDef: CaseDef, settings: AnalysisSettings): CaseResult {
+  /**
+   * Analyses one case. With `watch`, every change of step is posted to the page, so a case that
+   * never returns can be blamed on its step; that costs a message per step execution (several times
+   * the analysis itself), so the page asks for it only when re-running a case that timed out.
+   */
+  analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false): CaseResult {
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     reportedStep = -2;
     try {
-      return analyzeSourceCase(loaded.source, caseDef, settings, watchdogHooks, loaded.fileName);
+      return analyzeSourceCase(loaded.source, caseDef, settings, watch ? watchdogHooks : undefined, loaded.fileName);
     } catch (error) {
       return errorResult(caseDef.id, loaded.players, settings, error instanceof Error ? error.message : String(error));
     }

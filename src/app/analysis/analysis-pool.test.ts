@@ -77,8 +77,46 @@ describe('AnalysisPool', () => {
     expect(results[1]?.vEmpty).toBeNaN();
     expect(results[1]?.vAll).toBeNaN();
     expect(results[2]?.shapley).toEqual({ a: 2 });
-    expect(world.terminated).toBe(1);
-    expect(world.started).toBe(2);
+    // Stopped twice: once running fast, once re-run with its steps reported, to name the step.
+    expect(world.terminated).toBe(2);
+    expect(world.started).toBe(3);
+    pool.dispose();
+  });
+
+  it('re-runs a timed-out case with step reports on, and names the step it got stuck in', async () => {
+    const world = { terminated: 0, started: 0 };
+    const watched: boolean[] = [];
+    const factory = (): Worker => {
+      world.started++;
+      const { port1, port2 } = new MessageChannel();
+      Comlink.expose(
+        {
+          load: () => ({ ok: true, summary: { name: 'p', steps: [], cases: [], threshold: 1 } }),
+          analyzeCase: (_: CaseDef, __: AnalysisSettings, watch: boolean) => {
+            watched.push(watch);
+            if (watch) port2.postMessage({ agentblameWatchdog: 1 });
+            return new Promise<CaseResult>(() => {});
+          },
+          analyzeGame: () => {
+            throw new Error('not used');
+          },
+        },
+        port2,
+      );
+      port1.start();
+      return Object.assign(port1, {
+        terminate() {
+          world.terminated++;
+          port1.close();
+          port2.close();
+        },
+      }) as unknown as Worker;
+    };
+    const pool = new AnalysisPool(1, factory, 50);
+    const results: (CaseResult | undefined)[] = [];
+    await pool.run({ items: items(['stuck']), source: 'src', settings, players: ['a', 'b'], onResult: (i, r) => (results[i] = r) }, new AbortController().signal);
+    expect(watched).toEqual([false, true]);
+    expect(results[0]?.error).toMatch(/case "stuck": ran past its time limit of 0\.05 s in step "b"/);
     pool.dispose();
   });
 

@@ -1,7 +1,7 @@
 /**
  * A pool of analysis workers (Comlink). Cases fan out one call at a time to whichever worker is
  * free; each call is timed, and a worker that runs past the limit is terminated and replaced, so a
- * hostile or buggy definition costs one case, never the page. Results come back by case index:
+ * hostile or buggy definition costs one case (two time limits: see #runItem), never the page. Results come back by case index:
  * every case is analysed on its own with the same settings and seed, so the results do not depend
  * on how many workers there are or which one ran which case.
  */
@@ -107,18 +107,33 @@ export class AnalysisPool {
       if (loaded === CANCELLED) return CANCELLED;
       if (loaded !== true) return errorResult(id, players, job.settings, loaded);
     }
+    const first = await this.#call(slotIndex, item, job, cancelled, false);
+    if (first !== TIMED_OUT) return first;
+    // Naming the stuck step needs a message per step, which would slow every case several times
+    // over; so only a case that ran out of time is run again, in a fresh worker, with its steps
+    // reported. Replay is deterministic, so it gets stuck in the same place.
+    this.#replace(slotIndex);
+    if (item.kind === 'case') {
+      const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
+      if (loaded === CANCELLED) return CANCELLED;
+      if (loaded !== true) return errorResult(id, players, job.settings, loaded);
+    }
+    const second = await this.#call(slotIndex, item, job, cancelled, true);
+    if (second !== TIMED_OUT) return second;
+    const step = this.#slots[slotIndex].currentStep;
+    const where = step === null ? '' : step === -1 ? ' in the metric' : ` in step "${players[step] ?? step}"`;
+    this.#replace(slotIndex);
+    return errorResult(id, players, job.settings, `case "${id}": ran past its time limit of ${this.caseTimeoutMs / 1000} s${where} (an endless loop?); the worker running it was stopped and replaced.`);
+  }
+
+  /** One timed call into a slot's worker; `watch` asks it to report each step it starts. */
+  async #call(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, watch: boolean): Promise<CaseResult | typeof CANCELLED | typeof TIMED_OUT> {
     const slot = this.#slots[slotIndex];
     slot.busy = true;
     slot.currentStep = null;
-    const call = item.kind === 'case' ? slot.api.analyzeCase(item.caseDef, job.settings) : slot.api.analyzeGame(item.game, job.settings);
+    const call = item.kind === 'case' ? slot.api.analyzeCase(item.caseDef, job.settings, watch) : slot.api.analyzeGame(item.game, job.settings);
     const outcome = await Promise.race([raceTimeout(call, this.caseTimeoutMs), cancelled]);
     slot.busy = false;
-    if (outcome === CANCELLED) return CANCELLED;
-    if (outcome === TIMED_OUT) {
-      const where = slot.currentStep === null ? '' : slot.currentStep === -1 ? ' in the metric' : ` in step "${players[slot.currentStep] ?? slot.currentStep}"`;
-      this.#replace(slotIndex);
-      return errorResult(id, players, job.settings, `case "${id}": ran past its time limit of ${this.caseTimeoutMs / 1000} s${where} (an endless loop?); the worker running it was stopped and replaced.`);
-    }
     return outcome;
   }
 

@@ -14,8 +14,9 @@ export interface DefinitionSummary {
 }
 
 /**
- * Posted by a worker (outside Comlink) when it starts a step different from the last one it
- * reported, or the metric (-1), so a case that never returns can be blamed on its step.
+ * Posted by a worker (outside Comlink), when asked to watch a case, as it starts a step different
+ * from the last one it reported, or the metric (-1), so a case that never returns can be blamed on
+ * its step.
  */
 export interface WatchdogMessage {
   agentblameWatchdog: number;
