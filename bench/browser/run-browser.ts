@@ -122,8 +122,15 @@ async function ragRun(browser: Browser, base: string, workers: number, timeoutMs
     if (mode === 'posterior') {
       await page.evaluate('window.__bench.status = []; window.__bench.longTasks = []');
       await page.getByLabel('Mode').selectOption('posterior');
-      await page.waitForSelector('[data-testid="run-progress"][data-status="running"]', { timeout: timeoutMs });
-      await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: timeoutMs });
+      // The status log catches even a run too short for a selector poll to see it running.
+      await page.waitForFunction(
+        () => {
+          const log = (window as unknown as { __bench: { status: { status: string }[] } }).__bench.status;
+          return log.some((s) => s.status === 'running') && log[log.length - 1]?.status === 'done';
+        },
+        undefined,
+        { timeout: timeoutMs },
+      );
     }
     const bench = (await page.evaluate('window.__bench')) as { longTasks: { start: number; duration: number }[]; status: { status: string; at: number }[]; noLongTaskApi?: string };
     if (bench.noLongTaskApi) throw new Error(`no long-task API: ${bench.noLongTaskApi}`);
