@@ -1,5 +1,5 @@
 import { base64Encode } from './base64.ts';
-import { sha256 } from './sha256.ts';
+import { sha256 } from '../engine/sha256.ts';
 import { utf8Encode } from './utf8.ts';
 
 /**

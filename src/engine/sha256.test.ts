@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from './sha256.ts';
-import { utf8Encode } from './utf8.ts';
+import { utf8Encode } from '../report/utf8.ts';
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));

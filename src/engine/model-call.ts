@@ -1,0 +1,79 @@
+/**
+ * Model steps (docs/formats.md, "Model steps"): the plain data that moves between a sandboxed
+ * definition that calls `llm.chat` / `llm.choose`, the engine that replays it, and the host that
+ * talks to an OpenAI-compatible endpoint. The engine never sends anything: a step whose response
+ * is not known yet suspends, the engine reports the request as pending, and the host answers it
+ * and replays. Everything here is structured-clone safe.
+ */
+import { canonicalize } from './canonical.ts';
+import { sha256 } from './sha256.ts';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+}
+
+/**
+ * The body of `POST {base}/chat/completions` exactly as sent (the model alias already resolved to
+ * its id; never `stream`). The response cache is keyed by the SHA-256 of its canonical JSON, so two
+ * calls that would send the same body share one response.
+ */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  max_tokens?: number;
+  stop?: string[];
+  /** A 31-bit hash of the noise address (world, step, key), set when temperature > 0. */
+  seed?: number;
+  logprobs?: boolean;
+  top_logprobs?: number;
+}
+
+/** What the host keeps of an endpoint's answer (no headers, no ids: only what replays need). */
+export interface ModelResponse {
+  text: string;
+  /** The endpoint's `finish_reason` ("stop", "length", ...), or "unknown". */
+  finish: string;
+  usage: { input: number; output: number };
+  /** For `logprobs` requests: the top log-probabilities of the first generated token. */
+  topLogprobs?: { token: string; logprob: number }[];
+}
+
+/** A response the host could not get: the message names the endpoint and quotes its error. */
+export interface ModelFailure {
+  error: string;
+}
+
+export type ModelAnswer = ModelResponse | ModelFailure;
+
+export function isModelFailure(answer: ModelAnswer): answer is ModelFailure {
+  return typeof (answer as ModelFailure).error === 'string';
+}
+
+/** A request a step is waiting for. `step` (and `caseId`) name who asked, for errors and accounting. */
+export interface PendingRequest {
+  key: string;
+  request: ChatRequest;
+  step: string;
+}
+
+/** Requests and tokens, per case and for a batch (`usage` in the command's JSON). */
+export interface ModelUsage {
+  /** Requests sent to the endpoint (each distinct body once, retries not counted). */
+  requests: number;
+  /** Distinct requests answered from the response cache. */
+  cacheHits: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export const NO_USAGE: Readonly<ModelUsage> = Object.freeze({ requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 });
+
+/** The response cache's key of a request: lower-case hex SHA-256 of its canonical JSON (sorted keys). */
+export function requestKey(request: ChatRequest): string {
+  const bytes = sha256(new TextEncoder().encode(canonicalize(request)));
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
