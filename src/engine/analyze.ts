@@ -2,7 +2,7 @@ import type { AnalysisSettings, CaseDef, CaseResult, Game, PipelineDef, ShapleyE
 import { BlameGame } from './blame-game.ts';
 import { fixAlone, lastTouch, leaveOneOut } from './baselines.ts';
 import { canonicalize } from './canonical.ts';
-import { ReplayError } from './errors.ts';
+import { ReplayError, StepSuspended } from './errors.ts';
 import type { ReplayHooks } from './replay.ts';
 import { errorText } from './replay.ts';
 import { seededRng } from './rng.ts';
@@ -90,6 +90,8 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
       return { ...base, vAll: game.value(game.fullMask), cost: game.cost() + (recorded?.cost() ?? 0), evaluations: game.evaluations, permutations: 0 };
     }
     const { estimate } = attribute(game, c.id, settings);
+    // A round of a model-step analysis that still waits for responses has only stand-in values.
+    if (hooks.model && hooks.model.pending.size > 0) throw new StepSuspended(players[0]);
     const vAll = game.value(game.fullMask);
     const fa = fixAlone(game);
     const loo = leaveOneOut(game);

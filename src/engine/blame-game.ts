@@ -1,10 +1,13 @@
 import type { AnalysisSettings, CaseDef, Game, PipelineDef } from './types.ts';
-import { ReplayError } from './errors.ts';
+import { ReplayError, StepSuspended } from './errors.ts';
 import { WorldNoise } from './noise.ts';
 import { Replayer, type ReplayHooks, type WorldRun } from './replay.ts';
 import { caseWorldSeed, ensembleWorldSeed } from './world.ts';
 
 export const DEFAULT_RANGE: readonly [number, number] = [0, 1];
+
+/** Model requests one round of a case may collect before it ends (bounds speculative Monte Carlo requests). */
+export const MAX_PENDING_PER_ROUND = 256;
 
 /** The worlds a case is replayed in: its own (recorded) or an ensemble derived from it. */
 export function worldsFor(c: CaseDef, mode: AnalysisSettings['mode'], count: number): WorldNoise[] {
@@ -39,6 +42,9 @@ export class BlameGame implements Game {
   factualRun!: WorldRun;
   fullRun: WorldRun | null = null;
   private readonly caseId: string;
+  private readonly hooks: ReplayHooks;
+  /** Worlds whose factual run is waiting for model responses (model steps): nothing else runs there yet. */
+  private readonly factualPending: boolean[];
 
   constructor(def: PipelineDef, c: CaseDef, settings: Pick<AnalysisSettings, 'mode' | 'worlds' | 'fixChoice'>, hooks: ReplayHooks = {}) {
     this.players = def.steps.map((s) => s.name);
@@ -46,8 +52,12 @@ export class BlameGame implements Game {
     this.range = def.range ?? DEFAULT_RANGE;
     const worlds = worldsFor(c, settings.mode, settings.worlds);
     this.replayer = new Replayer(def, c, worlds, fixIndices(def, settings.fixChoice), hooks, settings.mode === 'posterior' ? (c.observed ?? {}) : undefined);
+    this.hooks = hooks;
+    this.factualPending = worlds.map(() => false);
     // The factual run of every world comes first: posterior worlds abduct their noise in it.
     this.value(0);
+    // Without every factual run the case cannot even be judged: this round ends here.
+    if (this.factualPending.some(Boolean)) throw new StepSuspended(this.players[0]);
   }
 
   get evaluations(): number {
@@ -63,8 +73,13 @@ export class BlameGame implements Game {
     if (known !== undefined) return known;
     const worlds = this.replayer.worlds.length;
     let sum = 0;
+    let waiting = false;
     for (let w = 0; w < worlds; w++) {
-      const run = this.replayer.runWorld(w, mask);
+      const run = this.hooks.model ? this.runCollecting(w, mask) : this.replayer.runWorld(w, mask);
+      if (run === null) {
+        waiting = true;
+        continue;
+      }
       const [lo, hi] = this.range;
       if (run.score < lo || run.score > hi) {
         throw new ReplayError(`case "${this.caseId}": the metric returned ${run.score}, outside the declared range [${lo}, ${hi}] (set "range" in the definition)`, null);
@@ -73,9 +88,36 @@ export class BlameGame implements Game {
       if (w === 0 && mask === this.fullMask) this.fullRun = run;
       sum += run.score;
     }
+    if (waiting) return this.placeholder(mask);
     const v = sum / worlds;
     this.memo.set(mask, v);
     return v;
+  }
+
+  /**
+   * runWorld for a round of a model-step analysis: null when a step suspended (its requests are
+   * now pending). A world whose factual run is incomplete runs nothing else: a posterior world's
+   * Gumbels are abducted in its factual run, and a replay before that would cache wrong outputs.
+   */
+  private runCollecting(w: number, mask: number): WorldRun | null {
+    if (mask !== 0 && this.factualPending[w]) return null;
+    try {
+      return this.replayer.runWorld(w, mask);
+    } catch (e) {
+      if (!(e instanceof StepSuspended)) throw e;
+      if (mask === 0) this.factualPending[w] = true;
+      return null;
+    }
+  }
+
+  /**
+   * The value of a coalition still waiting for model responses: a stand-in (never memoised) that
+   * lets the estimator go on, so one round collects the requests of many coalitions. The round's
+   * result is discarded while anything is pending; past MAX_PENDING_PER_ROUND the round ends.
+   */
+  private placeholder(mask: number): number {
+    if (mask === 0 || (this.hooks.model?.pending.size ?? 0) >= MAX_PENDING_PER_ROUND) throw new StepSuspended(this.players[0]);
+    return this.range[0];
   }
 
   get fullMask(): number {

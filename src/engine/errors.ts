@@ -13,3 +13,15 @@ export class ReplayError extends Error {
     super(message);
   }
 }
+
+/**
+ * A model step asked for a response the host has not fetched yet. Not a failure: the step's run
+ * is abandoned (never cached) and the request is reported as pending, so the host can fetch it
+ * and replay. The engine raises it whether or not the definition caught the llm call's throw.
+ */
+export class StepSuspended extends Error {
+  override name = 'StepSuspended';
+  constructor(readonly step: string) {
+    super(`step "${step}" is waiting for a model response`);
+  }
+}

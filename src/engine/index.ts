@@ -12,3 +12,7 @@ export { exactShapley, exactShapleyFromTable } from './shapley/exact.ts';
 export { permutationShapley } from './shapley/permutation.ts';
 export { seededRng } from './rng.ts';
 export { canonicalize } from './canonical.ts';
+export { analyzeCaseRound, type CaseRound } from './analyze-round.ts';
+export { ModelContext } from './model-context.ts';
+export { StepSuspended } from './errors.ts';
+export * from './model-call.ts';

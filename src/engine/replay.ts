@@ -1,6 +1,8 @@
-import type { CaseDef, PipelineDef, StepRun } from './types.ts';
+import type { CaseDef, Llm, PipelineDef, StepRun, StepTools } from './types.ts';
 import { deepFreeze } from './canonical.ts';
-import { ReplayError } from './errors.ts';
+import { ReplayError, StepSuspended } from './errors.ts';
+import type { ModelContext } from './model-context.ts';
+import { StepLlm } from './step-llm.ts';
 import { ValueInterner } from './intern.ts';
 import { createStepNoise, type StepNoiseOptions, type WorldNoise } from './noise.ts';
 import type { Noise } from './types.ts';
@@ -41,7 +43,18 @@ type InputSource = { caseInput: number } | { step: number };
 export interface ReplayHooks {
   /** Called before every step execution (a cache miss), e.g. so a watchdog knows the step. */
   onStepStart?(stepIndex: number): void;
+  /**
+   * Model responses known to this round of the analysis (model steps). With it, a step whose
+   * response is unknown suspends (StepSuspended) instead of running on; without it, `llm` throws.
+   */
+  model?: ModelContext;
 }
+
+const noModel = (): never => {
+  throw new Error('llm is not available here: this analysis runs without a model host (use the command or the workbench, which answer model requests)');
+};
+/** The tools of a step when no model host takes part (plain simulated pipelines, trace building). */
+const NO_TOOLS: StepTools = Object.freeze({ llm: Object.freeze({ chat: noModel, choose: noModel }) as Llm });
 
 export interface WorldRun {
   readonly score: number;
@@ -313,12 +326,18 @@ export class Replayer {
     }
     const noise = this.noiseFor(state, w, i, factual);
     this.hooks.onStepStart?.(i);
+    const model = this.hooks.model;
+    const tools = model ? { llm: new StepLlm(this.worlds[w], this.stepNames[i], noise, model) } : NO_TOOLS;
+    model?.beginStep();
     let value: unknown;
     try {
-      value = variant.run(inputs, noise);
+      value = variant.run(inputs, noise, tools);
     } catch (e) {
+      // A step that asked for an unknown response is suspended whatever it did with the throw.
+      if (model?.endStep()) throw new StepSuspended(this.stepNames[i]);
       throw new ReplayError(`case "${this.c.id}": ${variant.label} threw: ${errorText(e)}`, this.stepNames[i]);
     }
+    if (model?.endStep()) throw new StepSuspended(this.stepNames[i]);
     if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') {
       throw new ReplayError(`case "${this.c.id}": ${variant.label} returned a promise; steps must be synchronous`, this.stepNames[i]);
     }

@@ -20,7 +20,54 @@ export interface Noise {
 }
 
 export type StepInputs = Readonly<Record<string, unknown>>;
-export type StepRun = (inputs: StepInputs, noise: Noise) => unknown;
+
+/** A chat message of a model step (docs/formats.md, "Model steps"). */
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+}
+
+export interface LlmChatArgs {
+  messages: readonly LlmMessage[];
+  /** A model alias of the study's settings (default "default"). */
+  model?: string;
+  temperature?: number;
+  max_tokens?: number;
+  stop?: readonly string[];
+  /** Draw key: addresses the request's seed (default "default"). */
+  key?: string;
+}
+
+export interface LlmChatResult {
+  text: string;
+  finish: string;
+  usage: { input: number; output: number };
+}
+
+export interface LlmChooseArgs {
+  messages: readonly LlmMessage[];
+  /** 1 to 26 distinct option names; the model picks one by its lettered label. */
+  options: readonly string[];
+  model?: string;
+  /** Draw key of the Gumbels, as for noise.categorical (default "default"). */
+  key?: string;
+}
+
+/**
+ * The model capability a step receives as `run(inputs, noise, { llm })`. Synchronous: a call
+ * whose response is not known yet suspends the step (the host fetches it and replays).
+ */
+export interface Llm {
+  chat(args: LlmChatArgs): LlmChatResult;
+  choose(args: LlmChooseArgs): string;
+}
+
+/** What a step receives besides its inputs and noise. */
+export interface StepTools {
+  readonly llm: Llm;
+}
+
+export type StepRun = (inputs: StepInputs, noise: Noise, tools?: StepTools) => unknown;
 
 export interface VariantDef {
   name: string;
@@ -84,6 +131,11 @@ export interface AnalysisSettings {
   seed: number;
   /** Which fix each step uses, by step name (default: its first fix). */
   fixChoice?: Readonly<Record<string, string>>;
+  /**
+   * Model ids by alias for model steps (`llm.chat({ model })`; "default" when a call names none).
+   * Part of the study: the ids enter every request and so every response-cache key.
+   */
+  models?: Readonly<Record<string, string>>;
 }
 
 /** A cooperative game on players 0..n-1; coalitions are bitmasks (numbers, n <= 52). */
@@ -141,6 +193,8 @@ export interface CaseResult {
   mismatches?: string[];
   /** Set when the case could not be analysed: names the step and the problem. */
   error?: string;
+  /** Model requests of this case (model steps only): sent, answered from the cache, tokens. */
+  usage?: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number };
 }
 
 export interface BatchStep {

@@ -1,4 +1,4 @@
-import { analyzeCase, DefinitionError, validatePipeline } from '../engine/index.ts';
+import { analyzeCaseRound, DefinitionError, validatePipeline, type CaseRound, type ModelAnswer } from '../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef } from '../engine/types.ts';
 import { preparePipeline, type InstantiateOptions, type PreparedPipeline } from './compile.ts';
 import { errorResult } from './error-result.ts';
@@ -68,15 +68,17 @@ export function describeSource(source: string, fileName = 'pipeline.js'): Pipeli
 /**
  * Analyse one case of a definition given as source text (engine analyzeCase in the sandbox).
  * A step or metric that throws gives a CaseResult with `error` naming case and step; a bad
- * definition throws DefinitionError.
+ * definition throws DefinitionError. A step that calls a model with no answer in `answers` makes
+ * this a `pending` round (see analyzeCaseRound): the caller fetches the requests and calls again.
  */
-export function analyzeSourceCase(
+export function analyzeSourceCaseRound(
   source: string,
   caseDef: CaseDef,
   settings: AnalysisSettings,
+  answers: ReadonlyMap<string, ModelAnswer>,
   hooks: SandboxHooks = {},
   fileName = 'pipeline.js',
-): CaseResult {
+): CaseRound {
   // The definition's own cases are not needed here (they are checked on its first instance).
   const def = compileChecked(source, fileName, { cases: false });
   const onMetricStart = hooks.onMetricStart;
@@ -96,8 +98,25 @@ export function analyzeSourceCase(
   } catch (error) {
     if (!(error instanceof PlainDataError)) throw error;
     const players = def.steps.map((step) => step.name);
-    return errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${error.message}`);
+    return { kind: 'result', result: errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${error.message}`), usedResponses: [] };
   }
   const sealedCase: CaseDef = { ...caseDef, inputs };
-  return analyzeCase(pipeline, sealedCase, settings, { onStepStart: hooks.onStepStart });
+  return analyzeCaseRound(pipeline, sealedCase, settings, answers, { onStepStart: hooks.onStepStart });
+}
+
+const NO_ANSWERS: ReadonlyMap<string, ModelAnswer> = new Map();
+
+/** analyzeSourceCaseRound for a definition without model steps (a model call is a per-case error). */
+export function analyzeSourceCase(
+  source: string,
+  caseDef: CaseDef,
+  settings: AnalysisSettings,
+  hooks: SandboxHooks = {},
+  fileName = 'pipeline.js',
+): CaseResult {
+  const round = analyzeSourceCaseRound(source, caseDef, settings, NO_ANSWERS, hooks, fileName);
+  if (round.kind === 'result') return round.result;
+  const def = compileChecked(source, fileName, { cases: false });
+  const step = round.requests[0].step;
+  return errorResult(caseDef.id, def.steps.map((s) => s.name), settings, `case "${caseDef.id}": step "${step}" calls a model (llm.chat or llm.choose), but no model host answers requests here`);
 }

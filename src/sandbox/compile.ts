@@ -2,6 +2,7 @@ import type { PipelineDef } from '../engine/types.ts';
 import { DefinitionError } from './definition-error.ts';
 import { describeThrown } from './explain-error.ts';
 import { ensureLockdown } from './lockdown.ts';
+import { makeLlmGate } from './llm-gate.ts';
 import { makeNoiseGate } from './noise-gate.ts';
 import { toPipelineDef } from './pipeline-shape.ts';
 import { DEFAULT_BINDING, prepareSource, type PreparedSource } from './prepare-source.ts';
@@ -74,7 +75,7 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
         throw new DefinitionError(`${name}: evaluating the definition failed: ${describeThrown(error, locate)}`);
       }
       const skipCases = options.cases === false && casesChecked;
-      const def = toPipelineDef(exported, name, { gate: makeNoiseGate(), locate }, skipCases);
+      const def = toPipelineDef(exported, name, { gate: makeNoiseGate(), llmGate: makeLlmGate(), locate }, skipCases);
       casesChecked = true;
       return def;
     },

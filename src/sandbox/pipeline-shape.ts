@@ -1,13 +1,16 @@
-import type { Noise, PipelineDef, StepDef, StepInputs, StepRun, VariantDef } from '../engine/types.ts';
+import type { Noise, PipelineDef, StepDef, StepInputs, StepRun, StepTools, VariantDef } from '../engine/types.ts';
 import { copyCaseDefs } from './case-defs.ts';
 import { DefinitionError } from './definition-error.ts';
 import { describeThrown } from './explain-error.ts';
+import type { LlmGate } from './llm-gate.ts';
 import type { NoiseGate } from './noise-gate.ts';
 import { PlainDataError, sealPlain, sealRecord } from './plain-data.ts';
 
 /** What the wrappers need to call user code safely. */
 export interface CallContext {
   gate: NoiseGate;
+  /** Routes the `llm` facade (third argument of every run) to the engine's Llm of the call in progress. */
+  llmGate: LlmGate;
   /** Turns a stack into the user's `file:line:column`, if it names the file. */
   locate(stack: string): string | undefined;
 }
@@ -71,7 +74,7 @@ function toStepDef(value: unknown, index: number, fileName: string, context: Cal
   }
   const cost = checkCost(step.cost, label);
   const run = step.run;
-  if (typeof run !== 'function') throw new DefinitionError(`${label}: run must be a function (inputs, noise) => output`);
+  if (typeof run !== 'function') throw new DefinitionError(`${label}: run must be a function (inputs, noise, { llm }) => output`);
 
   const fixes = step.fixes ?? [];
   if (!Array.isArray(fixes)) throw new DefinitionError(`${label}: fixes must be an array of { name, cost, run }`);
@@ -83,7 +86,7 @@ function toStepDef(value: unknown, index: number, fileName: string, context: Cal
     }
     const fixLabel = `${label}: fix "${fixName}"`;
     const fixRun = entry.run;
-    if (typeof fixRun !== 'function') throw new DefinitionError(`${fixLabel}: run must be a function (inputs, noise) => output`);
+    if (typeof fixRun !== 'function') throw new DefinitionError(`${fixLabel}: run must be a function (inputs, noise, { llm }) => output`);
     return { name: fixName, cost: checkCost(entry.cost, fixLabel), run: wrapRun(fixRun, context) };
   });
 
@@ -118,16 +121,18 @@ export class UserCodeError extends Error {
  * data, so it cannot later change what the engine cached.
  */
 function wrapRun(run: Function, context: CallContext): StepRun {
-  return (inputs: StepInputs, noise: Noise): unknown => {
+  return (inputs: StepInputs, noise: Noise, tools?: StepTools): unknown => {
     const userInputs = sealRecord(inputs, 'input');
     const previous = context.gate.enter(noise);
+    const previousLlm = context.llmGate.enter(tools?.llm);
     let output: unknown;
     try {
-      output = Reflect.apply(run, undefined, [userInputs, context.gate.facade]);
+      output = Reflect.apply(run, undefined, [userInputs, context.gate.facade, context.llmGate.tools]);
     } catch (error) {
       throw new UserCodeError(describeThrown(error, context.locate));
     } finally {
       context.gate.exit(previous);
+      context.llmGate.exit(previousLlm);
     }
     try {
       return sealPlain(output, 'output');

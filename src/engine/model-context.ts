@@ -1,0 +1,59 @@
+import { ReplayError, StepSuspended } from './errors.ts';
+import { isModelFailure, requestKey, type ChatRequest, type ModelAnswer, type ModelResponse, type PendingRequest } from './model-call.ts';
+
+/**
+ * What one round of a case's analysis knows about model responses (docs/method.md, "Model
+ * steps"): the answers the host has fetched so far, the model ids by alias, and the requests
+ * asked for but not answered yet. A lookup that misses records the request and suspends the step;
+ * the engine then drops that replay, and the host fetches everything pending and runs the round
+ * again with the larger answer set. Answers never change within a run, so replays stay pure.
+ */
+export class ModelContext {
+  readonly pending = new Map<string, PendingRequest>();
+  /** Distinct keys answered in this round (for accounting: which cached responses the case used). */
+  readonly used = new Set<string>();
+  private suspendedStep: string | null = null;
+
+  constructor(
+    private readonly answers: ReadonlyMap<string, ModelAnswer>,
+    readonly models: Readonly<Record<string, string>> = {},
+  ) {}
+
+  /** The model id of an alias; a clear error when the study does not map it. */
+  modelId(alias: string, step: string, call: string): string {
+    if (Object.hasOwn(this.models, alias)) return this.models[alias];
+    const known = Object.keys(this.models);
+    const hint = alias === 'default' ? 'set the default model (the command: --model ID; the page: Settings > Model)' : `map it (the command: --model ${alias}=ID)`;
+    throw new ReplayError(`step "${step}": ${call} asks for model "${alias}", which this study does not map to a model id (${known.length ? `known: ${known.join(', ')}` : 'none is set'}); ${hint}`, step);
+  }
+
+  /** Called by the engine before a step execution. */
+  beginStep(): void {
+    this.suspendedStep = null;
+  }
+
+  /** Called by the engine after a step execution (returned or threw): whether it asked for something unknown. */
+  endStep(): string | null {
+    const step = this.suspendedStep;
+    this.suspendedStep = null;
+    return step;
+  }
+
+  /**
+   * The response to `request`, or a suspension: a miss records the request as pending, marks the
+   * running step as suspended (so catching the throw does not help it) and throws StepSuspended.
+   * A request the host could not get throws a ReplayError quoting the host's message.
+   */
+  lookup(request: ChatRequest, step: string, call: string): ModelResponse {
+    const key = requestKey(request);
+    const answer = this.answers.get(key);
+    if (answer === undefined) {
+      if (!this.pending.has(key)) this.pending.set(key, { key, request, step });
+      this.suspendedStep = step;
+      throw new StepSuspended(step);
+    }
+    if (isModelFailure(answer)) throw new ReplayError(`step "${step}": ${call} failed: ${answer.error}`, step);
+    this.used.add(key);
+    return answer;
+  }
+}

@@ -1,0 +1,166 @@
+import type { ChatMessage, ChatRequest, ModelResponse } from './model-call.ts';
+import type { ModelContext } from './model-context.ts';
+import { DEFAULT_KEY, type WorldNoise } from './noise.ts';
+import type { Llm, LlmChatArgs, LlmChatResult, LlmChooseArgs, LlmMessage, Noise } from './types.ts';
+
+/** Most options llm.choose takes: one letter each, A to Z. */
+export const MAX_CHOOSE_OPTIONS = 26;
+/** Log-probabilities asked for per token (the most OpenAI-compatible endpoints return). */
+export const CHOOSE_TOP_LOGPROBS = 20;
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+/** Noise slot of a chat request's seed (the '#' prefix keeps it apart from option names). */
+const SLOT_SEED = '#llm-seed';
+
+/**
+ * The `llm` a step receives in one world (DESIGN 5.1). Requests are built from the arguments
+ * alone (plus the world's seed for sampled chats), so every coalition that sends the same prompt
+ * gets the same response, and `choose` is Gumbel-max over the model's own label probabilities
+ * with the step's addressed Gumbels: common random numbers for real models.
+ */
+export class StepLlm implements Llm {
+  constructor(
+    private readonly world: WorldNoise,
+    private readonly step: string,
+    private readonly noise: Noise,
+    private readonly context: ModelContext,
+  ) {}
+
+  chat(args: LlmChatArgs): LlmChatResult {
+    const request = chatRequest(args, this.context.modelId(aliasOf(args.model, 'llm.chat'), this.step, 'llm.chat'), (key) => this.seedFor(key));
+    const response = this.context.lookup(request, this.step, 'llm.chat');
+    return { text: response.text, finish: response.finish, usage: { input: response.usage.input, output: response.usage.output } };
+  }
+
+  choose(args: LlmChooseArgs): string {
+    const options = checkOptions(args?.options);
+    const request = chooseRequest(args, options, this.context.modelId(aliasOf(args.model, 'llm.choose'), this.step, 'llm.choose'));
+    const response = this.context.lookup(request, this.step, 'llm.choose');
+    const logits = labelLogits(response, options, this.step);
+    return this.noise.categorical(logits, keyOf(args.key, 'llm.choose'));
+  }
+
+  /** A 31-bit seed addressed by (world, step, key), so endpoints that honour seeds reproduce a world. */
+  private seedFor(key: string): number {
+    return Math.floor(this.world.uniform(this.step, key, SLOT_SEED) * 2 ** 31);
+  }
+}
+
+/**
+ * The request of a chat call. A temperature of 0 asks for the greedy answer, the same in every
+ * world, so it carries no seed; any other (or the endpoint's default) samples, so each world's
+ * request carries its own seed.
+ */
+export function chatRequest(args: LlmChatArgs, model: string, seedFor: (key: string) => number): ChatRequest {
+  if (args === null || typeof args !== 'object') throw new TypeError('llm.chat needs an object { messages, model?, temperature?, max_tokens?, stop?, key? }');
+  const request: ChatRequest = { model, messages: checkMessages(args.messages, 'llm.chat') };
+  const { temperature, max_tokens: maxTokens, stop } = args;
+  if (temperature !== undefined) {
+    if (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2)) throw new RangeError(`llm.chat: temperature must be a number from 0 to 2, got ${String(temperature)}`);
+    request.temperature = temperature;
+  }
+  if (maxTokens !== undefined) {
+    if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(`llm.chat: max_tokens must be a positive integer, got ${String(maxTokens)}`);
+    request.max_tokens = maxTokens;
+  }
+  if (stop !== undefined) {
+    if (!Array.isArray(stop) || stop.length > 4 || !stop.every((s) => typeof s === 'string' && s !== '')) throw new TypeError('llm.chat: stop must be an array of up to 4 non-empty strings');
+    request.stop = [...stop];
+  }
+  if (temperature !== 0) request.seed = seedFor(keyOf(args.key, 'llm.chat'));
+  return request;
+}
+
+/** The request of a choose call: the messages, then one user message listing the options by letter. */
+export function chooseRequest(args: LlmChooseArgs, options: readonly string[], model: string): ChatRequest {
+  const listing = options.map((option, k) => `${letter(k)}. ${option}`).join('\n');
+  return {
+    model,
+    messages: [
+      ...checkMessages(args.messages, 'llm.choose'),
+      { role: 'user', content: `Answer with the letter of one option only.\n${listing}` },
+    ],
+    max_tokens: 1,
+    logprobs: true,
+    top_logprobs: CHOOSE_TOP_LOGPROBS,
+    temperature: 0,
+  };
+}
+
+/**
+ * Logits of the options from the first token's top log-probabilities: the label tokens, trimmed
+ * (and without a trailing "." or ")"), matched to the letters; two tokens of one label ("A" and
+ * " A") add their probabilities. A label outside the top list gets -Infinity: it cannot be chosen.
+ */
+export function labelLogits(response: ModelResponse, options: readonly string[], step: string): Record<string, number> {
+  const top = response.topLogprobs;
+  if (!top || top.length === 0) {
+    throw new Error(`llm.choose in step "${step}": the endpoint returned no log-probabilities (it must support "logprobs" and "top_logprobs" on chat completions)`);
+  }
+  const byLetter = new Map<string, number[]>();
+  for (const { token, logprob } of top) {
+    const label = token.trim().replace(/[.)]$/, '');
+    if (label.length !== 1 || !Number.isFinite(logprob)) continue;
+    const list = byLetter.get(label) ?? [];
+    list.push(logprob);
+    byLetter.set(label, list);
+  }
+  const logits: Record<string, number> = {};
+  let any = false;
+  options.forEach((option, k) => {
+    const found = byLetter.get(letter(k));
+    const value = found ? logSumExp(found) : -Infinity;
+    if (value !== -Infinity) any = true;
+    Object.defineProperty(logits, option, { value, enumerable: true, writable: true, configurable: true });
+  });
+  if (!any) {
+    throw new Error(`llm.choose in step "${step}": none of the option letters (${options.map((_, k) => letter(k)).join(', ')}) is among the answer's top log-probabilities`);
+  }
+  return logits;
+}
+
+function logSumExp(xs: readonly number[]): number {
+  const max = Math.max(...xs);
+  let sum = 0;
+  for (const x of xs) sum += Math.exp(x - max);
+  return max + Math.log(sum);
+}
+
+function letter(k: number): string {
+  return String.fromCharCode(65 + k);
+}
+
+function aliasOf(model: unknown, call: string): string {
+  if (model === undefined) return 'default';
+  if (typeof model !== 'string' || model === '') throw new TypeError(`${call}: model must be a non-empty string (a model alias), got ${typeof model}`);
+  return model;
+}
+
+function keyOf(key: unknown, call: string): string {
+  if (key === undefined) return DEFAULT_KEY;
+  if (typeof key !== 'string') throw new TypeError(`${call}: key must be a string, got ${typeof key}`);
+  return key;
+}
+
+function checkMessages(messages: unknown, call: string): ChatMessage[] {
+  if (!Array.isArray(messages) || messages.length === 0) throw new TypeError(`${call}: messages must be a non-empty array of { role, content }`);
+  return messages.map((m: unknown, i) => {
+    const message = m as Partial<LlmMessage> | null;
+    if (message === null || typeof message !== 'object') throw new TypeError(`${call}: messages[${i}] must be an object { role, content }`);
+    if (typeof message.role !== 'string' || !ROLES.has(message.role)) throw new TypeError(`${call}: messages[${i}].role must be one of system, user, assistant, tool`);
+    if (typeof message.content !== 'string') throw new TypeError(`${call}: messages[${i}].content must be a string`);
+    return { role: message.role, content: message.content };
+  });
+}
+
+function checkOptions(options: unknown): string[] {
+  if (!Array.isArray(options) || options.length === 0 || options.length > MAX_CHOOSE_OPTIONS) {
+    throw new TypeError(`llm.choose: options must be an array of 1 to ${MAX_CHOOSE_OPTIONS} strings`);
+  }
+  const seen = new Set<string>();
+  for (const option of options) {
+    if (typeof option !== 'string' || option.trim() === '') throw new TypeError('llm.choose: every option must be a non-empty string');
+    if (seen.has(option)) throw new TypeError(`llm.choose: option "${option}" is listed twice`);
+    seen.add(option);
+  }
+  return [...options];
+}
