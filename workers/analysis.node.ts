@@ -6,7 +6,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DefinitionError } from '../src/engine/index.ts';
-import { analyzeSourceCase, describeSource } from '../src/sandbox/analyze-source.ts';
+import { analyzeSourceCaseRound, describeSource } from '../src/sandbox/analyze-source.ts';
+import type { ModelAnswer } from '../src/engine/model-call.ts';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
 import {
   PHASE_DEFINITION,
@@ -57,8 +58,11 @@ port.on('message', (request: WorkerRequest) => {
     Atomics.store(progress, PROGRESS_CASE, index);
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
     try {
-      const result = analyzeSourceCase(request.source, request.cases[index], request.settings, hooks, request.fileName);
-      send({ type: 'result', job: request.job, index, result });
+      const known = request.answers?.[index];
+      const answers = new Map<string, ModelAnswer>(known ? Object.entries(known) : []);
+      const round = analyzeSourceCaseRound(request.source, request.cases[index], request.settings, answers, hooks, request.fileName);
+      if (round.kind === 'pending') send({ type: 'pending', job: request.job, index, requests: round.requests });
+      else send({ type: 'result', job: request.job, index, result: round.result });
     } catch (error) {
       send(failure(request.job, index, error));
     }

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { ModelAnswer, ModelUsage, PendingRequest } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { PipelineDescription } from '../sandbox/analyze-source.ts';
 import { errorResult } from '../sandbox/error-result.ts';
@@ -24,7 +25,22 @@ export interface AnalysisPoolOptions {
   fileName?: string;
   /** Heap limit of each worker in MB (default 1024): a definition that hoards memory kills only its worker. */
   memoryLimitMb?: number;
+  /** Answers model steps' requests (the response cache and the endpoint); without it a model call is a per-case error. */
+  model?: ModelResolver;
 }
+
+/**
+ * The pool owner's model host, as the pool uses it: every request pending in any case goes through
+ * its `resolve`, which answers from the cache or sends each distinct request once (docs/model-host.md).
+ */
+export interface ModelResolver {
+  resolve(requests: (PendingRequest & { caseId: string })[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>>;
+  /** Requests, cache hits and tokens charged to one case. */
+  usage(caseId: string): ModelUsage;
+}
+
+/** Rounds of model requests one case may take before it is given up (a definition that asks for ever new requests). */
+export const MAX_MODEL_ROUNDS = 500;
 
 /** A bad pipeline definition, as reported by a worker; the message names file and step. */
 export class PipelineDefinitionError extends Error {
@@ -36,7 +52,16 @@ type Outcome = WorkerReply | { type: 'timeout'; phase: number } | { type: 'crash
 /** One thing to do: describe a definition, or analyse one case. Cases of one `run` call are sent in batches. */
 type Unit =
   | { kind: 'describe'; source: string; settle(outcome: Outcome): void }
-  | { kind: 'case'; source: string; settings: AnalysisSettings; caseDef: CaseDef; batchSize: number; settle(outcome: Outcome): void };
+  | {
+      kind: 'case';
+      source: string;
+      settings: AnalysisSettings;
+      caseDef: CaseDef;
+      /** Model responses known to this case so far (model steps), or null before its first request. */
+      answers: Record<string, ModelAnswer> | null;
+      batchSize: number;
+      settle(outcome: Outcome): void;
+    };
 
 /** What a worker was sent: one describe, or a batch of cases of one run (same source and settings). */
 interface Job {
@@ -76,6 +101,7 @@ export class AnalysisPool {
   readonly timeoutMs: number;
   private readonly fileName: string;
   private readonly memoryLimitMb: number;
+  private readonly model: ModelResolver | undefined;
   private readonly slots: Slot[] = [];
   private readonly queue: Unit[] = [];
   private readonly descriptions = new Map<string, Promise<PipelineDescription>>();
@@ -94,6 +120,7 @@ export class AnalysisPool {
     this.timeoutMs = timeoutMs;
     this.fileName = options.fileName ?? 'pipeline.js';
     this.memoryLimitMb = options.memoryLimitMb ?? 1024;
+    this.model = options.model;
     for (let i = 0; i < size; i++) this.slots.push(this.startWorker());
   }
 
@@ -130,30 +157,60 @@ export class AnalysisPool {
     const results = cases.map(
       (caseDef, index) =>
         new Promise<CaseResult>((resolve, reject) => {
-          units.push({
+          let rounds = 0;
+          const finish = (result: CaseResult) => {
+            const withUsage = rounds > 0 && this.model && result.error === undefined ? { ...result, usage: this.model.usage(caseDef.id) } : result;
+            onResult?.(index, withUsage);
+            resolve(withUsage);
+          };
+          const fail = (message: string) => finish(errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${message}`));
+          const unit = (answers: Record<string, ModelAnswer> | null): Unit => ({
             kind: 'case',
             source,
             settings,
             caseDef,
+            answers,
             batchSize,
             settle: (reply) => {
-              let result: CaseResult;
-              if (reply.type === 'result') result = reply.result;
-              else if (reply.type === 'timeout') result = errorResult(caseDef.id, players, settings, `case "${caseDef.id}": timed out after ${formatDuration(this.timeoutMs)}${phaseText(reply.phase, players)}`);
-              else if (reply.type === 'crash') result = errorResult(caseDef.id, players, settings, `case "${caseDef.id}": the analysis worker stopped: ${reply.message}`);
-              else if (reply.type === 'failed' && !reply.definitionError) result = errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${reply.message}`);
-              else {
-                reject(reply.type === 'failed' ? new PipelineDefinitionError(reply.message) : new Error(`unexpected reply ${reply.type}`));
-                return;
-              }
-              onResult?.(index, result);
-              resolve(result);
+              if (reply.type === 'result') finish(reply.result);
+              else if (reply.type === 'pending') {
+                rounds++;
+                void this.fetchAndRequeue(caseDef.id, reply.requests, answers, rounds).then(
+                  (next) => (typeof next === 'string' ? fail(next) : this.enqueue([unit(next)])),
+                );
+              } else if (reply.type === 'timeout') fail(`timed out after ${formatDuration(this.timeoutMs)}${phaseText(reply.phase, players)}`);
+              else if (reply.type === 'crash') fail(`the analysis worker stopped: ${reply.message}`);
+              else if (reply.type === 'failed' && !reply.definitionError) fail(reply.message);
+              else reject(reply.type === 'failed' ? new PipelineDefinitionError(reply.message) : new Error(`unexpected reply ${reply.type}`));
             },
           });
+          units.push(unit(null));
         }),
     );
     this.enqueue(units);
     return Promise.all(results);
+  }
+
+  /**
+   * Fetch what a case waits for through the model host; the case's answers so far plus the new
+   * ones, or the message of its error (no host, the host failed, too many rounds).
+   */
+  private async fetchAndRequeue(caseId: string, requests: PendingRequest[], known: Record<string, ModelAnswer> | null, rounds: number): Promise<Record<string, ModelAnswer> | string> {
+    const step = requests[0]?.step ?? '?';
+    if (!this.model) return `step "${step}" calls a model (llm.chat or llm.choose), but no model is configured: pass --model-url URL --model ID, or --cache FILE holding its responses`;
+    if (rounds > MAX_MODEL_ROUNDS) return `step "${step}" still asks for new model requests after ${MAX_MODEL_ROUNDS} rounds; a step's requests must follow from its inputs and earlier answers`;
+    let fetched: Map<string, ModelAnswer>;
+    try {
+      fetched = await this.model.resolve(requests.map((request) => ({ ...request, caseId })));
+    } catch (error) {
+      return `model requests of step "${step}" failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    const answers: Record<string, ModelAnswer> = { ...known };
+    for (const request of requests) {
+      const answer = fetched.get(request.key);
+      answers[request.key] = answer ?? { error: `the model host returned no answer for a request of step "${request.step}"` };
+    }
+    return answers;
   }
 
   /** Stop every worker. Cases still waiting get an error result; describes still waiting reject. */
@@ -222,6 +279,9 @@ export class AnalysisPool {
               fileName: this.fileName,
               cases: job.units.map((unit) => (unit as Extract<Unit, { kind: 'case' }>).caseDef),
               settings: first.settings,
+              ...(job.units.some((unit) => (unit as Extract<Unit, { kind: 'case' }>).answers !== null)
+                ? { answers: job.units.map((unit) => (unit as Extract<Unit, { kind: 'case' }>).answers) }
+                : {}),
             };
       this.armTimer(slot, job);
       slot.worker.postMessage(message);

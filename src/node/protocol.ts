@@ -1,3 +1,4 @@
+import type { ModelAnswer, PendingRequest } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { PipelineDescription } from '../sandbox/analyze-source.ts';
 
@@ -9,12 +10,23 @@ import type { PipelineDescription } from '../sandbox/analyze-source.ts';
  */
 export type WorkerRequest =
   | { type: 'describe'; job: number; source: string; fileName: string }
-  | { type: 'run'; job: number; source: string; fileName: string; cases: CaseDef[]; settings: AnalysisSettings };
+  | {
+      type: 'run';
+      job: number;
+      source: string;
+      fileName: string;
+      cases: CaseDef[];
+      settings: AnalysisSettings;
+      /** Per case (same order), the model responses known so far (model steps), by request key. */
+      answers?: (Record<string, ModelAnswer> | null)[];
+    };
 
 export type WorkerReply =
   | { type: 'ready' }
   | { type: 'described'; job: number; description: PipelineDescription }
   | { type: 'result'; job: number; index: number; result: CaseResult }
+  /** Case `index` waits for these model responses: the pool fetches them and sends the case again. */
+  | { type: 'pending'; job: number; index: number; requests: PendingRequest[] }
   /** The job (or case `index` of a run) could not run at all: a bad definition (DefinitionError) or an internal failure. */
   | { type: 'failed'; job: number; index: number; message: string; definitionError: boolean };
 

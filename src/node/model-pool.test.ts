@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, NO_USAGE, type ModelAnswer, type ModelUsage, type PendingRequest } from '../engine/index.ts';
+import { toyAnswer } from '../engine/testing/toy-model.ts';
+import type { AnalysisSettings } from '../engine/types.ts';
+import { describeSource, analyzeSourceCaseRound } from '../sandbox/analyze-source.ts';
+import { TRIAGE_SOURCE } from '../sandbox/testing/triage-source.ts';
+import { AnalysisPool, type ModelResolver } from './analysis-pool.ts';
+
+/** A resolver that answers with the toy model and records what it was asked, like the real host's dedupe. */
+class CountingResolver implements ModelResolver {
+  readonly sent: string[] = [];
+  private readonly known = new Map<string, ModelAnswer>();
+  private readonly perCase = new Map<string, ModelUsage>();
+  async resolve(requests: (PendingRequest & { caseId: string })[]): Promise<Map<string, ModelAnswer>> {
+    const out = new Map<string, ModelAnswer>();
+    for (const r of requests) {
+      let answer = this.known.get(r.key);
+      if (!answer) {
+        this.sent.push(r.key);
+        answer = toyAnswer(r.request);
+        this.known.set(r.key, answer);
+        const u = { ...(this.perCase.get(r.caseId) ?? NO_USAGE) };
+        u.requests++;
+        this.perCase.set(r.caseId, u);
+      }
+      out.set(r.key, answer);
+    }
+    return out;
+  }
+  usage(caseId: string): ModelUsage {
+    return this.perCase.get(caseId) ?? { ...NO_USAGE };
+  }
+}
+
+const pools: AnalysisPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.close()));
+});
+
+const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, models: { default: 'toy-1' }, mode: 'posterior', worlds: 3 };
+
+describe('AnalysisPool with model steps', () => {
+  const cases = describeSource(TRIAGE_SOURCE).cases;
+
+  it('fetches what cases wait for, sends each distinct request once over all workers, and gives the in-process results', async () => {
+    const resolver = new CountingResolver();
+    const pool = new AnalysisPool({ size: 2, model: resolver });
+    pools.push(pool);
+    const results = await pool.run(TRIAGE_SOURCE, cases, settings);
+    expect(new Set(resolver.sent).size).toBe(resolver.sent.length);
+    for (const [k, result] of results.entries()) {
+      expect(result.error).toBeUndefined();
+      const answers = new Map<string, ModelAnswer>();
+      let round = analyzeSourceCaseRound(TRIAGE_SOURCE, cases[k], settings, answers);
+      while (round.kind === 'pending') {
+        for (const p of round.requests) answers.set(p.key, toyAnswer(p.request));
+        round = analyzeSourceCaseRound(TRIAGE_SOURCE, cases[k], settings, answers);
+      }
+      const { usage, ...rest } = result;
+      expect(rest).toEqual(round.result);
+      expect(usage).toEqual(resolver.usage(cases[k].id));
+    }
+    // The tickets differ, so each case needs its own prompts: the requests are many, each sent once.
+    expect(resolver.sent.length).toBeGreaterThan(cases.length);
+  });
+
+  it('makes a model call without a host a per-case error naming the step', async () => {
+    const pool = new AnalysisPool({ size: 1 });
+    pools.push(pool);
+    const results = await pool.run(TRIAGE_SOURCE, cases.slice(0, 2), settings);
+    expect(results[0].error).toBe('case "t0": step "classify" calls a model (llm.chat or llm.choose), but no model is configured: pass --model-url URL --model ID, or --cache FILE holding its responses');
+  });
+
+  it('makes a failing host a per-case error and goes on with the other cases', async () => {
+    const resolver: ModelResolver = {
+      resolve: async (requests) => {
+        if (requests.some((r) => r.caseId === 't1')) throw new Error('endpoint http://127.0.0.1:9 refused the connection');
+        return new Map(requests.map((r) => [r.key, toyAnswer(r.request)]));
+      },
+      usage: () => ({ ...NO_USAGE }),
+    };
+    const pool = new AnalysisPool({ size: 1, model: resolver });
+    pools.push(pool);
+    const results = await pool.run(TRIAGE_SOURCE, cases.slice(0, 3), settings);
+    expect(results[1].error).toBe('case "t1": model requests of step "classify" failed: endpoint http://127.0.0.1:9 refused the connection');
+    expect(results[0].error).toBeUndefined();
+    expect(results[2].error).toBeUndefined();
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, type ModelAnswer } from '../engine/index.ts';
+import { toyAnswer } from '../engine/testing/toy-model.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
+import { analyzeSourceCase, analyzeSourceCaseRound, describeSource } from './analyze-source.ts';
+import { oneStepSource } from './testing/one-step.ts';
+import { TRIAGE_SOURCE } from './testing/triage-source.ts';
+
+const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, models: { default: 'toy-1' } };
+
+function rounds(source: string, c: CaseDef, s = settings): { result: CaseResult; sent: number } {
+  const answers = new Map<string, ModelAnswer>();
+  let sent = 0;
+  for (let k = 0; k < 50; k++) {
+    const round = analyzeSourceCaseRound(source, c, s, answers);
+    if (round.kind === 'result') return { result: round.result, sent };
+    for (const p of round.requests) {
+      expect(answers.has(p.key)).toBe(false);
+      answers.set(p.key, toyAnswer(p.request));
+      sent++;
+    }
+  }
+  throw new Error('no result');
+}
+
+describe('model steps in the sandbox', () => {
+  const cases = describeSource(TRIAGE_SOURCE).cases;
+
+  it('analyse a definition whose steps call llm.chat and llm.choose', () => {
+    for (const c of cases) {
+      const { result, sent } = rounds(TRIAGE_SOURCE, c);
+      expect(result.error).toBeUndefined();
+      expect(sent).toBeGreaterThan(0);
+      const total = Object.values(result.shapley ?? {}).reduce((a, b) => a + b, 0);
+      if (result.failed) expect(total).toBeCloseTo(result.vAll - result.vEmpty, 12);
+    }
+  });
+
+  it('keep a step suspended when the definition catches the throw', () => {
+    const caught = TRIAGE_SOURCE.replace(
+      "run: ({ ticket }, noise, { llm }) => llm.choose({ messages: [{ role: 'user', content: 'Ticket: ' + ticket }], options: OPTIONS }),",
+      "run: ({ ticket }, noise, { llm }) => { try { return llm.choose({ messages: [{ role: 'user', content: 'Ticket: ' + ticket }], options: OPTIONS }); } catch (e) { return 'close'; } },",
+    );
+    expect(caught).not.toBe(TRIAGE_SOURCE);
+    for (const c of cases.slice(0, 3)) expect(rounds(caught, c).result).toEqual(rounds(TRIAGE_SOURCE, c).result);
+  });
+
+  it('hand definitions frozen results and no engine objects', () => {
+    const source = oneStepSource(`
+      const r = llm.chat({ messages: [{ role: 'system', content: 'ANSWER:fixed' }, { role: 'user', content: 'q' }], temperature: 0 });
+      let threw = false; try { r.text = 'changed'; } catch (e) { threw = true; }
+      return [r.text, threw, Object.isFrozen(r.usage), Object.keys(llm).sort().join(',')].join('|');`).replace('run: (inputs, noise) =>', 'run: (inputs, noise, { llm }) =>');
+    const { result } = rounds(source, { id: 'x', inputs: { question: 'q', doc: 'd' } });
+    expect(result.factualOutputs!.probe).toBe('fixed|true|true|chat,choose');
+  });
+
+  it('refuse llm outside a step (kept from a run and called in the metric), with a clear message', () => {
+    const source = oneStepSource('kept = llm; return 1;', 'let kept = null;')
+      .replace('run: (inputs, noise) =>', 'run: (inputs, noise, { llm }) =>')
+      .replace("metric: (outputs) => (outputs.probe === 'fixed' ? 1 : 0),", "metric: (outputs) => kept.chat({ messages: [{ role: 'user', content: 'q' }] }).text.length,");
+    const result = analyzeSourceCase(source, { id: 'x', inputs: { question: 'q', doc: 'd' } }, settings);
+    expect(result.error).toMatch(/the metric threw: .*llm is only available while a step runs/);
+  });
+
+  it('name the step when a definition calls a model where no host answers', () => {
+    const result = analyzeSourceCase(TRIAGE_SOURCE, cases[0], settings);
+    expect(result.error).toBe('case "t0": step "classify" calls a model (llm.chat or llm.choose), but no model host answers requests here');
+  });
+
+  it('check llm arguments in the step that passes them', () => {
+    const source = oneStepSource(`return llm.choose({ messages: [{ role: 'user', content: 'q' }], options: ['a', 'a'] });`).replace('run: (inputs, noise) =>', 'run: (inputs, noise, { llm }) =>');
+    const { result } = rounds(source, { id: 'x', inputs: { question: 'q', doc: 'd' } });
+    expect(result.error).toMatch(/step "probe" threw: .*option "a" is listed twice/);
+  });
+});
