@@ -141,7 +141,7 @@ describe('AnalysisPool', () => {
   it('rejects a bad definition with the clear message, from describe and from run', async () => {
     const pool = makePool(1);
     const bad = 'const x = 1;\nexport default { name: "p", steps: [{ name: "retriever", inputs: [], cost: 1, run: 3 }], metric() { return 1 } };';
-    await expect(pool.describe(bad)).rejects.toThrow(new PipelineDefinitionError('pipeline.js: step "retriever": run must be a function (inputs, noise) => output'));
+    await expect(pool.describe(bad)).rejects.toThrow(new PipelineDefinitionError('pipeline.js: step "retriever": run must be a function (inputs, noise, { llm }) => output'));
     await expect(pool.run('export default {', [], DEFAULT_SETTINGS)).rejects.toThrow(/^pipeline\.js:1:17: syntax error: Unexpected token$/);
     await expect(pool.describe('const s = "import(x)";\nexport default {};')).rejects.toThrow(/^pipeline\.js:1:12: the text "import\(" looks like a dynamic import/);
   });
