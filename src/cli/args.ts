@@ -18,12 +18,27 @@ export interface CliOptions {
   settings: AnalysisSettings;
   /** The options given on the command line, e.g. '--mode' (to refuse those that do not apply). */
   given: ReadonlySet<string>;
+  /** Model steps: where requests go and where responses are kept (settings.models holds the ids). */
+  model: ModelOptions;
+}
+
+export interface ModelOptions {
+  /** Base URL of an OpenAI-compatible endpoint (`POST {url}/chat/completions`). */
+  url?: string;
+  /** Name of the environment variable holding the API key (the key itself is never stored). */
+  apiKeyEnv?: string;
+  concurrency: number;
+  /** Response caches (JSONL): all are read, new responses are written to the first. */
+  caches: string[];
+  /** Send nothing: a response missing from the caches is a per-case error. */
+  offline: boolean;
 }
 
 export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method exact|mc] [--mode recorded|posterior|prior]
        [--worlds N] [--delta D] [--stop top1|ranking|width|budget] [--width W] [--budget C] [--seed S]
        [--timeout S] [--radius bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
-       [--batch-bound normal|bernstein|anytime] [--batch-stop] [--workers N] [--html FILE] [--json]`;
+       [--batch-bound normal|bernstein|anytime] [--batch-stop] [--workers N] [--html FILE] [--json]
+       [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
@@ -41,7 +56,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const settings: AnalysisSettings = { ...DEFAULT_SETTINGS };
   const fixChoice: Record<string, string> = {};
   const given = new Set<string>();
-  const opts: Omit<CliOptions, 'file' | 'settings' | 'given'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false };
+  const models: Record<string, string> = {};
+  const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
+  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -113,6 +130,36 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         fixChoice[v.slice(0, eq)] = v.slice(eq + 1);
         break;
       }
+      case '--model-url': {
+        const v = value();
+        if (!/^https?:\/\/[^\s]+$/.test(v)) throw new UsageError(`--model-url: expected an http(s) URL such as http://127.0.0.1:11434/v1, got "${v}"`);
+        model.url = v;
+        break;
+      }
+      case '--model': {
+        const v = value();
+        const eq = v.indexOf('=');
+        const [alias, id] = eq < 0 ? ['default', v] : [v.slice(0, eq), v.slice(eq + 1)];
+        if (alias === '' || id === '' || /\s/.test(alias)) throw new UsageError(`--model: expected ID or ALIAS=ID, got "${v}"`);
+        if (Object.hasOwn(models, alias)) throw new UsageError(`--model: alias "${alias}" is given twice`);
+        Object.defineProperty(models, alias, { value: id, enumerable: true, writable: true, configurable: true });
+        break;
+      }
+      case '--api-key-env': {
+        const v = value();
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) throw new UsageError(`--api-key-env: expected the name of an environment variable, got "${v}"`);
+        model.apiKeyEnv = v;
+        break;
+      }
+      case '--concurrency':
+        model.concurrency = num(flag, value(), (x) => Number.isInteger(x) && x >= 1 && x <= 256, 'a whole number from 1 to 256');
+        break;
+      case '--cache':
+        model.caches.push(value());
+        break;
+      case '--offline':
+        model.offline = true;
+        break;
       default:
         if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
         if (opts.file !== undefined) throw new UsageError(`one input file only (got "${opts.file}" and "${arg}")`);
@@ -122,5 +169,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (opts.file === undefined) throw new UsageError('no input file given');
   if (settings.stop === 'budget' && settings.budget === Infinity) throw new UsageError('--stop budget needs --budget C');
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
-  return { ...opts, file: opts.file, settings, given };
+  if (Object.keys(models).length) settings.models = models;
+  if (model.offline && model.url !== undefined) throw new UsageError('--offline sends no requests: leave out --model-url, or drop --offline');
+  return { ...opts, file: opts.file, settings, given, model };
 }

@@ -23,6 +23,7 @@ export function formatCase(r: CaseResult): string {
   const lines = [head, table(header, rows)];
   lines.push(`last step to touch: ${r.lastTouch ?? '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
   for (const m of r.mismatches ?? []) lines.push(`note: replay differs from the recorded run: ${m}`);
+  if (r.usage) lines.push(`model: ${usageText(r.usage)}`);
   return lines.join('\n');
 }
 
@@ -32,5 +33,11 @@ export function formatBatch(b: BatchResult, total: number): string {
   const rows = [...b.steps]
     .sort((a, c) => c.meanShapley - a.meanShapley)
     .map((s) => [s.step, pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);
-  return [head, table(['step', 'fixing alone resolves', 'mean Shapley', 'CI', 'share', 'last-touch'], rows)].join('\n');
+  const out = [head, table(['step', 'fixing alone resolves', 'mean Shapley', 'CI', 'share', 'last-touch'], rows)];
+  if (b.usage) out.push(`model: ${usageText(b.usage)}`);
+  return out.join('\n');
+}
+
+function usageText(u: NonNullable<CaseResult['usage']>): string {
+  return `${u.requests} request${u.requests === 1 ? '' : 's'} sent, ${u.cacheHits} from the cache, ${u.inputTokens} input and ${u.outputTokens} output tokens`;
 }

@@ -77,3 +77,17 @@ export function requestKey(request: ChatRequest): string {
   for (const b of bytes) hex += b.toString(16).padStart(2, '0');
   return hex;
 }
+
+/** A batch's model usage: the sum of its cases' (each request is charged to the first case that needed it). */
+export function sumUsage(usages: Iterable<ModelUsage | undefined>): ModelUsage | undefined {
+  let total: ModelUsage | undefined;
+  for (const u of usages) {
+    if (!u) continue;
+    total ??= { ...NO_USAGE };
+    total.requests += u.requests;
+    total.cacheHits += u.cacheHits;
+    total.inputTokens += u.inputTokens;
+    total.outputTokens += u.outputTokens;
+  }
+  return total;
+}

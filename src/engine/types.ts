@@ -214,4 +214,6 @@ export interface BatchResult {
   steps: BatchStep[];
   /** Set when analysis stopped early because the top step separated. */
   stoppedEarly?: boolean;
+  /** Model requests of the batch's cases (model steps): the sum of their `usage`. */
+  usage?: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number };
 }
