@@ -5,7 +5,8 @@
  */
 import * as Comlink from 'comlink';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
-import { analyzeSourceCase, describeSource } from '../src/sandbox/analyze-source.ts';
+import { analyzeSourceCaseRound, describeSource } from '../src/sandbox/analyze-source.ts';
+import type { ModelAnswer, PendingRequest } from '../src/engine/model-call.ts';
 import { analyzeTableGame } from '../src/engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../src/engine/types.ts';
 import type { TableGame } from '../src/formats/game.ts';
@@ -45,12 +46,16 @@ const api = {
    * Analyses one case. With `watch`, every change of step is posted to the page, so a case that
    * never returns can be blamed on its step; that costs a message per step execution (several times
    * the analysis itself), so the page asks for it only when re-running a case that timed out.
+   * `answers` are the model responses known so far (model steps); a case that needs more returns
+   * the requests it waits for, and the page calls again once it has them.
    */
-  analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false): CaseResult {
+  analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>): CaseResult | { pending: PendingRequest[] } {
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     reportedStep = -2;
     try {
-      return analyzeSourceCase(loaded.source, caseDef, settings, watch ? watchdogHooks : undefined, loaded.fileName);
+      const known = new Map<string, ModelAnswer>(answers ? Object.entries(answers) : []);
+      const round = analyzeSourceCaseRound(loaded.source, caseDef, settings, known, watch ? watchdogHooks : undefined, loaded.fileName);
+      return round.kind === 'pending' ? { pending: round.requests } : round.result;
     } catch (error) {
       return errorResult(caseDef.id, loaded.players, settings, error instanceof Error ? error.message : String(error));
     }

@@ -6,6 +6,7 @@
  * on how many workers there are or which one ran which case.
  */
 import * as Comlink from 'comlink';
+import type { ModelAnswer, ModelUsage, PendingRequest } from '../../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
 import type { AnalysisWorkerApi } from '../../../workers/analysis.worker.ts';
@@ -25,6 +26,23 @@ export interface PoolJob {
   /** Step names, for the result of a case that could not run. */
   players: readonly string[];
   onResult(index: number, result: CaseResult): void;
+  /** Answers model steps' requests (cache, then endpoint); without it a model call is a per-case error. */
+  model?: PageModelResolver;
+}
+
+/** The page's model host as the pool uses it (see src/node/analysis-pool.ts ModelResolver). */
+export interface PageModelResolver {
+  resolve(requests: (PendingRequest & { caseId: string })[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>>;
+  usage(caseId: string): ModelUsage;
+}
+
+/** Rounds of model requests one case may take before it is given up. */
+const MAX_MODEL_ROUNDS = 500;
+
+type CallOutcome = CaseResult | { pending: PendingRequest[] };
+
+function isPending(outcome: CallOutcome): outcome is { pending: PendingRequest[] } {
+  return Array.isArray((outcome as { pending?: unknown }).pending);
 }
 
 interface Slot {
@@ -85,7 +103,7 @@ export class AnalysisPool {
     const drain = async (slotIndex: number): Promise<void> => {
       while (!signal.aborted && next < job.items.length) {
         const item = job.items[next++];
-        const result = await this.#runItem(slotIndex, item, job, cancelled);
+        const result = await this.#runWithModel(slotIndex, item, job, cancelled, signal);
         if (result === CANCELLED) return;
         job.onResult(item.index, result);
       }
@@ -99,7 +117,38 @@ export class AnalysisPool {
     this.#slots.length = 0;
   }
 
-  async #runItem(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>): Promise<CaseResult | typeof CANCELLED> {
+  /**
+   * Runs an item in rounds: while its case waits for model responses, fetch them through the job's
+   * model host (the worker is free meanwhile only in the sense that this slot waits; other slots go
+   * on) and run it again with everything known so far.
+   */
+  async #runWithModel(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, signal: AbortSignal): Promise<CaseResult | typeof CANCELLED> {
+    const id = item.kind === 'case' ? item.caseDef.id : item.game.id;
+    const players = item.kind === 'case' ? [...job.players] : [...item.game.players];
+    let answers: Record<string, ModelAnswer> | undefined;
+    for (let round = 0; ; round++) {
+      const outcome = await this.#runItem(slotIndex, item, job, cancelled, answers);
+      if (outcome === CANCELLED) return CANCELLED;
+      if (!isPending(outcome)) return round > 0 && job.model && outcome.error === undefined ? { ...outcome, usage: job.model.usage(id) } : outcome;
+      const step = outcome.pending[0]?.step ?? '?';
+      const fail = (message: string) => errorResult(id, players, job.settings, `case "${id}": ${message}`);
+      if (!job.model) return fail(`step "${step}" calls a model (llm.chat or llm.choose), but no model is set up: open Settings > Model`);
+      if (round >= MAX_MODEL_ROUNDS) return fail(`step "${step}" still asks for new model requests after ${MAX_MODEL_ROUNDS} rounds`);
+      let fetched: Map<string, ModelAnswer>;
+      try {
+        const got = await Promise.race([job.model.resolve(outcome.pending.map((r) => ({ ...r, caseId: id })), signal), cancelled]);
+        if (got === CANCELLED) return CANCELLED;
+        fetched = got;
+      } catch (error) {
+        if (signal.aborted) return CANCELLED;
+        return fail(`model requests of step "${step}" failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      answers = { ...answers };
+      for (const r of outcome.pending) answers[r.key] = fetched.get(r.key) ?? { error: `the model host returned no answer for a request of step "${r.step}"` };
+    }
+  }
+
+  async #runItem(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, answers?: Record<string, ModelAnswer>): Promise<CallOutcome | typeof CANCELLED> {
     const id = item.kind === 'case' ? item.caseDef.id : item.game.id;
     const players = item.kind === 'case' ? [...job.players] : [...item.game.players];
     if (item.kind === 'case') {
@@ -107,7 +156,7 @@ export class AnalysisPool {
       if (loaded === CANCELLED) return CANCELLED;
       if (loaded !== true) return errorResult(id, players, job.settings, loaded);
     }
-    const first = await this.#call(slotIndex, item, job, cancelled, false);
+    const first = await this.#call(slotIndex, item, job, cancelled, false, answers);
     if (first !== TIMED_OUT) return first;
     // Naming the stuck step needs a message per step, which would slow every case several times
     // over; so only a case that ran out of time is run again, in a fresh worker, with its steps
@@ -118,7 +167,7 @@ export class AnalysisPool {
       if (loaded === CANCELLED) return CANCELLED;
       if (loaded !== true) return errorResult(id, players, job.settings, loaded);
     }
-    const second = await this.#call(slotIndex, item, job, cancelled, true);
+    const second = await this.#call(slotIndex, item, job, cancelled, true, answers);
     if (second !== TIMED_OUT) return second;
     const step = this.#slots[slotIndex].currentStep;
     const where = step === null ? '' : step === -1 ? ' in the metric' : ` in step "${players[step] ?? step}"`;
@@ -127,11 +176,12 @@ export class AnalysisPool {
   }
 
   /** One timed call into a slot's worker; `watch` asks it to report each step it starts. */
-  async #call(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, watch: boolean): Promise<CaseResult | typeof CANCELLED | typeof TIMED_OUT> {
+  async #call(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, watch: boolean, answers?: Record<string, ModelAnswer>): Promise<CallOutcome | typeof CANCELLED | typeof TIMED_OUT> {
     const slot = this.#slots[slotIndex];
     slot.busy = true;
     slot.currentStep = null;
-    const call = item.kind === 'case' ? slot.api.analyzeCase(item.caseDef, job.settings, watch) : slot.api.analyzeGame(item.game, job.settings);
+    const call: Promise<CallOutcome> =
+      item.kind === 'case' ? (slot.api.analyzeCase(item.caseDef, job.settings, watch, answers) as Promise<CallOutcome>) : slot.api.analyzeGame(item.game, job.settings);
     const outcome = await Promise.race([raceTimeout(call, this.caseTimeoutMs), cancelled]);
     slot.busy = false;
     return outcome;
