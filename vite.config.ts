@@ -6,7 +6,8 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
  * from the page's own origin, so untrusted traces and definitions cannot pull anything in or send
  * anything out. A meta CSP does not govern Web Workers (they take the policy of their own
  * response), so `public/_headers` repeats it, with 'unsafe-eval' for the workers only: the SES
- * compartment that runs pipeline definitions evaluates their source.
+ * compartment that runs pipeline definitions evaluates their source. Only the page may reach a
+ * model endpoint (loopback origins); the workers, where definitions run, keep connect-src 'self'.
  */
 export const PAGE_CSP = [
   "default-src 'self'",
@@ -14,7 +15,9 @@ export const PAGE_CSP = [
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
-  "connect-src 'self'",
+  // The page's main thread talks to a model endpoint for model steps; loopback only (Ollama,
+  // llama.cpp, vLLM on this machine). A hosted endpoint's origin is added by whoever deploys.
+  "connect-src 'self' http://localhost:* http://127.0.0.1:* http://[::1]:*",
   "worker-src 'self'",
   "manifest-src 'self'",
   "object-src 'none'",

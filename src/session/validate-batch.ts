@@ -1,3 +1,4 @@
+import { validateUsage } from './validate-usage.ts';
 import type { BatchResult, BatchStep } from '../engine/types.ts';
 import { expectFiniteNumber, expectNonEmptyString, expectObject } from '../formats/validate.ts';
 import { arrayOf, expectBoolean, expectInterval, expectNonNegative, optionalField, requiredField } from './validate-fields.ts';
@@ -18,6 +19,7 @@ function validateBatchStep(value: unknown, path: string): BatchStep {
 export function validateBatch(value: unknown, path: string): BatchResult {
   const object = expectObject(value, path);
   const stoppedEarly = optionalField(object, 'stoppedEarly', path, expectBoolean);
+  const usage = optionalField(object, 'usage', path, validateUsage);
   return {
     failures: requiredField(object, 'failures', path, expectNonNegative),
     analyzed: requiredField(object, 'analyzed', path, expectNonNegative),
@@ -25,5 +27,6 @@ export function validateBatch(value: unknown, path: string): BatchResult {
     cost: requiredField(object, 'cost', path, expectNonNegative),
     steps: requiredField(object, 'steps', path, (v, p) => arrayOf(v, p, validateBatchStep)),
     ...(stoppedEarly !== undefined && { stoppedEarly }),
+    ...(usage !== undefined && { usage }),
   };
 }

@@ -1,3 +1,4 @@
+import { validateUsage } from './validate-usage.ts';
 import type { CaseResult, ShapleyEstimate } from '../engine/types.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { childPath } from '../formats/json-path.ts';
@@ -73,6 +74,7 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
   const history = optionalField(object, 'history', path, (v, p) => arrayOf(v, p, validateHistoryPoint));
   const mismatches = optionalField(object, 'mismatches', path, (v, p) => arrayOf(v, p, expectString));
   const error = optionalField(object, 'error', path, expectString);
+  const usage = optionalField(object, 'usage', path, validateUsage);
   // Only an errored case may lack its values (see unmeasuredValue).
   const readValue = error === undefined ? expectFiniteNumber : unmeasuredValue;
   for (const [field, record] of [['shapley', shapley], ['ci', ci], ['fixAlone', fixAlone], ['leaveOneOut', leaveOneOut]] as const) {
@@ -104,5 +106,6 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
     ...(history !== undefined && { history }),
     ...(mismatches !== undefined && { mismatches }),
     ...(error !== undefined && { error }),
+    ...(usage !== undefined && { usage }),
   };
 }

@@ -26,6 +26,7 @@ function expectProbability(value: unknown, path: string): number {
 export function validateSettings(value: unknown, path: string): AnalysisSettings {
   const object = expectObject(value, path);
   const fixChoice = optionalField(object, 'fixChoice', path, (v, p) => recordOf(v, p, expectString));
+  const models = optionalField(object, 'models', path, (v, p) => recordOf(v, p, expectString));
   return {
     mode: requiredField(object, 'mode', path, (v, p) => expectOneOf(v, MODES, p)),
     worlds: requiredField(object, 'worlds', path, expectPositiveInteger),
@@ -39,5 +40,6 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
     radius: requiredField(object, 'radius', path, (v, p) => expectOneOf(v, RADII, p)),
     seed: requiredField(object, 'seed', path, expectFiniteNumber),
     ...(fixChoice !== undefined && { fixChoice }),
+    ...(models !== undefined && { models }),
   };
 }

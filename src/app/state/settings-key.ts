@@ -9,7 +9,8 @@ import type { AnalysisSettings } from '../../engine/types.ts';
  * - the Monte Carlo knobs (delta, stop rule, width, budget, radius, cap) only when the method
  *   resolves to Monte Carlo for this many steps ('auto' is exact for small pipelines); `width`
  *   only under the width rule;
- * - a step's fix choice only when it is not its default (first) fix.
+ * - a step's fix choice only when it is not its default (first) fix;
+ * - the model ids of model steps (they enter every request, so every response).
  */
 export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<Record<string, string>>, stepCount: number): string {
   const fixes = Object.entries(settings.fixChoice ?? {})
@@ -24,5 +25,6 @@ export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<R
     settings.mode === 'recorded' ? null : settings.worlds,
     monteCarlo ? [settings.delta, settings.stop, settings.stop === 'width' ? settings.width : null, String(settings.budget), settings.radius, settings.maxPermutations] : null,
     fixes,
+    settings.models ? Object.entries(settings.models).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null,
   ]);
 }
