@@ -25,7 +25,7 @@ export function analyzeCaseRound(
   answers: ReadonlyMap<string, ModelAnswer>,
   hooks: Omit<ReplayHooks, 'model'> = {},
 ): CaseRound {
-  const model = new ModelContext(answers, settings.models ?? {});
+  const model = new ModelContext(answers, { ...def.models, ...settings.models });
   let result: CaseResult | null = null;
   try {
     result = analyzeCase(def, c, settings, { ...hooks, model });

@@ -105,6 +105,8 @@ export interface PipelineDef {
   threshold?: number;
   /** Bounds of the metric, used by the confidence intervals (default [0, 1]). */
   range?: readonly [number, number];
+  /** Model ids by alias the definition was written for; the study's `settings.models` override them. */
+  models?: Readonly<Record<string, string>>;
   cases?: readonly CaseDef[];
 }
 

@@ -10,6 +10,8 @@ export interface PipelineDescription {
   steps: { name: string; inputs: string[]; cost: number; fixes: { name: string; cost: number }[] }[];
   threshold?: number;
   range?: [number, number];
+  /** Model ids by alias the definition was written for (model steps). */
+  models?: Record<string, string>;
   cases: CaseDef[];
 }
 
@@ -62,6 +64,7 @@ export function describeSource(source: string, fileName = 'pipeline.js'): Pipeli
   };
   if (def.threshold !== undefined) description.threshold = def.threshold;
   if (def.range !== undefined) description.range = [def.range[0], def.range[1]];
+  if (def.models !== undefined) description.models = { ...def.models };
   return description;
 }
 

@@ -72,4 +72,15 @@ describe('model steps in the sandbox', () => {
     const { result } = rounds(source, { id: 'x', inputs: { question: 'q', doc: 'd' } });
     expect(result.error).toMatch(/step "probe" threw: .*option "a" is listed twice/);
   });
+
+  it('use the model ids the definition names, unless the study maps the alias itself', () => {
+    const withModels = TRIAGE_SOURCE.replace("name: 'triage',", "name: 'triage', models: { default: 'toy-1' },");
+    expect(describeSource(withModels).models).toEqual({ default: 'toy-1' });
+    const bare: AnalysisSettings = { ...DEFAULT_SETTINGS };
+    const first = analyzeSourceCaseRound(withModels, cases[0], bare, new Map());
+    expect(first.kind === 'pending' && first.requests[0].request.model).toBe('toy-1');
+    const overridden = analyzeSourceCaseRound(withModels, cases[0], { ...bare, models: { default: 'toy-9' } }, new Map());
+    expect(overridden.kind === 'pending' && overridden.requests[0].request.model).toBe('toy-9');
+    expect(() => describeSource(TRIAGE_SOURCE.replace("name: 'triage',", "name: 'triage', models: { default: '' },"))).toThrow('pipeline.js: models.default must be a non-empty model id');
+  });
 });

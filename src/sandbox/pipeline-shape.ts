@@ -57,6 +57,8 @@ export function toPipelineDef(exported: unknown, fileName: string, context: Call
     }
     pipeline.range = [range[0], range[1]];
   }
+  const models = root.models;
+  if (models !== undefined) pipeline.models = checkModels(models, fileName);
   // Skipped (left undefined) only when an earlier instance of the same source checked them.
   if (!skipCases) pipeline.cases = copyCaseDefs(root.cases, fileName);
   return pipeline;
@@ -91,6 +93,17 @@ function toStepDef(value: unknown, index: number, fileName: string, context: Cal
   });
 
   return { name, inputs: [...inputs], cost, run: wrapRun(run, context), fixes: fixDefs };
+}
+
+/** `models: { alias: "model id" }`: the ids the definition's llm calls use by default. */
+function checkModels(value: unknown, fileName: string): Record<string, string> {
+  const record = objectAt(value, `${fileName}: models`, '{ alias: "model id" }');
+  const out: Record<string, string> = {};
+  for (const [alias, id] of Object.entries(record)) {
+    if (typeof id !== 'string' || id.trim() === '') throw new DefinitionError(`${fileName}: models.${alias} must be a non-empty model id`);
+    Object.defineProperty(out, alias, { value: id, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 function checkCost(cost: unknown, label: string): number {
