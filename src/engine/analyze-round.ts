@@ -34,5 +34,6 @@ export function analyzeCaseRound(
     if (!(e instanceof StepSuspended) && model.pending.size === 0) throw e;
   }
   if (model.pending.size > 0) return { kind: 'pending', requests: [...model.pending.values()] };
-  return { kind: 'result', result: result!, usedResponses: [...model.used] };
+  const used = [...model.used].sort();
+  return { kind: 'result', result: used.length && result!.error === undefined ? { ...result!, modelKeys: used } : result!, usedResponses: used };
 }

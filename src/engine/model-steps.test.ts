@@ -65,8 +65,10 @@ describe('model steps', () => {
         const { result, sent } = runRounds(modelPipeline(), observed, s);
         const twin = analyzeCase(simulatedTwin(), observed, s);
         expect(result.error).toBeUndefined();
-        const { usage: _usage, ...rest } = result;
+        const { usage: _usage, modelKeys, ...rest } = result;
         expect(rest).toEqual({ ...twin, cost: rest.cost });
+        // The result names exactly the responses it used: the requests sent for it.
+        expect(modelKeys).toEqual([...new Set(sent.map((p) => p.key))].sort());
         // Every request sent is distinct and the run needed it.
         expect(new Set(sent.map((p) => p.key)).size).toBe(sent.length);
       }

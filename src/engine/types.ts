@@ -195,6 +195,11 @@ export interface CaseResult {
   mismatches?: string[];
   /** Set when the case could not be analysed: names the step and the problem. */
   error?: string;
+  /**
+   * Cache keys of the model responses the analysis used (model steps), so a session or report can
+   * carry exactly the responses it needs to be re-analysed without a model.
+   */
+  modelKeys?: string[];
   /** Model requests of this case (model steps only): sent, answered from the cache, tokens. */
   usage?: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number };
 }

@@ -1,4 +1,4 @@
-import { validateUsage } from './validate-usage.ts';
+import { expectRequestKey, validateUsage } from './validate-usage.ts';
 import type { CaseResult, ShapleyEstimate } from '../engine/types.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { childPath } from '../formats/json-path.ts';
@@ -75,6 +75,7 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
   const mismatches = optionalField(object, 'mismatches', path, (v, p) => arrayOf(v, p, expectString));
   const error = optionalField(object, 'error', path, expectString);
   const usage = optionalField(object, 'usage', path, validateUsage);
+  const modelKeys = optionalField(object, 'modelKeys', path, (v, p) => arrayOf(v, p, expectRequestKey));
   // Only an errored case may lack its values (see unmeasuredValue).
   const readValue = error === undefined ? expectFiniteNumber : unmeasuredValue;
   for (const [field, record] of [['shapley', shapley], ['ci', ci], ['fixAlone', fixAlone], ['leaveOneOut', leaveOneOut]] as const) {
@@ -107,5 +108,6 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
     ...(mismatches !== undefined && { mismatches }),
     ...(error !== undefined && { error }),
     ...(usage !== undefined && { usage }),
+    ...(modelKeys !== undefined && { modelKeys }),
   };
 }

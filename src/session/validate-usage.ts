@@ -1,6 +1,6 @@
 import type { ModelUsage } from '../engine/model-call.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { expectInteger, expectObject } from '../formats/validate.ts';
+import { expectInteger, expectObject, expectString } from '../formats/validate.ts';
 import { requiredField } from './validate-fields.ts';
 
 function count(value: unknown, path: string): number {
@@ -18,4 +18,11 @@ export function validateUsage(value: unknown, path: string): ModelUsage {
     inputTokens: requiredField(object, 'inputTokens', path, count),
     outputTokens: requiredField(object, 'outputTokens', path, count),
   };
+}
+
+/** A response-cache key: 64 lower-case hex digits (SHA-256). */
+export function expectRequestKey(value: unknown, path: string): string {
+  const key = expectString(value, path);
+  if (!/^[0-9a-f]{64}$/.test(key)) throw new FormatError(path, 'expected a response-cache key (64 lower-case hex digits)');
+  return key;
 }

@@ -8,6 +8,7 @@ export function toSummary(description: PipelineDescription): DefinitionSummary {
     steps: description.steps.map((step) => ({ name: step.name, inputs: step.inputs, cost: step.cost, fixes: step.fixes.map((fix) => fix.name) })),
     cases: description.cases,
     threshold: description.threshold ?? 1,
+    ...(description.models ? { models: description.models } : {}),
   };
 }
 

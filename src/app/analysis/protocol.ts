@@ -11,6 +11,8 @@ export interface DefinitionSummary {
   /** The definition's own cases (used when it is opened without a trace). */
   cases: CaseDef[];
   threshold: number;
+  /** Model ids by alias the definition names for its llm calls (model steps). */
+  models?: Record<string, string>;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { aggregateBatch, DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
 import { AnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
+import { ModelConnection } from '../model/model-connection.svelte.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
 import type { DefinitionProblem, DefinitionSummary } from '../analysis/protocol.ts';
@@ -62,6 +63,8 @@ export class Workbench {
   });
 
   #pool: AnalysisPool | null = null;
+  /** Where model steps' requests go (base URL, key, concurrency); model ids are in the settings. */
+  readonly modelConnection = new ModelConnection();
   #cache = new Map<string, (CaseResult | undefined)[]>();
   #abort: AbortController | null = null;
   #pending: { index: number; result: CaseResult }[] = [];

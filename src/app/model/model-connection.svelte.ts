@@ -1,0 +1,122 @@
+/**
+ * Where the page sends model steps' requests: the endpoint's base URL, the API key and the number
+ * of requests in flight. The base URL and concurrency are remembered in this browser
+ * (localStorage); the key lives only in memory, for this page's life, and is never written
+ * anywhere. Model ids by alias belong to the study (its settings), not here.
+ */
+
+const STORAGE_KEY = 'agentblame.model-connection';
+
+export interface ConnectionTest {
+  status: 'idle' | 'testing' | 'ok' | 'error';
+  message: string;
+  models: string[];
+}
+
+export class ModelConnection {
+  baseUrl = $state('');
+  concurrency = $state(4);
+  /** Never persisted: typed for this page's life only. */
+  apiKey = $state('');
+  test = $state.raw<ConnectionTest>({ status: 'idle', message: '', models: [] });
+
+  constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeLocalStorage()) {
+    try {
+      const saved = JSON.parse(this.storage?.getItem(STORAGE_KEY) ?? 'null') as { baseUrl?: unknown; concurrency?: unknown } | null;
+      if (typeof saved?.baseUrl === 'string') this.baseUrl = saved.baseUrl;
+      if (Number.isInteger(saved?.concurrency) && (saved!.concurrency as number) >= 1 && (saved!.concurrency as number) <= 64) this.concurrency = saved!.concurrency as number;
+    } catch {
+      // A corrupt entry is ignored: the fields start empty.
+    }
+  }
+
+  /** Why the base URL cannot be used, or null when it can. */
+  get urlProblem(): string | null {
+    const url = this.baseUrl.trim();
+    if (url === '') return 'Set the base URL of an OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 (Ollama).';
+    if (!/^https?:\/\/[^\s]+$/.test(url)) return `"${url}" is not an http(s) URL.`;
+    return null;
+  }
+
+  /** Remember the base URL and concurrency (never the key). */
+  save(): void {
+    try {
+      this.storage?.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: this.baseUrl.trim(), concurrency: this.concurrency }));
+    } catch {
+      // Storage may be full or blocked; the settings still apply for this page.
+    }
+  }
+
+  /** Ask the endpoint for its models (`GET {base}/models`): its list, or its error. */
+  async testConnection(fetchImpl: typeof fetch = fetch): Promise<void> {
+    const problem = this.urlProblem;
+    if (problem) {
+      this.test = { status: 'error', message: problem, models: [] };
+      return;
+    }
+    const base = this.baseUrl.trim().replace(/\/+$/, '');
+    this.test = { status: 'testing', message: `Asking ${base}/models…`, models: [] };
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 10_000);
+    try {
+      const response = await fetchImpl(`${base}/models`, { headers: this.apiKey ? { Authorization: `Bearer ${this.apiKey}` } : {}, signal: controller.signal });
+      const text = await response.text();
+      if (!response.ok) {
+        this.test = { status: 'error', message: redact(`${base}/models answered HTTP ${response.status}${quoteError(text)}`, this.apiKey), models: [] };
+        return;
+      }
+      const models = modelIds(text);
+      this.test = models
+        ? { status: 'ok', message: `Connected: ${models.length} model${models.length === 1 ? '' : 's'} at ${base}.`, models }
+        : { status: 'error', message: `${base}/models answered, but not with an OpenAI-style model list.`, models: [] };
+    } catch (error) {
+      const why = controller.signal.aborted ? 'no answer within 10 s' : redact(error instanceof Error ? error.message : String(error), this.apiKey);
+      this.test = {
+        status: 'error',
+        message: `Cannot reach ${base}: ${why}. Is the server running, does it allow this page's origin (Ollama: OLLAMA_ORIGINS), and is the origin allowed by the page's Content-Security-Policy?`,
+        models: [],
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function safeLocalStorage(): Storage | null {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The ids of an OpenAI `{ data: [{ id }] }` list (Ollama's `{ models: [{ name }] }` too), or null. */
+function modelIds(text: string): string[] | null {
+  try {
+    const body = JSON.parse(text) as { data?: { id?: unknown }[]; models?: { name?: unknown; model?: unknown }[] };
+    const list = Array.isArray(body.data) ? body.data.map((m) => m?.id) : Array.isArray(body.models) ? body.models.map((m) => m?.name ?? m?.model) : null;
+    return list ? list.filter((id): id is string => typeof id === 'string') : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `: "the endpoint's message"`, short, from an OpenAI-style error body when there is one. */
+function quoteError(text: string): string {
+  let message = text;
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown } | string };
+    const inner = typeof body.error === 'string' ? body.error : body.error?.message;
+    if (typeof inner === 'string') message = inner;
+  } catch {
+    // Not JSON: quote the text itself.
+  }
+  message = message.trim().replace(/\s+/g, ' ');
+  if (message === '') return '';
+  return `: "${message.length > 200 ? `${message.slice(0, 197)}...` : message}"`;
+}
+
+/** The text with every occurrence of the key masked: endpoints sometimes echo what they were sent. */
+export function redact(text: string, key: string): string {
+  return key.length >= 4 ? text.split(key).join('[API key]') : text;
+}
