@@ -138,6 +138,27 @@ describe('AnalysisPool', () => {
     for (const result of fine) expect(result.error).toBeUndefined();
   });
 
+  it.each([
+    ['fills an array too large for the heap', 'return new Array(1e8).fill(7).length;'],
+    ['pushes past the largest array', 'const kept = []; while (true) kept.push(1);'],
+  ])('fails only the case whose step %s (a fatal V8 error ends only its worker process)', async (_, body) => {
+    const source = oneStepSource(`if (inputs.question !== 'hoard') return 'as run'; ${body}`);
+    const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000, memoryLimitMb: 64 });
+    pools.push(pool);
+    const cases = ['q', 'hoard', 'q2'].map((text, i) => ({ id: `c${i}`, inputs: { question: text, doc: null } }));
+    const [before, hog, after] = await pool.run(source, cases, DEFAULT_SETTINGS);
+    expect(hog.error).toMatch(/^case "c1": the analysis worker stopped: .*(memory|largest size)/);
+    expect(before.error).toBeUndefined();
+    expect(after.error).toBeUndefined();
+  });
+
+  it('closes without waiting on workers it already let go (a refused definition, then close)', async () => {
+    const pool = new AnalysisPool({ size: 2, timeoutMs: 60_000 });
+    await expect(pool.describe('export default { name: "p" };')).rejects.toThrow(PipelineDefinitionError);
+    await pool.close();
+    await pool.close();
+  });
+
   it('rejects a bad definition with the clear message, from describe and from run', async () => {
     const pool = makePool(1);
     const bad = 'const x = 1;\nexport default { name: "p", steps: [{ name: "retriever", inputs: [], cost: 1, run: 3 }], metric() { return 1 } };';

@@ -1,19 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { ModelAnswer, ModelUsage, PendingRequest } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { PipelineDescription } from '../sandbox/analyze-source.ts';
 import { errorResult } from '../sandbox/error-result.ts';
-import {
-  PHASE_DEFINITION,
-  PHASE_IDLE,
-  PHASE_METRIC,
-  PROGRESS_CASE,
-  PROGRESS_PHASE,
-  PROGRESS_SLOTS,
-  type WorkerReply,
-  type WorkerRequest,
-} from './protocol.ts';
+import { PHASE_DEFINITION, PHASE_METRIC, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import { WorkerProcess } from './worker-process.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
 export interface AnalysisPoolOptions {
@@ -76,8 +67,7 @@ interface Job {
 const MAX_BATCH = 16;
 
 interface Slot {
-  worker: Worker;
-  progress: Int32Array;
+  worker: WorkerProcess;
   ready: boolean;
   job: Job | null;
   timer: ReturnType<typeof setTimeout> | null;
@@ -266,8 +256,6 @@ export class AnalysisPool {
       if (!slot.ready || slot.job) continue;
       const job = this.nextJob();
       slot.job = job;
-      Atomics.store(slot.progress, PROGRESS_PHASE, PHASE_DEFINITION);
-      Atomics.store(slot.progress, PROGRESS_CASE, 0);
       const first = job.units[0];
       const message: WorkerRequest =
         first.kind === 'describe'
@@ -305,22 +293,12 @@ export class AnalysisPool {
   }
 
   private startWorker(): Slot {
-    const script = analysisWorkerScript();
-    const progressBuffer = new SharedArrayBuffer(PROGRESS_SLOTS * Int32Array.BYTES_PER_ELEMENT);
-    const worker = new Worker(script.url, {
-      workerData: { progress: progressBuffer },
-      resourceLimits: { maxOldGenerationSizeMb: this.memoryLimitMb },
-      ...(script.execArgv ? { execArgv: script.execArgv } : {}),
-      // Nothing a worker prints may reach the CLI's stdout (kept for --json); stderr passes through.
-      stdout: true,
+    const slot = { ready: false, job: null, timer: null } as Omit<Slot, 'worker'> as Slot;
+    slot.worker = new WorkerProcess(analysisWorkerScript(), this.memoryLimitMb, {
+      message: (reply) => this.onReply(slot, reply),
+      death: (message) => this.onWorkerDeath(slot, message),
     });
-    worker.stdout.resume();
-    const slot: Slot = { worker, progress: new Int32Array(progressBuffer), ready: false, job: null, timer: null };
-    Atomics.store(slot.progress, PROGRESS_PHASE, PHASE_IDLE);
-    worker.on('message', (reply: WorkerReply) => this.onReply(slot, reply));
-    worker.on('error', (error) => this.onWorkerDeath(slot, error instanceof Error ? error.message : String(error)));
-    worker.on('exit', (code) => this.onWorkerDeath(slot, `exited with code ${code}`));
-    worker.unref();
+    slot.worker.unref();
     return slot;
   }
 
@@ -345,18 +323,24 @@ export class AnalysisPool {
 
   private onTimeout(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
-    const phase = Atomics.load(slot.progress, PROGRESS_PHASE);
-    const stuck = Atomics.load(slot.progress, PROGRESS_CASE);
     this.finishJob(slot);
-    this.replaceWorker(slot);
-    this.failCurrent(job, stuck, { type: 'timeout', phase });
-    this.dispatch();
+    // A fresh worker takes the slot at once; the stuck one is asked where it is (its process
+    // reads the thread's progress even while the thread spins), then killed. Its late answers
+    // are dropped (the slot is no longer in the pool), and failCurrent queues those units again.
+    const stuckWorker = slot.worker;
+    this.replaceWorker(slot, false);
+    void stuckWorker.progress().then((progress) => {
+      void stuckWorker.terminate();
+      this.failCurrent(job, progress?.case ?? firstUnfinished(job), { type: 'timeout', phase: progress?.phase ?? PHASE_UNKNOWN });
+      this.dispatch();
+    });
   }
 
   private onWorkerDeath(slot: Slot, message: string): void {
     if (this.closed || !this.slots.includes(slot)) return;
     const job = slot.job;
-    const current = Atomics.load(slot.progress, PROGRESS_CASE);
+    // A worker analyses its batch in order: the first unanswered case is the one it died on.
+    const current = job ? firstUnfinished(job) : -1;
     this.finishJob(slot);
     if (!slot.ready && ++this.startupFailures >= 3) {
       // The worker script itself fails: respawning would loop forever.
@@ -381,6 +365,10 @@ export class AnalysisPool {
     const stuck = current >= 0 && current < job.units.length && !job.done[current] ? job.units[current] : null;
     const again = unfinished(job).filter((unit) => unit !== stuck);
     stuck?.settle(outcome);
+    if (this.closed || this.broken !== null) {
+      for (const unit of again) unit.settle({ type: 'crash', message: this.broken ?? 'the pool was closed' });
+      return;
+    }
     this.queue.unshift(...again);
   }
 
@@ -390,14 +378,11 @@ export class AnalysisPool {
     slot.job = null;
   }
 
-  /** Terminate a stuck or dead worker and put a fresh one in its place. */
-  private replaceWorker(slot: Slot): void {
+  /** Terminate a stuck or dead worker (unless the caller still needs it) and put a fresh one in its place. */
+  private replaceWorker(slot: Slot, terminate = true): void {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
-    slot.worker.removeAllListeners();
-    // A terminated worker may still emit 'error'; keep a listener so that is not an uncaught event.
-    slot.worker.on('error', () => {});
-    void slot.worker.terminate();
+    if (terminate) void slot.worker.terminate();
     this.slots[index] = this.startWorker();
   }
 }
@@ -412,6 +397,14 @@ function phaseText(phase: number, players: readonly string[]): string {
 /** `10 s`, `0.5 s`. */
 function formatDuration(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** Marks a timeout whose worker did not say where it was. */
+const PHASE_UNKNOWN = -100;
+
+/** Index of the first unit of a job that has not been settled, or -1. */
+function firstUnfinished(job: Job): number {
+  return job.done.indexOf(false);
 }
 
 /** The units of a job that have not been settled yet, in order. */

@@ -1,0 +1,53 @@
+// A child process that hosts one analysis worker thread for the Node AnalysisPool (see
+// src/node/worker-process.ts). Plain JavaScript: it only relays messages, so it needs no loader.
+//
+// Why a process around the thread: some allocations in a definition (`new Array(1e8).fill(7)`,
+// an array grown by push past V8's largest size) end in a fatal V8 error that aborts the whole
+// process, resource limits or not. Here that ends this child only; the pool fails the case and
+// starts another. The thread writes its progress (case and step) into a SharedArrayBuffer, which
+// this process reads when the pool asks, even while the thread spins.
+import { Worker } from 'node:worker_threads';
+
+const config = JSON.parse(process.argv[2]);
+const progressBuffer = new SharedArrayBuffer(config.progressSlots * Int32Array.BYTES_PER_ELEMENT);
+const progress = new Int32Array(progressBuffer);
+Atomics.store(progress, 0, config.idlePhase);
+
+const send = (message) => {
+  if (process.connected) process.send(message);
+};
+/** Report why the thread ended, then end this process (only once the report is written). */
+const endWith = (message) => {
+  if (!process.connected) process.exit(0);
+  process.send({ type: 'worker-error', message }, () => process.exit(0));
+};
+
+const worker = new Worker(new URL(config.url), {
+  workerData: { progress: progressBuffer },
+  resourceLimits: { maxOldGenerationSizeMb: config.memoryLimitMb },
+  execArgv: config.execArgv,
+  // Nothing the worker prints may reach the command's stdout (kept for --json); stderr passes through.
+  stdout: true,
+});
+worker.stdout.resume();
+
+worker.on('message', (reply) => send(reply));
+let ended = false;
+const end = (message) => {
+  if (ended) return;
+  ended = true;
+  endWith(message);
+};
+worker.on('messageerror', () => end('a message from the analysis worker could not be decoded (a value too deep or too large)'));
+worker.on('error', (error) => end(error instanceof Error ? error.message : String(error)));
+worker.on('exit', (code) => end(`exited with code ${code}`));
+
+process.on('message', (message) => {
+  if (message && message.type === 'progress?') {
+    send({ type: 'progress', phase: Atomics.load(progress, 0), case: Atomics.load(progress, 1) });
+  } else {
+    worker.postMessage(message);
+  }
+});
+// The pool went away (closed, or the command ended): stop at once.
+process.on('disconnect', () => process.exit(0));
