@@ -1,5 +1,6 @@
 import type { AnalysisSettings, BatchBound, Method, Mode, Radius, StopRule } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
+import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
 
 /** A command line that does not fit the contract (DESIGN 4.4); exit status 2. */
 export class UsageError extends Error {
@@ -36,7 +37,7 @@ export interface ModelOptions {
 
 export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method exact|mc] [--mode recorded|posterior|prior]
        [--worlds N] [--delta D] [--stop top1|ranking|width|budget] [--width W] [--budget C] [--seed S]
-       [--timeout S] [--radius bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
+       [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
        [--batch-bound normal|bernstein|anytime] [--batch-stop] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]`;
 
@@ -92,6 +93,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         break;
       case '--stop':
         settings.stop = oneOf<StopRule>(flag, value(), ['top1', 'ranking', 'width', 'budget']);
+        break;
+      case '--estimator':
+        settings.estimator = oneOf(flag, value(), ESTIMATOR_NAMES);
         break;
       case '--radius':
         settings.radius = oneOf<Radius>(flag, value(), ['bernstein', 'hoeffding']);

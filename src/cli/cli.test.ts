@@ -84,6 +84,16 @@ describe('blame tables and options', () => {
     expect(sum).toBeCloseTo(1, 12);
   });
 
+  it('selects the estimator with --estimator and reports queries beside cost', () => {
+    const r = blame(REFUND, '--json', '--method', 'mc', '--estimator', 'permutation', '--stop', 'budget', '--budget', '1000', '--max-permutations', '20');
+    expect(r.status).toBe(0);
+    const c = JSON.parse(r.stdout).cases[0];
+    expect(c).toMatchObject({ estimator: 'permutation', permutations: 20, queries: 1 + 4 * 20 });
+    const exact = JSON.parse(blame(REFUND, '--json').stdout).cases[0];
+    expect(exact.queries).toBe(16);
+    expect(exact.estimator).toBeUndefined();
+  });
+
   it('analyses a game file', () => {
     const r = blame(join(FIX, 'refund.game.json'), '--json');
     expect(r.status).toBe(0);
@@ -205,6 +215,7 @@ describe('blame on bad input', () => {
     expectBadInput(blame(REFUND, '--delta', '2'), /--delta: expected a number strictly between 0 and 1/);
     expectBadInput(blame(REFUND, '--worlds', '0'), /--worlds: expected a whole number/);
     expectBadInput(blame(REFUND, '--bogus'), /unknown option --bogus/);
+    expectBadInput(blame(REFUND, '--estimator', 'fast'), /--estimator: expected one of permutation\b.*, got "fast"/);
     expectBadInput(blame(REFUND, '--stop', 'budget'), /--stop budget needs --budget C/);
   });
 

@@ -13,7 +13,8 @@ export function caseForJson(r: CaseResult): Record<string, unknown> {
     if (r.ci) out.ci = r.ci;
     Object.assign(out, { fixAlone: r.fixAlone, leaveOneOut: r.leaveOneOut, lastTouch: r.lastTouch ?? null });
   }
-  Object.assign(out, { cost: r.cost, evaluations: r.evaluations, permutations: r.permutations });
+  Object.assign(out, { cost: r.cost, evaluations: r.evaluations, queries: r.queries ?? 0, permutations: r.permutations });
+  if (r.estimator) out.estimator = r.estimator;
   if (r.stopReason) out.stopReason = r.stopReason;
   if (r.fixable !== undefined) out.fixable = r.fixable;
   if (r.mismatches) out.mismatches = r.mismatches;

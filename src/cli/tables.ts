@@ -12,7 +12,7 @@ function table(header: string[], rows: string[][]): string {
 /** One case as a readable block: Shapley beside the baselines. */
 export function formatCase(r: CaseResult): string {
   if (r.error) return `case ${r.id}: ERROR ${r.error}`;
-  const head = `case ${r.id}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}, ${r.evaluations} coalitions, ${r.permutations ? `${r.permutations} permutations, ` : ''}cost ${r.cost}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
+  const head = `case ${r.id}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}${r.estimator ? ` (${r.estimator})` : ''}, ${r.evaluations} coalitions, ${r.queries ? `${r.queries} queries, ` : ''}${r.permutations ? `${r.permutations} permutations, ` : ''}cost ${r.cost}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
   if (!r.shapley) return head;
   const ci = r.ci;
   const rows = r.players.map((p) => {

@@ -8,7 +8,7 @@ import { errorText } from './replay.ts';
 import { seededRng } from './rng.ts';
 import { resolveMethod } from './settings.ts';
 import { exactShapley } from './shapley/exact.ts';
-import { permutationShapley } from './shapley/permutation.ts';
+import { runEstimator } from './shapley/registry.ts';
 import { hashWithSeed } from './hash.ts';
 import { validatePipeline } from './pipeline.ts';
 import { factualRun } from './factual-run.ts';
@@ -42,7 +42,7 @@ export function attribute(game: Game, caseId: string, settings: AnalysisSettings
   const estimate =
     method === 'exact'
       ? exactShapley(game)
-      : permutationShapley(game, caseRng(settings.seed, caseId), {
+      : runEstimator(settings.estimator, game, caseRng(settings.seed, caseId), {
           delta: settings.delta,
           stop: settings.stop,
           width: settings.width,
@@ -87,7 +87,7 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
       ...(mismatches.length ? { mismatches } : {}),
     };
     if (!failed) {
-      return { ...base, vAll: game.value(game.fullMask), cost: game.cost() + (recorded?.cost() ?? 0), evaluations: game.evaluations, permutations: 0 };
+      return { ...base, vAll: game.value(game.fullMask), cost: game.cost() + (recorded?.cost() ?? 0), evaluations: game.evaluations, queries: 0, permutations: 0 };
     }
     const { estimate } = attribute(game, c.id, settings);
     // A round of a model-step analysis that still waits for responses has only stand-in values.
@@ -110,6 +110,8 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
       lastTouch: lastTouch(players, game.factualRun.outputIds, fixedRun.outputIds),
       cost: game.cost() + (recorded?.cost() ?? 0),
       evaluations: game.evaluations,
+      queries: estimate.queries,
+      ...(method === 'mc' ? { estimator: settings.estimator } : {}),
       permutations: estimate.permutations,
       stopReason: estimate.stopReason,
       fixable,

@@ -10,6 +10,8 @@ export { factualRun } from './factual-run.ts';
 export { BlameGame } from './blame-game.ts';
 export { exactShapley, exactShapleyFromTable } from './shapley/exact.ts';
 export { permutationShapley } from './shapley/permutation.ts';
+export { ESTIMATOR_NAMES, DEFAULT_ESTIMATOR, LEGACY_ESTIMATOR, isEstimatorName, estimatorByName, listEstimators, runEstimator } from './shapley/registry.ts';
+export type { Estimator, EstimatorOptions } from './shapley/estimator.ts';
 export { seededRng } from './rng.ts';
 export { canonicalize } from './canonical.ts';
 export { analyzeCaseRound, type CaseRound } from './analyze-round.ts';

@@ -1,4 +1,5 @@
 import type { AnalysisSettings } from './types.ts';
+import { DEFAULT_ESTIMATOR } from './shapley/registry.ts';
 
 /** Players up to which 'auto' picks exact Shapley (2^12 = 4096 coalitions). */
 export const AUTO_EXACT_MAX_PLAYERS = 12;
@@ -13,6 +14,7 @@ export const DEFAULT_SETTINGS: AnalysisSettings = Object.freeze({
   budget: Infinity,
   maxPermutations: 10_000,
   radius: 'bernstein',
+  estimator: DEFAULT_ESTIMATOR,
   seed: 1,
 }) as AnalysisSettings;
 

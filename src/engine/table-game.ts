@@ -88,6 +88,8 @@ export function analyzeTableGame(table: TableGame, settings: AnalysisSettings, t
     lastTouch: null,
     cost: 0,
     evaluations: game.evaluations,
+    queries: estimate.queries,
+    ...(method === 'mc' ? { estimator: settings.estimator } : {}),
     permutations: estimate.permutations,
     stopReason: estimate.stopReason,
     fixable: evaluated.some((m) => table.values[m] >= threshold),

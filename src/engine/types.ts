@@ -1,3 +1,7 @@
+import type { EstimatorName } from './shapley/registry.ts';
+
+export type { EstimatorName };
+
 /**
  * The engine's public types. Everything here is plain data or pure functions so the same
  * objects move between Node, Web Workers and tests (structured-clone safe where marked).
@@ -130,6 +134,8 @@ export interface AnalysisSettings {
   /** Hard cap on permutations per case for Monte Carlo. */
   maxPermutations: number;
   radius: Radius;
+  /** The Monte Carlo estimator, by its registry name (src/engine/shapley/registry.ts). */
+  estimator: EstimatorName;
   seed: number;
   /** Which fix each step uses, by step name (default: its first fix). */
   fixChoice?: Readonly<Record<string, string>>;
@@ -159,6 +165,8 @@ export interface ShapleyEstimate {
   /** Simultaneous intervals (Monte Carlo only). */
   ci?: [number, number][];
   evaluations: number;
+  /** v(S) values the estimator asked for, repeats included (evaluations counts distinct ones). */
+  queries: number;
   cost: number;
   permutations: number;
   stopReason: 'exact' | StopRule | 'maxPermutations';
@@ -181,6 +189,10 @@ export interface CaseResult {
   lastTouch?: string | null;
   cost: number;
   evaluations: number;
+  /** v(S) values the Shapley estimator asked for, repeats included (absent in sessions saved before it was counted). */
+  queries?: number;
+  /** The Monte Carlo estimator that produced the values (Monte Carlo results only). */
+  estimator?: EstimatorName;
   permutations: number;
   stopReason?: ShapleyEstimate['stopReason'];
   /** Whether some coalition of fixes brings the case to the threshold. */

@@ -15,6 +15,7 @@ import {
   requiredField,
 } from './validate-fields.ts';
 import { STOP_RULES } from './validate-settings.ts';
+import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
 
 type StopReason = NonNullable<ShapleyEstimate['stopReason']>;
 const STOP_REASONS: readonly StopReason[] = ['exact', 'maxPermutations', ...STOP_RULES];
@@ -74,6 +75,8 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
   const history = optionalField(object, 'history', path, (v, p) => arrayOf(v, p, validateHistoryPoint));
   const mismatches = optionalField(object, 'mismatches', path, (v, p) => arrayOf(v, p, expectString));
   const error = optionalField(object, 'error', path, expectString);
+  const queries = optionalField(object, 'queries', path, expectNonNegative);
+  const estimator = optionalField(object, 'estimator', path, (v, p) => expectOneOf(v, ESTIMATOR_NAMES, p));
   const usage = optionalField(object, 'usage', path, validateUsage);
   const modelKeys = optionalField(object, 'modelKeys', path, (v, p) => arrayOf(v, p, expectRequestKey));
   // Only an errored case may lack its values (see unmeasuredValue).
@@ -94,6 +97,8 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
     cost: requiredField(object, 'cost', path, expectNonNegative),
     evaluations: requiredField(object, 'evaluations', path, expectNonNegative),
     permutations: requiredField(object, 'permutations', path, expectNonNegative),
+    ...(queries !== undefined && { queries }),
+    ...(estimator !== undefined && { estimator }),
     ...(shapley !== undefined && { shapley }),
     ...(ci !== undefined && { ci }),
     ...(fixAlone !== undefined && { fixAlone }),

@@ -1,4 +1,5 @@
 import type { AnalysisSettings, BatchBound, Method, Mode, Radius, StopRule } from '../engine/types.ts';
+import { ESTIMATOR_NAMES, LEGACY_ESTIMATOR } from '../engine/shapley/registry.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { expectFiniteNumber, expectInteger, expectObject, expectString } from '../formats/validate.ts';
 import { expectLimit, expectOneOf, optionalField, recordOf, requiredField } from './validate-fields.ts';
@@ -38,6 +39,8 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
     budget: requiredField(object, 'budget', path, expectLimit),
     maxPermutations: requiredField(object, 'maxPermutations', path, expectLimit),
     radius: requiredField(object, 'radius', path, (v, p) => expectOneOf(v, RADII, p)),
+    // Sessions saved before the estimator registry ran the permutation estimator, the only one then.
+    estimator: optionalField(object, 'estimator', path, (v, p) => expectOneOf(v, ESTIMATOR_NAMES, p)) ?? LEGACY_ESTIMATOR,
     seed: requiredField(object, 'seed', path, expectFiniteNumber),
     ...(fixChoice !== undefined && { fixChoice }),
     ...(models !== undefined && { models }),

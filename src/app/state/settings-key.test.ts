@@ -15,6 +15,7 @@ const base: AnalysisSettings = {
   budget: Number.POSITIVE_INFINITY,
   maxPermutations: 10_000,
   radius: 'bernstein',
+  estimator: 'permutation',
   seed: 0,
 };
 const defaults = { planner: 'date constraint', retriever: 'drop superseded' };

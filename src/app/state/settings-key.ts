@@ -6,7 +6,7 @@ import type { AnalysisSettings } from '../../engine/types.ts';
  * case's result. Results are cached under it, so changing a setting re-runs the cases only when it
  * matters, and changing it back shows the earlier results at once:
  * - `worlds` matters only outside recorded mode (recorded replays the case's one world);
- * - the Monte Carlo knobs (delta, stop rule, width, budget, radius, cap) only when the method
+ * - the Monte Carlo knobs (delta, stop rule, width, budget, radius, cap, estimator) only when the method
  *   resolves to Monte Carlo for this many steps ('auto' is exact for small pipelines); `width`
  *   only under the width rule;
  * - a step's fix choice only when it is not its default (first) fix;
@@ -23,7 +23,7 @@ export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<R
     settings.seed,
     method,
     settings.mode === 'recorded' ? null : settings.worlds,
-    monteCarlo ? [settings.delta, settings.stop, settings.stop === 'width' ? settings.width : null, String(settings.budget), settings.radius, settings.maxPermutations] : null,
+    monteCarlo ? [settings.delta, settings.stop, settings.stop === 'width' ? settings.width : null, String(settings.budget), settings.radius, settings.maxPermutations, settings.estimator] : null,
     fixes,
     settings.models ? Object.entries(settings.models).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null,
   ]);

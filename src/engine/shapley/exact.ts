@@ -73,5 +73,5 @@ export function exactShapley(game: Game): ShapleyEstimate {
   const full = 2 ** n;
   const table = new Float64Array(full);
   for (let mask = 0; mask < full; mask++) table[mask] = game.value(mask);
-  return { values: exactShapleyFromTable(table, n), evaluations: full, cost: game.cost(), permutations: 0, stopReason: 'exact' };
+  return { values: exactShapleyFromTable(table, n), evaluations: full, queries: full, cost: game.cost(), permutations: 0, stopReason: 'exact' };
 }

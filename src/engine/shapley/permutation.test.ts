@@ -5,14 +5,15 @@ import { exactShapleyFromTable } from './exact.ts';
 import { rankingSeparated } from './stop-rules.ts';
 import { TableGameAdapter } from '../table-game.ts';
 import { seededRng } from '../rng.ts';
-import type { Radius, ShapleyEstimate } from '../types.ts';
+import type { Radius } from '../types.ts';
+import type { EstimatorOutput } from './estimator.ts';
 import { MeteredTableGame, randomTable, tableGame, tableOf, ValueCostGame } from '../testing/games.ts';
 
 const base: PermutationOptions = { delta: 0.05, stop: 'top1', width: 0.05, budget: Infinity, maxPermutations: 500, radius: 'bernstein' };
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
-function run(values: Float64Array, n: number, seed: number, opts: Partial<PermutationOptions> = {}, range?: [number, number]): ShapleyEstimate {
+function run(values: Float64Array, n: number, seed: number, opts: Partial<PermutationOptions> = {}, range?: [number, number]): EstimatorOutput {
   return permutationShapley(new TableGameAdapter(tableGame(values, n, 'g', range)), seededRng(seed), { ...base, ...opts });
 }
 

@@ -1,4 +1,5 @@
-import type { AnalysisSettings, Game, Rng, ShapleyEstimate } from '../types.ts';
+import type { Game, Rng } from '../types.ts';
+import type { Estimator, EstimatorOptions, EstimatorOutput } from './estimator.ts';
 import { bernsteinRadius } from '../stats/bernstein-radius.ts';
 import { CheckpointSchedule, checkpointDelta } from '../stats/checkpoint-schedule.ts';
 import { hoeffdingRadius } from '../stats/hoeffding-radius.ts';
@@ -6,7 +7,7 @@ import { RunningStats } from '../stats/welford.ts';
 import { intervalsSatisfy } from './stop-rules.ts';
 
 /** The Monte Carlo part of the analysis settings (budget: stop once the spent cost reaches it; only whole permutations count). */
-export type PermutationOptions = Pick<AnalysisSettings, 'delta' | 'stop' | 'width' | 'budget' | 'maxPermutations' | 'radius'>;
+export type PermutationOptions = EstimatorOptions;
 
 /**
  * Monte Carlo permutation Shapley (Castro, Gomez & Tejada 2009): each uniformly random order
@@ -24,7 +25,7 @@ export type PermutationOptions = Pick<AnalysisSettings, 'delta' | 'stop' | 'widt
  * trivial interval [-(hi-lo), hi-lo] before the first checkpoint.
  * At least one permutation always runs, so the estimate is defined and exactly efficient.
  */
-export function permutationShapley(game: Game, rng: Rng, opts: PermutationOptions): ShapleyEstimate {
+export function permutationShapley(game: Game, rng: Rng, opts: PermutationOptions): EstimatorOutput {
   const n = game.players.length;
   if (!(opts.delta > 0 && opts.delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${opts.delta}`);
   if (!(Number.isInteger(opts.maxPermutations) && opts.maxPermutations >= 1)) {
@@ -37,10 +38,10 @@ export function permutationShapley(game: Game, rng: Rng, opts: PermutationOption
   const schedule = new CheckpointSchedule();
   const order = Array.from({ length: n }, (_, i) => i);
   const bits = order.map((i) => 2 ** i);
-  const history: NonNullable<ShapleyEstimate['history']> = [];
+  const history: NonNullable<EstimatorOutput['history']> = [];
   const vEmpty = game.value(0);
   let permutations = 0;
-  let stopReason: ShapleyEstimate['stopReason'] = 'maxPermutations';
+  let stopReason: EstimatorOutput['stopReason'] = 'maxPermutations';
   /** Intervals of the latest checkpoint, and whether the latest permutation was one. */
   let checkpointCi: [number, number][] = stats.map(() => [-(hi - lo), hi - lo]);
   let atCheckpoint = false;
@@ -101,3 +102,11 @@ export function permutationShapley(game: Game, rng: Rng, opts: PermutationOption
   const ci = atCheckpoint || stopReason === 'budget' ? checkpointCi : intervals(schedule.index);
   return { values, ci, evaluations: 0, cost: game.cost(), permutations, stopReason, history };
 }
+
+/** Today's estimator: plain uniform permutations. */
+export const permutationEstimator: Estimator = {
+  name: 'permutation',
+  label: 'Permutations',
+  summary: 'Uniformly random orders, one marginal per step each (Castro et al. 2009); exactly efficient.',
+  estimate: permutationShapley,
+};

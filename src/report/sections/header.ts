@@ -1,4 +1,5 @@
 import type { AnalysisSettings } from '../../engine/types.ts';
+import { listEstimators } from '../../engine/shapley/registry.ts';
 import type { Session } from '../../session/types.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
 import type { FixConsidered } from '../fixesConsidered.ts';
@@ -83,10 +84,16 @@ function describeMode(settings: AnalysisSettings): string {
 }
 
 function describeMethod(settings: AnalysisSettings): string {
-  const mc = `Monte Carlo permutation sampling (${settings.radius} radius, at most ${formatCount(settings.maxPermutations)} permutations)`;
+  const mc = `Monte Carlo, ${describeEstimator(settings)} (${settings.radius} radius, at most ${formatCount(settings.maxPermutations)} permutations)`;
   if (settings.method === 'exact') return 'exact Shapley over every coalition';
   if (settings.method === 'mc') return mc;
   return `auto: exact up to 12 steps, else ${mc}`;
+}
+
+/** The estimator's registry summary (the session validator only lets registered names through). */
+function describeEstimator(settings: AnalysisSettings): string {
+  const known = listEstimators().find((x) => x.name === settings.estimator);
+  return known ? `${known.name}: ${known.summary.replace(/\.$/, '')}` : String(settings.estimator);
 }
 
 function describeStop(settings: AnalysisSettings): string {

@@ -1,0 +1,47 @@
+import type { Game, Rng, ShapleyEstimate } from '../types.ts';
+import { CountingGame } from './counting-game.ts';
+import type { Estimator, EstimatorOptions } from './estimator.ts';
+import { permutationEstimator } from './permutation.ts';
+
+/**
+ * Every Monte Carlo Shapley estimator, by name: the one list the command's --estimator, the
+ * settings panel, the session validator and the report read. Adding an estimator is one file
+ * beside this one and one line here.
+ */
+const ESTIMATORS = {
+  permutation: permutationEstimator,
+} as const satisfies Record<string, Estimator>;
+
+export type EstimatorName = keyof typeof ESTIMATORS;
+
+/** The names in registry order (the settings panel lists them so). */
+export const ESTIMATOR_NAMES = Object.keys(ESTIMATORS) as EstimatorName[];
+
+/** The estimator a new analysis uses. */
+export const DEFAULT_ESTIMATOR: EstimatorName = 'permutation';
+
+/** The estimator a saved session without an `estimator` setting was run with (the only one there was). */
+export const LEGACY_ESTIMATOR: EstimatorName = 'permutation';
+
+export function isEstimatorName(name: unknown): name is EstimatorName {
+  return typeof name === 'string' && Object.hasOwn(ESTIMATORS, name);
+}
+
+/** The estimator registered under `name` (a RangeError naming the known ones otherwise). */
+export function estimatorByName(name: string): Estimator {
+  if (!isEstimatorName(name)) throw new RangeError(`unknown estimator "${name}" (known: ${ESTIMATOR_NAMES.join(', ')})`);
+  return ESTIMATORS[name];
+}
+
+/** Every registered estimator with its name, label and summary, in registry order. */
+export function listEstimators(): readonly Estimator[] {
+  return ESTIMATOR_NAMES.map((name) => ESTIMATORS[name]);
+}
+
+/** Run the named estimator and count the v(S) values it asked for, repeats included. */
+export function runEstimator(name: string, game: Game, rng: Rng, opts: EstimatorOptions): ShapleyEstimate {
+  const estimator = estimatorByName(name);
+  const counting = new CountingGame(game);
+  const out = estimator.estimate(counting, rng, opts);
+  return { ...out, queries: counting.queries };
+}
