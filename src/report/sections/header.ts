@@ -84,16 +84,16 @@ function describeMode(settings: AnalysisSettings): string {
 }
 
 function describeMethod(settings: AnalysisSettings): string {
-  const mc = `Monte Carlo, ${describeEstimator(settings)} (${settings.radius} radius, at most ${formatCount(settings.maxPermutations)} permutations)`;
+  const mc = `Monte Carlo sampling with the ${describeEstimator(settings)} estimator (${settings.radius} radius, at most ${formatCount(settings.maxPermutations)} permutations)`;
   if (settings.method === 'exact') return 'exact Shapley over every coalition';
   if (settings.method === 'mc') return mc;
   return `auto: exact up to 12 steps, else ${mc}`;
 }
 
-/** The estimator's registry summary (the session validator only lets registered names through). */
+/** The estimator by its registry label (the session validator only lets registered names through). */
 function describeEstimator(settings: AnalysisSettings): string {
   const known = listEstimators().find((x) => x.name === settings.estimator);
-  return known ? `${known.name}: ${known.summary.replace(/\.$/, '')}` : String(settings.estimator);
+  return `“${known ? known.label.toLowerCase() : String(settings.estimator)}”`;
 }
 
 function describeStop(settings: AnalysisSettings): string {
