@@ -10,6 +10,7 @@ import { analyzeSourceCaseRound, describeSource } from '../src/sandbox/analyze-s
 import type { ModelAnswer } from '../src/engine/model-call.ts';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
 import {
+  PHASE_DEFERRED,
   PHASE_DEFINITION,
   PHASE_IDLE,
   PHASE_METRIC,
@@ -27,6 +28,35 @@ ensureLockdown();
 
 const send = (reply: WorkerReply): void => port.postMessage(reply);
 
+/**
+ * Work a definition leaves behind (promise callbacks, an async run's continuation) runs after its
+ * case's synchronous analysis. It must be charged to that case, not to the next one on this
+ * worker: before a case is answered, every microtask it queued is run (a macrotask hop drains the
+ * queue) with the phase PHASE_DEFERRED, so a callback that spins times this case out; and a
+ * rejection nobody handled becomes this case's error.
+ */
+let unhandled: unknown[] = [];
+process.on('unhandledRejection', (reason) => {
+  unhandled.push(reason);
+});
+async function settleDeferredWork(): Promise<string | null> {
+  Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFERRED);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const rejected = unhandled;
+  unhandled = [];
+  if (rejected.length === 0) return null;
+  return `a promise it created was rejected and never handled: ${describeReason(rejected[0])}`;
+}
+
+function describeReason(reason: unknown): string {
+  if (reason instanceof Error) return `${reason.name}: ${reason.message}`;
+  try {
+    return String(reason);
+  } catch {
+    return 'a value that cannot be shown';
+  }
+}
+
 const hooks = {
   onStepStart: (stepIndex: number) => Atomics.store(progress, PROGRESS_PHASE, stepIndex),
   onMetricStart: () => Atomics.store(progress, PROGRESS_PHASE, PHASE_METRIC),
@@ -42,32 +72,43 @@ function failure(job: number, index: number, error: unknown): WorkerReply {
   };
 }
 
-port.on('message', (request: WorkerRequest) => {
+port.on('message', (request: WorkerRequest) => void handle(request));
+
+async function handle(request: WorkerRequest): Promise<void> {
   if (request.type === 'describe') {
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
+    let reply: WorkerReply;
     try {
-      send({ type: 'described', job: request.job, description: describeSource(request.source, request.fileName) });
+      reply = { type: 'described', job: request.job, description: describeSource(request.source, request.fileName) };
     } catch (error) {
-      send(failure(request.job, 0, error));
-    } finally {
-      Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
+      reply = failure(request.job, 0, error);
     }
+    const deferred = await settleDeferredWork();
+    send(deferred === null ? reply : failure(request.job, 0, new DefinitionError(`${request.fileName}: evaluating the definition: ${deferred}`)));
+    Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
     return;
   }
   for (let index = 0; index < request.cases.length; index++) {
     Atomics.store(progress, PROGRESS_CASE, index);
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
+    let reply: WorkerReply;
     try {
       const known = request.answers?.[index];
       const answers = new Map<string, ModelAnswer>(known ? Object.entries(known) : []);
       const round = analyzeSourceCaseRound(request.source, request.cases[index], request.settings, answers, hooks, request.fileName);
-      if (round.kind === 'pending') send({ type: 'pending', job: request.job, index, requests: round.requests });
-      else send({ type: 'result', job: request.job, index, result: round.result });
+      if (round.kind === 'pending') reply = { type: 'pending', job: request.job, index, requests: round.requests };
+      else reply = { type: 'result', job: request.job, index, result: round.result };
     } catch (error) {
-      send(failure(request.job, index, error));
+      reply = failure(request.job, index, error);
     }
+    const deferred = await settleDeferredWork();
+    if (deferred !== null) {
+      // The pool prefixes the case's id.
+      reply = { type: 'failed', job: request.job, index, message: deferred, definitionError: false };
+    }
+    send(reply);
   }
   Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
-});
+}
 
 send({ type: 'ready' });

@@ -29,17 +29,59 @@ function report(step: number): void {
 }
 const watchdogHooks = { onStepStart: report, onMetricStart: () => report(-1) };
 
+/**
+ * Work a definition leaves behind (promise callbacks, an async run's continuation) runs after its
+ * case's synchronous analysis; it is charged to that case: the call answers only once every
+ * microtask it queued has run (a callback that spins keeps this call busy, so the page's timer
+ * blames this case), and a rejection nobody handled becomes this case's error. Two task hops,
+ * because the browser reports unhandled rejections in a task of their own.
+ */
+let unhandled: unknown[] = [];
+self.addEventListener('unhandledrejection', (event) => {
+  event.preventDefault();
+  unhandled.push(event.reason);
+});
+const hop = (): Promise<void> =>
+  new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+async function settleDeferredWork(): Promise<string | null> {
+  await hop();
+  await hop();
+  const rejected = unhandled;
+  unhandled = [];
+  if (rejected.length === 0) return null;
+  const reason = rejected[0];
+  let text: string;
+  try {
+    text = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
+  } catch {
+    text = 'a value that cannot be shown';
+  }
+  return `a promise it created was rejected and never handled: ${text}`;
+}
+
 const api = {
   /** Compiles `source` in the sandbox and keeps it for the following `analyzeCase` calls. */
-  load(source: string, fileName: string): LoadOutcome {
+  async load(source: string, fileName: string): Promise<LoadOutcome> {
+    let outcome: LoadOutcome;
     try {
       const summary = toSummary(describeSource(source, fileName));
       loaded = { source, fileName, players: summary.steps.map((step) => step.name) };
-      return { ok: true, summary };
+      outcome = { ok: true, summary };
     } catch (error) {
       loaded = null;
-      return { ok: false, problem: describeProblem(error, fileName) };
+      outcome = { ok: false, problem: describeProblem(error, fileName) };
     }
+    const deferred = await settleDeferredWork();
+    if (deferred === null) return outcome;
+    loaded = null;
+    return { ok: false, problem: { message: `${fileName}: evaluating the definition: ${deferred}` } };
   },
 
   /**
@@ -49,16 +91,21 @@ const api = {
    * `answers` are the model responses known so far (model steps); a case that needs more returns
    * the requests it waits for, and the page calls again once it has them.
    */
-  analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>): CaseResult | { pending: PendingRequest[] } {
+  async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>): Promise<CaseResult | { pending: PendingRequest[] }> {
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
+    const { players } = loaded;
     reportedStep = -2;
+    let outcome: CaseResult | { pending: PendingRequest[] };
     try {
       const known = new Map<string, ModelAnswer>(answers ? Object.entries(answers) : []);
       const round = analyzeSourceCaseRound(loaded.source, caseDef, settings, known, watch ? watchdogHooks : undefined, loaded.fileName);
-      return round.kind === 'pending' ? { pending: round.requests } : round.result;
+      outcome = round.kind === 'pending' ? { pending: round.requests } : round.result;
     } catch (error) {
-      return errorResult(caseDef.id, loaded.players, settings, error instanceof Error ? error.message : String(error));
+      outcome = errorResult(caseDef.id, players, settings, error instanceof Error ? error.message : String(error));
     }
+    if (watch) report(-3);
+    const deferred = await settleDeferredWork();
+    return deferred === null ? outcome : errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${deferred}`);
   },
 
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult {

@@ -152,6 +152,43 @@ describe('AnalysisPool', () => {
     expect(after.error).toBeUndefined();
   });
 
+  describe('charges work a case leaves behind to that case, never to the next one', () => {
+    const cases = ['q', 'left', 'q2', 'q3'].map((text, i) => ({ id: `c${i}`, inputs: { question: text, doc: null } }));
+    const run = (body: string) => {
+      const pool = new AnalysisPool({ size: 1, timeoutMs: 1000 });
+      pools.push(pool);
+      return pool.run(oneStepSource(`if (inputs.question === 'left') { ${body} } return 'as run';`), cases, DEFAULT_SETTINGS);
+    };
+    const othersFine = (results: CaseResult[]) => {
+      for (const index of [0, 2, 3]) expect(results[index].error).toBeUndefined();
+    };
+
+    it('a promise chain that never ends times out its own case', async () => {
+      const results = await run('Promise.resolve().then(function again() { return Promise.resolve().then(again); });');
+      expect(results[1].error).toBe('case "c1": timed out after 1 s in promise callbacks its steps left running');
+      othersFine(results);
+    });
+
+    it('an unhandled rejection is its own case\'s error', async () => {
+      const results = await run("Promise.reject(new Error('late'));");
+      expect(results[1].error).toBe('case "c1": a promise it created was rejected and never handled: Error: late');
+      othersFine(results);
+    });
+
+    it('an async run that spins after its first await times out its own case', async () => {
+      const results = await run("(async () => { await 0; while (true) {} })();");
+      expect(results[1].error).toBe('case "c1": timed out after 1 s in promise callbacks its steps left running');
+      othersFine(results);
+    });
+
+    it('a definition whose top level leaves a rejection behind is refused', async () => {
+      const pool = makePool(1, 1000);
+      await expect(pool.describe(oneStepSource('return 1;', "Promise.reject(new Error('top'));"))).rejects.toThrow(
+        new PipelineDefinitionError('pipeline.js: evaluating the definition: a promise it created was rejected and never handled: Error: top'),
+      );
+    });
+  });
+
   it('closes without waiting on workers it already let go (a refused definition, then close)', async () => {
     const pool = new AnalysisPool({ size: 2, timeoutMs: 60_000 });
     await expect(pool.describe('export default { name: "p" };')).rejects.toThrow(PipelineDefinitionError);

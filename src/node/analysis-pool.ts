@@ -3,7 +3,7 @@ import type { ModelAnswer, ModelUsage, PendingRequest } from '../engine/model-ca
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { PipelineDescription } from '../sandbox/analyze-source.ts';
 import { errorResult } from '../sandbox/error-result.ts';
-import { PHASE_DEFINITION, PHASE_METRIC, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_METRIC, type WorkerReply, type WorkerRequest } from './protocol.ts';
 import { WorkerProcess } from './worker-process.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
@@ -391,6 +391,7 @@ function phaseText(phase: number, players: readonly string[]): string {
   if (phase >= 0 && phase < players.length) return ` in step "${players[phase]}"`;
   if (phase === PHASE_METRIC) return ' in the metric';
   if (phase === PHASE_DEFINITION) return ' while evaluating the definition';
+  if (phase === PHASE_DEFERRED) return ' in promise callbacks its steps left running';
   return '';
 }
 

@@ -39,6 +39,8 @@ export type WorkerReply =
 export const PHASE_IDLE = -1;
 export const PHASE_DEFINITION = -2;
 export const PHASE_METRIC = -3;
+/** Running what a case left behind (promise callbacks) before it is answered. */
+export const PHASE_DEFERRED = -4;
 export const PROGRESS_PHASE = 0;
 export const PROGRESS_CASE = 1;
 /** Int32 slots in the buffer. */

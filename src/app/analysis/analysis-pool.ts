@@ -52,7 +52,7 @@ interface Slot {
   source: string | null;
   /** A call into this worker is in flight. */
   busy: boolean;
-  /** The step the running case last started (-1 = its metric), from the worker's watchdog messages. */
+  /** The step the running case last started (-1 = its metric, -3 = promise callbacks it left), from the worker's watchdog messages. */
   currentStep: number | null;
 }
 
@@ -170,7 +170,8 @@ export class AnalysisPool {
     const second = await this.#call(slotIndex, item, job, cancelled, true, answers);
     if (second !== TIMED_OUT) return second;
     const step = this.#slots[slotIndex].currentStep;
-    const where = step === null ? '' : step === -1 ? ' in the metric' : ` in step "${players[step] ?? step}"`;
+    const where =
+      step === null ? '' : step === -1 ? ' in the metric' : step === -3 ? ' in promise callbacks its steps left running' : ` in step "${players[step] ?? step}"`;
     this.#replace(slotIndex);
     return errorResult(id, players, job.settings, `case "${id}": ran past its time limit of ${this.caseTimeoutMs / 1000} s${where} (an endless loop?); the worker running it was stopped and replaced.`);
   }
