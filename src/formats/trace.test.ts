@@ -243,3 +243,31 @@ describe('parseTrace, large input', () => {
     expect(fromLines.cases).toEqual(json.cases);
   });
 });
+
+describe('parseTrace, hostile sizes', () => {
+  const nested = (depth: number): unknown => {
+    let value: unknown = 'leaf';
+    for (let i = 0; i < depth; i++) value = { a: value };
+    return value;
+  };
+
+  it('refuses inputs nested 5 000 deep, naming where', () => {
+    // Written out as text: JSON.stringify itself overflows the stack on such data.
+    const deep = `${'{"a":'.repeat(5000)}"leaf"${'}'.repeat(5000)}`;
+    const message = messageOf(`{"format":"agentblame-trace","version":1,"cases":[{"id":"q1","inputs":{"question":${deep}}}]}`);
+    expect(message).toMatch(/^cases\[0\]\.inputs\.question(\.a)+: nested more than 200 levels deep \(at most 200\)$/);
+  });
+
+  it('refuses recorded outputs nested past the limit', () => {
+    const message = messageOf(traceText([{ id: 'q1', inputs: {}, outputs: { writer: nested(300) } }]));
+    expect(message).toMatch(/^cases\[0\]\.outputs\.writer(\.a)+: nested more than 200 levels deep/);
+  });
+
+  it('accepts data nested up to the limit', () => {
+    expect(parseTrace(traceText([{ id: 'q1', inputs: { question: nested(198) } }])).cases).toHaveLength(1);
+  });
+
+  it('refuses a case id longer than 200 characters', () => {
+    expect(messageOf(traceText([{ id: 'x'.repeat(20_000), inputs: {} }]))).toBe('cases[0].id: too long: 20000 characters (at most 200)');
+  });
+});

@@ -5,6 +5,8 @@
  * `line 5 (cases[3]).inputs: ...`).
  */
 import type { CaseDef } from '../engine/types.ts';
+import { pathPastDepth } from '../engine/data-depth.ts';
+import { MAX_DATA_DEPTH, MAX_NAME_LENGTH } from '../engine/limits.ts';
 import { expectFormatHeader } from './format-header.ts';
 import { FormatError } from './format-error.ts';
 import { childPath, indexPath } from './json-path.ts';
@@ -77,12 +79,13 @@ export function parseCase(value: unknown, path: string): CaseDef {
   const object = expectObject(value, path);
   rejectUnknownFields(object, CASE_FIELDS, path);
   const parsed: CaseDef = {
-    id: expectNonEmptyString(ownField(object, 'id'), childPath(path, 'id')),
-    inputs: expectObject(ownField(object, 'inputs'), childPath(path, 'inputs')),
+    id: expectName(ownField(object, 'id'), childPath(path, 'id')),
+    inputs: expectShallow(expectObject(ownField(object, 'inputs'), childPath(path, 'inputs')), childPath(path, 'inputs')),
   };
   const seed = ownField(object, 'seed');
   const observed = ownField(object, 'observed');
   const outputs = ownField(object, 'outputs');
+  if (outputs !== undefined) expectShallow(outputs, childPath(path, 'outputs'));
   const score = ownField(object, 'score');
   return {
     ...parsed,
@@ -91,6 +94,20 @@ export function parseCase(value: unknown, path: string): CaseDef {
     ...(outputs === undefined ? {} : { outputs: expectObject(outputs, childPath(path, 'outputs')) }),
     ...(score === undefined ? {} : { score: expectFiniteNumber(score, childPath(path, 'score')) }),
   };
+}
+
+/** A case id: a non-empty string of at most MAX_NAME_LENGTH characters. */
+function expectName(value: unknown, path: string): string {
+  const name = expectNonEmptyString(value, path);
+  if (name.length > MAX_NAME_LENGTH) throw new FormatError(path, `too long: ${name.length} characters (at most ${MAX_NAME_LENGTH})`);
+  return name;
+}
+
+/** Data nested at most MAX_DATA_DEPTH levels (deeper data cannot be sent to a worker). */
+function expectShallow<T>(value: T, path: string): T {
+  const deep = pathPastDepth(value, MAX_DATA_DEPTH, path);
+  if (deep !== null) throw new FormatError(deep, `nested more than ${MAX_DATA_DEPTH} levels deep (at most ${MAX_DATA_DEPTH})`);
+  return value;
 }
 
 /**

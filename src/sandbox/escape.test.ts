@@ -139,3 +139,52 @@ describe('a definition has no ambient randomness or clock', () => {
     );
   });
 });
+
+describe('a definition cannot take memory outside the worker\'s heap limit', () => {
+  it.each([
+    ['ArrayBuffer', 'return new ArrayBuffer(1e9).byteLength'],
+    ['a typed array', 'return new Float64Array(1e8).length'],
+    ['TextEncoder (it hands out a Uint8Array)', 'return new TextEncoder().encode("x").buffer.constructor.name'],
+    ['SharedArrayBuffer', 'return new SharedArrayBuffer(8).byteLength'],
+  ])('%s is refused with a message saying why', (_, body) => {
+    const { error } = probeOutcome(body);
+    expect(error).toMatch(/^case "c1": step "probe" threw: TypeError: \w+ is not available in a pipeline definition: its memory is outside the worker's memory limit/);
+  });
+});
+
+describe('the sandbox bounds and refreshes what steps return', () => {
+  it('a step output nested past the limit is that step\'s error, naming the place', () => {
+    const { error } = probeOutcome('let o = 1; for (let i = 0; i < 2500; i++) o = [o]; return o;');
+    expect(error).toMatch(/^case "c1": step "probe" threw: .*output(\[0\])+ is nested more than 200 levels deep \(at most 200\)$/);
+  });
+
+  it('an output that wraps an earlier deep output still counts the full depth', () => {
+    const source = `export default {
+      name: 'deepening',
+      steps: ['a', 'b', 'c'].map((name, i) => ({
+        name, inputs: i === 0 ? ['x'] : [['a', 'b', 'c'][i - 1]], cost: 1,
+        run: (inputs) => { let o = i === 0 ? { leaf: Array.from({ length: 40 }, (_, k) => k) } : inputs[['a', 'b', 'c'][i - 1]]; for (let d = 0; d < 90; d++) o = { d: o }; return o; },
+        fixes: [{ name: 'f', cost: 1, run: () => 'flat' }],
+      })),
+      metric: () => 0,
+    };`;
+    const result = analyzeSourceCase(source, { id: 'c1', inputs: { x: 1 } }, DEFAULT_SETTINGS);
+    expect(result.error).toMatch(/^case "c1": step "c" threw: .* is nested more than 200 levels deep/);
+  });
+
+  it('an output frozen only at its top level is copied again when its nested state changed', () => {
+    const source = `
+      const shared = Object.freeze({ inner: { v: 0 }, padding: Array.from({ length: 40 }, (_, k) => k) });
+      export default {
+        name: 'stale',
+        steps: [{ name: 'a', inputs: ['x'], cost: 1,
+          run: () => { shared.inner.v = 0; return shared; },
+          fixes: [{ name: 'f', cost: 1, run: () => { shared.inner.v = 1; return shared; } }] }],
+        metric: (outputs) => outputs.a.inner.v,
+      };`;
+    const result = analyzeSourceCase(source, { id: 'c1', inputs: { x: 1 } }, DEFAULT_SETTINGS);
+    expect(result.error).toBeUndefined();
+    expect(result.vAll).toBe(1);
+    expect(result.shapley).toEqual({ a: 1 });
+  });
+});

@@ -5,6 +5,8 @@
  * user code can neither mutate what the engine caches nor reach anything but frozen shared intrinsics.
  */
 
+import { MAX_DATA_DEPTH } from '../engine/limits.ts';
+
 /** Thrown for a value that is not plain data; the message names the path, e.g. `output.items[2]`. */
 export class PlainDataError extends Error {
   override name = 'PlainDataError';
@@ -34,6 +36,23 @@ const recentSmall = new Set<object>();
 const RECENT_SMALL_LIMIT = 1 << 16;
 /** Slots copied by the current copyFast (read right after it returns). */
 let copiedSlots = 0;
+/**
+ * Whether every object the current copyFast read was frozen: only then can the source never
+ * change, and its copy be reused (a top-level freeze alone leaves nested state mutable).
+ */
+let sourceAllFrozen = true;
+/**
+ * Depth of remembered sealed values nested more than SHALLOW levels, so a copy that reuses one
+ * still counts its full depth against MAX_DATA_DEPTH (a step could otherwise wrap an earlier
+ * output in MAX_DATA_DEPTH new levels, step after step). Small remembered values (recentSmall,
+ * at most REMEMBER_ABOVE_SLOTS slots) are never deeper than SHALLOW.
+ */
+const sealedDepths = new WeakMap<object, number>();
+const SHALLOW = REMEMBER_ABOVE_SLOTS;
+
+function sealedDepth(value: object): number {
+  return sealedDepths.get(value) ?? SHALLOW;
+}
 
 /** A fresh, unfrozen plain copy of `value`; throws PlainDataError naming `path` otherwise. */
 export function copyPlainData(value: unknown, path: string): unknown {
@@ -74,15 +93,15 @@ function sealAt(value: unknown, what: string, key: string | undefined): unknown 
     }
   }
   if (recentSmall.has(value) || sealedValues.has(value)) return value;
-  // A frozen root (the engine deep-freezes case inputs once per case) cannot change its own
-  // properties, so one sealed copy serves every step call that reads it.
-  const frozen = Object.isFrozen(value);
-  if (frozen) {
+  // A deeply frozen value (the engine deep-freezes case inputs once per case) cannot change, so one
+  // sealed copy serves every step call that reads it; only deeply frozen values are remembered.
+  if (Object.isFrozen(value)) {
     const cached = sealedCopies.get(value);
     if (cached !== undefined) return cached;
   }
   let copy: object;
   copiedSlots = 0;
+  sourceAllFrozen = true;
   try {
     copy = copyFast(value, true, []) as object;
   } catch (error) {
@@ -92,7 +111,7 @@ function sealAt(value: unknown, what: string, key: string | undefined): unknown 
   }
   if (copiedSlots > REMEMBER_ABOVE_SLOTS) {
     registerSealed(copy);
-    if (frozen) sealedCopies.set(value, copy);
+    if (sourceAllFrozen) sealedCopies.set(value, copy);
   } else {
     if (recentSmall.size >= RECENT_SMALL_LIMIT) recentSmall.clear();
     recentSmall.add(copy);
@@ -111,14 +130,21 @@ function sealPlainSlow(value: object, path: string): object {
   return copy;
 }
 
-/** Mark a sealed tree and every object in it, so nested values pass through without copies too. */
-function registerSealed(value: object): void {
-  if (sealedValues.has(value)) return;
+/**
+ * Mark a sealed tree and every object in it, so nested values pass through without copies too;
+ * returns its depth, and remembers the depth of every node deeper than SHALLOW.
+ */
+function registerSealed(value: object): number {
+  if (sealedValues.has(value) || recentSmall.has(value)) return sealedDepth(value);
   sealedValues.add(value);
+  let below = 0;
   for (const key of Object.keys(value)) {
     const child = (value as Record<string, unknown>)[key];
-    if (child !== null && typeof child === 'object') registerSealed(child);
+    if (child !== null && typeof child === 'object') below = Math.max(below, registerSealed(child));
   }
+  const depth = below + 1;
+  if (depth > SHALLOW) sealedDepths.set(value, depth);
+  return depth;
 }
 
 /**
@@ -160,8 +186,13 @@ function copyFast(value: unknown, seal: boolean, ancestors: object[]): unknown {
   }
   if (value === null) return null;
   const object = value as object;
-  if (seal && (recentSmall.has(object) || sealedValues.has(object))) return object;
-  if (ancestors.includes(object)) throw NOT_PLAIN;
+  if (seal && (recentSmall.has(object) || sealedValues.has(object))) {
+    // Past the limit with the reused value's own depth: the path-tracking copy names where.
+    if (ancestors.length + sealedDepth(object) > MAX_DATA_DEPTH) throw NOT_PLAIN;
+    return object;
+  }
+  if (ancestors.length >= MAX_DATA_DEPTH || ancestors.includes(object)) throw NOT_PLAIN;
+  if (sourceAllFrozen && !Object.isFrozen(object)) sourceAllFrozen = false;
   ancestors.push(object);
   let copy: object;
   if (Array.isArray(object)) {
@@ -203,6 +234,7 @@ function copyValue(value: unknown, path: string, ancestors: Set<object>): unknow
   if (value === null) return null;
   const object = value as object;
   if (ancestors.has(object)) throw new PlainDataError(`${path} refers back to itself (a cycle); plain data must be a tree`);
+  if (ancestors.size >= MAX_DATA_DEPTH) throw new PlainDataError(`${path} is nested more than ${MAX_DATA_DEPTH} levels deep (at most ${MAX_DATA_DEPTH})`);
   ancestors.add(object);
   try {
     if (Array.isArray(object)) {

@@ -17,10 +17,29 @@ const LOCAL_INTRINSICS = [
   'Math', 'JSON', 'Object', 'Array', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt', 'Map', 'Set',
   'WeakMap', 'WeakSet', 'Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError',
   'URIError', 'AggregateError', 'RegExp', 'Reflect', 'Proxy', 'Promise', 'Date', 'parseInt', 'parseFloat',
-  'isNaN', 'isFinite', 'encodeURIComponent', 'decodeURIComponent', 'encodeURI', 'decodeURI', 'ArrayBuffer',
-  'DataView', 'Float64Array', 'Float32Array', 'Int8Array', 'Int16Array', 'Int32Array', 'Uint8Array',
-  'Uint8ClampedArray', 'Uint16Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array', 'harden',
+  'isNaN', 'isFinite', 'encodeURIComponent', 'decodeURIComponent', 'encodeURI', 'decodeURI', 'harden',
 ] as const;
+
+/**
+ * Globals a definition does not get: the memory of an ArrayBuffer lies outside the JavaScript heap,
+ * so a worker's heap limit does not bound it (a definition could take gigabytes of it). Without
+ * these names user code has no way to make one (TextEncoder would hand out a Uint8Array).
+ */
+const OFF_HEAP_NAMES = [
+  'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Float64Array', 'Float32Array', 'Float16Array', 'Int8Array',
+  'Int16Array', 'Int32Array', 'Uint8Array', 'Uint8ClampedArray', 'Uint16Array', 'Uint32Array', 'BigInt64Array',
+  'BigUint64Array', 'TextEncoder', 'TextDecoder', 'Atomics', 'WebAssembly',
+] as const;
+
+export const OFF_HEAP_MESSAGE =
+  'is not available in a pipeline definition: its memory is outside the worker\'s memory limit; use plain arrays and strings';
+
+/** A stand-in for an unavailable constructor that says why, whether called or constructed. */
+function unavailable(name: string): () => never {
+  return harden(function unavailableGlobal(): never {
+    throw new TypeError(`${name} ${OFF_HEAP_MESSAGE}`);
+  });
+}
 
 export const MATH_RANDOM_MESSAGE =
   'Math.random is not available in a pipeline definition: draw from noise (e.g. noise.uniform("key")) so every replay shares the randomness';
@@ -44,9 +63,10 @@ function makeSandboxMath(base: Math): Math {
 /** Must be called after lockdown(). */
 export function makeSandboxRealm(): SandboxRealm {
   const sandboxMath = makeSandboxMath(Math);
-  // Only our tamed Math is added: no console, timers, fetch or anything else of the host.
+  // Only our tamed Math (and stand-ins for off-heap memory) is added: no console, timers, fetch or anything else of the host.
+  const hidden = Object.fromEntries(OFF_HEAP_NAMES.map((name) => [name, unavailable(name)]));
   const compartment = new Compartment({
-    globals: { Math: sandboxMath },
+    globals: { Math: sandboxMath, ...hidden },
     __options__: true,
   } as unknown as ConstructorParameters<typeof Compartment>[0]);
   // Frozen globals: user code cannot keep state on globalThis, so re-running the definition's top

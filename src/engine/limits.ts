@@ -1,0 +1,18 @@
+/**
+ * Sizes past which untrusted definitions and files are refused or cut, so that no single case or
+ * file can crash a run or blow up the results (README "Security"). Every limit is checked where
+ * the data enters (importers, the sandbox boundary) with an error naming the place.
+ */
+
+/**
+ * Deepest nesting of plain data: case inputs and recorded outputs in a file, a definition's own
+ * cases, and what a step returns. Structured cloning (how data reaches a worker and comes back)
+ * fails a few thousand levels down, so data is refused well before that, with its path.
+ */
+export const MAX_DATA_DEPTH = 200;
+
+/** Longest name of a step, fix or pipeline, and longest case id (characters). */
+export const MAX_NAME_LENGTH = 200;
+
+/** Longest error message a case keeps (characters); a longer one is cut, with a note saying so. */
+export const MAX_MESSAGE_LENGTH = 2000;
