@@ -1,0 +1,207 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isModelFailure, requestKey, type ChatRequest, type ModelAnswer } from '../engine/model-call.ts';
+import { endpointConfig, type EndpointInput } from './endpoint.ts';
+import { ModelRequestCancelled } from './endpoint-error.ts';
+import { openCaches } from './jsonl-cache.node.ts';
+import { ModelHost, type HostRequest, type ModelProgress } from './model-host.ts';
+import { MemoryResponseCache } from './response-cache.ts';
+import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint.ts';
+import { fakeModelAnswer } from './testing/fake-model.ts';
+
+const endpoints: FakeEndpoint[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(endpoints.splice(0).map((e) => e.close()));
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function fake(options: Parameters<typeof startFakeEndpoint>[0] = {}): Promise<FakeEndpoint> {
+  const endpoint = await startFakeEndpoint(options);
+  endpoints.push(endpoint);
+  return endpoint;
+}
+
+function chat(k: number): ChatRequest {
+  return { model: 'fake-model', messages: [{ role: 'user', content: `question ${k}` }], temperature: 0 };
+}
+
+function pending(k: number, caseId = 'c0', step = 'draft'): HostRequest {
+  const request = chat(k);
+  return { key: requestKey(request), request, step, caseId };
+}
+
+function host(endpoint: FakeEndpoint, input: Partial<EndpointInput> = {}, extra: ConstructorParameters<typeof ModelHost>[0] = {}): ModelHost {
+  return new ModelHost({ endpoint: endpointConfig({ baseUrl: endpoint.url, models: { default: 'fake-model' }, ...input }), send: { sleep: async () => {} }, ...extra });
+}
+
+function bodies(endpoint: FakeEndpoint): string[] {
+  return endpoint.requests.map((r) => JSON.stringify(r));
+}
+
+describe('ModelHost', () => {
+  it('answers from the cache without sending, charging each distinct hit to the first case that needed it', async () => {
+    const endpoint = await fake();
+    const cache = new MemoryResponseCache();
+    cache.put(pending(1).key, chat(1), fakeModelAnswer(chat(1)));
+    const h = host(endpoint, {}, { cache });
+    const answers = await h.resolve([pending(1, 'a'), pending(1, 'a')]);
+    expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
+    await h.resolve([pending(1, 'b')]);
+    expect(endpoint.requests).toEqual([]);
+    expect(h.usage('a')).toEqual({ requests: 0, cacheHits: 1, inputTokens: 0, outputTokens: 0 });
+    expect(h.usage('b')).toEqual({ requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 });
+  });
+
+  it('sends each distinct request once, also when cases ask for it at the same time, and puts it in the cache', async () => {
+    const endpoint = await fake({ latencyMs: 30 });
+    const h = host(endpoint);
+    const [a, b] = await Promise.all([h.resolve([pending(1, 'a'), pending(2, 'a')]), h.resolve([pending(2, 'b'), pending(3, 'b'), pending(1, 'b')])]);
+    expect(a.get(pending(2).key)).toEqual(b.get(pending(2).key));
+    expect(bodies(endpoint).sort()).toEqual([chat(1), chat(2), chat(3)].map((r) => JSON.stringify(r)).sort());
+    // Answered before: never sent again in this host's life.
+    await h.resolve([pending(1, 'c'), pending(3, 'c')]);
+    expect(endpoint.requests).toHaveLength(3);
+    expect(h.cache.size).toBe(3);
+    const tokens = fakeModelAnswer(chat(1)).usage.input;
+    expect(h.usage('a')).toEqual({ requests: 2, cacheHits: 0, inputTokens: 2 * tokens, outputTokens: 2 });
+    expect(h.usage('b')).toEqual({ requests: 1, cacheHits: 0, inputTokens: tokens, outputTokens: 1 });
+    expect(h.usage('c')).toEqual({ requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 });
+    expect(h.totalUsage()).toEqual({ requests: 3, cacheHits: 0, inputTokens: 3 * tokens, outputTokens: 3 });
+  });
+
+  it('keeps at most `concurrency` requests in flight', async () => {
+    const endpoint = await fake({ latencyMs: 20 });
+    const h = host(endpoint, { concurrency: 3 });
+    const seen: ModelProgress[] = [];
+    const h2 = new ModelHost({ endpoint: endpointConfig({ baseUrl: endpoint.url, concurrency: 3 }), onProgress: (p) => seen.push(p) });
+    await Promise.all(Array.from({ length: 12 }, (_, k) => h.resolve([pending(k, `c${k % 4}`)])));
+    expect(endpoint.requests).toHaveLength(12);
+    expect(endpoint.maxInFlight).toBe(3);
+    await h2.resolve(Array.from({ length: 8 }, (_, k) => pending(100 + k)));
+    expect(Math.max(...seen.map((p) => p.inFlight))).toBe(3);
+    expect(Math.max(...seen.map((p) => p.queued))).toBe(5);
+    expect(seen.at(-1)).toEqual({ queued: 0, inFlight: 0, done: 8, failed: 0, cacheHits: 0 });
+  });
+
+  it('offline sends nothing: a miss is a failure, a hit an answer', async () => {
+    const endpoint = await fake();
+    const cache = new MemoryResponseCache([{ key: pending(1).key, request: chat(1), response: fakeModelAnswer(chat(1)) }]);
+    const h = new ModelHost({ cache, offline: true, endpoint: endpointConfig({ baseUrl: endpoint.url }) });
+    const answers = await h.resolve([pending(1), pending(2)]);
+    expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
+    expect(answers.get(pending(2).key)).toEqual({ error: `offline: no cached response for this request (model "fake-model", key ${pending(2).key.slice(0, 12)})` });
+    expect(endpoint.requests).toEqual([]);
+  });
+
+  it('remembers a permanent failure for the run instead of sending it again for every case', async () => {
+    const endpoint = await fake({ apiKey: 'the-right-key' });
+    const h = host(endpoint, { apiKey: 'a-wrong-key' });
+    const first = await h.resolve([pending(1, 'a')]);
+    const again = await h.resolve([pending(1, 'b')]);
+    const failure = first.get(pending(1).key)!;
+    expect(isModelFailure(failure)).toBe(true);
+    expect(failure).toEqual({ error: `model endpoint ${endpoint.url} answered HTTP 401: "Incorrect API key provided."` });
+    expect(again.get(pending(1).key)).toEqual(failure);
+    expect(endpoint.requests).toHaveLength(1);
+    expect(h.usage('a').requests).toBe(1);
+    expect(h.progress()).toMatchObject({ done: 1, failed: 1 });
+  });
+
+  it('retries transient faults (429 with Retry-After, 500, reset) and answers', async () => {
+    const endpoint = await fake();
+    const waits: number[] = [];
+    const h = new ModelHost({ endpoint: endpointConfig({ baseUrl: endpoint.url }), send: { sleep: async (ms) => void waits.push(ms), random: () => 0 } });
+    endpoint.failNext({ kind: 'status', status: 429, retryAfter: '3' }, { kind: 'status', status: 500 }, { kind: 'reset' });
+    const answers = await h.resolve([pending(1)]);
+    expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
+    expect(waits).toEqual([3000, 0, 0]);
+    expect(h.usage('c0').requests).toBe(1);
+  });
+
+  it('cancel() aborts requests in flight; they are not remembered, so a later run sends them again', async () => {
+    const endpoint = await fake();
+    endpoint.setFault({ kind: 'delay', ms: 5000 });
+    const h = host(endpoint);
+    const started = Date.now();
+    const waiting = h.resolve([pending(1), pending(2)]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.progress().inFlight).toBe(2);
+    h.cancel();
+    await expect(waiting).rejects.toBeInstanceOf(ModelRequestCancelled);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(h.progress()).toMatchObject({ inFlight: 0, queued: 0, done: 0 });
+    endpoint.setFault(null);
+    const answers = await h.resolve([pending(1)]);
+    expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
+  });
+
+  it("a caller's signal aborts what only it waits for, and leaves shared requests to the others", async () => {
+    const endpoint = await fake({ latencyMs: 150 });
+    const h = host(endpoint);
+    const controller = new AbortController();
+    const mine = h.resolve([pending(1, 'a'), pending(2, 'a')], controller.signal);
+    const theirs = h.resolve([pending(2, 'b')]);
+    await new Promise((r) => setTimeout(r, 30));
+    controller.abort();
+    await expect(mine).rejects.toBeInstanceOf(ModelRequestCancelled);
+    const answers = await theirs;
+    expect(answers.get(pending(2).key)).toEqual(fakeModelAnswer(chat(2)));
+    expect(h.cache.has(pending(1).key)).toBe(false);
+    // Charged to b: a's share was cancelled before the answer came.
+    expect(h.usage('a').requests + h.usage('b').requests).toBe(1);
+  });
+
+  it('rejects at once for a signal aborted before the call', async () => {
+    const endpoint = await fake();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(host(endpoint).resolve([pending(1)], controller.signal)).rejects.toBeInstanceOf(ModelRequestCancelled);
+    expect(endpoint.requests).toEqual([]);
+  });
+
+  it('refuses a request whose key is not its own (it could poison the cache)', async () => {
+    const endpoint = await fake();
+    const h = host(endpoint);
+    const forged = { ...pending(1), key: pending(2).key };
+    const answers = await h.resolve([forged]);
+    expect(isModelFailure(answers.get(pending(2).key)!)).toBe(true);
+    expect(endpoint.requests).toEqual([]);
+  });
+
+  it('writes each response to the JSONL cache as it arrives; a second host over the file sends nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentblame-host-'));
+    dirs.push(dir);
+    const file = join(dir, 'responses.jsonl');
+    const endpoint = await fake();
+    const first = host(endpoint, {}, { cache: openCaches([file]).cache });
+    await first.resolve([pending(1), pending(2)]);
+    expect(readFileSync(file, 'utf8').trimEnd().split('\n')).toHaveLength(2);
+    const second = host(endpoint, {}, { cache: openCaches([file]).cache });
+    const answers = await second.resolve([pending(1), pending(2)]);
+    expect(endpoint.requests).toHaveLength(2);
+    expect([...answers.values()].every((a: ModelAnswer) => !isModelFailure(a))).toBe(true);
+    expect(second.totalUsage()).toEqual({ requests: 0, cacheHits: 2, inputTokens: 0, outputTokens: 0 });
+  });
+
+  it('never lets the API key into the cache file, answers, errors, progress or usage', async () => {
+    const key = 'sk-live-0123456789abcdef';
+    const dir = mkdtempSync(join(tmpdir(), 'agentblame-key-'));
+    dirs.push(dir);
+    const file = join(dir, 'responses.jsonl');
+    const endpoint = await fake({ apiKey: key });
+    const outputs: unknown[] = [];
+    const h = host(endpoint, { apiKey: key }, { cache: openCaches([file]).cache, onProgress: (p) => outputs.push(p) });
+    outputs.push([...(await h.resolve([pending(1), pending(2)])).entries()]);
+    // Faults whose messages echo the key, and one that fails for good.
+    endpoint.failNext({ kind: 'status', status: 500, message: `upstream rejected ${key}` }, { kind: 'status', status: 400, message: `bad request from ${key}` });
+    outputs.push([...(await h.resolve([pending(3), pending(4)])).entries()]);
+    outputs.push(h.totalUsage(), h.usage('c0'), h.progress());
+    expect(endpoint.authorizations.every((a) => a === `Bearer ${key}`)).toBe(true);
+    const everything = JSON.stringify(outputs) + readFileSync(file, 'utf8');
+    expect(everything).toContain('[API key]');
+    expect(everything).not.toContain(key);
+  });
+});

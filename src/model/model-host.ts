@@ -1,0 +1,295 @@
+import { NO_USAGE, requestKey, type ChatRequest, type ModelAnswer, type ModelFailure, type ModelResponse, type ModelUsage, type PendingRequest } from '../engine/model-call.ts';
+import { sendChat, type SendOptions } from './connector.ts';
+import type { EndpointConfig } from './endpoint.ts';
+import { ModelEndpointError, ModelRequestCancelled } from './endpoint-error.ts';
+import { MemoryResponseCache, type ResponseCache } from './response-cache.ts';
+
+/** A pending request and the case that asked for it (for accounting). */
+export type HostRequest = PendingRequest & { caseId: string };
+
+/** Where the host's requests stand, for the progress shown by the page and the command. */
+export interface ModelProgress {
+  /** Waiting for a free slot. */
+  queued: number;
+  /** Sent, no answer yet (retries included). */
+  inFlight: number;
+  /** Answered by the endpoint (failures included). */
+  done: number;
+  /** Of those, failures. */
+  failed: number;
+  /** Distinct requests answered from the cache. */
+  cacheHits: number;
+}
+
+export interface ModelHostOptions {
+  /** Responses known before the run, and where new ones go (default: a fresh memory cache). */
+  cache?: ResponseCache;
+  /** The endpoint; without it (or with `offline`) nothing is sent and a miss is a failure. */
+  endpoint?: EndpointConfig;
+  /** Send nothing: a request missing from the cache is a ModelFailure. */
+  offline?: boolean;
+  /** The connector's injectables (fetch, sleep, random, clock), for tests. */
+  send?: Pick<SendOptions, 'fetch' | 'sleep' | 'random' | 'now'>;
+  /** Called whenever the progress changes. */
+  onProgress?(progress: ModelProgress): void;
+}
+
+interface Flight {
+  key: string;
+  request: ChatRequest;
+  /** The case charged for it: the first that needed it. */
+  caseId: string;
+  controller: AbortController;
+  /** Callers still waiting for it; when the last one cancels, the request is aborted. */
+  waiters: number;
+  state: 'queued' | 'running';
+  promise: Promise<ModelAnswer>;
+  settle(answer: ModelAnswer | ModelRequestCancelled): void;
+}
+
+/**
+ * The model host of a pool's owner (the command's main thread, the page's main thread): every
+ * request any case waits for goes through `resolve`. Answers come from the cache when it has
+ * them; otherwise each distinct request is sent once for the host's life, with at most
+ * `concurrency` in flight, through one queue shared by all callers, so cases that need the same
+ * request at the same time share one request in flight. Failures are remembered for the host's
+ * life (one failing request is not sent again for every case) and returned as ModelFailure.
+ * Each request is charged to the first case that needed it: either as a request sent (with the
+ * endpoint's token counts) or as a cache hit.
+ */
+export class ModelHost {
+  readonly cache: ResponseCache;
+  private readonly endpoint: EndpointConfig | undefined;
+  private readonly offline: boolean;
+  private readonly send: ModelHostOptions['send'];
+  private readonly onProgress: ModelHostOptions['onProgress'];
+  private readonly flights = new Map<string, Flight>();
+  private readonly queue: Flight[] = [];
+  /** Answers got in this host's life (also when the cache could not keep them), and failures. */
+  private readonly answered = new Map<string, ModelAnswer>();
+  /** Keys already charged to some case. */
+  private readonly charged = new Set<string>();
+  private readonly perCase = new Map<string, ModelUsage>();
+  private running = 0;
+  private done = 0;
+  private failed = 0;
+  private cacheHits = 0;
+
+  constructor(options: ModelHostOptions = {}) {
+    this.cache = options.cache ?? new MemoryResponseCache();
+    this.endpoint = options.endpoint;
+    this.offline = options.offline ?? false;
+    this.send = options.send;
+    this.onProgress = options.onProgress;
+  }
+
+  /**
+   * Answers for the requests, by key: a response, or a ModelFailure naming why (the endpoint's
+   * message, or offline). Rejects with ModelRequestCancelled when `signal` aborts or `cancel()`
+   * is called while it waits; requests nobody else waits for are then aborted.
+   */
+  async resolve(requests: readonly HostRequest[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>> {
+    if (signal?.aborted) throw new ModelRequestCancelled();
+    const out = new Map<string, ModelAnswer>();
+    const waiting: Flight[] = [];
+    let progressed = false;
+    for (const pending of requests) {
+      const { key, request, caseId } = pending;
+      if (out.has(key) || waiting.some((f) => f.key === key)) continue;
+      // Keys come from the workers: a key that is not its request's could poison the cache.
+      if (requestKey(request) !== key) {
+        out.set(key, { error: 'internal: a request arrived with a key that is not its own' });
+        continue;
+      }
+      const known = this.answered.get(key) ?? this.cache.get(key);
+      if (known) {
+        if (!this.charged.has(key)) {
+          this.charged.add(key);
+          this.charge(caseId, { cacheHits: 1 });
+          this.cacheHits++;
+          progressed = true;
+        }
+        out.set(key, known);
+        continue;
+      }
+      if (this.offline || !this.endpoint) {
+        out.set(key, { error: this.offline ? `offline: no cached response for this request (model "${request.model}", key ${key.slice(0, 12)})` : 'no model endpoint is set up' });
+        continue;
+      }
+      let flight = this.flights.get(key);
+      if (!flight) {
+        flight = this.enqueue(key, request, caseId);
+        progressed = true;
+      }
+      waiting.push(flight);
+    }
+    if (waiting.length === 0) {
+      if (progressed) this.report();
+      return out;
+    }
+    // pump() reports the progress, with the new requests already started.
+    this.pump();
+    for (const flight of waiting) flight.waiters++;
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      for (const flight of waiting) {
+        flight.waiters--;
+        if (flight.waiters === 0 && this.flights.get(flight.key) === flight) this.abortFlight(flight);
+      }
+    };
+    signal?.addEventListener('abort', leave, { once: true });
+    try {
+      const answers = await raceAbort(Promise.all(waiting.map((f) => f.promise)), signal);
+      waiting.forEach((flight, k) => out.set(flight.key, answers[k]));
+      left = true;
+      for (const flight of waiting) flight.waiters--;
+      return out;
+    } catch (error) {
+      leave();
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', leave);
+    }
+  }
+
+  /** Requests, cache hits and tokens charged to one case. */
+  usage(caseId: string): ModelUsage {
+    return { ...(this.perCase.get(caseId) ?? NO_USAGE) };
+  }
+
+  /** The sum over every case. */
+  totalUsage(): ModelUsage {
+    const total = { ...NO_USAGE };
+    for (const u of this.perCase.values()) {
+      total.requests += u.requests;
+      total.cacheHits += u.cacheHits;
+      total.inputTokens += u.inputTokens;
+      total.outputTokens += u.outputTokens;
+    }
+    return total;
+  }
+
+  progress(): ModelProgress {
+    return { queued: this.queue.length, inFlight: this.running, done: this.done, failed: this.failed, cacheHits: this.cacheHits };
+  }
+
+  /** Abort every request queued or in flight; their callers reject with ModelRequestCancelled. The host stays usable. */
+  cancel(): void {
+    for (const flight of [...this.flights.values()]) this.abortFlight(flight);
+  }
+
+  private enqueue(key: string, request: ChatRequest, caseId: string): Flight {
+    let settle!: Flight['settle'];
+    const promise = new Promise<ModelAnswer>((resolve, reject) => {
+      settle = (answer) => (answer instanceof ModelRequestCancelled ? reject(answer) : resolve(answer));
+    });
+    // A cancelled flight nobody awaits any more must not be an unhandled rejection.
+    promise.catch(() => {});
+    const flight: Flight = { key, request, caseId, controller: new AbortController(), waiters: 0, state: 'queued', promise, settle };
+    this.flights.set(key, flight);
+    this.queue.push(flight);
+    return flight;
+  }
+
+  private abortFlight(flight: Flight): void {
+    this.flights.delete(flight.key);
+    if (flight.state === 'queued') {
+      const at = this.queue.indexOf(flight);
+      if (at >= 0) this.queue.splice(at, 1);
+    }
+    flight.controller.abort();
+    flight.settle(new ModelRequestCancelled());
+    this.report();
+  }
+
+  /** Start queued requests while slots are free. */
+  private pump(): void {
+    const endpoint = this.endpoint!;
+    while (this.running < endpoint.concurrency && this.queue.length > 0) {
+      const flight = this.queue.shift()!;
+      flight.state = 'running';
+      this.running++;
+      void sendChat(endpoint, flight.request, { ...this.send, signal: flight.controller.signal }).then(
+        (response) => this.finish(flight, response),
+        (error: unknown) => this.finish(flight, error),
+      );
+    }
+    this.report();
+  }
+
+  private finish(flight: Flight, outcome: ModelResponse | unknown): void {
+    this.running--;
+    const current = this.flights.get(flight.key) === flight;
+    if (current) this.flights.delete(flight.key);
+    if (flight.controller.signal.aborted || outcome instanceof ModelRequestCancelled) {
+      // Cancelled: not an answer, not remembered; a later run may send it again.
+      flight.settle(new ModelRequestCancelled());
+    } else if (isResponse(outcome)) {
+      this.done++;
+      this.answered.set(flight.key, outcome);
+      this.chargeOnce(flight, { requests: 1, inputTokens: outcome.usage.input, outputTokens: outcome.usage.output });
+      let writeError: string | null = null;
+      try {
+        this.cache.put(flight.key, flight.request, outcome);
+      } catch (error) {
+        writeError = error instanceof Error ? error.message : String(error);
+      }
+      // The answer stays known to this host (it is never sent again), but a cache that cannot keep
+      // it is an error for the cases waiting now, so a full disk does not pass unnoticed.
+      flight.settle(writeError === null ? outcome : { error: writeError });
+    } else {
+      this.done++;
+      this.failed++;
+      const failure: ModelFailure = { error: outcome instanceof ModelEndpointError ? outcome.message : `the model host failed: ${outcome instanceof Error ? outcome.message : String(outcome)}` };
+      this.answered.set(flight.key, failure);
+      this.chargeOnce(flight, { requests: 1 });
+      flight.settle(failure);
+    }
+    this.pump();
+  }
+
+  private chargeOnce(flight: Flight, delta: Partial<ModelUsage>): void {
+    if (this.charged.has(flight.key)) return;
+    this.charged.add(flight.key);
+    this.charge(flight.caseId, delta);
+  }
+
+  private charge(caseId: string, delta: Partial<ModelUsage>): void {
+    const u = { ...(this.perCase.get(caseId) ?? NO_USAGE) };
+    u.requests += delta.requests ?? 0;
+    u.cacheHits += delta.cacheHits ?? 0;
+    u.inputTokens += delta.inputTokens ?? 0;
+    u.outputTokens += delta.outputTokens ?? 0;
+    this.perCase.set(caseId, u);
+  }
+
+  private report(): void {
+    this.onProgress?.(this.progress());
+  }
+}
+
+function isResponse(value: unknown): value is ModelResponse {
+  return typeof value === 'object' && value !== null && typeof (value as ModelResponse).text === 'string' && typeof (value as ModelResponse).usage === 'object';
+}
+
+/** Settle with `promise`, or reject with ModelRequestCancelled as soon as `signal` aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new ModelRequestCancelled());
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

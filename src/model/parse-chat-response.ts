@@ -1,0 +1,63 @@
+import type { ModelResponse } from '../engine/model-call.ts';
+import { excerpt } from './endpoint-error.ts';
+
+/**
+ * What the host keeps of an OpenAI-style chat completion body: `choices[0].message.content`,
+ * `finish_reason`, `usage.prompt_tokens` / `completion_tokens` (0 when absent), and for logprobs
+ * requests the first token's `choices[0].logprobs.content[0].top_logprobs`. Throws a TypeError
+ * naming the JSON path and quoting a short excerpt of the body when it is not such an answer.
+ */
+export function parseChatResponse(body: string): ModelResponse {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    throw new TypeError(`the answer is not JSON: "${excerpt(body, 120)}"`);
+  }
+  const bad = (path: string, what: string) => new TypeError(`the answer's ${path} ${what}: "${excerpt(body, 120)}"`);
+  if (!isRecord(json)) throw bad('body', 'is not an object');
+  const choices = json.choices;
+  if (!Array.isArray(choices) || choices.length === 0) throw bad('choices', 'is not a non-empty array');
+  const choice: unknown = choices[0];
+  if (!isRecord(choice)) throw bad('choices[0]', 'is not an object');
+  const message = choice.message;
+  if (!isRecord(message)) throw bad('choices[0].message', 'is not an object');
+  // A null content (e.g. a refusal or a tool call) is an empty text, not a malformed answer.
+  const content = message.content ?? '';
+  if (typeof content !== 'string') throw bad('choices[0].message.content', 'is not a string');
+  const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown';
+  const usage = isRecord(json.usage) ? json.usage : {};
+  const response: ModelResponse = { text: content, finish, usage: { input: tokenCount(usage.prompt_tokens), output: tokenCount(usage.completion_tokens) } };
+  const top = topLogprobs(choice.logprobs, bad);
+  if (top) response.topLogprobs = top;
+  return response;
+}
+
+function topLogprobs(logprobs: unknown, bad: (path: string, what: string) => TypeError): ModelResponse['topLogprobs'] | undefined {
+  if (!isRecord(logprobs) || !Array.isArray(logprobs.content) || logprobs.content.length === 0) return undefined;
+  const first: unknown = logprobs.content[0];
+  if (!isRecord(first)) throw bad('choices[0].logprobs.content[0]', 'is not an object');
+  const list = first.top_logprobs;
+  if (list === undefined || list === null) return undefined;
+  if (!Array.isArray(list)) throw bad('choices[0].logprobs.content[0].top_logprobs', 'is not an array');
+  const out: { token: string; logprob: number }[] = [];
+  list.forEach((entry: unknown, k: number) => {
+    const path = `choices[0].logprobs.content[0].top_logprobs[${k}]`;
+    if (!isRecord(entry) || typeof entry.token !== 'string') throw bad(`${path}.token`, 'is not a string');
+    // Some servers send null for a probability of zero: such a token is as good as absent
+    // (an absent label gets logit -Infinity), and JSON caches cannot hold -Infinity.
+    if (entry.logprob === null) return;
+    const logprob = entry.logprob;
+    if (typeof logprob !== 'number' || !Number.isFinite(logprob) || logprob > 1e-6) throw bad(`${path}.logprob`, 'is not a log-probability (a number <= 0)');
+    out.push({ token: entry.token, logprob: Math.min(0, logprob) });
+  });
+  return out;
+}
+
+function tokenCount(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
