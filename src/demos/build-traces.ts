@@ -1,5 +1,6 @@
 /**
- * Writes public/demos/<name>.trace.json from each public/demos/<name>.pipeline.js.
+ * Writes public/demos/<name>.trace.json from each public/demos/<name>.pipeline.js (and, for demos
+ * whose steps call a model, <name>.responses.jsonl: the test model's responses).
  *
  *   npx tsx src/demos/build-traces.ts           # (re)write every demo trace
  *   npx tsx src/demos/build-traces.ts --check   # exit 1 if any trace on disk is out of date
@@ -7,8 +8,10 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMOS, definitionFileName, traceFileName } from './demo-catalog.ts';
-import { demoTraceText } from './demo-trace.ts';
+import { toyAnswer } from '../engine/testing/toy-model.ts';
+import { DEMOS, definitionFileName, responsesFileName, traceFileName } from './demo-catalog.ts';
+import { buildDemoTrace, demoResponsesText } from './demo-trace.ts';
+import { serializeTrace } from '../formats/index.ts';
 
 const DEMO_DIRECTORY = resolve(dirname(fileURLToPath(import.meta.url)), '../../public/demos');
 
@@ -22,17 +25,22 @@ function main(argv: readonly string[]): number {
   let stale = 0;
   for (const demo of DEMOS) {
     const definitionPath = join(DEMO_DIRECTORY, definitionFileName(demo));
-    const tracePath = join(DEMO_DIRECTORY, traceFileName(demo));
-    const text = demoTraceText(readFileSync(definitionPath, 'utf8'), definitionFileName(demo));
-    const current = existsSync(tracePath) ? readFileSync(tracePath, 'utf8') : null;
-    if (current === text) {
-      process.stdout.write(`${traceFileName(demo)}: up to date\n`);
-    } else if (check) {
-      stale++;
-      process.stdout.write(`${traceFileName(demo)}: out of date\n`);
-    } else {
-      writeFileSync(tracePath, text);
-      process.stdout.write(`${traceFileName(demo)}: written (${text.length} bytes)\n`);
+    // Model-step demos are answered by the deterministic test model (the fake endpoint's).
+    const built = buildDemoTrace(readFileSync(definitionPath, 'utf8'), definitionFileName(demo), demo.modelSteps ? toyAnswer : undefined);
+    const files: [string, string][] = [[traceFileName(demo), serializeTrace(built.trace)]];
+    if (demo.modelSteps) files.push([responsesFileName(demo), demoResponsesText(built.responses)]);
+    for (const [name, text] of files) {
+      const path = join(DEMO_DIRECTORY, name);
+      const current = existsSync(path) ? readFileSync(path, 'utf8') : null;
+      if (current === text) {
+        process.stdout.write(`${name}: up to date\n`);
+      } else if (check) {
+        stale++;
+        process.stdout.write(`${name}: out of date\n`);
+      } else {
+        writeFileSync(path, text);
+        process.stdout.write(`${name}: written (${text.length} bytes)\n`);
+      }
     }
   }
   return stale > 0 ? 1 : 0;

@@ -8,6 +8,11 @@ export interface DemoSpec {
   name: string;
   /** One line for menus and the README. */
   summary: string;
+  /**
+   * Its steps call a model: the build answers them with the deterministic test model and writes
+   * the responses beside the trace (`<name>.responses.jsonl`), so it analyses with no model.
+   */
+  modelSteps?: boolean;
 }
 
 export const DEMOS: readonly DemoSpec[] = [
@@ -27,6 +32,11 @@ export const DEMOS: readonly DemoSpec[] = [
     name: 'eight-step-agent',
     summary: 'Eight-step finance agent over 400 questions; the router fix can itself mis-route.',
   },
+  {
+    name: 'support-triage',
+    summary: 'Support triage whose steps call a model (llm.choose, llm.chat); shipped with the responses of a deterministic test model.',
+    modelSteps: true,
+  },
 ];
 
 export function definitionFileName(demo: DemoSpec): string {
@@ -35,4 +45,8 @@ export function definitionFileName(demo: DemoSpec): string {
 
 export function traceFileName(demo: DemoSpec): string {
   return `${demo.name}.trace.json`;
+}
+
+export function responsesFileName(demo: DemoSpec): string {
+  return `${demo.name}.responses.jsonl`;
 }

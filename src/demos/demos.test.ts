@@ -10,8 +10,11 @@ import { aggregateBatch, analyzeCase, DEFAULT_SETTINGS } from '../engine/index.t
 import type { AnalysisSettings, BatchResult, CaseResult, PipelineDef } from '../engine/types.ts';
 import { parseTrace, type TraceFile } from '../formats/index.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
-import { DEMOS, definitionFileName, traceFileName } from './demo-catalog.ts';
-import { demoTraceText } from './demo-trace.ts';
+import { analyzeCaseRound, requestKey, type ModelAnswer } from '../engine/index.ts';
+import { toyAnswer } from '../engine/testing/toy-model.ts';
+import { DEMOS, definitionFileName, responsesFileName, traceFileName } from './demo-catalog.ts';
+import { buildDemoTrace, demoResponsesText, DEMO_RESPONSE_SETTINGS } from './demo-trace.ts';
+import { serializeTrace } from '../formats/index.ts';
 
 const DEMO_DIRECTORY = new URL('../../public/demos/', import.meta.url);
 
@@ -61,12 +64,60 @@ function expectNoReplayProblems(results: CaseResult[]): void {
 }
 
 describe('demo trace files', () => {
-  it.each(DEMOS.map((d) => [d.name, d] as const))('%s.trace.json is exactly what the generator writes now', (_name, demo) => {
+  it.each(DEMOS.map((d) => [d.name, d] as const))('%s: the files on disk are exactly what the generator writes now', (_name, demo) => {
     const source = readDemoFile(definitionFileName(demo));
     const onDisk = readDemoFile(traceFileName(demo));
-    expect(onDisk === demoTraceText(source, definitionFileName(demo)), 'stale trace: run `npm run demos`').toBe(true);
+    const built = buildDemoTrace(source, definitionFileName(demo), demo.modelSteps ? toyAnswer : undefined);
+    expect(onDisk === serializeTrace(built.trace), 'stale trace: run `npm run demos`').toBe(true);
+    if (demo.modelSteps) expect(readDemoFile(responsesFileName(demo)) === demoResponsesText(built.responses), 'stale responses: run `npm run demos`').toBe(true);
     // The trace alone is enough: it carries the definition's source verbatim.
     expect(parseTrace(onDisk).pipeline?.source).toBe(source);
+  });
+});
+
+describe('support triage (model steps, shipped responses)', () => {
+  const demo = () => loadDemo('support-triage');
+  const shipped = () => {
+    const answers = new Map<string, ModelAnswer>();
+    for (const line of readDemoFile('support-triage.responses.jsonl').trim().split('\n')) {
+      const entry = JSON.parse(line) as { key: string; request: Parameters<typeof requestKey>[0]; response: ModelAnswer };
+      expect(requestKey(entry.request)).toBe(entry.key);
+      answers.set(entry.key, entry.response);
+    }
+    return answers;
+  };
+
+  it('analyses in every shipped mode from its responses alone, with no request left over', () => {
+    const { trace, def } = demo();
+    const answers = shipped();
+    for (const settings of DEMO_RESPONSE_SETTINGS) {
+      const results = trace.cases.map((c) => {
+        const round = analyzeCaseRound(def, c, settings, answers);
+        if (round.kind !== 'result') throw new Error(`${c.id} (${settings.mode}) still needs ${round.requests.length} requests`);
+        return round.result;
+      });
+      expectNoReplayProblems(results);
+      const failures = results.filter((r) => r.failed);
+      expect(failures.length).toBeGreaterThan(0);
+      // Exact Shapley: each failure's blame sums to what all fixes together repair.
+      for (const r of failures) expect(Object.values(r.shapley!).reduce((a, b) => a + b, 0)).toBeCloseTo(r.vAll - r.vEmpty, 12);
+    }
+  });
+
+  it('blames the reviewer most in recorded mode, and uses only shipped responses', () => {
+    const { trace, def } = demo();
+    const answers = shipped();
+    const used = new Set<string>();
+    const results = trace.cases.map((c) => {
+      const round = analyzeCaseRound(def, c, DEFAULT_SETTINGS, answers);
+      if (round.kind !== 'result') throw new Error('pending');
+      round.usedResponses.forEach((k) => used.add(k));
+      return round.result;
+    });
+    const batch = batchOf(results);
+    const top = [...batch.steps].sort((a, b) => b.meanShapley - a.meanShapley)[0].step;
+    expect(top).toBe('review');
+    expect(used.size).toBeLessThanOrEqual(answers.size);
   });
 });
 
