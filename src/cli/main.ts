@@ -113,6 +113,9 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
     }
     case 'pipeline':
       return analyzeSource(input.source, basename(opts.file), undefined, opts);
+    case 'runs':
+    case 'predictions':
+      throw new InputError(`"${opts.file}" holds ${input.kind === 'runs' ? `recorded runs (${input.runs.format})` : 'attribution predictions'}: open it with --inspect (and score with --score FILE)`);
     case 'game': {
       const misplaced = REPLAY_ONLY_OPTIONS.find((o) => opts.given.has(o));
       if (misplaced) throw new InputError(`${misplaced} does not apply to a game file (its values are already computed)`);
@@ -152,6 +155,9 @@ async function writeHtml(path: string, opts: CliOptions, a: Analysis): Promise<v
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  // Recorded runs (DESIGN 5.2) have their own small command line.
+  const { wantsInspect, inspectMain } = await import('./inspect.ts');
+  if (wantsInspect(argv)) return inspectMain(argv);
   let opts: CliOptions;
   try {
     opts = parseArgs(argv);

@@ -3,7 +3,11 @@ import { describeReadableFormats, IMPORTERS, parseInputFile, type Importer } fro
 import { formatErrorOf, readFixture } from './test-helpers.ts';
 
 const READS =
-  'this reads: agentblame-trace (JSON or JSONL); agentblame-game (JSON); pipeline definition (.js or .mjs with export default)';
+  'this reads: agentblame-trace (JSON or JSONL); agentblame-game (JSON); pipeline definition (.js or .mjs with export default)' +
+  '; runtape recordings (JSONL); Who&When failure logs; Langfuse trace export (trace + observations); AgentOps trace export' +
+  '; LangSmith runs (post/patch payloads or run lists); any-agent traces; Vercel AI SDK spans; OpenInference spans (OTLP/JSON)' +
+  '; OpenTelemetry GenAI spans (OTLP/JSON, Tempo, Jaeger, console exporter); span attribute maps (OTel GenAI or OpenInference)' +
+  '; attribution predictions ({ "<run id>": { agent, step } })';
 
 describe('parseInputFile', () => {
   it('reads a JSON trace, a JSONL trace and a game file by their format field', () => {

@@ -7,13 +7,14 @@ import type { ImportedInput, Importer } from './importer.ts';
 import { gameImporter } from './importers/game-importer.ts';
 import { pipelineImporter } from './importers/pipeline-importer.ts';
 import { traceImporter } from './importers/trace-importer.ts';
+import { RECORDED_RUN_IMPORTERS } from './importers/recorded-runs.ts';
 import { parseJson, stripByteOrderMark } from './parse-json.ts';
 import { describeValue, isJsonObject, ownField } from './validate.ts';
 
 export type { ImportedInput, Importer } from './importer.ts';
 
 /** Every format we read, in the order they are tried. Add new importers here. */
-export const IMPORTERS: readonly Importer[] = [traceImporter, gameImporter, pipelineImporter];
+export const IMPORTERS: readonly Importer[] = [traceImporter, gameImporter, pipelineImporter, ...RECORDED_RUN_IMPORTERS];
 
 /** "this reads: agentblame-trace (JSON or JSONL), ..." */
 export function describeReadableFormats(importers: readonly Importer[] = IMPORTERS): string {

@@ -6,11 +6,17 @@
  */
 import type { GameFile } from './game.ts';
 import type { TraceFile } from './trace.ts';
+import type { RecordedRunFile } from '../runs/types.ts';
+import type { Predictions } from '../runs/score.ts';
 
 export type ImportedInput =
   | { kind: 'trace'; trace: TraceFile }
   | { kind: 'game'; game: GameFile }
-  | { kind: 'pipeline'; source: string };
+  | { kind: 'pipeline'; source: string }
+  /** Recorded runs of real agents (DESIGN 5.2): OTel GenAI, OpenInference, Langfuse, LangSmith, runtape, Who&When... */
+  | { kind: 'runs'; runs: RecordedRunFile }
+  /** Predicted culprits to score against labelled runs: `{ "<run id>": { agent, step } }`. */
+  | { kind: 'predictions'; predictions: Predictions };
 
 export interface Importer {
   /** How the format is named in "this reads ..." messages. */

@@ -1,7 +1,9 @@
 /** Plain-data messages between the page and its import worker. */
 import type { Session } from '../../session/types.ts';
+import type { RecordedRunFile } from '../../runs/types.ts';
+import type { Predictions } from '../../runs/score.ts';
 
-export type ImportedKind = 'trace' | 'game' | 'pipeline' | 'session';
+export type ImportedKind = 'trace' | 'game' | 'pipeline' | 'session' | 'runs' | 'predictions';
 
 export interface ImportProgress {
   phase: 'reading' | 'parsing' | 'validating';
@@ -22,6 +24,10 @@ export type ImportOutcome =
       gameCount: number;
       /** A session file or an exported HTML report, validated and migrated. */
       session?: Session;
+      /** Recorded runs of real agents (shown in the run view, never analysed as cases). */
+      runs?: RecordedRunFile;
+      /** A predictions file, scored against the open labelled runs. */
+      predictions?: Predictions;
     }
   | { ok: false; problem: ImportProblem };
 

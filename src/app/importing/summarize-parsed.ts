@@ -26,6 +26,10 @@ export function summarizeParsed(input: ImportedInput): { outcome: ImportOutcome;
         cases: [],
         games: [],
       };
+    case 'runs':
+      return { outcome: { ok: true, kind: 'runs', runs: input.runs, caseCount: 0, gameCount: 0 }, cases: [], games: [] };
+    case 'predictions':
+      return { outcome: { ok: true, kind: 'predictions', predictions: input.predictions, caseCount: 0, gameCount: 0 }, cases: [], games: [] };
   }
 }
 

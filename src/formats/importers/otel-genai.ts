@@ -1,0 +1,14 @@
+import type { Importer } from '../importer.ts';
+import { parseJsonKeepingBigInts } from '../recorded/big-int-json.ts';
+import { otelRuns } from '../recorded/otel-runs.ts';
+import { looksLikeOtel } from '../recorded/sniff.ts';
+
+/**
+ * OpenTelemetry GenAI spans (FORMATS.md §2): OTLP/JSON (hex or base64 ids, one request or an
+ * array), Tempo's `batches`, Jaeger's `data[].spans` and the console exporter's list.
+ */
+export const otelGenaiImporter: Importer = {
+  label: 'OpenTelemetry GenAI spans (OTLP/JSON, Tempo, Jaeger, console exporter)',
+  sniff: (text) => looksLikeOtel(text),
+  import: (text) => ({ kind: 'runs', runs: otelRuns(parseJsonKeepingBigInts(text), 'otel-genai') }),
+};

@@ -1,0 +1,12 @@
+import { buildRun } from '../../runs/build-run.ts';
+import type { RecordedRunFile } from '../../runs/types.ts';
+import { FormatError } from '../format-error.ts';
+import { readOtelTraces } from './otel-spans.ts';
+import { spanToStep } from './span-step.ts';
+
+/** One run per trace id, each a tree of steps (OTel GenAI and OpenInference share this). */
+export function otelRuns(parsed: unknown, format: string): RecordedRunFile {
+  const traces = readOtelTraces(parsed);
+  if (traces.every((t) => t.spans.length === 0)) throw new FormatError('', 'the file holds no spans');
+  return { format, runs: traces.map((t) => buildRun({ id: t.traceId, steps: t.spans.map(spanToStep) })) };
+}

@@ -1,0 +1,65 @@
+/**
+ * Time readers for the units recorded formats use (FORMATS.md trap 3); all return epoch
+ * milliseconds with fractions, so microseconds survive where the format has them.
+ */
+import { FormatError } from '../format-error.ts';
+import { describeValue } from '../validate.ts';
+
+/** Nanoseconds as a decimal string (OTLP) or a number (Tempo; already rounded by JSON). */
+export function nanosToMs(value: unknown, path: string): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' && /^\d+$/.test(value)) {
+    if (value === '0') return null;
+    const whole = value.length > 6 ? Number(value.slice(0, -6)) : 0;
+    return whole + Number(value.slice(-6)) / 1e6;
+  }
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value === 0 ? null : value / 1e6;
+  throw new FormatError(path, `expected nanoseconds (a string of digits or a number), ${describeValue(value)}`);
+}
+
+/** Microseconds (Jaeger). */
+export function microsToMs(value: unknown, path: string): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value / 1e3;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value) / 1e3;
+  throw new FormatError(path, `expected microseconds (a number), ${describeValue(value)}`);
+}
+
+/** ISO 8601 text, keeping fractions beyond milliseconds (`2026-10-03T00:45:57.360650Z`, `+00:00`). */
+export function isoToMs(value: unknown, path: string): number | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value !== 'string') throw new FormatError(path, `expected an ISO 8601 time, ${describeValue(value)}`);
+  const m = /^(\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?)(\.\d+)?(Z|[+-]\d\d:?\d\d)?$/i.exec(value.trim());
+  if (m) {
+    const base = Date.parse(`${m[1].replace(' ', 'T')}${m[3] ?? 'Z'}`);
+    if (Number.isFinite(base)) return base + (m[2] ? Number(`0${m[2]}`) * 1000 : 0);
+  }
+  const parsed = Date.parse(value);
+  if (!Number.isFinite(parsed)) throw new FormatError(path, `expected an ISO 8601 time, got ${JSON.stringify(value.slice(0, 40))}`);
+  return parsed;
+}
+
+/** `[seconds, nanoseconds]` (JS ReadableSpan hrtime). */
+export function hrTimeToMs(value: unknown, path: string): number | null {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value) && value.length === 2 && value.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    return (value[0] as number) * 1e3 + (value[1] as number) / 1e6;
+  }
+  throw new FormatError(path, `expected [seconds, nanoseconds], ${describeValue(value)}`);
+}
+
+/** Epoch milliseconds as a number (LangSmith JS) or ISO text (LangSmith Python). */
+export function msOrIsoToMs(value: unknown, path: string): number | null {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new FormatError(path, `expected a time, got ${value}`);
+    return value;
+  }
+  return isoToMs(value, path);
+}
+
+/** Unix seconds as a float (runtape `ts`). */
+export function secondsToMs(value: unknown, path: string): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'number' && Number.isFinite(value)) return value * 1e3;
+  throw new FormatError(path, `expected unix seconds (a number), ${describeValue(value)}`);
+}
