@@ -113,7 +113,8 @@ export class ModelHost {
         continue;
       }
       if (this.offline || !this.endpoint) {
-        out.set(key, { error: this.offline ? `offline: no cached response for this request (model "${request.model}", key ${key.slice(0, 12)})` : 'no model endpoint is set up' });
+        const which = `(model "${request.model}", key ${key.slice(0, 12)})`;
+        out.set(key, { error: this.offline ? `offline: no cached response for this request ${which}` : `no cached response for this request and no model endpoint to ask ${which}` });
         continue;
       }
       let flight = this.flights.get(key);

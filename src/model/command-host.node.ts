@@ -1,0 +1,40 @@
+import { endpointConfig, EndpointConfigError } from './endpoint.ts';
+import { openCaches } from './jsonl-cache.node.ts';
+import { ModelHost, type ModelProgress } from './model-host.ts';
+
+/** The command's model flags, as src/cli/args.ts parses them (ModelOptions there). */
+export interface CommandModelFlags {
+  url?: string;
+  apiKeyEnv?: string;
+  concurrency: number;
+  caches: string[];
+  offline: boolean;
+}
+
+/**
+ * The command's model host from its flags: the endpoint (`--model-url`, the key read from the
+ * variable `--api-key-env` names, `--concurrency`), the `--cache` files and `--offline`. Null
+ * when no flag asks for a model (model steps are then per-case errors saying what to pass).
+ * Throws EndpointConfigError / CacheFileError with a message fit for the command's stderr; no
+ * message ever holds the key. `warnings` are the caches' skipped lines.
+ */
+export function commandModelHost(
+  flags: CommandModelFlags,
+  models: Record<string, string> | undefined,
+  env: Record<string, string | undefined>,
+  onProgress?: (progress: ModelProgress) => void,
+): { host: ModelHost; warnings: string[] } | null {
+  if (flags.url === undefined && flags.caches.length === 0 && !flags.offline) {
+    if (flags.apiKeyEnv !== undefined) throw new EndpointConfigError('--api-key-env: there is no --model-url to send the key to');
+    return null;
+  }
+  let apiKey: string | undefined;
+  if (flags.apiKeyEnv !== undefined) {
+    apiKey = env[flags.apiKeyEnv];
+    if (apiKey === undefined || apiKey === '') throw new EndpointConfigError(`--api-key-env: the environment variable ${flags.apiKeyEnv} is not set (or empty)`);
+  }
+  const endpoint = flags.url === undefined ? undefined : endpointConfig({ baseUrl: flags.url, models, apiKey, concurrency: flags.concurrency });
+  const { cache, warnings } = openCaches(flags.caches);
+  const host = new ModelHost({ cache, endpoint, offline: flags.offline, onProgress });
+  return { host, warnings };
+}
