@@ -3,7 +3,7 @@
  * bench/results.json.
  *
  *   npm run bench                         # everything, 3 timed runs each (median), 1 warm-up
- *   npm run bench -- --only exact,mc      # some groups: refund, rag, eight-step, exact, mc, sandbox
+ *   npm run bench -- --only exact,mc      # some groups: refund, rag, eight-step, exact, mc, sandbox, model-steps
  *   npm run bench -- --runs 5 --workers 1 # more runs; demo batches on one worker thread
  *   npm run bench -- --smoke              # every workload at a tiny size (seconds)
  */
@@ -18,6 +18,7 @@ import { eightStepWorkload, ragWorkload, refundWorkload } from './workloads/demo
 import { exactScalingWorkload } from './workloads/exact-scaling.ts';
 import { mcEfficiencyWorkload } from './workloads/mc-efficiency.ts';
 import { sandboxOverheadWorkload } from './workloads/sandbox-overhead.ts';
+import { modelStepsWorkload } from './workloads/model-steps.ts';
 
 export const WORKLOADS: Record<string, (sizes: SuiteSizes) => Promise<WorkloadResult[]>> = {
   // Sandbox first: it also times plain definitions, best measured before anything else warms up.
@@ -27,6 +28,7 @@ export const WORKLOADS: Record<string, (sizes: SuiteSizes) => Promise<WorkloadRe
   'eight-step': eightStepWorkload,
   exact: exactScalingWorkload,
   mc: mcEfficiencyWorkload,
+  'model-steps': modelStepsWorkload,
 };
 
 export const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), 'results.json');

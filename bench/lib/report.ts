@@ -78,6 +78,8 @@ export function formatTable(rows: readonly WorkloadResult[]): string {
     if (d.kernelWallMs !== undefined) extra.push(`kernel ${fmtMs(d.kernelWallMs as number)}`);
     if (d.sesOverPlain !== undefined) extra.push(`${(d.sesOverPlain as number).toFixed(2)}x plain`);
     if (d.workers) extra.push(`${d.workers} workers`);
+    if (d.requestsSent !== undefined) extra.push(`${d.requestsSent} requests sent${d.naiveRequests === undefined ? '' : ` of ${d.naiveRequests} naive`}`);
+    if (d.speedUpOverFirst !== undefined && d.speedUpOverFirst !== 1) extra.push(`${(d.speedUpOverFirst as number).toFixed(1)}x faster than concurrency 1`);
     const ref = r.reference;
     return [
       r.group,

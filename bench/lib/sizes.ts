@@ -19,6 +19,10 @@ export interface SuiteSizes {
   mcTargetError: number;
   mcSeeds: number;
   sandboxCases: number;
+  /** Model steps: cases of the 8-step agent with model steps, the endpoint's latency, concurrencies. */
+  modelCases: number;
+  modelLatencyMs: number;
+  modelConcurrency: number[];
 }
 
 export const FULL_SIZES: SuiteSizes = {
@@ -39,6 +43,9 @@ export const FULL_SIZES: SuiteSizes = {
   mcTargetError: 0.02,
   mcSeeds: 5,
   sandboxCases: 200,
+  modelCases: 12,
+  modelLatencyMs: 100,
+  modelConcurrency: [1, 4, 16],
 };
 
 /** Every workload at a size that runs in a few seconds: for bench/bench.test.ts. */
@@ -60,4 +67,7 @@ export const SMOKE_SIZES: SuiteSizes = {
   mcTargetError: 0.1,
   mcSeeds: 1,
   sandboxCases: 3,
+  modelCases: 2,
+  modelLatencyMs: 5,
+  modelConcurrency: [1, 4],
 };
