@@ -204,4 +204,62 @@ describe('ModelHost', () => {
     expect(everything).toContain('[API key]');
     expect(everything).not.toContain(key);
   });
+
+  describe('with an asynchronous store behind the cache (the page)', () => {
+    class MapStore {
+      readonly entries = new Map<string, { key: string; request: ChatRequest; response: ReturnType<typeof fakeModelAnswer> }>();
+      failReads = false;
+      failWrites = false;
+      async getMany(keys: readonly string[]) {
+        if (this.failReads) throw new Error('IndexedDB is not available in this browser');
+        await new Promise((r) => setTimeout(r, 5));
+        return new Map(keys.filter((k) => this.entries.has(k)).map((k) => [k, this.entries.get(k)!] as const));
+      }
+      async putMany(entries: readonly { key: string; request: ChatRequest; response: ReturnType<typeof fakeModelAnswer> }[]) {
+        if (this.failWrites) throw new Error('QuotaExceededError');
+        await new Promise((r) => setTimeout(r, 5));
+        for (const e of entries) this.entries.set(e.key, e);
+      }
+    }
+
+    it('answers from the store without sending (cache hits) and writes each new response before answering', async () => {
+      const endpoint = await fake();
+      const store = new MapStore();
+      store.entries.set(pending(1).key, { key: pending(1).key, request: chat(1), response: fakeModelAnswer(chat(1)) });
+      const h = host(endpoint, {}, { store });
+      const answers = await h.resolve([pending(1, 'a'), pending(2, 'a')]);
+      expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
+      expect(bodies(endpoint)).toEqual([JSON.stringify(chat(2))]);
+      expect(store.entries.get(pending(2).key)?.response).toEqual(fakeModelAnswer(chat(2)));
+      expect(h.usage('a')).toMatchObject({ requests: 1, cacheHits: 1 });
+      // A new host over the same store (a reloaded page) sends nothing.
+      const again = host(endpoint, {}, { store });
+      await again.resolve([pending(1, 'b'), pending(2, 'b')]);
+      expect(endpoint.requests).toHaveLength(1);
+      expect(again.totalUsage()).toEqual({ requests: 0, cacheHits: 2, inputTokens: 0, outputTokens: 0 });
+    });
+
+    it('ignores a stored entry whose key is not its request', async () => {
+      const endpoint = await fake();
+      const store = new MapStore();
+      store.entries.set(pending(2).key, { key: pending(2).key, request: chat(1), response: { text: 'forged', finish: 'stop', usage: { input: 0, output: 0 } } });
+      const answers = await host(endpoint, {}, { store }).resolve([pending(2)]);
+      expect(answers.get(pending(2).key)).toEqual(fakeModelAnswer(chat(2)));
+      expect(endpoint.requests).toHaveLength(1);
+    });
+
+    it('goes on with a warning when the store cannot be read or written', async () => {
+      const endpoint = await fake();
+      const store = new MapStore();
+      store.failReads = true;
+      store.failWrites = true;
+      const warnings: string[] = [];
+      const answers = await host(endpoint, {}, { store, onWarning: (w) => warnings.push(w) }).resolve([pending(1)]);
+      expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
+      expect(warnings).toEqual([
+        'the response store could not be read (IndexedDB is not available in this browser); missing responses are requested',
+        'a response could not be stored (QuotaExceededError); it is kept for this run only',
+      ]);
+    });
+  });
 });

@@ -2,7 +2,7 @@ import { NO_USAGE, requestKey, type ChatRequest, type ModelAnswer, type ModelFai
 import { sendChat, type SendOptions } from './connector.ts';
 import type { EndpointConfig } from './endpoint.ts';
 import { ModelEndpointError, ModelRequestCancelled } from './endpoint-error.ts';
-import { MemoryResponseCache, type ResponseCache } from './response-cache.ts';
+import { MemoryResponseCache, type CacheEntry, type ResponseCache } from './response-cache.ts';
 
 /** A pending request and the case that asked for it (for accounting). */
 export type HostRequest = PendingRequest & { caseId: string };
@@ -32,6 +32,19 @@ export interface ModelHostOptions {
   send?: Pick<SendOptions, 'fetch' | 'sleep' | 'random' | 'now'>;
   /** Called whenever the progress changes. */
   onProgress?(progress: ModelProgress): void;
+  /**
+   * A slower store behind the cache (the page's IndexedDB): keys the cache lacks are looked up
+   * there before anything is sent, and every new response is written there as it arrives.
+   */
+  store?: AsyncResponseStore;
+  /** Problems that fail no case (the store could not be read or written). */
+  onWarning?(message: string): void;
+}
+
+/** An asynchronous response store (the page's IndexedDB ResponseStore has this shape). */
+export interface AsyncResponseStore {
+  getMany(keys: readonly string[]): Promise<Map<string, CacheEntry>>;
+  putMany(entries: readonly CacheEntry[]): Promise<void>;
 }
 
 interface Flight {
@@ -63,6 +76,8 @@ export class ModelHost {
   private readonly offline: boolean;
   private readonly send: ModelHostOptions['send'];
   private readonly onProgress: ModelHostOptions['onProgress'];
+  private readonly store: AsyncResponseStore | undefined;
+  private readonly onWarning: ModelHostOptions['onWarning'];
   private readonly flights = new Map<string, Flight>();
   private readonly queue: Flight[] = [];
   /** Answers got in this host's life (also when the cache could not keep them), and failures. */
@@ -81,6 +96,8 @@ export class ModelHost {
     this.offline = options.offline ?? false;
     this.send = options.send;
     this.onProgress = options.onProgress;
+    this.store = options.store;
+    this.onWarning = options.onWarning;
   }
 
   /**
@@ -90,6 +107,7 @@ export class ModelHost {
    */
   async resolve(requests: readonly HostRequest[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>> {
     if (signal?.aborted) throw new ModelRequestCancelled();
+    if (this.store) await raceAbort(this.loadFromStore(requests), signal);
     const out = new Map<string, ModelAnswer>();
     const waiting: Flight[] = [];
     let progressed = false;
@@ -152,6 +170,23 @@ export class ModelHost {
       throw error;
     } finally {
       signal?.removeEventListener('abort', leave);
+    }
+  }
+
+  /** Put into the cache what the store holds of the keys nobody knows yet (unreadable store: nothing). */
+  private async loadFromStore(requests: readonly HostRequest[]): Promise<void> {
+    const missing = [...new Set(requests.map((r) => r.key))].filter((key) => !this.answered.has(key) && !this.cache.has(key) && !this.flights.has(key));
+    if (missing.length === 0) return;
+    let found: Map<string, CacheEntry>;
+    try {
+      found = await this.store!.getMany(missing);
+    } catch (error) {
+      this.onWarning?.(`the response store could not be read (${error instanceof Error ? error.message : String(error)}); missing responses are requested`);
+      return;
+    }
+    for (const entry of found.values()) {
+      // The store is this browser's own, but a key must still be its request's before it answers anything.
+      if (!this.cache.has(entry.key) && requestKey(entry.request) === entry.key) this.cache.put(entry.key, entry.request, entry.response);
     }
   }
 
@@ -239,7 +274,15 @@ export class ModelHost {
       }
       // The answer stays known to this host (it is never sent again), but a cache that cannot keep
       // it is an error for the cases waiting now, so a full disk does not pass unnoticed.
-      flight.settle(writeError === null ? outcome : { error: writeError });
+      const settle = () => flight.settle(writeError === null ? outcome : { error: writeError });
+      if (!this.store) settle();
+      else {
+        // Written before the waiting cases go on, so a closed tab loses no answered request.
+        this.store.putMany([{ key: flight.key, request: flight.request, response: outcome }]).then(settle, (error: unknown) => {
+          this.onWarning?.(`a response could not be stored (${error instanceof Error ? error.message : String(error)}); it is kept for this run only`);
+          settle();
+        });
+      }
     } else {
       this.done++;
       this.failed++;
