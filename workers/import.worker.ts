@@ -7,12 +7,19 @@ import * as Comlink from 'comlink';
 import { parseInputFile } from '../src/formats/detect.ts';
 import type { CaseDef } from '../src/engine/types.ts';
 import type { TableGame } from '../src/formats/game.ts';
-import type { ImportOutcome, ImportProgress } from '../src/app/importing/import-protocol.ts';
+import type { ImportOutcome, ImportProblem, ImportProgress } from '../src/app/importing/import-protocol.ts';
+import type { RecordedRunFile } from '../src/runs/types.ts';
+import type { Predictions } from '../src/runs/score.ts';
 import { describeImportError } from '../src/app/importing/describe-import-error.ts';
 import { readBlobText } from '../src/app/importing/read-blob-text.ts';
 import { summarizeParsed } from '../src/app/importing/summarize-parsed.ts';
 import { opensWithJsonFormat } from '../src/formats/importer.ts';
 import { importSessionText, looksLikeHtml } from '../src/session/session-file.ts';
+
+/** One file of a many-file open: its runs or predictions, or what it is instead, or its problem. */
+export type RunFileOutcome =
+  | { fileName: string; ok: true; runs?: RecordedRunFile; predictions?: Predictions }
+  | { fileName: string; ok: false; kind?: string; problem?: ImportProblem };
 
 let cases: CaseDef[] = [];
 let games: TableGame[] = [];
@@ -45,6 +52,25 @@ const api = {
 
   takeGames(start: number, count: number): TableGame[] {
     return games.slice(start, start + count);
+  },
+
+  /**
+   * Reads many files at once (a dropped folder of logs) in this one worker: the recorded runs of
+   * each, or why a file is not one (`kind` says what it is instead, so the page can open it the usual way).
+   */
+  async openRunFiles(sources: { source: Blob; fileName: string }[]): Promise<RunFileOutcome[]> {
+    const out: RunFileOutcome[] = [];
+    for (const { source, fileName } of sources) {
+      try {
+        const input = parseInputFile(await readBlobText(source, () => {}), fileName);
+        if (input.kind === 'runs') out.push({ fileName, ok: true, runs: input.runs });
+        else if (input.kind === 'predictions') out.push({ fileName, ok: true, predictions: input.predictions });
+        else out.push({ fileName, ok: false, kind: input.kind });
+      } catch (error) {
+        out.push({ fileName, ok: false, problem: describeImportError(error) });
+      }
+    }
+    return out;
   },
 
   /** Frees the parsed data once the page has it all. */

@@ -17,6 +17,8 @@ import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
 import type { Session } from '../../session/types.ts';
 import { settingsKey } from './settings-key.ts';
+import type { RecordedRunFile } from '../../runs/types.ts';
+import type { Predictions } from '../../runs/score.ts';
 
 export type View = 'batch' | 'cases' | 'case' | 'definition';
 
@@ -96,8 +98,14 @@ export class Workbench {
     return this.progress?.status === 'running';
   }
 
+  /** Recorded runs and predictions go to the run view (src/app/runs/), not to the analysis. */
+  onRecordedRuns: ((input: { runs?: RecordedRunFile; predictions?: Predictions }, fileName: string) => void) | null = null;
+  /** Many files at once: the run view takes those holding recorded runs and returns the rest. */
+  onManyFiles: ((files: readonly File[]) => Promise<File[]>) | null = null;
+
   /** Opens dropped or picked files: traces and games first, then `.js` definitions to pair with them. */
   async openFiles(files: readonly File[]): Promise<void> {
+    if (files.length > 1 && this.onManyFiles) files = await this.onManyFiles(files);
     const ordered = [...files].sort((a, b) => Number(isDefinitionFile(a.name)) - Number(isDefinitionFile(b.name)));
     for (const file of ordered) await this.openSource(file, file.name);
   }
@@ -117,6 +125,10 @@ export class Workbench {
       const { outcome } = imported;
       if (outcome.kind === 'session' && outcome.session) {
         await this.onSessionFile?.(outcome.session);
+        return;
+      }
+      if ((outcome.kind === 'runs' || outcome.kind === 'predictions') && this.onRecordedRuns) {
+        this.onRecordedRuns({ runs: outcome.runs, predictions: outcome.predictions }, fileName);
         return;
       }
       if (outcome.kind === 'pipeline' && outcome.pipeline) {

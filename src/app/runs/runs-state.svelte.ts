@@ -1,0 +1,63 @@
+/**
+ * The open recorded runs (DESIGN 5.2) and what is selected in the run view. Runs are kept raw
+ * ($state.raw): they are large, plain and never edited.
+ */
+import type { Predictions } from '../../runs/score.ts';
+import type { RecordedRun, RecordedRunFile } from '../../runs/types.ts';
+
+export interface OpenRun {
+  /** Unique within the open set (the run id, with the file when ids repeat). */
+  key: string;
+  fileName: string;
+  format: string;
+  run: RecordedRun;
+}
+
+export class RunsState {
+  runs = $state.raw<OpenRun[]>([]);
+  predictions = $state.raw<{ fileName: string; predictions: Predictions } | null>(null);
+  selectedKey = $state<string | null>(null);
+  selectedStepId = $state<string | null>(null);
+  /** Files of a many-file open that could not be read, one line each. */
+  problems = $state.raw<string[]>([]);
+
+  get open(): boolean {
+    return this.runs.length > 0;
+  }
+
+  get selected(): OpenRun | null {
+    return this.runs.find((r) => r.key === this.selectedKey) ?? null;
+  }
+
+  /** Adds the runs of one or more files (the order given is kept). */
+  add(files: readonly { fileName: string; runs: RecordedRunFile }[]): void {
+    const taken = new Set(this.runs.map((r) => r.key));
+    const added: OpenRun[] = [];
+    for (const { fileName, runs } of files) {
+      for (const run of runs.runs) {
+        let key = run.id;
+        if (taken.has(key)) key = `${fileName} ${run.id}`;
+        for (let n = 2; taken.has(key); n++) key = `${fileName} ${run.id} (${n})`;
+        taken.add(key);
+        added.push({ key, fileName, format: runs.format, run });
+      }
+    }
+    this.runs = [...this.runs, ...added];
+    // One run opens straight away; a list waits for a pick.
+    if (this.runs.length === 1) this.select(this.runs[0].key);
+  }
+
+  select(key: string | null): void {
+    this.selectedKey = key;
+    const run = this.selected?.run;
+    this.selectedStepId = run && run.steps.length > 0 ? run.steps[0].id : null;
+  }
+
+  close(): void {
+    this.runs = [];
+    this.predictions = null;
+    this.selectedKey = null;
+    this.selectedStepId = null;
+    this.problems = [];
+  }
+}
