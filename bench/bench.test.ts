@@ -36,7 +36,7 @@ describe('bench suite (smoke sizes)', () => {
     const out = await runSuite(SMOKE_SIZES);
     const groups = new Set(out.workloads.map((w) => w.group));
     for (const g of ['sandbox', 'demo:refund', 'demo:rag', 'demo:eight-step', 'exact-scaling', 'mc-efficiency', 'model-steps']) expect(groups).toContain(g);
-    expect(Object.keys(WORKLOADS).length).toBe(7);
+    expect(Object.keys(WORKLOADS).length).toBe(8);
     for (const w of out.workloads) {
       expect(w.wallMs, w.name).toBeGreaterThanOrEqual(0);
       expect(w.wallRunsMs).toHaveLength(SMOKE_SIZES.runs);

@@ -19,6 +19,7 @@ import { exactScalingWorkload } from './workloads/exact-scaling.ts';
 import { mcEfficiencyWorkload } from './workloads/mc-efficiency.ts';
 import { sandboxOverheadWorkload } from './workloads/sandbox-overhead.ts';
 import { modelStepsWorkload } from './workloads/model-steps.ts';
+import { recordedRunsWorkload } from './workloads/recorded-runs.ts';
 
 export const WORKLOADS: Record<string, (sizes: SuiteSizes) => Promise<WorkloadResult[]>> = {
   // Sandbox first: it also times plain definitions, best measured before anything else warms up.
@@ -29,6 +30,7 @@ export const WORKLOADS: Record<string, (sizes: SuiteSizes) => Promise<WorkloadRe
   exact: exactScalingWorkload,
   mc: mcEfficiencyWorkload,
   'model-steps': modelStepsWorkload,
+  runs: recordedRunsWorkload,
 };
 
 export const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), 'results.json');
