@@ -10,7 +10,7 @@ import type { ModelAnswer, PendingRequest } from '../src/engine/model-call.ts';
 import { analyzeTableGame } from '../src/engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../src/engine/types.ts';
 import type { TableGame } from '../src/formats/game.ts';
-import { errorResult } from '../src/sandbox/error-result.ts';
+import { errorResult } from '../src/engine/case-result.ts';
 import type { LoadOutcome, WatchdogMessage } from '../src/app/analysis/protocol.ts';
 import { describeProblem, toSummary } from '../src/app/analysis/definition-summary.ts';
 

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import type { BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
 import { aggregateBatch, BatchStopper } from '../engine/batch.ts';
 import { analyzeTableGame, type TableGame } from '../engine/table-game.ts';
+import { fixesUsed, type FixUsed } from '../engine/fix-choice.ts';
 import { toSessionGames } from '../session/games.ts';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -34,7 +35,7 @@ interface Analysis {
   pipeline?: { name: string; source: string };
   cases: CaseDef[];
   /** The fix each step used, for the report's "fixes considered". */
-  fixes?: { step: string; fix: string }[];
+  fixes?: FixUsed[];
   /** Game tables analysed (game files), so the report's embedded session can be reopened. */
   games?: TableGame[];
 }
@@ -93,7 +94,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const reportOpts = stoppedEarly && batchOpts.bound === 'bernstein' ? { ...batchOpts, bound: 'anytime' as const } : batchOpts;
     const batch = aggregateBatch(results, reportOpts);
     if (stoppedEarly) batch.stoppedEarly = true;
-    const fixes = description.steps.map((s) => ({ step: s.name, fix: opts.settings.fixChoice?.[s.name] ?? s.fixes[0].name }));
+    const fixes = fixesUsed(description.steps.map((s) => ({ name: s.name, fixes: s.fixes.map((f) => f.name) })), opts.settings.fixChoice);
     return { results, batch, pipeline: { name: description.name, source }, cases: all, fixes };
   } finally {
     await pool.close();

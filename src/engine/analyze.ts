@@ -1,6 +1,7 @@
 import type { AnalysisSettings, CaseDef, CaseResult, Game, PipelineDef, ShapleyEstimate } from './types.ts';
 import { BlameGame } from './blame-game.ts';
-import { fixAlone, lastTouch, leaveOneOut } from './baselines.ts';
+import { lastTouch } from './baselines.ts';
+import { attributedResult, errorResult, passedResult } from './case-result.ts';
 import { canonicalize } from './canonical.ts';
 import { ReplayError, StepSuspended } from './errors.ts';
 import type { ReplayHooks } from './replay.ts';
@@ -13,23 +14,7 @@ import { hashWithSeed } from './hash.ts';
 import { validatePipeline } from './pipeline.ts';
 import { factualRun } from './factual-run.ts';
 
-/** Coalition tables are listed in results up to this many players. */
-export const COALITION_TABLE_MAX_PLAYERS = 10;
-
-function byName<T>(players: readonly string[], xs: readonly T[]): Record<string, T> {
-  const out: Record<string, T> = {};
-  players.forEach((p, i) => (out[p] = xs[i]));
-  return out;
-}
-
-function coalitionList(players: readonly string[], entries: [number, number][]): CaseResult['coalitions'] {
-  // Only used up to COALITION_TABLE_MAX_PLAYERS players, so masks fit in 32 bits and bit tests are exact.
-  return entries.map(([mask, value]) => {
-    const fixed: string[] = [];
-    for (let i = 0; i < players.length; i++) if ((mask >>> i) & 1) fixed.push(players[i]);
-    return { fixed, value };
-  });
-}
+export { COALITION_TABLE_MAX_PLAYERS } from './case-result.ts';
 
 /** The estimator's own random stream: a function of the run's seed and the case id, so results do not depend on case order or worker count. */
 function caseRng(seed: number, caseId: string) {
@@ -77,53 +62,38 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
     const mismatches = settings.mode === 'prior' && c.seed === undefined ? [] : compareWithRecord(c, factual);
     mismatches.push(...checkObserved(def, c, settings.mode, game, hooks));
     const failed = (c.score ?? factualScore) < threshold;
-    const base = {
-      id: c.id,
-      players,
-      method,
-      failed,
-      vEmpty: game.value(0),
-      factualOutputs: factual.factualRun.outputs,
-      ...(mismatches.length ? { mismatches } : {}),
-    };
-    if (!failed) {
-      return { ...base, vAll: game.value(game.fullMask), cost: game.cost() + (recorded?.cost() ?? 0), evaluations: game.evaluations, queries: 0, permutations: 0 };
-    }
+    const extras = { factualOutputs: factual.factualRun.outputs, mismatches };
+    const cost = () => game.cost() + (recorded?.cost() ?? 0);
+    if (!failed) return passedResult(c.id, game, method, () => ({ cost: cost(), evaluations: game.evaluations }), extras);
     const { estimate } = attribute(game, c.id, settings);
     // A round of a model-step analysis that still waits for responses has only stand-in values.
     if (hooks.model && hooks.model.pending.size > 0) throw new StepSuspended(players[0]);
-    const vAll = game.value(game.fullMask);
-    const fa = fixAlone(game);
-    const loo = leaveOneOut(game);
-    const fixedRun = game.fullRun!;
-    const evaluated = game.evaluated();
-    const n = players.length;
-    // Fixable: some coalition reaches the threshold (all coalitions when exact, those seen otherwise).
-    const fixable = evaluated.some(([, v]) => v >= threshold);
-    return {
-      ...base,
-      vAll,
-      shapley: byName(players, estimate.values),
-      ...(estimate.ci ? { ci: byName(players, estimate.ci) } : {}),
-      fixAlone: byName(players, fa),
-      leaveOneOut: byName(players, loo),
-      lastTouch: lastTouch(players, game.factualRun.outputIds, fixedRun.outputIds),
-      cost: game.cost() + (recorded?.cost() ?? 0),
-      evaluations: game.evaluations,
-      queries: estimate.queries,
-      ...(method === 'mc' ? { estimator: settings.estimator } : {}),
-      permutations: estimate.permutations,
-      stopReason: estimate.stopReason,
-      fixable,
-      ...(n <= COALITION_TABLE_MAX_PLAYERS ? { coalitions: coalitionList(players, evaluated) } : {}),
-      fixedOutputs: fixedRun.outputs,
-      ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
-    };
+    return attributedResult(
+      game,
+      {
+        caseId: c.id,
+        method,
+        estimator: settings.estimator,
+        estimate,
+        threshold,
+        measured: () => {
+          const fixedRun = game.fullRun!;
+          return {
+            evaluated: game.evaluated(),
+            cost: cost(),
+            evaluations: game.evaluations,
+            lastTouch: lastTouch(players, game.factualRun.outputIds, fixedRun.outputIds),
+            fixedOutputs: fixedRun.outputs,
+          };
+        },
+      },
+      extras,
+    );
   } catch (e) {
     // The definition's own failures arrive as ReplayError, settings out of range as RangeError;
     // anything else is a bug here and must not pass as a per-case error.
     if (!(e instanceof ReplayError) && !(e instanceof RangeError)) throw e;
-    return { id: c.id, players, method, failed: true, vEmpty: NaN, vAll: NaN, cost: 0, evaluations: 0, permutations: 0, error: errorText(e) };
+    return errorResult(c.id, players, settings, errorText(e));
   }
 }
 

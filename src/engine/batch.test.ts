@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { testResult, type LooseResult } from './testing/results.ts';
 import { aggregateBatch, anytimeIndex, BatchStopper, NORMAL_STOP_MIN_CASES } from './batch.ts';
 import { seededRng } from './rng.ts';
 import type { BatchBound, CaseResult } from './types.ts';
@@ -7,9 +8,9 @@ import { mean, variance } from './testing/statistics.ts';
 const players = ['a', 'b', 'c'];
 const Z975 = 1.959963984540054;
 
-function failure(id: string, shapley: number[], extra: Partial<CaseResult> = {}): CaseResult {
+function failure(id: string, shapley: number[], extra: Partial<LooseResult> = {}): CaseResult {
   const byName = (xs: number[]) => Object.fromEntries(players.map((p, i) => [p, xs[i]]));
-  return {
+  return testResult({
     id,
     players,
     method: 'exact',
@@ -26,7 +27,7 @@ function failure(id: string, shapley: number[], extra: Partial<CaseResult> = {})
     stopReason: 'exact',
     fixable: true,
     ...extra,
-  };
+  });
 }
 
 const handBuilt: CaseResult[] = [
@@ -131,7 +132,7 @@ describe('aggregateBatch', () => {
     expect(unrepairable.unfixable).toBe(2);
 
     // A metric on [0, 10]: Shapley values lie in [-10, 10], and the range term scales with it.
-    const wide = synthetic(50, 8).map((r) => ({ ...r, shapley: Object.fromEntries(Object.entries(r.shapley!).map(([p, v]) => [p, 10 * v])) }));
+    const wide = synthetic(50, 8).map((r) => testResult({ ...r, shapley: Object.fromEntries(Object.entries(r.shapley!).map(([p, v]) => [p, 10 * v])) }));
     const bw = aggregateBatch(wide, { delta: 0.05, bound: 'bernstein', range: [0, 10] });
     const xs = wide.map((r) => r.shapley!.a);
     const rr = Math.sqrt((2 * variance(xs) * Math.log(4 / (0.05 / 3))) / 50) + (7 * 20 * Math.log(4 / (0.05 / 3))) / (3 * 49);

@@ -4,6 +4,7 @@ import { CheckpointSchedule, checkpointDelta } from './stats/checkpoint-schedule
 import { normalQuantile } from './stats/normal-quantile.ts';
 import { RunningStats } from './stats/welford.ts';
 import { topSeparated } from './shapley/stop-rules.ts';
+import { analysedFailures, isAnalysedFailure } from './case-result.ts';
 
 export interface BatchOptions {
   delta: number;
@@ -12,10 +13,6 @@ export interface BatchOptions {
   range?: readonly [number, number];
 }
 
-/** Failing cases that were analysed (no error, Shapley present). */
-export function analyzedFailures(results: readonly CaseResult[]): CaseResult[] {
-  return results.filter((r) => r.failed && !r.error && r.shapley);
-}
 
 /** Index of the checkpoint that covers m samples on the default schedule (the next one if m is between checkpoints). */
 export function anytimeIndex(m: number): number {
@@ -51,8 +48,8 @@ function meanInterval(stats: RunningStats, nSteps: number, opts: BatchOptions): 
  * coalition repairs are counted apart (they stay in the means, contributing their values).
  */
 export function aggregateBatch(results: readonly CaseResult[], opts: BatchOptions): BatchResult {
-  const failures = results.filter((r) => r.failed && !r.error);
-  const analyzed = analyzedFailures(results);
+  const failures = results.filter((r) => r.failed && r.error === undefined);
+  const analyzed = analysedFailures(results);
   const players = analyzed[0]?.players ?? failures[0]?.players ?? results[0]?.players ?? [];
   const shapley = players.map(() => new RunningStats());
   const alone = players.map(() => 0);
@@ -62,7 +59,7 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   for (const r of results) cost += r.cost;
   for (const r of analyzed) {
     players.forEach((p, i) => {
-      shapley[i].push(r.shapley![p] ?? 0);
+      shapley[i].push(r.shapley[p] ?? 0);
       alone[i] += r.fixAlone?.[p] ?? 0;
       if (r.lastTouch === p) touches[i]++;
     });
@@ -121,10 +118,10 @@ export class BatchStopper {
 
   /** Feed the next result in case order; true when the top step has separated. */
   push(result: CaseResult): boolean {
-    if (!(result.failed && !result.error && result.shapley)) return false;
+    if (!isAnalysedFailure(result)) return false;
     const players = result.players;
     if (this.stats.length === 0) players.forEach(() => this.stats.push(new RunningStats()));
-    players.forEach((p, i) => this.stats[i].push(result.shapley![p] ?? 0));
+    players.forEach((p, i) => this.stats[i].push(result.shapley[p] ?? 0));
     this.count++;
     if (!this.schedule.reached(this.count)) return false;
     if (this.opts.bound === 'normal' && this.count < NORMAL_STOP_MIN_CASES) return false;

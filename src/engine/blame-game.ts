@@ -1,5 +1,6 @@
 import type { AnalysisSettings, CaseDef, Game, PipelineDef } from './types.ts';
 import { ReplayError, StepSuspended } from './errors.ts';
+import { chosenFix } from './fix-choice.ts';
 import { WorldNoise } from './noise.ts';
 import { Replayer, type ReplayHooks, type WorldRun } from './replay.ts';
 import { caseWorldSeed, ensembleWorldSeed } from './world.ts';
@@ -20,7 +21,7 @@ export function worldsFor(c: CaseDef, mode: AnalysisSettings['mode'], count: num
 /** Index of the chosen fix of each step (settings.fixChoice by name, default the first). */
 export function fixIndices(def: PipelineDef, fixChoice: AnalysisSettings['fixChoice']): number[] {
   return def.steps.map((s) => {
-    const wanted = fixChoice && Object.hasOwn(fixChoice, s.name) ? fixChoice[s.name] : undefined;
+    const wanted = chosenFix(fixChoice, s.name);
     if (wanted === undefined) return 0;
     const k = s.fixes.findIndex((f) => f.name === wanted);
     if (k < 0) throw new ReplayError(`step "${s.name}" has no fix named "${wanted}" (fixes: ${s.fixes.map((f) => f.name).join(', ')})`, s.name);

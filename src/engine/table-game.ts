@@ -1,6 +1,7 @@
 import type { AnalysisSettings, CaseResult, Game } from './types.ts';
-import { attribute, COALITION_TABLE_MAX_PLAYERS } from './analyze.ts';
-import { fixAlone, leaveOneOut } from './baselines.ts';
+import { attribute } from './analyze.ts';
+import { attributedResult, passedResult } from './case-result.ts';
+import { resolveMethod } from './settings.ts';
 
 /** Outcomes computed elsewhere (DESIGN 4.3): v by bitmask, bit i set when players[i] is fixed. */
 export interface TableGame {
@@ -65,37 +66,22 @@ function inferRange(values: Float64Array): [number, number] {
   return lo < hi ? [lo, hi] : [lo, lo + 1];
 }
 
-/** Analyse a game given as a value table: Shapley and the two value-based baselines (no last-touch: no outputs). */
+/**
+ * Analyse a game given as a value table: a game fails when v(empty) is below the threshold, and a
+ * failing game gets Shapley and the two value-based baselines (no last-touch: there are no outputs).
+ */
 export function analyzeTableGame(table: TableGame, settings: AnalysisSettings, threshold = 1): CaseResult {
   const game = new TableGameAdapter(table);
-  const players = [...table.players];
-  const { method, estimate } = attribute(game, table.id, settings);
-  const vEmpty = game.value(0);
-  const vAll = game.value(2 ** players.length - 1);
-  const name = <T>(xs: readonly T[]) => Object.fromEntries(players.map((p, i) => [p, xs[i]])) as Record<string, T>;
-  const evaluated = game.evaluatedMasks();
-  return {
-    id: table.id,
-    players,
+  const method = resolveMethod(settings.method, table.players.length);
+  const counts = () => ({ cost: 0, evaluations: game.evaluations });
+  if (game.value(0) >= threshold) return passedResult(table.id, game, method, counts);
+  const { estimate } = attribute(game, table.id, settings);
+  return attributedResult(game, {
+    caseId: table.id,
     method,
-    failed: vEmpty < threshold,
-    vEmpty,
-    vAll,
-    shapley: name(estimate.values),
-    ...(estimate.ci ? { ci: name(estimate.ci) } : {}),
-    fixAlone: name(fixAlone(game)),
-    leaveOneOut: name(leaveOneOut(game)),
-    lastTouch: null,
-    cost: 0,
-    evaluations: game.evaluations,
-    queries: estimate.queries,
-    ...(method === 'mc' ? { estimator: settings.estimator } : {}),
-    permutations: estimate.permutations,
-    stopReason: estimate.stopReason,
-    fixable: evaluated.some((m) => table.values[m] >= threshold),
-    ...(players.length <= COALITION_TABLE_MAX_PLAYERS
-      ? { coalitions: evaluated.map((m) => ({ fixed: players.filter((_, i) => Math.floor(m / 2 ** i) % 2 === 1), value: table.values[m] })) }
-      : {}),
-    ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
-  };
+    estimator: settings.estimator,
+    estimate,
+    threshold,
+    measured: () => ({ ...counts(), evaluated: game.evaluatedMasks().map((m) => [m, table.values[m]] as const), lastTouch: null }),
+  });
 }

@@ -174,19 +174,14 @@ export interface ShapleyEstimate {
   history?: { permutations: number; cost: number; values: number[]; ci: [number, number][] }[];
 }
 
-/** One case's analysis, as printed by the headless command (structured-clone safe). */
-export interface CaseResult {
+/** What every case result carries, whatever became of the case. */
+interface CaseResultCommon {
   id: string;
   players: string[];
   method: Method;
-  failed: boolean;
+  /** v(no fix) and v(all fixes); NaN when the case could not be analysed. */
   vEmpty: number;
   vAll: number;
-  shapley?: Record<string, number>;
-  ci?: Record<string, [number, number]>;
-  fixAlone?: Record<string, number>;
-  leaveOneOut?: Record<string, number>;
-  lastTouch?: string | null;
   cost: number;
   evaluations: number;
   /** v(S) values the Shapley estimator asked for, repeats included (absent in sessions saved before it was counted). */
@@ -194,19 +189,10 @@ export interface CaseResult {
   /** The Monte Carlo estimator that produced the values (Monte Carlo results only). */
   estimator?: EstimatorName;
   permutations: number;
-  stopReason?: ShapleyEstimate['stopReason'];
-  /** Whether some coalition of fixes brings the case to the threshold. */
-  fixable?: boolean;
-  /** v(S) by bitmask, when n <= 10 (drill-down). */
-  coalitions?: { fixed: string[]; value: number }[];
-  /** Factual and all-fixed outputs per step (first world). */
+  /** Factual outputs per step (first world). */
   factualOutputs?: Record<string, unknown>;
-  fixedOutputs?: Record<string, unknown>;
-  history?: ShapleyEstimate['history'];
   /** Differences between the recorded outputs/score and the replay. */
   mismatches?: string[];
-  /** Set when the case could not be analysed: names the step and the problem. */
-  error?: string;
   /**
    * Cache keys of the model responses the analysis used (model steps), so a session or report can
    * carry exactly the responses it needs to be re-analysed without a model.
@@ -215,6 +201,67 @@ export interface CaseResult {
   /** Model requests of this case (model steps only): sent, answered from the cache, tokens. */
   usage?: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number };
 }
+
+/** Fields only an attributed failure has: absent on the other kinds, so reading them needs no cast. */
+interface NoAttribution {
+  shapley?: undefined;
+  ci?: undefined;
+  fixAlone?: undefined;
+  resolvedAlone?: undefined;
+  leaveOneOut?: undefined;
+  lastTouch?: undefined;
+  stopReason?: undefined;
+  fixable?: undefined;
+  coalitions?: undefined;
+  fixedOutputs?: undefined;
+  history?: undefined;
+}
+
+/** A case that could not be analysed: `error` names the case, the step and the problem. */
+export interface ErrorCaseResult extends CaseResultCommon, NoAttribution {
+  failed: true;
+  error: string;
+}
+
+/** A case that meets the threshold as run: nothing to blame. */
+export interface PassedCaseResult extends CaseResultCommon, NoAttribution {
+  failed: false;
+  error?: undefined;
+}
+
+/** A failing case with its blame: Shapley values and the baselines beside them. */
+export interface AttributedCaseResult extends CaseResultCommon {
+  failed: true;
+  error?: undefined;
+  shapley: Record<string, number>;
+  /** Simultaneous intervals (Monte Carlo only). */
+  ci?: Record<string, [number, number]>;
+  /** v({i}) - v(empty) per step. */
+  fixAlone: Record<string, number>;
+  /**
+   * Steps whose fix alone brings the case to the threshold, in pipeline order (absent in sessions
+   * saved before it was recorded; the batch then judges v(empty) + fixAlone against the threshold).
+   */
+  resolvedAlone?: string[];
+  leaveOneOut: Record<string, number>;
+  /** The last step whose output differs between the factual and the all-fixed run (null for game tables). */
+  lastTouch?: string | null;
+  stopReason: ShapleyEstimate['stopReason'];
+  /** Whether some coalition of fixes brings the case to the threshold. */
+  fixable: boolean;
+  /** v(S) of the coalitions evaluated, when n <= 10 (drill-down). */
+  coalitions?: { fixed: string[]; value: number }[];
+  /** All-fixed outputs per step (first world). */
+  fixedOutputs?: Record<string, unknown>;
+  history?: ShapleyEstimate['history'];
+}
+
+/**
+ * One case's analysis, as printed by the headless command and stored in sessions (structured-clone
+ * safe): an error, a passed case, or an attributed failure. Test `error !== undefined` first, then
+ * `failed`; the predicates in case-result.ts say it in one word.
+ */
+export type CaseResult = ErrorCaseResult | PassedCaseResult | AttributedCaseResult;
 
 export interface BatchStep {
   step: string;

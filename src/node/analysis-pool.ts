@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { ModelAnswer, ModelUsage, PendingRequest } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { PipelineDescription } from '../sandbox/analyze-source.ts';
-import { errorResult } from '../sandbox/error-result.ts';
+import { errorResult } from '../engine/case-result.ts';
 import { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_METRIC, type WorkerReply, type WorkerRequest } from './protocol.ts';
 import { WorkerProcess } from './worker-process.ts';
 import { analysisWorkerScript } from './worker-script.ts';

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { testResult, type LooseResult } from '../engine/testing/results.ts';
 import type { CaseResult } from '../engine/types.ts';
 import { rankCasesForDrillDown, topStep } from './caseOrder.ts';
 
-const result = (id: string, extra: Partial<CaseResult>): CaseResult => ({
+const result = (id: string, extra: Partial<LooseResult>): CaseResult => testResult({
   id, players: ['a', 'b'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, cost: 1, evaluations: 4, permutations: 0, ...extra,
 });
 

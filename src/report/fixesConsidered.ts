@@ -1,11 +1,8 @@
 import type { Session } from '../session/types.ts';
-import { ownValue } from './own.ts';
+import { chosenFix, type FixUsed } from '../engine/fix-choice.ts';
 
-export interface FixConsidered {
-  step: string;
-  /** The fix's name, or null when only "the step's default fix" is known. */
-  fix: string | null;
-}
+/** The fix's name per step, or null when only "the step's default fix" is known. */
+export type FixConsidered = FixUsed;
 
 /**
  * The fixes the blame is relative to, one per step, in pipeline order.
@@ -21,7 +18,7 @@ export function fixesConsidered(session: Session, given?: readonly FixConsidered
   for (const result of session.results) {
     for (const player of result.players) if (!byStep.has(player)) byStep.set(player, null);
   }
-  const choice = session.settings.fixChoice ?? {};
-  for (const step of Object.keys(choice)) if (!byStep.has(step)) byStep.set(step, null);
-  return [...byStep].map(([step, fix]) => ({ step, fix: fix ?? ownValue(choice, step) ?? null }));
+  const choice = session.settings.fixChoice;
+  for (const step of Object.keys(choice ?? {})) if (!byStep.has(step)) byStep.set(step, null);
+  return [...byStep].map(([step, fix]) => ({ step, fix: fix ?? chosenFix(choice, step) ?? null }));
 }

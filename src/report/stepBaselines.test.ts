@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { testResult } from '../engine/testing/results.ts';
 import type { CaseResult } from '../engine/types.ts';
 import { stepBaselines } from './stepBaselines.ts';
 
@@ -11,7 +12,7 @@ describe('stepBaselines', () => {
       { ...base, id: '2', players: ['a', 'b'], failed: true, shapley: { a: 0.5, b: 0.5 }, fixAlone: { a: 1, b: 1 }, leaveOneOut: { a: 0, b: 0 }, lastTouch: 'b' },
       { ...base, id: 'passed', players: ['a', 'b'], failed: false, shapley: { a: 9, b: 9 } },
       { ...base, id: 'error', players: ['a', 'b'], failed: true, error: 'step a threw' },
-    ];
+    ].map(testResult);
     expect(stepBaselines(results, ['b', 'a'])).toEqual({
       analysed: 2,
       steps: [

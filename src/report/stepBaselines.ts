@@ -1,4 +1,5 @@
 import type { CaseResult } from '../engine/types.ts';
+import { analysedFailures } from '../engine/case-result.ts';
 import { ownNumber } from './own.ts';
 
 export interface StepBaselines {
@@ -15,11 +16,11 @@ export interface StepBaselines {
 
 /**
  * Shapley and the three baselines (DESIGN 3: fix-alone, leave-one-out, last-step-to-touch) averaged
- * over the analysed failures, so they can be compared side by side. A case counts when it failed,
- * has no error and has Shapley values; a baseline missing from a case counts as 0 for that case.
+ * over the analysed failures, so they can be compared side by side. A case counts when it is an
+ * analysed failure (failed, no error); a baseline missing from a case counts as 0 for that case.
  */
 export function stepBaselines(results: readonly CaseResult[], stepOrder: readonly string[]): { analysed: number; steps: StepBaselines[] } {
-  const analysed = results.filter((r) => r.failed && !r.error && r.shapley);
+  const analysed = analysedFailures(results);
   const steps = [...stepOrder];
   for (const r of analysed) for (const p of r.players) if (!steps.includes(p)) steps.push(p);
   const mean = (pick: (r: CaseResult) => number | undefined) =>

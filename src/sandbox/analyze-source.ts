@@ -1,7 +1,7 @@
 import { analyzeCaseRound, DefinitionError, validatePipeline, type CaseRound, type ModelAnswer } from '../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef } from '../engine/types.ts';
 import { preparePipeline, type InstantiateOptions, type PreparedPipeline } from './compile.ts';
-import { errorResult } from './error-result.ts';
+import { errorResult } from '../engine/case-result.ts';
 import { PlainDataError, sealPlain } from './plain-data.ts';
 
 /** A definition as plain data (structured-clone safe): what a UI or the CLI shows before analysing. */

@@ -27,7 +27,7 @@ import {
 import { isQuotaError, SessionNotFoundError, StaleWriteError, StorageFullError, StorageUnavailableError } from './errors.ts';
 import type { RunLocks } from './run-lock.ts';
 import { issueAll } from './issue-all.ts';
-import { isAnalysedFailure } from './summary.ts';
+import { isAnalysedFailure } from '../engine/case-result.ts';
 import type { Session, SessionGame, SessionSummary } from './types.ts';
 
 export interface SessionStoreOptions {

@@ -1,10 +1,5 @@
-import type { CaseResult } from '../engine/types.ts';
+import { isAnalysedFailure } from '../engine/case-result.ts';
 import type { Session, SessionSummary } from './types.ts';
-
-/** Whether a result counts as an analysed failure: a failing case analysed without error. */
-export function isAnalysedFailure(result: CaseResult): boolean {
-  return result.failed && result.error === undefined;
-}
 
 /** The list entry for a session (what "Recent sessions" shows). */
 export function summarize(session: Session): SessionSummary {

@@ -66,6 +66,7 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
   const ci = optionalField(object, 'ci', path, (v, p) => recordOf(v, p, expectInterval));
   const fixAlone = optionalField(object, 'fixAlone', path, numbersByPlayer);
   const leaveOneOut = optionalField(object, 'leaveOneOut', path, numbersByPlayer);
+  const resolvedAlone = optionalField(object, 'resolvedAlone', path, (v, p) => arrayOf(v, p, (x, q) => expectOneOf(x, players, q)));
   const lastTouch = optionalField(object, 'lastTouch', path, lastTouchValue);
   const stopReason = optionalField(object, 'stopReason', path, (v, p) => expectOneOf(v, STOP_REASONS, p));
   const fixable = optionalField(object, 'fixable', path, expectBoolean);
@@ -87,11 +88,13 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
       if (!players.includes(key)) throw new FormatError(childPath(childPath(path, field), key), `${JSON.stringify(key)} is not one of the case's players (${players.join(', ')})`);
     }
   }
-  return {
+  const common = {
     id: requiredField(object, 'id', path, expectNonEmptyString),
     players,
     method: requiredField(object, 'method', path, (v, p) => expectOneOf(v, ['exact', 'mc'] as const, p)),
-    failed: requiredField(object, 'failed', path, expectBoolean),
+  };
+  const failed = requiredField(object, 'failed', path, expectBoolean);
+  const counts = {
     vEmpty: requiredField(object, 'vEmpty', path, readValue),
     vAll: requiredField(object, 'vAll', path, readValue),
     cost: requiredField(object, 'cost', path, expectNonNegative),
@@ -99,20 +102,39 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
     permutations: requiredField(object, 'permutations', path, expectNonNegative),
     ...(queries !== undefined && { queries }),
     ...(estimator !== undefined && { estimator }),
-    ...(shapley !== undefined && { shapley }),
+  };
+  const outputs = {
+    ...(factualOutputs !== undefined && { factualOutputs }),
+    ...(mismatches !== undefined && { mismatches }),
+  };
+  const model = {
+    ...(usage !== undefined && { usage }),
+    ...(modelKeys !== undefined && { modelKeys }),
+  };
+  // The three kinds of result (engine/case-result.ts); attribution on any other kind is dropped.
+  if (error !== undefined) return { ...common, failed: true, ...counts, ...outputs, error, ...model };
+  if (!failed) return { ...common, failed: false, ...counts, ...outputs, ...model };
+  const needed = <T>(value: T | undefined, field: string): T => {
+    if (value === undefined) throw new FormatError(childPath(path, field), 'is missing: a failing case analysed without error carries its blame');
+    return value;
+  };
+  return {
+    ...common,
+    failed: true,
+    ...counts,
+    shapley: needed(shapley, 'shapley'),
     ...(ci !== undefined && { ci }),
-    ...(fixAlone !== undefined && { fixAlone }),
-    ...(leaveOneOut !== undefined && { leaveOneOut }),
+    fixAlone: needed(fixAlone, 'fixAlone'),
+    ...(resolvedAlone !== undefined && { resolvedAlone }),
+    leaveOneOut: needed(leaveOneOut, 'leaveOneOut'),
     ...(lastTouch !== undefined && { lastTouch }),
-    ...(stopReason !== undefined && { stopReason }),
-    ...(fixable !== undefined && { fixable }),
+    stopReason: needed(stopReason, 'stopReason'),
+    fixable: needed(fixable, 'fixable'),
     ...(coalitions !== undefined && { coalitions }),
     ...(factualOutputs !== undefined && { factualOutputs }),
     ...(fixedOutputs !== undefined && { fixedOutputs }),
     ...(history !== undefined && { history }),
     ...(mismatches !== undefined && { mismatches }),
-    ...(error !== undefined && { error }),
-    ...(usage !== undefined && { usage }),
-    ...(modelKeys !== undefined && { modelKeys }),
+    ...model,
   };
 }

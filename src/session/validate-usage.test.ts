@@ -3,7 +3,7 @@ import { DEFAULT_SETTINGS } from '../engine/index.ts';
 import { validateCaseResult } from './validate-result.ts';
 import { validateSettings } from './validate-settings.ts';
 
-const result = { id: 'q1', players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, cost: 2, evaluations: 2, permutations: 0 };
+const result = { id: 'q1', players: ['a'], method: 'exact', failed: false, vEmpty: 0, vAll: 1, cost: 2, evaluations: 2, permutations: 0 };
 
 describe('model steps in saved sessions', () => {
   it('keep a case\'s model usage and refuse a bad count, naming the path', () => {

@@ -3,6 +3,7 @@
  * API can be told to hang (a promise that never settles, as a stuck worker's call would be).
  */
 import * as Comlink from 'comlink';
+import { testResult } from '../../engine/testing/results.ts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
@@ -25,7 +26,7 @@ function fakeWorkerFactory(world: FakeWorld) {
       analyzeCase: (caseDef: CaseDef): Promise<CaseResult> | CaseResult =>
         caseDef.id.startsWith('hang')
           ? new Promise<CaseResult>(() => {})
-          : { id: caseDef.id, players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, shapley: { a: Number(caseDef.inputs.n) }, cost: Number(caseDef.inputs.n), evaluations: 2, permutations: 0 },
+          : testResult({ id: caseDef.id, players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, shapley: { a: Number(caseDef.inputs.n) }, cost: Number(caseDef.inputs.n), evaluations: 2, permutations: 0 }),
       analyzeGame: () => {
         throw new Error('not used');
       },

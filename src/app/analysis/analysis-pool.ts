@@ -10,7 +10,7 @@ import type { ModelAnswer, ModelUsage, PendingRequest } from '../../engine/model
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
 import type { AnalysisWorkerApi } from '../../../workers/analysis.worker.ts';
-import { errorResult } from '../../sandbox/error-result.ts';
+import { errorResult } from '../../engine/case-result.ts';
 import { isWatchdogMessage, type LoadOutcome } from './protocol.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { testResult } from '../../engine/testing/results.ts';
 import type { CaseResult } from '../../engine/types.ts';
 import { orderCases, type CaseRow } from './case-rows.ts';
 
 function result(id: string, failed: boolean, shapley: Record<string, number>, error?: string): CaseResult {
-  return { id, players: Object.keys(shapley), method: 'exact', failed, vEmpty: failed ? 0 : 1, vAll: 1, shapley, cost: 1, evaluations: 1, permutations: 0, ...(error ? { error } : {}) };
+  return testResult({ id, players: Object.keys(shapley), method: 'exact', failed, vEmpty: failed ? 0 : 1, vAll: 1, shapley, cost: 1, evaluations: 1, permutations: 0, ...(error ? { error } : {}) });
 }
 
 const rows: CaseRow[] = [

@@ -96,7 +96,7 @@ describe('exact Shapley on closed-form games', () => {
       const low = Math.log2(m & -m);
       additive[m] = additive[m - 2 ** low] + weights[low];
     }
-    const r = analyzeTableGame(tableGame(additive, n, 'additive-20'), exact, 0);
+    const r = analyzeTableGame(tableGame(additive, n, 'additive-20'), exact);
     expect(r.method).toBe('exact');
     playerNames(n).forEach((p, i) => expect(r.shapley![p]).toBeCloseTo(weights[i], 9));
 

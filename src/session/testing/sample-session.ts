@@ -1,13 +1,14 @@
 /** Small, realistic sessions for the session tests (hand-made, not engine output). */
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
+import { testResult, type LooseResult } from '../../engine/testing/results.ts';
 import type { AnalysisSettings, CaseResult } from '../../engine/types.ts';
 import type { Session, SessionGame, SessionV0 } from '../types.ts';
 
 /** The engine's defaults with a smaller permutation cap and a seed of its own. */
 export const SETTINGS: AnalysisSettings = { ...DEFAULT_SETTINGS, maxPermutations: 2000, seed: 7 };
 
-export function result(id: string, failed = true, extra: Partial<CaseResult> = {}): CaseResult {
-  return {
+export function result(id: string, failed = true, extra: Partial<LooseResult> = {}): CaseResult {
+  return testResult({
     id,
     players: ['planner', 'retriever'],
     method: 'exact',
@@ -30,7 +31,7 @@ export function result(id: string, failed = true, extra: Partial<CaseResult> = {
       { fixed: ['planner', 'retriever'], value: 1 },
     ],
     ...extra,
-  };
+  });
 }
 
 export function session(overrides: Partial<Session> = {}): Session {

@@ -1,0 +1,149 @@
+/**
+ * The one place that builds and classifies case results (docs/architecture.md, "Results"):
+ * pipelines, game tables and the hosts that lose a case (timeouts, crashed workers) all go
+ * through here, so every result of one kind has the same fields.
+ */
+import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResult, Game, Method, PassedCaseResult, ShapleyEstimate } from './types.ts';
+import { fixAlone, leaveOneOut } from './baselines.ts';
+import { resolveMethod } from './settings.ts';
+
+/** Coalition tables are listed in results up to this many players. */
+export const COALITION_TABLE_MAX_PLAYERS = 10;
+
+/** A case that could not be analysed (no values were measured, so they are NaN). */
+export function errorResult(caseId: string, players: readonly string[], settings: Pick<AnalysisSettings, 'method'>, error: string): ErrorCaseResult {
+  return {
+    id: caseId,
+    players: [...players],
+    method: resolveMethod(settings.method, players.length),
+    failed: true,
+    vEmpty: NaN,
+    vAll: NaN,
+    cost: 0,
+    evaluations: 0,
+    permutations: 0,
+    error,
+  };
+}
+
+/** Whether a case could not be analysed. */
+export function isErrorResult(result: CaseResult): result is ErrorCaseResult {
+  return result.error !== undefined;
+}
+
+/** Whether a result is an analysed failure: a failing case analysed without error, so it has blame. */
+export function isAnalysedFailure(result: CaseResult): result is AttributedCaseResult {
+  return result.error === undefined && result.failed;
+}
+
+/** The analysed failures of a list of results, in order. */
+export function analysedFailures(results: readonly CaseResult[]): AttributedCaseResult[] {
+  return results.filter(isAnalysedFailure);
+}
+
+function byName<T>(players: readonly string[], xs: readonly T[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  players.forEach((p, i) => (out[p] = xs[i]));
+  return out;
+}
+
+function coalitionList(players: readonly string[], entries: readonly (readonly [number, number])[]): { fixed: string[]; value: number }[] {
+  // Only used up to COALITION_TABLE_MAX_PLAYERS players, so masks fit in 32 bits and bit tests are exact.
+  return entries.map(([mask, value]) => {
+    const fixed: string[] = [];
+    for (let i = 0; i < players.length; i++) if ((mask >>> i) & 1) fixed.push(players[i]);
+    return { fixed, value };
+  });
+}
+
+/** Fields a case result may carry whatever its kind, set by the caller. */
+export interface ResultExtras {
+  factualOutputs?: Record<string, unknown>;
+  mismatches?: string[];
+}
+
+/** A case that meets the threshold as run. */
+export function passedResult(caseId: string, game: Game, method: Method, counts: () => { cost: number; evaluations: number }, extras: ResultExtras = {}): PassedCaseResult {
+  const vEmpty = game.value(0);
+  const vAll = game.value(2 ** game.players.length - 1);
+  const { cost, evaluations } = counts();
+  return {
+    id: caseId,
+    players: [...game.players],
+    method,
+    failed: false,
+    vEmpty,
+    ...(extras.factualOutputs !== undefined && { factualOutputs: extras.factualOutputs }),
+    ...(extras.mismatches?.length ? { mismatches: extras.mismatches } : {}),
+    vAll,
+    cost,
+    evaluations,
+    queries: 0,
+    permutations: 0,
+  };
+}
+
+/** What the game spent and saw, read after the baselines have made their lookups. */
+export interface Measured {
+  /** Coalitions evaluated, as [mask, v] in increasing mask order. */
+  evaluated: readonly (readonly [number, number])[];
+  cost: number;
+  evaluations: number;
+  /** Last step whose output the fixes change (pipelines), null when there are no outputs (game tables). */
+  lastTouch: string | null;
+  fixedOutputs?: Record<string, unknown>;
+}
+
+/** What an attributed result needs beyond the game. */
+export interface AttributionInputs {
+  caseId: string;
+  method: Method;
+  estimator: AnalysisSettings['estimator'];
+  estimate: ShapleyEstimate;
+  /** A case fails below this; a coalition reaching it repairs the case. */
+  threshold: number;
+  /** Called once the baselines are computed, so counts and coalition lists include their lookups. */
+  measured: () => Measured;
+}
+
+/**
+ * A failing case with its blame: Shapley values, the fix-alone and leave-one-out baselines, the
+ * steps whose fix alone reaches the threshold, and whether any evaluated coalition does (all
+ * coalitions when exact, those seen otherwise).
+ */
+export function attributedResult(game: Game, a: AttributionInputs, extras: ResultExtras = {}): AttributedCaseResult {
+  const players = [...game.players];
+  const vEmpty = game.value(0);
+  const vAll = game.value(2 ** players.length - 1);
+  const alone = fixAlone(game);
+  const loo = leaveOneOut(game);
+  const resolvedAlone = players.filter((_, i) => game.value(2 ** i) >= a.threshold);
+  const m = a.measured();
+  const { estimate } = a;
+  return {
+    id: a.caseId,
+    players,
+    method: a.method,
+    failed: true,
+    vEmpty,
+    ...(extras.factualOutputs !== undefined && { factualOutputs: extras.factualOutputs }),
+    ...(extras.mismatches?.length ? { mismatches: extras.mismatches } : {}),
+    vAll,
+    shapley: byName(players, estimate.values),
+    ...(estimate.ci ? { ci: byName(players, estimate.ci) } : {}),
+    fixAlone: byName(players, alone),
+    resolvedAlone,
+    leaveOneOut: byName(players, loo),
+    lastTouch: m.lastTouch,
+    cost: m.cost,
+    evaluations: m.evaluations,
+    queries: estimate.queries,
+    ...(a.method === 'mc' ? { estimator: a.estimator } : {}),
+    permutations: estimate.permutations,
+    stopReason: estimate.stopReason,
+    fixable: m.evaluated.some(([, v]) => v >= a.threshold),
+    ...(players.length <= COALITION_TABLE_MAX_PLAYERS ? { coalitions: coalitionList(players, m.evaluated) } : {}),
+    ...(m.fixedOutputs !== undefined && { fixedOutputs: m.fixedOutputs }),
+    ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
+  };
+}

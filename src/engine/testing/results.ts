@@ -1,0 +1,32 @@
+import type { AttributedCaseResult, CaseResult, ErrorCaseResult, PassedCaseResult } from '../types.ts';
+
+/** A hand-written result for tests: any fields of the three kinds, tagged by `error` and `failed`. */
+export type LooseResult = Omit<Partial<AttributedCaseResult>, 'failed' | 'error'> & Pick<CaseResult, 'id' | 'players'> & { failed?: boolean; error?: string };
+
+/**
+ * The well-formed CaseResult a test means: an error when `error` is set, a passed case when
+ * `failed` is false (attribution dropped, as the engine never attributes a passing case), else an
+ * attributed failure with zero baselines where the test gave none.
+ */
+export function testResult(loose: LooseResult): CaseResult {
+  const { error, failed, shapley, ci, fixAlone, resolvedAlone, leaveOneOut, lastTouch, stopReason, fixable, coalitions, fixedOutputs, history, ...rest } = loose;
+  const common = { method: 'exact' as const, vEmpty: 0, vAll: 1, cost: 0, evaluations: 0, permutations: 0, ...rest };
+  if (error !== undefined) return { ...common, failed: true, error } satisfies ErrorCaseResult;
+  if (failed === false) return { ...common, failed: false } satisfies PassedCaseResult;
+  const zeros = Object.fromEntries(loose.players.map((p) => [p, 0]));
+  return {
+    ...common,
+    failed: true,
+    shapley: shapley ?? zeros,
+    ...(ci !== undefined && { ci }),
+    fixAlone: fixAlone ?? zeros,
+    ...(resolvedAlone !== undefined && { resolvedAlone }),
+    leaveOneOut: leaveOneOut ?? zeros,
+    ...(lastTouch !== undefined && { lastTouch }),
+    stopReason: stopReason ?? 'exact',
+    fixable: fixable ?? true,
+    ...(coalitions !== undefined && { coalitions }),
+    ...(fixedOutputs !== undefined && { fixedOutputs }),
+    ...(history !== undefined && { history }),
+  } satisfies AttributedCaseResult;
+}
