@@ -1,4 +1,5 @@
-import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
+import type { AnalysisSettings, BatchBound, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
+import type { ChatRequest, ModelResponse } from '../engine/model-call.ts';
 
 /** Where a session is in its life: `running` on load means the tab died mid-analysis. */
 export type SessionStatus = 'idle' | 'running' | 'done' | 'cancelled';
@@ -36,11 +37,43 @@ export interface SessionV1 {
   batch?: BatchResult;
   status: SessionStatus;
   /**
+   * Which study this is and which part of it (written by the command; see StudyMark). Optional
+   * like `games`, so sessions without it are written as before; a reader that predates it names
+   * the unknown field `study` instead of misreading the file.
+   */
+  study?: StudyMark;
+  /**
+   * Model responses the results used (model steps), so the session re-analyses with no model.
+   * Each entry answers exactly one request: its key is the SHA-256 of the request's canonical JSON.
+   */
+  modelCache?: ModelCacheEntry[];
+  /**
    * Storage revision, for optimistic concurrency between tabs: 0 = never stored; every stored
    * write of the session's fields bumps it, and a write carrying an older revision is refused.
    * Not part of the file format (an imported session starts at 0).
    */
   revision: number;
+}
+
+/**
+ * A session's place in a study split over machines (`--shard i/k`) and how its batch was
+ * aggregated, so several session files of one study merge into the unsharded result.
+ */
+export interface StudyMark {
+  /** SHA-256 (hex) of the study: pipeline source, cases, games and settings (studyFingerprint). */
+  fingerprint: string;
+  /** 1-based shard index and shard count: this session has results for cases j with j mod count = index - 1. */
+  shard?: { index: number; count: number };
+  /** The batch interval and metric range the batch was aggregated with (a merge re-aggregates with them). */
+  batchBound?: BatchBound;
+  range?: [number, number];
+}
+
+/** One cached model response: the request as sent, its key, and what the endpoint answered. */
+export interface ModelCacheEntry {
+  key: string;
+  request: ChatRequest;
+  response: ModelResponse;
 }
 
 /**

@@ -9,10 +9,11 @@ import { arrayOf, expectOneOf, expectTimestamp, optionalField, requiredField } f
 import { validateSessionGames } from './validate-game.ts';
 import { validateCaseResult } from './validate-result.ts';
 import { validateSettings } from './validate-settings.ts';
+import { validateModelCache, validateStudyMark } from './validate-study.ts';
 
 const V1_FIELDS = [
   'format', 'version', 'id', 'name', 'createdAt', 'updatedAt', 'fileName', 'pipeline',
-  'cases', 'games', 'settings', 'results', 'batch', 'status', 'revision',
+  'cases', 'games', 'settings', 'results', 'batch', 'status', 'study', 'modelCache', 'revision',
 ] as const;
 const V0_FIELDS = ['format', 'version', 'id', 'title', 'savedAt', 'trace', 'settings', 'results', 'batch'] as const;
 
@@ -59,6 +60,8 @@ export function validateSessionV1(value: unknown, path: string): SessionV1 {
   const results = requiredField(object, 'results', path, (v, p) => validateResults(v, p, cases, games));
   const batch = optionalField(object, 'batch', path, validateBatch);
   const status = requiredField(object, 'status', path, (v, p) => expectOneOf(v, SESSION_STATUSES, p));
+  const study = optionalField(object, 'study', path, validateStudyMark);
+  const modelCache = optionalField(object, 'modelCache', path, validateModelCache);
   // A file may carry the revision it had in its own store: checked, then dropped.
   optionalField(object, 'revision', path, expectInteger);
   return {
@@ -77,6 +80,8 @@ export function validateSessionV1(value: unknown, path: string): SessionV1 {
     results,
     ...(batch !== undefined && { batch }),
     status,
+    ...(study !== undefined && { study }),
+    ...(modelCache !== undefined && modelCache.length > 0 && { modelCache }),
     revision: 0,
   };
 }
