@@ -1,6 +1,7 @@
 import type { AnalysisSettings, BatchBound, Method, Mode, Radius, StopRule } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
+import { parseShard, type Shard } from '../session/shard.ts';
 
 /** A command line that does not fit the contract (DESIGN 4.4); exit status 2. */
 export class UsageError extends Error {
@@ -8,7 +9,16 @@ export class UsageError extends Error {
 }
 
 export interface CliOptions {
+  /** The first input file (the only one unless session files are merged). */
   file: string;
+  /** Every input file, in the order given: several are session files to merge (docs/shards.md). */
+  files: string[];
+  /** --save FILE: write the session file (inputs, settings, results). */
+  save?: string;
+  /** --shard i/k: analyse only the cases at 0-based positions j with j mod k = i - 1. */
+  shard?: Shard;
+  /** --allow-partial: merge session files even when some cases have no result. */
+  allowPartial: boolean;
   pipeline?: string;
   json: boolean;
   html?: string;
@@ -39,7 +49,9 @@ export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js]
        [--worlds N] [--delta D] [--stop top1|ranking|width|budget] [--width W] [--budget C] [--seed S]
        [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
        [--batch-bound normal|bernstein|anytime] [--batch-stop] [--workers N] [--html FILE] [--json]
-       [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]`;
+       [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
+       [--shard I/K] [--save FILE.agentblame-session.json]
+   or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
@@ -59,7 +71,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const given = new Set<string>();
   const models: Record<string, string> = {};
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
-  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false };
+  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -83,6 +95,19 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--html':
         opts.html = value();
         break;
+      case '--save':
+        opts.save = value();
+        break;
+      case '--allow-partial':
+        opts.allowPartial = true;
+        break;
+      case '--shard': {
+        const v = value();
+        const shard = parseShard(v);
+        if (!shard) throw new UsageError(`--shard: expected I/K with whole numbers 1 <= I <= K (the I-th of K parts), got "${v}"`);
+        opts.shard = shard;
+        break;
+      }
       case '--method': {
         const m = value();
         settings.method = m === 'auto' ? 'auto' : oneOf<Method>(flag, m, ['exact', 'mc']);
@@ -166,11 +191,13 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         break;
       default:
         if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
-        if (opts.file !== undefined) throw new UsageError(`one input file only (got "${opts.file}" and "${arg}")`);
-        opts.file = arg;
+        // Several files are session files to merge (the command checks that they are).
+        opts.files.push(arg);
+        opts.file ??= arg;
     }
   }
   if (opts.file === undefined) throw new UsageError('no input file given');
+  if (opts.shard && opts.batchStop) throw new UsageError('--batch-stop needs the whole stream of cases in order, so it cannot stop a shard: leave out one of --batch-stop and --shard');
   if (settings.stop === 'budget' && settings.budget === Infinity) throw new UsageError('--stop budget needs --budget C');
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
   if (Object.keys(models).length) settings.models = models;

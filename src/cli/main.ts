@@ -3,14 +3,21 @@
  * print per-case and batch blame, as tables or as one JSON object on stdout.
  * Exit status: 0 done; 1 some case could not be analysed (its `error` says why); 2 bad input.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
-import type { BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
+import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
 import { aggregateBatch, BatchStopper } from '../engine/batch.ts';
 import { analyzeTableGame, type TableGame } from '../engine/table-game.ts';
 import { fixesUsed, type FixUsed } from '../engine/fix-choice.ts';
-import { toSessionGames } from '../session/games.ts';
+import { toSessionGames, toTableGames } from '../session/games.ts';
+import { buildSession } from '../session/build-session.ts';
+import { exportSessionFile, importSessionText } from '../session/session-file.ts';
+import { mergeStudySessions, StudyMergeError } from '../session/merge-study.ts';
+import { shardOf } from '../session/shard.ts';
+import { studyFingerprint } from '../session/study-fingerprint.ts';
+import type { Session, StudyMark } from '../session/types.ts';
+import { isSessionText, rerunFlag, rerunSettings } from './session-input.ts';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
@@ -38,6 +45,13 @@ interface Analysis {
   fixes?: FixUsed[];
   /** Game tables analysed (game files), so the report's embedded session can be reopened. */
   games?: TableGame[];
+  settings: AnalysisSettings;
+  /** The metric's range, for the batch intervals (the definition's; [0, 1] when it names none). */
+  range?: readonly [number, number];
+  /** The session this was read from (printed as stored or merged), whose identity a saved copy keeps. */
+  stored?: Session;
+  /** Lines for stderr that are not errors (what a partial merge lacks). */
+  notes?: string[];
 }
 
 /** Options that only make sense when steps are replayed, refused for game files. */
@@ -65,8 +79,10 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
       throw new InputError(`pipeline definition: ${(e as Error).message}`);
     }
     checkFixChoice(opts.settings.fixChoice, description.steps);
-    const all = cases ?? description.cases;
-    if (!all || all.length === 0) throw new InputError('no cases to analyse: the trace has none and the definition lists no "cases"');
+    const study = cases ?? description.cases;
+    if (!study || study.length === 0) throw new InputError('no cases to analyse: the trace has none and the definition lists no "cases"');
+    // A shard analyses its part; the session keeps every case, so shards merge into the whole study.
+    const all = opts.shard ? shardOf(study, opts.shard) : study;
     const range = description.range;
     const batchOpts = { delta: opts.settings.delta, bound: opts.batchBound, range };
     let results: CaseResult[];
@@ -87,7 +103,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
         }
       }
     } else {
-      results = await pool.run(source, all, opts.settings);
+      results = all.length > 0 ? await pool.run(source, all, opts.settings) : [];
     }
     // After a data-dependent stop only the checkpoint intervals keep their guarantee, so a
     // Bernstein batch interval is reported at the anytime confidence the stop was decided with.
@@ -95,14 +111,78 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const batch = aggregateBatch(results, reportOpts);
     if (stoppedEarly) batch.stoppedEarly = true;
     const fixes = fixesUsed(description.steps.map((s) => ({ name: s.name, fixes: s.fixes.map((f) => f.name) })), opts.settings.fixChoice);
-    return { results, batch, pipeline: { name: description.name, source }, cases: all, fixes };
+    return { results, batch, pipeline: { name: description.name, source }, cases: [...study], fixes, settings: opts.settings, ...(range && { range }) };
   } finally {
     await pool.close();
   }
 }
 
+/** A stored session as an analysis: printed as it is, its batch aggregated again only when --batch-bound asks. */
+function storedAnalysis(session: Session, opts: CliOptions, notes?: string[]): Analysis {
+  const range = session.study?.range;
+  const rebatch = !session.batch || opts.given.has('--batch-bound');
+  const batch = rebatch ? aggregateBatch(session.results, { delta: session.settings.delta, bound: opts.batchBound, range }) : session.batch!;
+  return {
+    results: session.results,
+    batch,
+    ...(session.pipeline && { pipeline: session.pipeline }),
+    cases: session.cases,
+    ...(session.games && { games: toTableGames(session.games) }),
+    settings: session.settings,
+    ...(range && { range }),
+    stored: { ...session, batch, ...(rebatch && session.study && { study: { ...session.study, batchBound: opts.batchBound } }) },
+    ...(notes && { notes }),
+  };
+}
+
+function readSession(file: string, text: string): Session {
+  try {
+    return importSessionText(text);
+  } catch (e) {
+    if (e instanceof FormatError) throw new InputError(`"${file}": ${e.message}`);
+    throw e;
+  }
+}
+
+/** Session files given as input: one is printed (or re-run with other settings), several are merged. */
+async function analyzeSessions(opts: CliOptions, texts: readonly string[]): Promise<Analysis> {
+  const notSession = opts.files.find((_, k) => !isSessionText(texts[k]));
+  if (notSession !== undefined) throw new InputError(`"${notSession}" is not a session file: several input files are merged, and only session files (or reports) merge`);
+  const sessions = opts.files.map((file, k) => ({ file, session: readSession(file, texts[k]) }));
+  const rerun = rerunFlag(opts);
+  if (sessions.length > 1) {
+    if (rerun) throw new InputError(`${rerun} re-runs a study: give it one session file, or merge first and re-run the merged file`);
+    try {
+      const merged = mergeStudySessions(sessions, { allowPartial: opts.allowPartial, ...(opts.given.has('--batch-bound') && { batchBound: opts.batchBound }) });
+      return storedAnalysis(merged.session, { ...opts, given: new Set([...opts.given].filter((f) => f !== '--batch-bound')) }, merged.missing.length > 0 ? [`partial merge: ${merged.missingText}`] : undefined);
+    } catch (e) {
+      if (e instanceof StudyMergeError) throw new InputError(e.message);
+      throw e;
+    }
+  }
+  const { file, session } = sessions[0];
+  if (!rerun) return storedAnalysis(session, opts);
+  // Re-run the stored study: its inputs, its settings with the given ones in their place.
+  const rerunOpts = { ...opts, settings: rerunSettings(session.settings, opts) };
+  if (session.games && session.games.length > 0) return analyzeGames(toTableGames(session.games), rerunOpts);
+  const source = opts.pipeline !== undefined ? readText(opts.pipeline, 'pipeline definition') : session.pipeline?.source;
+  if (source === undefined) throw new InputError(`"${file}" carries no pipeline definition to re-run: pass one with --pipeline FILE.js`);
+  return analyzeSource(source, opts.pipeline !== undefined ? basename(opts.pipeline) : `${basename(file)} (stored pipeline)`, session.cases, rerunOpts);
+}
+
+function analyzeGames(games: TableGame[], opts: CliOptions): Analysis {
+  const misplaced = REPLAY_ONLY_OPTIONS.find((o) => opts.given.has(o));
+  if (misplaced) throw new InputError(`${misplaced} does not apply to a game file (its values are already computed)`);
+  const part = opts.shard ? shardOf(games, opts.shard) : games;
+  const results = part.map((g) => analyzeTableGame(g, opts.settings));
+  const range = games[0]?.range;
+  return { results, batch: aggregateBatch(results, { delta: opts.settings.delta, bound: opts.batchBound, range }), cases: [], games, settings: opts.settings, ...(range && { range }) };
+}
+
 async function analyze(opts: CliOptions): Promise<Analysis> {
-  const text = readText(opts.file, 'input file');
+  const texts = opts.files.map((file) => readText(file, 'input file'));
+  if (texts.length > 1 || isSessionText(texts[0])) return analyzeSessions(opts, texts);
+  const text = texts[0];
   const input = parseInputFile(text, basename(opts.file));
   const pipelineText = opts.pipeline !== undefined ? readText(opts.pipeline, 'pipeline definition') : undefined;
   switch (input.kind) {
@@ -117,23 +197,22 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
     case 'runs':
     case 'predictions':
       throw new InputError(`"${opts.file}" holds ${input.kind === 'runs' ? `recorded runs (${input.runs.format})` : 'attribution predictions'}: open it with --inspect (and score with --score FILE)`);
-    case 'game': {
-      const misplaced = REPLAY_ONLY_OPTIONS.find((o) => opts.given.has(o));
-      if (misplaced) throw new InputError(`${misplaced} does not apply to a game file (its values are already computed)`);
-      const games = input.game.games;
-      const results = games.map((g) => analyzeTableGame(g, opts.settings));
-      const range = games[0]?.range;
-      return { results, batch: aggregateBatch(results, { delta: opts.settings.delta, bound: opts.batchBound, range }), cases: [], games };
-    }
+    case 'game':
+      return analyzeGames(input.game.games, opts);
   }
 }
 
-async function writeHtml(path: string, opts: CliOptions, a: Analysis): Promise<void> {
-  const { renderReport } = await import('../report/index.ts');
+/** The session of an analysis: a stored one keeps its identity; a new one is named after its pipeline or file. */
+function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
+  if (a.stored) return a.stored;
   const now = new Date().toISOString();
-  const html = renderReport({
-    format: 'agentblame-session',
-    version: 1,
+  const study: StudyMark = {
+    fingerprint: studyFingerprint({ pipeline: a.pipeline, cases: a.cases, ...(a.games && { games: toSessionGames(a.games) }), settings: a.settings }),
+    ...(opts.shard && { shard: opts.shard }),
+    batchBound: opts.batchBound,
+    ...(a.range && { range: [a.range[0], a.range[1]] as [number, number] }),
+  };
+  return buildSession({
     id: `cli-${Date.now().toString(36)}`,
     name: a.pipeline?.name ?? basename(opts.file),
     createdAt: now,
@@ -141,18 +220,33 @@ async function writeHtml(path: string, opts: CliOptions, a: Analysis): Promise<v
     fileName: basename(opts.file),
     pipeline: a.pipeline,
     cases: a.cases,
-    settings: opts.settings,
-    ...(a.games ? { games: toSessionGames(a.games) } : {}),
+    games: a.games,
+    settings: a.settings,
     results: a.results,
     batch: a.batch,
     status: 'done',
-    revision: 0,
-  }, { fixes: a.fixes });
+    study,
+  });
+}
+
+/**
+ * Writes a file whole or not at all (a temporary file renamed into place), so a shard killed while
+ * saving leaves no half-written session for a merge to trip over.
+ */
+function writeOutput(path: string, what: string, text: string): void {
+  const temporary = `${path}.${process.pid}.partial`;
   try {
-    writeFileSync(path, html);
+    writeFileSync(temporary, text);
+    renameSync(temporary, path);
   } catch (e) {
-    throw new InputError(`cannot write the report to "${path}": ${(e as Error).message}`);
+    rmSync(temporary, { force: true });
+    throw new InputError(`cannot write the ${what} to "${path}": ${(e as Error).message}`);
   }
+}
+
+async function writeHtml(path: string, session: Session, a: Analysis): Promise<void> {
+  const { renderReport } = await import('../report/index.ts');
+  writeOutput(path, 'report', renderReport(session, { fixes: a.fixes }));
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -172,7 +266,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   let a: Analysis;
   try {
     a = await analyze(opts);
-    if (opts.html !== undefined) await writeHtml(opts.html, opts, a);
+    if (opts.html !== undefined || opts.save !== undefined) {
+      const session = sessionOfAnalysis(opts, a);
+      if (opts.save !== undefined) writeOutput(opts.save, 'session file', exportSessionFile(session));
+      if (opts.html !== undefined) await writeHtml(opts.html, session, a);
+    }
   } catch (e) {
     if (e instanceof InputError || e instanceof FormatError) {
       process.stderr.write(`blame: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
@@ -180,6 +278,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
+  for (const note of a.notes ?? []) process.stderr.write(`blame: note: ${note}\n`);
   if (opts.json) {
     process.stdout.write(jsonReport(a.results, a.batch) + '\n');
   } else {

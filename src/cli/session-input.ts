@@ -1,0 +1,45 @@
+/**
+ * Session files (and reports, which embed one) as the command's input: printed as stored,
+ * re-run with other settings, or merged (docs/shards.md).
+ */
+import type { AnalysisSettings } from '../engine/types.ts';
+import { opensWithJsonFormat } from '../formats/importer.ts';
+import { looksLikeHtml } from '../session/session-file.ts';
+import type { CliOptions } from './args.ts';
+
+/** Whether a file's text is a session file or an exported report. */
+export function isSessionText(text: string): boolean {
+  return opensWithJsonFormat(text, 'agentblame-session') || looksLikeHtml(text);
+}
+
+/** Flags that set a setting of the study, by the setting they set. */
+const SETTING_FLAGS: Readonly<Record<string, keyof AnalysisSettings>> = {
+  '--method': 'method',
+  '--mode': 'mode',
+  '--worlds': 'worlds',
+  '--delta': 'delta',
+  '--stop': 'stop',
+  '--width': 'width',
+  '--budget': 'budget',
+  '--seed': 'seed',
+  '--radius': 'radius',
+  '--max-permutations': 'maxPermutations',
+  '--estimator': 'estimator',
+  '--fix': 'fixChoice',
+  '--model': 'models',
+};
+
+/** Flags that make a stored study run again: its settings, another definition, or a shard of it. */
+export const RERUN_FLAGS: readonly string[] = [...Object.keys(SETTING_FLAGS), '--pipeline', '--shard'];
+
+/** The first flag given that re-runs a stored study, if any. */
+export function rerunFlag(opts: CliOptions): string | undefined {
+  return RERUN_FLAGS.find((flag) => opts.given.has(flag));
+}
+
+/** The stored settings with those given on the command line in their place. */
+export function rerunSettings(stored: AnalysisSettings, opts: CliOptions): AnalysisSettings {
+  const settings: AnalysisSettings = { ...stored };
+  for (const [flag, key] of Object.entries(SETTING_FLAGS)) if (opts.given.has(flag)) Object.assign(settings, { [key]: opts.settings[key] });
+  return settings;
+}
