@@ -31,6 +31,12 @@ export class WorldNoise {
   readonly abducted = new Map<string, Map<string, AbductedDraw>>();
   /** step -> key -> option chosen, filled while `recordChoices` is on. */
   readonly choices = new Map<string, Map<string, string>>();
+  /**
+   * Draws made so far that depend on this world's noise beyond abduction: every draw except an
+   * observed choice abducted in a factual run (whose outcome is the observation). A factual run
+   * that adds none computes the same outputs in every world (see Replayer's factual template).
+   */
+  freshDraws = 0;
 
   /** The seed's two 32-bit lanes, split once (drawHash would split them on every draw). */
   private readonly seedLo: number;
@@ -74,10 +80,12 @@ class StepNoise implements Noise {
   ) {}
 
   uniform(key?: string): number {
+    this.world.freshDraws++;
     return this.world.uniform(this.step, checkKey(key, 'uniform'), SLOT_UNIFORM);
   }
 
   normal(key?: string): number {
+    this.world.freshDraws++;
     const k = checkKey(key, 'normal');
     // Box-Muller on two addressed uniforms: exact, and one address pair per key.
     const r = Math.sqrt(-2 * Math.log(this.world.uniform(this.step, k, SLOT_NORMAL_RADIUS)));
@@ -85,6 +93,7 @@ class StepNoise implements Noise {
   }
 
   gumbel(key: string, option: string): number {
+    this.world.freshDraws++;
     if (typeof option !== 'string') throw new TypeError('noise.gumbel: option must be a string');
     if (option.startsWith(RESERVED_PREFIX)) throw new RangeError(reservedMessage('gumbel', option));
     return gumbelDraw(this.world, this.step, checkKey(key, 'gumbel'), option);
@@ -95,16 +104,19 @@ class StepNoise implements Noise {
   }
 
   bernoulli(p: number, key?: string): boolean {
+    this.world.freshDraws++;
     if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new RangeError(`noise.bernoulli: p must be in [0, 1], got ${String(p)}`);
     return this.world.uniform(this.step, checkKey(key, 'bernoulli'), SLOT_UNIFORM) < p;
   }
 
   int(n: number, key?: string): number {
+    this.world.freshDraws++;
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`noise.int: n must be a positive integer, got ${String(n)}`);
     return Math.floor(this.world.uniform(this.step, checkKey(key, 'int'), SLOT_UNIFORM) * n);
   }
 
   choice<T>(items: readonly T[], key?: string): T {
+    this.world.freshDraws++;
     if (!Array.isArray(items) || items.length === 0) throw new RangeError('noise.choice: needs a non-empty array');
     return items[Math.floor(this.world.uniform(this.step, checkKey(key, 'choice'), SLOT_UNIFORM) * items.length)];
   }
@@ -146,6 +158,7 @@ function categoricalDraw(world: WorldNoise, step: string, opts: StepNoiseOptions
   if (observed !== undefined) {
     chosen = observed;
   } else {
+    world.freshDraws++;
     const prior = world.abducted.get(step)?.get(key);
     if (prior && sameLogits(prior.logits, logits)) {
       // Unchanged logits reproduce the factual choice exactly, whatever rounding did to the Gumbels.
@@ -178,13 +191,20 @@ function abductIfObserved(world: WorldNoise, step: string, opts: StepNoiseOption
   const observedChoice = from[key];
   const existing = world.abducted.get(step)?.get(key);
   if (existing) return undefined;
-  const gumbels = abductGumbels(logits, observedChoice, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) =>
-    world.uniform(step, key, o),
-  );
+  abductDraw(world, step, key, logits, observedChoice);
+  return observedChoice;
+}
+
+/**
+ * Abducts the Gumbels of one observed choice in `world` and keeps them there: a pure function of
+ * the world's addressed uniforms, the logits and the choice, so abducting the recorded logits of
+ * one world's factual run in another world gives exactly what that world's own factual run would.
+ */
+export function abductDraw(world: WorldNoise, step: string, key: string, logits: Readonly<Record<string, number>>, chosen: string): void {
+  const gumbels = abductGumbels(logits, chosen, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) => world.uniform(step, key, o));
   let forStep = world.abducted.get(step);
   if (!forStep) world.abducted.set(step, (forStep = new Map()));
-  forStep.set(key, { logits: { ...logits }, chosen: observedChoice, gumbels });
-  return observedChoice;
+  forStep.set(key, { logits: { ...logits }, chosen, gumbels });
 }
 
 function sameLogits(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {

@@ -4,7 +4,7 @@ import { ReplayError, StepSuspended } from './errors.ts';
 import type { ModelContext } from './model-context.ts';
 import { StepLlm } from './step-llm.ts';
 import { ValueInterner } from './intern.ts';
-import { createStepNoise, type StepNoiseOptions, type WorldNoise } from './noise.ts';
+import { abductDraw, createStepNoise, type StepNoiseOptions, type WorldNoise } from './noise.ts';
 import type { Noise } from './types.ts';
 
 /** One executable version of a step: as run (variant 0) or its chosen fix (variant 1). */
@@ -36,6 +36,19 @@ type ScoreNode = Map<number, ScoreNode | number>;
  * world, preallocated so V8 keeps them as fast arrays (it would not above ~100 000 elements).
  */
 const PREFIX_MEMO_MAX_STEPS = 16;
+
+/**
+ * A posterior factual run that drew nothing but the observed choices: its outputs are the same in
+ * every world (each draw's outcome is the observation), and only the abducted Gumbels differ. So
+ * the factual run of another world is replayed from it: abduct the recorded logits in that world,
+ * put the recorded outputs in its step cache, charge the steps' costs as if they had run.
+ */
+interface FactualTemplate {
+  /** Per step, in order: the output of the as-run variant on the factual inputs. */
+  outputs: CachedOutput[];
+  /** The observed draws to abduct, with the logits the factual run drew them under. */
+  draws: { step: string; key: string; logits: Readonly<Record<string, number>>; chosen: string }[];
+}
 
 /** Where a step input comes from: a case input (its interned id) or an earlier step's output. */
 type InputSource = { caseInput: number } | { step: number };
@@ -160,6 +173,8 @@ export class Replayer {
   private readonly recordChoices: boolean;
   /** Options of every non-factual noise handle (one object, not one per handle). */
   private readonly noiseOptions: StepNoiseOptions;
+  /** The first posterior factual run, when replayable in other worlds (null: it drew fresh noise; undefined: not run yet). */
+  private factualTemplate: FactualTemplate | null | undefined;
   spent = 0;
   executions = 0;
 
@@ -215,6 +230,8 @@ export class Replayer {
     this.abductFrom = abductFrom;
     this.recordChoices = recordChoices;
     this.noiseOptions = { recordChoices };
+    // Only posterior worlds abduct; recording choices or asking a model (seeded by the world) runs every step.
+    this.factualTemplate = abductFrom && !recordChoices && !hooks.model ? undefined : null;
   }
 
   private stateOf(w: number): WorldState {
@@ -264,6 +281,70 @@ export class Replayer {
   runWorld(w: number, mask: number): WorldRun {
     const n = this.n;
     const state = this.stateOf(w);
+    if (mask === 0 && !state.factualDone && this.factualTemplate !== null) {
+      if (this.factualTemplate !== undefined) return this.replayFactual(state, w, this.factualTemplate);
+      const world = this.worlds[w];
+      const before = world.freshDraws;
+      const executionsBefore = this.executions;
+      const run = this.runSteps(state, w, mask, n);
+      // Every step ran (a fresh world) and drew only observed choices: the run is the template.
+      const replayable = world.freshDraws === before && this.executions - executionsBefore === n;
+      this.factualTemplate = replayable ? this.templateOf(state, world) : null;
+      return run;
+    }
+    return this.runSteps(state, w, mask, n);
+  }
+
+  /** The factual run just made in `state` as a template (see FactualTemplate). */
+  private templateOf(state: WorldState, world: WorldNoise): FactualTemplate | null {
+    const outputs: CachedOutput[] = [];
+    const prefixHits = state.prefixHits;
+    if (prefixHits === null) return null;
+    for (let i = 0; i < this.n; i++) {
+      const hit = prefixHits[i][0];
+      if (hit === undefined) return null;
+      outputs.push(hit);
+    }
+    const draws: FactualTemplate['draws'] = [];
+    for (const [step, byKey] of world.abducted) for (const [key, draw] of byKey) draws.push({ step, key, logits: draw.logits, chosen: draw.chosen });
+    return { outputs, draws };
+  }
+
+  /**
+   * The factual run of world w from the template: the same outputs in the step cache (at the same
+   * inputs, so later coalition runs hit them as after a real run), the same cost charged, and the
+   * observed draws abducted in this world's noise, exactly as its own factual run would.
+   */
+  private replayFactual(state: WorldState, w: number, template: FactualTemplate): WorldRun {
+    const world = this.worlds[w];
+    for (const d of template.draws) abductDraw(world, d.step, d.key, d.logits, d.chosen);
+    const outputIds: number[] = [];
+    const values: unknown[] = [];
+    for (let i = 0; i < this.n; i++) {
+      const hit = template.outputs[i];
+      const at = this.stepSources[i];
+      let node = state.caches[2 * i];
+      if (node === undefined) node = state.caches[2 * i] = new Map();
+      const last = at.length - 1;
+      for (let j = 0; j < last; j++) {
+        const id = outputIds[at[j]];
+        let next = node.get(id) as CacheNode | undefined;
+        if (next === undefined) node.set(id, (next = new Map()));
+        node = next;
+      }
+      node.set(last >= 0 ? outputIds[at[last]] : 0, hit);
+      state.prefixHits![i][0] = hit;
+      this.spent += this.variants[i][0].cost;
+      this.executions++;
+      outputIds.push(hit.id);
+      values.push(hit.value);
+    }
+    state.factualDone = true;
+    return new ReplayedRun(this.scoreOf(values, outputIds), values, outputIds, this.stepNames);
+  }
+
+  /** One replay of world w with the steps in `mask` fixed, through the step cache. */
+  private runSteps(state: WorldState, w: number, mask: number, n: number): WorldRun {
     // Plain arrays filled by push in step order (see filledArray for why not new Array(n)).
     const outputIds: number[] = [];
     const values: unknown[] = [];
