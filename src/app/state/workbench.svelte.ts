@@ -16,6 +16,7 @@ import { definitionFileName, type Study } from '../importing/study.ts';
 import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
 import type { Session } from '../../session/types.ts';
+import { mergeStudySessions, type NamedSession } from '../../session/merge-study.ts';
 import { settingsKey } from './settings-key.ts';
 import type { RecordedRunFile } from '../../runs/types.ts';
 import type { Predictions } from '../../runs/score.ts';
@@ -107,11 +108,32 @@ export class Workbench {
   async openFiles(files: readonly File[]): Promise<void> {
     if (files.length > 1 && this.onManyFiles) files = await this.onManyFiles(files);
     const ordered = [...files].sort((a, b) => Number(isDefinitionFile(a.name)) - Number(isDefinitionFile(b.name)));
-    for (const file of ordered) await this.openSource(file, file.name);
+    // Several session files dropped together are parts of one study: merged, as the command merges them.
+    const sessions: NamedSession[] | undefined = files.length > 1 ? [] : undefined;
+    for (const file of ordered) await this.openSource(file, file.name, sessions);
+    if (sessions && sessions.length > 0) await this.openSessionFiles(sessions);
   }
 
-  /** Opens a file's contents (a Blob, or text from paste, a demo or `?trace=`). */
-  async openSource(source: Blob | string, fileName: string): Promise<void> {
+  /** Opens session files dropped together: one as it is, several merged into one study (docs/shards.md). */
+  async openSessionFiles(sessions: readonly NamedSession[]): Promise<void> {
+    if (sessions.length === 1) return this.onSessionFile?.(sessions[0].session);
+    let merged;
+    try {
+      merged = mergeStudySessions(sessions, { allowPartial: true });
+    } catch (error) {
+      this.notice = { title: `Could not merge ${sessions.length} session files`, problem: { message: error instanceof Error ? error.message : String(error) } };
+      return;
+    }
+    await this.onSessionFile?.(merged.session);
+    // A partial merge opens as a study to resume: the missing cases are analysed here.
+    if (merged.missing.length > 0) this.notice = { title: `Merged ${sessions.length} session files; some cases had no result`, problem: { message: merged.missingText } };
+  }
+
+  /**
+   * Opens a file's contents (a Blob, or text from paste, a demo or `?trace=`). A session file is
+   * opened, or added to `sessions` when given (files dropped together, merged by openFiles).
+   */
+  async openSource(source: Blob | string, fileName: string, sessions?: NamedSession[]): Promise<void> {
     this.notice = null;
     this.importing = { phase: 'reading', loaded: 0, total: typeof source === 'string' ? source.length : source.size, fileName };
     try {
@@ -124,7 +146,8 @@ export class Workbench {
       }
       const { outcome } = imported;
       if (outcome.kind === 'session' && outcome.session) {
-        await this.onSessionFile?.(outcome.session);
+        if (sessions) sessions.push({ file: fileName, session: outcome.session });
+        else await this.onSessionFile?.(outcome.session);
         return;
       }
       if ((outcome.kind === 'runs' || outcome.kind === 'predictions') && this.onRecordedRuns) {
