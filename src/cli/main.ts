@@ -271,6 +271,17 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (opts.save !== undefined) writeOutput(opts.save, 'session file', exportSessionFile(session));
       if (opts.html !== undefined) await writeHtml(opts.html, session, a);
     }
+    // Session files printed or merged (nothing re-run): --cache files are merged into the first.
+    if (a.stored && opts.model.caches.length > 0) {
+      const { mergeCacheFiles } = await import('./merge-caches.ts');
+      let merged;
+      try {
+        merged = mergeCacheFiles(opts.model.caches, a.stored.modelCache);
+      } catch (e) {
+        throw new InputError((e as Error).message);
+      }
+      a.notes = [...(a.notes ?? []), ...merged.warnings, `${opts.model.caches[0]}: ${merged.added} response${merged.added === 1 ? '' : 's'} added from the other caches and the session files`];
+    }
   } catch (e) {
     if (e instanceof InputError || e instanceof FormatError) {
       process.stderr.write(`blame: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);

@@ -1,0 +1,31 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { requestKey, type ChatRequest } from '../engine/model-call.ts';
+import { mergeCacheFiles } from './merge-caches.ts';
+
+function entry(content: string) {
+  const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content }] };
+  return { key: requestKey(request), request, response: { text: `re: ${content}`, finish: 'stop', usage: { input: 1, output: 2 } } };
+}
+const line = (e: ReturnType<typeof entry>): string => `${JSON.stringify(e)}\n`;
+const keysIn = (file: string): string[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).key);
+
+describe('mergeCacheFiles (--cache A --cache B with session files)', () => {
+  it('appends what the first cache lacks from the others and the sessions, once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cache-merge-'));
+    const [a, b, c] = ['a.jsonl', 'b.jsonl', 'c.jsonl'].map((name) => join(dir, name));
+    const [e1, e2, e3, e4] = ['one', 'two', 'three', 'four'].map(entry);
+    writeFileSync(a, line(e1));
+    writeFileSync(b, line(e1) + line(e2));
+    // A shard killed mid-write leaves a torn last line: skipped with a warning, never copied.
+    writeFileSync(c, line(e3) + line(e4).slice(0, 30));
+    const merged = mergeCacheFiles([a, b, c], [e4]);
+    expect(merged.added).toBe(3);
+    expect(merged.warnings.join('\n')).toMatch(/torn line/);
+    expect(keysIn(a)).toEqual([e1.key, e2.key, e3.key, e4.key]);
+    expect(mergeCacheFiles([a, b, c], [e4]).added).toBe(0);
+    expect(keysIn(a)).toHaveLength(4);
+  });
+});
