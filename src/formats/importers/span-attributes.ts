@@ -24,7 +24,7 @@ export const spanAttributesImporter: Importer = {
   label: 'span attribute maps (OTel GenAI or OpenInference)',
   sniff: (text) => {
     const head = opening(text);
-    return /^\{"[A-Za-z_.]+":("|-?\d|\[|true|false|null)/.test(head) && /[{,]"(gen_ai|llm|openinference)\.[a-z_.]+":/.test(head);
+    return /^\{"[A-Za-z_.]+":("|-?\d|\[|true|false|null)/.test(head) && /[{,]"(gen_ai|llm|openinference)\.[a-z_.]+":/.test(head) && !head.includes('"format":"agentblame-');
   },
   import: (text) => ({ kind: 'runs', runs: readSpanAttributes(text) }),
 };
