@@ -66,11 +66,26 @@ function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, st
   }
 }
 
+/** The model host of --model-url / --cache / --offline (none without them); bad settings are bad input. */
+async function commandModelHostOrInputError(opts: CliOptions) {
+  const { commandModelHost } = await import('../model/command-host.node.ts');
+  let made;
+  try {
+    made = commandModelHost(opts.model, opts.settings.models, process.env);
+  } catch (e) {
+    if (e instanceof Error && (e.name === 'EndpointConfigError' || e.name === 'CacheFileError')) throw new InputError(e.message);
+    throw e;
+  }
+  for (const warning of made?.warnings ?? []) process.stderr.write(`blame: ${warning}\n`);
+  return made?.host;
+}
+
 async function analyzeSource(source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions): Promise<Analysis> {
   const { AnalysisPool } = await import('../node/analysis-pool.ts');
   // One worker per core, but no more than there are cases (a definition's own cases are counted only after describe).
   const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? availableParallelism()));
-  const pool = new AnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName });
+  const model = await commandModelHostOrInputError(opts);
+  const pool = new AnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName, model });
   try {
     let description;
     try {
@@ -110,6 +125,9 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const reportOpts = stoppedEarly && batchOpts.bound === 'bernstein' ? { ...batchOpts, bound: 'anytime' as const } : batchOpts;
     const batch = aggregateBatch(results, reportOpts);
     if (stoppedEarly) batch.stoppedEarly = true;
+    // Everything the host sent or found cached, also for cases that ended in an error.
+    const usage = model?.totalUsage();
+    if (usage && (usage.requests > 0 || usage.cacheHits > 0)) batch.usage = usage;
     const fixes = fixesUsed(description.steps.map((s) => ({ name: s.name, fixes: s.fixes.map((f) => f.name) })), opts.settings.fixChoice);
     return { results, batch, pipeline: { name: description.name, source }, cases: [...study], fixes, settings: opts.settings, ...(range && { range }) };
   } finally {
