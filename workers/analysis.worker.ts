@@ -12,7 +12,7 @@ import type { AnalysisSettings, CaseDef, CaseResult } from '../src/engine/types.
 import type { TableGame } from '../src/formats/game.ts';
 import { errorResult } from '../src/engine/case-result.ts';
 import type { LoadOutcome, WatchdogMessage } from '../src/app/analysis/protocol.ts';
-import { describeProblem, toSummary } from '../src/app/analysis/definition-summary.ts';
+import { describeProblem } from '../src/app/analysis/definition-summary.ts';
 
 ensureLockdown();
 
@@ -71,7 +71,7 @@ const api = {
   async load(source: string, fileName: string): Promise<LoadOutcome> {
     let outcome: LoadOutcome;
     try {
-      const summary = toSummary(describeSource(source, fileName));
+      const summary = describeSource(source, fileName);
       loaded = { source, fileName, players: summary.steps.map((step) => step.name) };
       outcome = { ok: true, summary };
     } catch (error) {

@@ -50,7 +50,7 @@ describe('blame --json on the refund demo', () => {
     expect(out.batch).toMatchObject({ failures: 1, analyzed: 1, unfixable: 0 });
     expect(out.batch.cost).toBe(out.cases[0].cost);
     const planner = out.batch.steps.find((s: { step: string }) => s.step === 'planner');
-    expect(planner).toEqual({ step: 'planner', fixAloneRate: 1, meanShapley: 5 / 12, ci: [5 / 12, 5 / 12], share: 5 / 12, lastTouch: 0 });
+    expect(planner).toEqual({ step: 'planner', fixAloneRate: 1, meanFixAlone: 1, meanShapley: 5 / 12, ci: [5 / 12, 5 / 12], share: 5 / 12, lastTouch: 0 });
   });
 
   it('is deterministic', () => {

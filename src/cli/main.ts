@@ -7,7 +7,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
-import { aggregateBatch, BatchStopper } from '../engine/batch.ts';
+import { aggregateBatch, BatchStopper, studyBatchOptions } from '../engine/batch.ts';
 import { analyzeTableGame, type TableGame } from '../engine/table-game.ts';
 import { fixesUsed, type FixUsed } from '../engine/fix-choice.ts';
 import { toSessionGames, toTableGames } from '../session/games.ts';
@@ -58,11 +58,11 @@ interface Analysis {
 const REPLAY_ONLY_OPTIONS = ['--pipeline', '--mode', '--worlds', '--fix', '--timeout', '--workers'];
 
 /** Every --fix names a step of the definition and one of its fixes (bad input, exit 2, otherwise). */
-function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, steps: readonly { name: string; fixes: readonly { name: string }[] }[]): void {
+function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, steps: readonly { name: string; fixes: readonly string[] }[]): void {
   for (const [step, fix] of Object.entries(choice ?? {})) {
     const s = steps.find((x) => x.name === step);
     if (!s) throw new InputError(`--fix ${step}=${fix}: the definition has no step "${step}" (steps: ${steps.map((x) => x.name).join(', ')})`);
-    if (!s.fixes.some((f) => f.name === fix)) throw new InputError(`--fix ${step}=${fix}: step "${step}" has no fix "${fix}" (fixes: ${s.fixes.map((f) => f.name).join(', ')})`);
+    if (!s.fixes.includes(fix)) throw new InputError(`--fix ${step}=${fix}: step "${step}" has no fix "${fix}" (fixes: ${s.fixes.join(', ')})`);
   }
 }
 
@@ -99,7 +99,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     // A shard analyses its part; the session keeps every case, so shards merge into the whole study.
     const all = opts.shard ? shardOf(study, opts.shard) : study;
     const range = description.range;
-    const batchOpts = { delta: opts.settings.delta, bound: opts.batchBound, range };
+    const batchOpts = studyBatchOptions(description, opts.settings.delta, opts.batchBound);
     let results: CaseResult[];
     let stoppedEarly = false;
     if (opts.batchStop) {
@@ -128,7 +128,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     // Everything the host sent or found cached, also for cases that ended in an error.
     const usage = model?.totalUsage();
     if (usage && (usage.requests > 0 || usage.cacheHits > 0)) batch.usage = usage;
-    const fixes = fixesUsed(description.steps.map((s) => ({ name: s.name, fixes: s.fixes.map((f) => f.name) })), opts.settings.fixChoice);
+    const fixes = fixesUsed(description.steps, opts.settings.fixChoice);
     return { results, batch, pipeline: { name: description.name, source }, cases: [...study], fixes, settings: opts.settings, ...(range && { range }) };
   } finally {
     await pool.close();
@@ -194,7 +194,7 @@ function analyzeGames(games: TableGame[], opts: CliOptions): Analysis {
   const part = opts.shard ? shardOf(games, opts.shard) : games;
   const results = part.map((g) => analyzeTableGame(g, opts.settings));
   const range = games[0]?.range;
-  return { results, batch: aggregateBatch(results, { delta: opts.settings.delta, bound: opts.batchBound, range }), cases: [], games, settings: opts.settings, ...(range && { range }) };
+  return { results, batch: aggregateBatch(results, studyBatchOptions(games[0] ?? {}, opts.settings.delta, opts.batchBound)), cases: [], games, settings: opts.settings, ...(range && { range }) };
 }
 
 async function analyze(opts: CliOptions): Promise<Analysis> {

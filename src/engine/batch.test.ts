@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { testResult, type LooseResult } from './testing/results.ts';
+import { analyzeTableGame } from './table-game.ts';
+import { isAnalysedFailure } from './case-result.ts';
+import { DEFAULT_SETTINGS } from './settings.ts';
 import { aggregateBatch, anytimeIndex, BatchStopper, NORMAL_STOP_MIN_CASES } from './batch.ts';
 import { seededRng } from './rng.ts';
 import type { BatchBound, CaseResult } from './types.ts';
@@ -248,5 +251,33 @@ describe('batch interval coverage (DESIGN 5: every estimator covers at least 1 -
       if (!(centre - shrunk <= means[0] && means[0] <= centre + shrunk)) missed++;
     }
     expect(missed / 200).toBeGreaterThan(0.1);
+  });
+});
+
+describe('fixAloneRate on a metric that is not 0/1', () => {
+  // Metric on 0..10, threshold 7; players a, b; values by mask [v(none), v(a), v(b), v(a, b)].
+  const tables: [string, number[]][] = [
+    ['g1', [0, 8, 3, 10]], // a alone repairs, b does not
+    ['g2', [2, 5, 9, 10]], // b alone repairs
+    ['g3', [0, 7, 7, 10]], // each alone reaches the threshold exactly
+  ];
+  const results = tables.map(([id, values]) =>
+    analyzeTableGame({ id, players: ['a', 'b'], values: Float64Array.from(values), range: [0, 10] }, { ...DEFAULT_SETTINGS, method: 'exact' }, 7),
+  );
+
+  it('is the share of analysed failures that fixing the step alone brings to the threshold, and keeps the mean gain apart', () => {
+    const batch = aggregateBatch(results, { delta: 0.05, bound: 'normal', range: [0, 10], threshold: 7 });
+    const [a, b] = batch.steps;
+    expect(a.fixAloneRate).toBeCloseTo(2 / 3, 12);
+    expect(b.fixAloneRate).toBeCloseTo(2 / 3, 12);
+    expect(a.meanFixAlone).toBeCloseTo((8 + 3 + 7) / 3, 12);
+    expect(b.meanFixAlone).toBeCloseTo((3 + 7 + 7) / 3, 12);
+    for (const s of batch.steps) expect(s.fixAloneRate).toBeLessThanOrEqual(1);
+  });
+
+  it('judges results saved without resolvedAlone from v(empty) plus the fix-alone gain', () => {
+    const saved = results.map((r) => (isAnalysedFailure(r) ? { ...r, resolvedAlone: undefined } : r));
+    const batch = aggregateBatch(saved, { delta: 0.05, bound: 'normal', range: [0, 10], threshold: 7 });
+    expect(batch.steps.map((s) => s.fixAloneRate)).toEqual(aggregateBatch(results, { delta: 0.05, bound: 'normal', threshold: 7 }).steps.map((s) => s.fixAloneRate));
   });
 });

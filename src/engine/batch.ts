@@ -4,13 +4,23 @@ import { CheckpointSchedule, checkpointDelta } from './stats/checkpoint-schedule
 import { normalQuantile } from './stats/normal-quantile.ts';
 import { RunningStats } from './stats/welford.ts';
 import { topSeparated } from './shapley/stop-rules.ts';
-import { analysedFailures, isAnalysedFailure } from './case-result.ts';
+import { analysedFailures, isAnalysedFailure, resolvesAlone } from './case-result.ts';
 
 export interface BatchOptions {
   delta: number;
   bound: BatchBound;
   /** Range of the metric (default [0, 1]); a Shapley value then lies in [-(hi-lo), hi-lo]. */
   range?: readonly [number, number];
+  /** A case fails below this (default 1); used for results saved without `resolvedAlone`. */
+  threshold?: number;
+}
+
+/**
+ * The batch options of a study, from its definition (or game table) and the settings: one rule,
+ * so the page and the command aggregate the same results to the same batch.
+ */
+export function studyBatchOptions(study: { range?: readonly [number, number]; threshold?: number }, delta: number, bound: BatchBound): BatchOptions {
+  return { delta, bound, ...(study.range !== undefined && { range: study.range }), ...(study.threshold !== undefined && { threshold: study.threshold }) };
 }
 
 
@@ -42,8 +52,8 @@ function meanInterval(stats: RunningStats, nSteps: number, opts: BatchOptions): 
 }
 
 /**
- * Aggregate the failing cases of a batch (DESIGN 3, Batch): per step the fix-alone resolution
- * rate, mean Shapley with a CI across cases, the share of the total repairable failure mass
+ * Aggregate the failing cases of a batch (docs/method.md, "Batch"): per step the share of
+ * analysed failures its fix alone repairs, the mean fix-alone gain, mean Shapley with a CI across cases, the share of the total repairable failure mass
  * (sum of the step's Shapley over sum of v(all) - v(empty)), and last-touch counts. Cases no
  * coalition repairs are counted apart (they stay in the means, contributing their values).
  */
@@ -52,6 +62,8 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   const analyzed = analysedFailures(results);
   const players = analyzed[0]?.players ?? failures[0]?.players ?? results[0]?.players ?? [];
   const shapley = players.map(() => new RunningStats());
+  const threshold = opts.threshold ?? 1;
+  const resolved = players.map(() => 0);
   const alone = players.map(() => 0);
   const touches = players.map(() => 0);
   let mass = 0;
@@ -60,7 +72,8 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   for (const r of analyzed) {
     players.forEach((p, i) => {
       shapley[i].push(r.shapley[p] ?? 0);
-      alone[i] += r.fixAlone?.[p] ?? 0;
+      alone[i] += Object.hasOwn(r.fixAlone, p) ? r.fixAlone[p] : 0;
+      if (resolvesAlone(r, p, threshold)) resolved[i]++;
       if (r.lastTouch === p) touches[i]++;
     });
     mass += r.vAll - r.vEmpty;
@@ -79,7 +92,8 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
     }
     return {
       step,
-      fixAloneRate: m ? alone[i] / m : 0,
+      fixAloneRate: m ? resolved[i] / m : 0,
+      meanFixAlone: m ? alone[i] / m : 0,
       meanShapley: m ? mean : 0,
       ci,
       share: mass !== 0 ? (mean * m) / mass : 0,

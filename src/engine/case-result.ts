@@ -36,6 +36,16 @@ export function isAnalysedFailure(result: CaseResult): result is AttributedCaseR
   return result.error === undefined && result.failed;
 }
 
+/**
+ * Whether fixing `step` alone brings an analysed failure to the threshold. Results saved before
+ * `resolvedAlone` was recorded are judged from v(empty) plus the step's fix-alone gain.
+ */
+export function resolvesAlone(result: AttributedCaseResult, step: string, threshold: number): boolean {
+  if (result.resolvedAlone !== undefined) return result.resolvedAlone.includes(step);
+  const gain = Object.hasOwn(result.fixAlone, step) ? result.fixAlone[step] : 0;
+  return result.vEmpty + gain >= threshold;
+}
+
 /** The analysed failures of a list of results, in order. */
 export function analysedFailures(results: readonly CaseResult[]): AttributedCaseResult[] {
   return results.filter(isAnalysedFailure);

@@ -2,8 +2,8 @@
 export type * from './types.ts';
 export { analyzeCase, attribute, COALITION_TABLE_MAX_PLAYERS } from './analyze.ts';
 export { analyzeTableGame, TableGameAdapter, type TableGame } from './table-game.ts';
-export { aggregateBatch, BatchStopper, type BatchOptions } from './batch.ts';
-export { analysedFailures, attributedResult, errorResult, isAnalysedFailure, isErrorResult, passedResult } from './case-result.ts';
+export { aggregateBatch, BatchStopper, studyBatchOptions, type BatchOptions } from './batch.ts';
+export { analysedFailures, attributedResult, errorResult, isAnalysedFailure, isErrorResult, passedResult, resolvesAlone } from './case-result.ts';
 export { chosenFix, fixesUsed, type FixUsed } from './fix-choice.ts';
 export { validatePipeline, caseInputNames, MAX_PLAYERS } from './pipeline.ts';
 export { DEFAULT_SETTINGS, resolveMethod, AUTO_EXACT_MAX_PLAYERS } from './settings.ts';

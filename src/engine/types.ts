@@ -265,7 +265,10 @@ export type CaseResult = ErrorCaseResult | PassedCaseResult | AttributedCaseResu
 
 export interface BatchStep {
   step: string;
+  /** Share of the analysed failures that fixing this step alone brings to the threshold, in [0, 1]. */
   fixAloneRate: number;
+  /** Mean of v({step}) - v(empty) over the analysed failures, in the metric's units (absent in sessions saved before it was kept). */
+  meanFixAlone?: number;
   meanShapley: number;
   ci: [number, number];
   share: number;

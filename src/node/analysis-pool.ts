@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { ModelAnswer, ModelUsage, PendingRequest } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
-import type { PipelineDescription } from '../sandbox/analyze-source.ts';
+import type { DefinitionSummary } from '../engine/definition-summary.ts';
 import { errorResult } from '../engine/case-result.ts';
 import { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_METRIC, type WorkerReply, type WorkerRequest } from './protocol.ts';
 import { WorkerProcess } from './worker-process.ts';
@@ -94,7 +94,7 @@ export class AnalysisPool {
   private readonly model: ModelResolver | undefined;
   private readonly slots: Slot[] = [];
   private readonly queue: Unit[] = [];
-  private readonly descriptions = new Map<string, Promise<PipelineDescription>>();
+  private readonly descriptions = new Map<string, Promise<DefinitionSummary>>();
   private nextJobId = 1;
   private closed = false;
   /** Workers that died before becoming ready, in a row; a broken worker script stops the pool. */
@@ -115,11 +115,11 @@ export class AnalysisPool {
   }
 
   /** The definition's structure and cases; rejects with PipelineDefinitionError for a bad definition. */
-  describe(source: string): Promise<PipelineDescription> {
+  describe(source: string): Promise<DefinitionSummary> {
     if (this.closed) return Promise.reject(new Error(this.broken ?? 'the pool was closed'));
     let description = this.descriptions.get(source);
     if (!description) {
-      description = new Promise<PipelineDescription>((resolve, reject) => {
+      description = new Promise<DefinitionSummary>((resolve, reject) => {
         this.enqueue([{ kind: 'describe', source, settle: (reply) => {
           if (reply.type === 'described') resolve(reply.description);
           else if (reply.type === 'failed') reject(reply.definitionError ? new PipelineDefinitionError(reply.message) : new Error(reply.message));

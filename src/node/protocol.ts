@@ -1,6 +1,6 @@
 import type { ModelAnswer, PendingRequest } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
-import type { PipelineDescription } from '../sandbox/analyze-source.ts';
+import type { DefinitionSummary } from '../engine/definition-summary.ts';
 
 /**
  * Messages between the AnalysisPool and its worker threads (all structured-clone safe). A `run`
@@ -23,7 +23,7 @@ export type WorkerRequest =
 
 export type WorkerReply =
   | { type: 'ready' }
-  | { type: 'described'; job: number; description: PipelineDescription }
+  | { type: 'described'; job: number; description: DefinitionSummary }
   | { type: 'result'; job: number; index: number; result: CaseResult }
   /** Case `index` waits for these model responses: the pool fetches them and sends the case again. */
   | { type: 'pending'; job: number; index: number; requests: PendingRequest[] }

@@ -11,15 +11,17 @@ describe('describeSource', () => {
     expect(description).toEqual({
       name: 'refund-policy',
       steps: [
-        { name: 'planner', inputs: ['question'], cost: 1, fixes: [{ name: 'date constraint', cost: 1 }] },
-        { name: 'retriever', inputs: ['planner'], cost: 2, fixes: [{ name: 'reranker', cost: 4 }] },
-        { name: 'writer', inputs: ['planner', 'retriever'], cost: 3, fixes: [{ name: 'hedge when unsure', cost: 3 }] },
-        { name: 'reviewer', inputs: ['writer'], cost: 1, fixes: [{ name: 'resolve hedges', cost: 1 }] },
+        { name: 'planner', inputs: ['question'], cost: 1, fixes: ['date constraint'] },
+        { name: 'retriever', inputs: ['planner'], cost: 2, fixes: ['reranker'] },
+        { name: 'writer', inputs: ['planner', 'retriever'], cost: 3, fixes: ['hedge when unsure'] },
+        { name: 'reviewer', inputs: ['writer'], cost: 1, fixes: ['resolve hedges'] },
       ],
       cases: [
         { id: 'q1', inputs: { question: 'Can I get a refund after 30 days?' }, seed: 1 },
         { id: 'q2', inputs: { question: 'Is shipping refunded?' }, seed: 2 },
       ],
+      threshold: 1,
+      range: [0, 1],
     });
   });
 

@@ -1,19 +1,9 @@
 import { analyzeCaseRound, DefinitionError, validatePipeline, type CaseRound, type ModelAnswer } from '../engine/index.ts';
+import { summarizeDefinition, type DefinitionSummary } from '../engine/definition-summary.ts';
 import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef } from '../engine/types.ts';
 import { preparePipeline, type InstantiateOptions, type PreparedPipeline } from './compile.ts';
 import { errorResult } from '../engine/case-result.ts';
 import { PlainDataError, sealPlain } from './plain-data.ts';
-
-/** A definition as plain data (structured-clone safe): what a UI or the CLI shows before analysing. */
-export interface PipelineDescription {
-  name: string;
-  steps: { name: string; inputs: string[]; cost: number; fixes: { name: string; cost: number }[] }[];
-  threshold?: number;
-  range?: [number, number];
-  /** Model ids by alias the definition was written for (model steps). */
-  models?: Record<string, string>;
-  cases: CaseDef[];
-}
 
 export interface SandboxHooks {
   /** Before every step execution (from the engine), e.g. for a watchdog that names the step. */
@@ -50,22 +40,8 @@ export function compileChecked(source: string, fileName = 'pipeline.js', options
 }
 
 /** The definition's structure and its own cases, as plain data. Throws DefinitionError. */
-export function describeSource(source: string, fileName = 'pipeline.js'): PipelineDescription {
-  const def = compileChecked(source, fileName);
-  const description: PipelineDescription = {
-    name: def.name,
-    steps: def.steps.map((step) => ({
-      name: step.name,
-      inputs: [...step.inputs],
-      cost: step.cost,
-      fixes: step.fixes.map((fix) => ({ name: fix.name, cost: fix.cost })),
-    })),
-    cases: structuredClone(def.cases ?? []) as CaseDef[],
-  };
-  if (def.threshold !== undefined) description.threshold = def.threshold;
-  if (def.range !== undefined) description.range = [def.range[0], def.range[1]];
-  if (def.models !== undefined) description.models = { ...def.models };
-  return description;
+export function describeSource(source: string, fileName = 'pipeline.js'): DefinitionSummary {
+  return summarizeDefinition(compileChecked(source, fileName));
 }
 
 /**

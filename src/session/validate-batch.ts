@@ -5,9 +5,11 @@ import { arrayOf, expectBoolean, expectInterval, expectNonNegative, optionalFiel
 
 function validateBatchStep(value: unknown, path: string): BatchStep {
   const object = expectObject(value, path);
+  const meanFixAlone = optionalField(object, 'meanFixAlone', path, expectFiniteNumber);
   return {
     step: requiredField(object, 'step', path, expectNonEmptyString),
     fixAloneRate: requiredField(object, 'fixAloneRate', path, expectFiniteNumber),
+    ...(meanFixAlone !== undefined && { meanFixAlone }),
     meanShapley: requiredField(object, 'meanShapley', path, expectFiniteNumber),
     ci: requiredField(object, 'ci', path, expectInterval),
     share: requiredField(object, 'share', path, expectFiniteNumber),

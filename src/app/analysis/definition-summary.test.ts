@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeProblem, toSummary } from './definition-summary.ts';
+import { describeProblem } from './definition-summary.ts';
 
 describe('describeProblem', () => {
   it('finds the line and column of the user file in the message', () => {
@@ -11,16 +11,5 @@ describe('describeProblem', () => {
   });
   it('accepts a thrown non-error', () => {
     expect(describeProblem('boom')).toEqual({ message: 'boom' });
-  });
-});
-
-describe('toSummary', () => {
-  it('lists each step with its fix names, the default threshold 1 and the own cases', () => {
-    const summary = toSummary({
-      name: 'p',
-      steps: [{ name: 'a', inputs: ['q'], cost: 2, fixes: [{ name: 'better', cost: 3 }, { name: 'oracle', cost: 1 }] }],
-      cases: [{ id: 'c1', inputs: { q: 1 } }],
-    });
-    expect(summary).toEqual({ name: 'p', steps: [{ name: 'a', inputs: ['q'], cost: 2, fixes: ['better', 'oracle'] }], cases: [{ id: 'c1', inputs: { q: 1 } }], threshold: 1 });
   });
 });

@@ -1,16 +1,4 @@
-import type { PipelineDescription } from '../../sandbox/analyze-source.ts';
-import type { DefinitionProblem, DefinitionSummary } from './protocol.ts';
-
-/** The page's view of a compiled definition. */
-export function toSummary(description: PipelineDescription): DefinitionSummary {
-  return {
-    name: description.name,
-    steps: description.steps.map((step) => ({ name: step.name, inputs: step.inputs, cost: step.cost, fixes: step.fixes.map((fix) => fix.name) })),
-    cases: description.cases,
-    threshold: description.threshold ?? 1,
-    ...(description.models ? { models: description.models } : {}),
-  };
-}
+import type { DefinitionProblem } from './protocol.ts';
 
 /**
  * A compile error as plain data, with the line and column of the user's file when the message

@@ -2,18 +2,10 @@
  * Plain-data messages between the page and its analysis workers. Comlink copies errors without
  * their extra fields, so a worker reports failures as values of these shapes instead of throwing.
  */
-import type { CaseDef } from '../../engine/types.ts';
 
-/** What the page needs to know about a pipeline definition to draw its settings and source view. */
-export interface DefinitionSummary {
-  name: string;
-  steps: { name: string; inputs: string[]; cost: number; fixes: string[] }[];
-  /** The definition's own cases (used when it is opened without a trace). */
-  cases: CaseDef[];
-  threshold: number;
-  /** Model ids by alias the definition names for its llm calls (model steps). */
-  models?: Record<string, string>;
-}
+/** What the page knows of a compiled definition: the engine's one summary type. */
+export type { DefinitionSummary } from '../../engine/definition-summary.ts';
+import type { DefinitionSummary } from '../../engine/definition-summary.ts';
 
 /**
  * Posted by a worker (outside Comlink), when asked to watch a case, as it starts a step different

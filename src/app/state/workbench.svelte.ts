@@ -3,7 +3,7 @@
  * results per case, and the progress of the running analysis. Components read these runes and
  * call the methods; everything that crosses to a worker or to IndexedDB is raw (never a proxy).
  */
-import { aggregateBatch, DEFAULT_SETTINGS } from '../../engine/index.ts';
+import { aggregateBatch, DEFAULT_SETTINGS, studyBatchOptions } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
 import { AnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
 import { ModelConnection } from '../model/model-connection.svelte.ts';
@@ -391,9 +391,11 @@ export class Workbench {
   }
 
   #aggregate(): BatchResult | null {
-    const finished = this.results.filter((r): r is CaseResult => r !== undefined && r.error === undefined);
+    const finished = this.results.filter((r): r is CaseResult => r !== undefined);
     if (finished.length === 0) return null;
-    return aggregateBatch(finished, { delta: this.settings.delta, bound: this.batchBound });
+    // The definition's own range and threshold (or the first game's range), as the command uses them.
+    const study = this.definition.status === 'ready' ? this.definition.summary : (this.study?.games[0] ?? {});
+    return aggregateBatch(finished, studyBatchOptions(study, this.settings.delta, this.batchBound));
   }
 
   #getPool(): AnalysisPool {

@@ -1,0 +1,74 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { downloadedText } from './fixtures.ts';
+import { dropFiles, waitForDone } from './workbench-helpers.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** A metric on 0..10 with threshold 7: every case fails as run, the polish fix alone repairs most. */
+const TEN_POINT = `export default {
+  name: "ten-point",
+  range: [0, 10],
+  threshold: 7,
+  steps: [
+    { name: "draft", inputs: ["q"], cost: 1, run: (_, noise) => Math.floor(noise.uniform() * 5),
+      fixes: [{ name: "better", cost: 1, run: () => 4 }] },
+    { name: "polish", inputs: ["draft"], cost: 1, run: ({ draft }) => draft,
+      fixes: [{ name: "better", cost: 1, run: ({ draft }) => draft + 6 }] },
+  ],
+  metric: (o) => Math.min(10, o.polish + (o.draft >= 4 ? 2 : 0)),
+  cases: Array.from({ length: 24 }, (_, i) => ({ id: "c" + i, inputs: { q: i } })),
+};
+`;
+
+const EVERY_CASE_THROWS = `export default {
+  name: "always-throws",
+  steps: [{ name: "lookup", inputs: ["q"], cost: 1, run: () => { throw new Error("no such order"); },
+    fixes: [{ name: "retry", cost: 1, run: () => "ok" }] }],
+  metric: (o) => (o.lookup === "ok" ? 1 : 0),
+  cases: [{ id: "a", inputs: { q: 1 } }, { id: "b", inputs: { q: 2 } }],
+};
+`;
+
+interface BatchJson {
+  failures: number;
+  analyzed: number;
+  steps: { step: string; meanShapley: number; ci: [number, number]; fixAloneRate: number; share: number }[];
+}
+
+test('the page and the command give the same batch, intervals included, for a definition with its own range', async ({ page }) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'agentblame-range-'));
+  writeFileSync(join(dir, 'ten-point.pipeline.js'), TEN_POINT);
+  const command = JSON.parse(execFileSync(process.execPath, ['src/cli/blame.mjs', join(dir, 'ten-point.pipeline.js'), '--json'], { cwd: ROOT, encoding: 'utf8' })) as { batch: BatchJson };
+
+  await page.goto('./?workers=2');
+  await dropFiles(page, [{ name: 'ten-point.pipeline.js', content: TEN_POINT, type: 'text/javascript' }]);
+  await waitForDone(page);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export session' }).click();
+  const browser = JSON.parse(await downloadedText(await downloading)).batch as BatchJson;
+
+  expect(command.batch.analyzed).toBe(24);
+  expect(browser.steps).toEqual(command.batch.steps);
+  for (const s of browser.steps) {
+    // An interval on a 0..10 metric contains its own mean, and a fix-alone rate is a rate.
+    expect(s.ci[0]).toBeLessThanOrEqual(s.meanShapley);
+    expect(s.ci[1]).toBeGreaterThanOrEqual(s.meanShapley);
+    expect(s.fixAloneRate).toBeGreaterThanOrEqual(0);
+    expect(s.fixAloneRate).toBeLessThanOrEqual(1);
+  }
+});
+
+test('a study whose every case could not be analysed says so once, with no waiting message or empty chart', async ({ page }) => {
+  await page.goto('./?workers=1');
+  await dropFiles(page, [{ name: 'always-throws.pipeline.js', content: EVERY_CASE_THROWS, type: 'text/javascript' }]);
+  await waitForDone(page);
+  await expect(page.getByTestId('batch-no-analysed')).toContainText('2 cases could not be analysed');
+  await expect(page.getByText('Waiting for the first results')).toHaveCount(0);
+  await expect(page.getByTestId('batch-table')).toHaveCount(0);
+});
