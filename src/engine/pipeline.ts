@@ -48,6 +48,7 @@ export function validatePipeline(def: PipelineDef): void {
       }
     }
     if (new Set(step.inputs).size !== step.inputs.length) throw new DefinitionError(`${label} lists an input twice`);
+    if (step.cost === undefined) throw new DefinitionError(`${label}: "cost" is missing (a finite number >= 0)`);
     if (!isFiniteNonNegative(step.cost)) throw new DefinitionError(`${label}: "cost" must be a finite number >= 0`);
     if (typeof step.run !== 'function') throw new DefinitionError(`${label}: "run" must be a function`);
     if (!Array.isArray(step.fixes) || step.fixes.length === 0) throw new DefinitionError(`${label} has no fixes (each step needs at least one fix)`);
@@ -58,6 +59,7 @@ export function validatePipeline(def: PipelineDef): void {
       if (typeof fix.name !== 'string' || fix.name === '') throw new DefinitionError(`${fl} needs a non-empty "name"`);
       if (fixNames.has(fix.name)) throw new DefinitionError(`${label} has two fixes named "${fix.name}"`);
       fixNames.add(fix.name);
+      if (fix.cost === undefined) throw new DefinitionError(`${label}, fix "${fix.name}": "cost" is missing (a finite number >= 0)`);
       if (!isFiniteNonNegative(fix.cost)) throw new DefinitionError(`${label}, fix "${fix.name}": "cost" must be a finite number >= 0`);
       if (typeof fix.run !== 'function') throw new DefinitionError(`${label}, fix "${fix.name}": "run" must be a function`);
     });

@@ -134,6 +134,14 @@ describe('compilePipeline: errors name the place', () => {
       'pipeline.js: step "retriever": cost must be a non-negative number',
     ],
     [
+      "export default { name: 'p', steps: [{ name: 'retriever', inputs: [], run() {} }], metric() { return 1 } };",
+      'pipeline.js: step "retriever": cost is missing',
+    ],
+    [
+      "export default { name: 'p', steps: [{ name: 'retriever', inputs: [], cost: 1, run() {}, fixes: [{ name: 'reranker', run() {} }] }], metric() { return 1 } };",
+      'pipeline.js: step "retriever": fix "reranker": cost is missing',
+    ],
+    [
       "export default { name: 'p', steps: [{ name: 'retriever', inputs: [], cost: 1, run() {}, fixes: [{ name: 'reranker', cost: 1 }] }], metric() { return 1 } };",
       'pipeline.js: step "retriever": fix "reranker": run must be a function',
     ],

@@ -107,6 +107,7 @@ function checkModels(value: unknown, fileName: string): Record<string, string> {
 }
 
 function checkCost(cost: unknown, label: string): number {
+  if (cost === undefined) throw new DefinitionError(`${label}: cost is missing (a non-negative number: what one run of it costs)`);
   if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) {
     throw new DefinitionError(`${label}: cost must be a non-negative number`);
   }
