@@ -1,7 +1,8 @@
 /**
  * One analysis worker of the page's pool. Thin by design: it compiles a pipeline definition in the
- * SES sandbox once, then analyses the cases (or table games) the page hands it, one call each, so
- * the page can time every case and replace this worker if a definition never returns.
+ * SES sandbox once, then analyses the cases the page hands it in small batches (one call per batch,
+ * each case's outcome posted as it finishes, so the page can time every case and replace this
+ * worker if a definition never returns), and table games one call each.
  */
 import * as Comlink from 'comlink';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
@@ -11,7 +12,7 @@ import { analyzeTableGame } from '../src/engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../src/engine/types.ts';
 import type { TableGame } from '../src/formats/game.ts';
 import { errorResult } from '../src/engine/case-result.ts';
-import type { LoadOutcome, WatchdogMessage } from '../src/app/analysis/protocol.ts';
+import type { CaseDoneMessage, LoadOutcome, WatchdogMessage } from '../src/app/analysis/protocol.ts';
 import { describeProblem } from '../src/app/analysis/definition-summary.ts';
 
 ensureLockdown();
@@ -106,6 +107,15 @@ const api = {
     if (watch) report(-3);
     const deferred = await settleDeferredWork();
     return deferred === null ? outcome : errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${deferred}`);
+  },
+
+  /** Analyses a batch of cases one after another, posting each outcome (CaseDoneMessage) as it finishes; answers how many. */
+  async analyzeCases(caseDefs: CaseDef[], settings: AnalysisSettings): Promise<number> {
+    for (let position = 0; position < caseDefs.length; position++) {
+      const message: CaseDoneMessage = { agentblameCaseDone: position, outcome: await api.analyzeCase(caseDefs[position], settings) };
+      self.postMessage(message);
+    }
+    return caseDefs.length;
   },
 
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult {

@@ -7,13 +7,15 @@ import { testResult } from '../../engine/testing/results.ts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
-import { AnalysisPool, type WorkItem } from './analysis-pool.ts';
+import { AnalysisPool, batchSizeFor, type WorkItem } from './analysis-pool.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, seed: 0 };
 
 interface FakeWorld {
   terminated: number;
   started: number;
+  /** Sizes of the batch calls, in order. */
+  batches?: number[];
 }
 
 /** A fake worker: case "hang*" never returns; others echo their id with a cost of their index. */
@@ -21,12 +23,19 @@ function fakeWorkerFactory(world: FakeWorld) {
   return (): Worker => {
     world.started++;
     const { port1, port2 } = new MessageChannel();
+    const analyzeCase = (caseDef: CaseDef): Promise<CaseResult> | CaseResult =>
+      caseDef.id.startsWith('hang')
+        ? new Promise<CaseResult>(() => {})
+        : testResult({ id: caseDef.id, players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, shapley: { a: Number(caseDef.inputs.n) }, cost: Number(caseDef.inputs.n), evaluations: 2, permutations: 0 });
     const api = {
       load: () => ({ ok: true, summary: { name: 'p', steps: [], cases: [], threshold: 1 } }),
-      analyzeCase: (caseDef: CaseDef): Promise<CaseResult> | CaseResult =>
-        caseDef.id.startsWith('hang')
-          ? new Promise<CaseResult>(() => {})
-          : testResult({ id: caseDef.id, players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, shapley: { a: Number(caseDef.inputs.n) }, cost: Number(caseDef.inputs.n), evaluations: 2, permutations: 0 }),
+      analyzeCase,
+      // As the real worker: each outcome posted as it finishes, outside Comlink.
+      analyzeCases: async (caseDefs: CaseDef[]) => {
+        world.batches?.push(caseDefs.length);
+        for (let position = 0; position < caseDefs.length; position++) port2.postMessage({ agentblameCaseDone: position, outcome: await analyzeCase(caseDefs[position]) });
+        return caseDefs.length;
+      },
       analyzeGame: () => {
         throw new Error('not used');
       },
@@ -84,6 +93,34 @@ describe('AnalysisPool', () => {
     pool.dispose();
   });
 
+  it('sends cases in batches (about two per worker, at most 16) and gives the same results as one at a time', async () => {
+    const world: FakeWorld = { terminated: 0, started: 0, batches: [] };
+    const pool = new AnalysisPool(2, fakeWorkerFactory(world));
+    const ids = Array.from({ length: 40 }, (_, i) => `c${i}`);
+    const { results } = await runAll(pool, items(ids));
+    expect(world.batches).toEqual([10, 10, 10, 10]);
+    expect(results.map((r) => r?.shapley)).toEqual(ids.map((_, i) => ({ a: i })));
+    expect(batchSizeFor(1000, 2)).toBe(16);
+    expect(batchSizeFor(3, 4)).toBe(1);
+    pool.dispose();
+  });
+
+  it('keeps the outcomes a batch posted before its stuck case, times out that case alone and runs the rest', async () => {
+    const world: FakeWorld = { terminated: 0, started: 0, batches: [] };
+    const pool = new AnalysisPool(1, fakeWorkerFactory(world), 50);
+    // Six cases on one worker: batches of three, the stuck case second in the first batch.
+    const { outcome, results } = await runAll(pool, items(['c0', 'hang1', 'c2', 'c3', 'c4', 'c5']));
+    expect(outcome).toBe('done');
+    expect(results.map((r) => r?.id)).toEqual(['c0', 'hang1', 'c2', 'c3', 'c4', 'c5']);
+    expect(results[1]?.error).toMatch(/case "hang1": ran past its time limit/);
+    expect(results.filter((r) => r?.error !== undefined)).toHaveLength(1);
+    expect(results[5]?.shapley).toEqual({ a: 5 });
+    // The batch's timeout and the watched re-run: two workers stopped, no third run of the stuck case.
+    expect(world.terminated).toBe(2);
+    expect(world.batches).toEqual([3, 3]);
+    pool.dispose();
+  });
+
   it('re-runs a timed-out case with step reports on, and names the step it got stuck in', async () => {
     const world = { terminated: 0, started: 0 };
     const watched: boolean[] = [];
@@ -97,6 +134,10 @@ describe('AnalysisPool', () => {
             watched.push(watch);
             if (watch) port2.postMessage({ agentblameWatchdog: 1 });
             return new Promise<CaseResult>(() => {});
+          },
+          analyzeCases: () => {
+            watched.push(false);
+            return new Promise<number>(() => {});
           },
           analyzeGame: () => {
             throw new Error('not used');

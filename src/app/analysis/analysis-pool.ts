@@ -1,7 +1,9 @@
 /**
- * A pool of analysis workers (Comlink). Cases fan out one call at a time to whichever worker is
- * free; each call is timed, and a worker that runs past the limit is terminated and replaced, so a
- * hostile or buggy definition costs one case (two time limits: see #runItem), never the page. Results come back by case index:
+ * A pool of analysis workers (Comlink). Cases go to whichever worker is free in small batches, one
+ * call per batch (as the command's Node pool does), so a worker goes straight from one case to the
+ * next instead of idling for a round trip; it posts each case's outcome as it finishes. Every case
+ * is timed on its own, and a worker that runs past the limit is terminated and replaced, so a
+ * hostile or buggy definition costs one case (see #runBatch and #runItem), never the page. Results come back by case index:
  * every case is analysed on its own with the same settings and seed, so the results do not depend
  * on how many workers there are or which one ran which case.
  */
@@ -11,7 +13,7 @@ import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.t
 import type { TableGame } from '../../formats/game.ts';
 import type { AnalysisWorkerApi } from '../../../workers/analysis.worker.ts';
 import { errorResult } from '../../engine/case-result.ts';
-import { isWatchdogMessage, type LoadOutcome } from './protocol.ts';
+import { isCaseDoneMessage, isWatchdogMessage, type CallOutcome, type LoadOutcome } from './protocol.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
 
 export type WorkItem = { kind: 'case'; index: number; caseDef: CaseDef } | { kind: 'game'; index: number; game: TableGame };
@@ -39,8 +41,6 @@ export interface PageModelResolver {
 /** Rounds of model requests one case may take before it is given up. */
 const MAX_MODEL_ROUNDS = 500;
 
-type CallOutcome = CaseResult | { pending: PendingRequest[] };
-
 function isPending(outcome: CallOutcome): outcome is { pending: PendingRequest[] } {
   return Array.isArray((outcome as { pending?: unknown }).pending);
 }
@@ -54,6 +54,16 @@ interface Slot {
   busy: boolean;
   /** The step the running case last started (-1 = its metric, -3 = promise callbacks it left), from the worker's watchdog messages. */
   currentStep: number | null;
+  /** Called with each case outcome a running batch posts (position in the batch). */
+  onCaseDone: ((position: number, outcome: CallOutcome) => void) | null;
+}
+
+/** Largest batch of cases per call: small, so the work still spreads evenly over the workers. */
+const MAX_BATCH = 16;
+
+/** About two batches per worker for a short run, so the workers finish together; MAX_BATCH for long ones. */
+export function batchSizeFor(cases: number, workers: number): number {
+  return Math.max(1, Math.min(MAX_BATCH, Math.ceil(cases / (2 * Math.max(1, workers)))));
 }
 
 const CANCELLED: unique symbol = Symbol('cancelled');
@@ -100,8 +110,16 @@ export class AnalysisPool {
       };
       signal.addEventListener('abort', stopBusyWorkers, { once: true });
     });
+    const batchSize = batchSizeFor(job.items.length, this.#slots.length);
     const drain = async (slotIndex: number): Promise<void> => {
       while (!signal.aborted && next < job.items.length) {
+        // Consecutive cases go as one batch; a table game (cheap, no definition) goes alone.
+        const batch: WorkItem[] = [];
+        while (next < job.items.length && batch.length < batchSize && job.items[next].kind === 'case') batch.push(job.items[next++]);
+        if (batch.length > 0) {
+          if ((await this.#runBatch(slotIndex, batch, job, cancelled, signal)) === CANCELLED) return;
+          continue;
+        }
         const item = job.items[next++];
         const result = await this.#runWithModel(slotIndex, item, job, cancelled, signal);
         if (result === CANCELLED) return;
@@ -118,16 +136,74 @@ export class AnalysisPool {
   }
 
   /**
+   * Runs consecutive cases in one call. Each case has its own time limit: the timer restarts as
+   * each outcome arrives. A case that runs out of time loses the worker; the cases before it keep
+   * their outcomes, it is re-run alone with its steps reported (to name the stuck step), and the
+   * cases after it run one by one. A case waiting for model responses continues in rounds.
+   */
+  async #runBatch(slotIndex: number, batch: WorkItem[], job: PoolJob, cancelled: Promise<typeof CANCELLED>, signal: AbortSignal): Promise<void | typeof CANCELLED> {
+    const cases = batch.map((item) => (item as Extract<WorkItem, { kind: 'case' }>).caseDef);
+    const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
+    if (loaded === CANCELLED) return CANCELLED;
+    if (loaded !== true) {
+      for (const item of batch) job.onResult(item.index, errorResult(cases[batch.indexOf(item)].id, [...job.players], job.settings, loaded));
+      return;
+    }
+    const slot = this.#slots[slotIndex];
+    const outcomes: CallOutcome[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let expire: (value: typeof TIMED_OUT) => void = () => {};
+    const expiry = new Promise<typeof TIMED_OUT>((resolve) => (expire = resolve));
+    const restartTimer = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => expire(TIMED_OUT), this.caseTimeoutMs);
+    };
+    slot.busy = true;
+    slot.currentStep = null;
+    slot.onCaseDone = (position, outcome) => {
+      outcomes[position] = outcome;
+      restartTimer();
+    };
+    restartTimer();
+    const call = slot.api.analyzeCases(cases, job.settings) as Promise<number>;
+    const ended = await Promise.race([call, expiry, cancelled]);
+    clearTimeout(timer);
+    slot.onCaseDone = null;
+    slot.busy = false;
+    if (ended === CANCELLED) return CANCELLED;
+    const finished = outcomes.length;
+    if (ended === TIMED_OUT) this.#replace(slotIndex);
+    for (let position = 0; position < batch.length; position++) {
+      const item = batch[position];
+      let result: CaseResult | typeof CANCELLED;
+      if (position < finished) result = await this.#runWithModel(slotIndex, item, job, cancelled, signal, outcomes[position]);
+      else if (position === finished && ended === TIMED_OUT) result = await this.#runWithModel(slotIndex, item, job, cancelled, signal, undefined, true);
+      else result = await this.#runWithModel(slotIndex, item, job, cancelled, signal);
+      if (result === CANCELLED) return CANCELLED;
+      job.onResult(item.index, result);
+    }
+  }
+
+  /**
    * Runs an item in rounds: while its case waits for model responses, fetch them through the job's
    * model host (the worker is free meanwhile only in the sense that this slot waits; other slots go
-   * on) and run it again with everything known so far.
+   * on) and run it again with everything known so far. `first` is an outcome of round 0 already
+   * known (from a batch); `timedOut` says the item already ran out of time once.
    */
-  async #runWithModel(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, signal: AbortSignal): Promise<CaseResult | typeof CANCELLED> {
+  async #runWithModel(
+    slotIndex: number,
+    item: WorkItem,
+    job: PoolJob,
+    cancelled: Promise<typeof CANCELLED>,
+    signal: AbortSignal,
+    first?: CallOutcome,
+    timedOut = false,
+  ): Promise<CaseResult | typeof CANCELLED> {
     const id = item.kind === 'case' ? item.caseDef.id : item.game.id;
     const players = item.kind === 'case' ? [...job.players] : [...item.game.players];
     let answers: Record<string, ModelAnswer> | undefined;
     for (let round = 0; ; round++) {
-      const outcome = await this.#runItem(slotIndex, item, job, cancelled, answers);
+      const outcome = round === 0 && first !== undefined ? first : await this.#runItem(slotIndex, item, job, cancelled, answers, round === 0 && timedOut);
       if (outcome === CANCELLED) return CANCELLED;
       if (!isPending(outcome)) return round > 0 && job.model && outcome.error === undefined ? { ...outcome, usage: job.model.usage(id) } : outcome;
       const step = outcome.pending[0]?.step ?? '?';
@@ -148,20 +224,23 @@ export class AnalysisPool {
     }
   }
 
-  async #runItem(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, answers?: Record<string, ModelAnswer>): Promise<CallOutcome | typeof CANCELLED> {
+  /** `timedOut`: the item already ran out of time once (in a batch), so it goes straight to the watched run. */
+  async #runItem(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, answers?: Record<string, ModelAnswer>, timedOut = false): Promise<CallOutcome | typeof CANCELLED> {
     const id = item.kind === 'case' ? item.caseDef.id : item.game.id;
     const players = item.kind === 'case' ? [...job.players] : [...item.game.players];
-    if (item.kind === 'case') {
-      const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
-      if (loaded === CANCELLED) return CANCELLED;
-      if (loaded !== true) return errorResult(id, players, job.settings, loaded);
+    if (!timedOut) {
+      if (item.kind === 'case') {
+        const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
+        if (loaded === CANCELLED) return CANCELLED;
+        if (loaded !== true) return errorResult(id, players, job.settings, loaded);
+      }
+      const first = await this.#call(slotIndex, item, job, cancelled, false, answers);
+      if (first !== TIMED_OUT) return first;
+      // Naming the stuck step needs a message per step, which would slow every case several times
+      // over; so only a case that ran out of time is run again, in a fresh worker, with its steps
+      // reported. Replay is deterministic, so it gets stuck in the same place.
+      this.#replace(slotIndex);
     }
-    const first = await this.#call(slotIndex, item, job, cancelled, false, answers);
-    if (first !== TIMED_OUT) return first;
-    // Naming the stuck step needs a message per step, which would slow every case several times
-    // over; so only a case that ran out of time is run again, in a fresh worker, with its steps
-    // reported. Replay is deterministic, so it gets stuck in the same place.
-    this.#replace(slotIndex);
     if (item.kind === 'case') {
       const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
       if (loaded === CANCELLED) return CANCELLED;
@@ -218,9 +297,10 @@ export class AnalysisPool {
 
   #startSlot(): Slot {
     const worker = this.#createWorker();
-    const slot: Slot = { worker, api: Comlink.wrap<AnalysisWorkerApi>(worker), source: null, busy: false, currentStep: null };
+    const slot: Slot = { worker, api: Comlink.wrap<AnalysisWorkerApi>(worker), source: null, busy: false, currentStep: null, onCaseDone: null };
     worker.addEventListener('message', (event) => {
       if (isWatchdogMessage(event.data)) slot.currentStep = event.data.agentblameWatchdog;
+      else if (isCaseDoneMessage(event.data)) slot.onCaseDone?.(event.data.agentblameCaseDone, event.data.outcome);
     });
     return slot;
   }

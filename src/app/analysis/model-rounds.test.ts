@@ -15,11 +15,17 @@ const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, models: { default: 'to
 
 function sandboxWorker(): Worker {
   const { port1, port2 } = new MessageChannel();
+  const analyzeCase = (caseDef: CaseDef, s: AnalysisSettings, _watch = false, answers?: Record<string, ModelAnswer>) => {
+    const round = analyzeSourceCaseRound(TRIAGE_SOURCE, caseDef, s, new Map(Object.entries(answers ?? {})));
+    return round.kind === 'pending' ? { pending: round.requests } : round.result;
+  };
   const api = {
     load: () => ({ ok: true, summary: { name: 'triage', steps: [], cases: [], threshold: 1 } }),
-    analyzeCase: (caseDef: CaseDef, s: AnalysisSettings, _watch: boolean, answers?: Record<string, ModelAnswer>) => {
-      const round = analyzeSourceCaseRound(TRIAGE_SOURCE, caseDef, s, new Map(Object.entries(answers ?? {})));
-      return round.kind === 'pending' ? { pending: round.requests } : round.result;
+    analyzeCase,
+    // As the real worker: a batch's outcomes posted one by one, outside Comlink.
+    analyzeCases: (caseDefs: CaseDef[], s: AnalysisSettings) => {
+      caseDefs.forEach((caseDef, position) => port2.postMessage({ agentblameCaseDone: position, outcome: analyzeCase(caseDef, s) }));
+      return caseDefs.length;
     },
     analyzeGame: () => {
       throw new Error('not used');

@@ -2,6 +2,8 @@
  * Plain-data messages between the page and its analysis workers. Comlink copies errors without
  * their extra fields, so a worker reports failures as values of these shapes instead of throwing.
  */
+import type { PendingRequest } from '../../engine/model-call.ts';
+import type { CaseDef, CaseResult } from '../../engine/types.ts';
 
 /** What the page knows of a compiled definition: the engine's one summary type. */
 export type { DefinitionSummary } from '../../engine/definition-summary.ts';
@@ -18,6 +20,23 @@ export interface WatchdogMessage {
 
 export function isWatchdogMessage(data: unknown): data is WatchdogMessage {
   return typeof data === 'object' && data !== null && typeof (data as Partial<WatchdogMessage>).agentblameWatchdog === 'number';
+}
+
+/** What one call analysing a case gives: its result, or the model requests it waits for. */
+export type CallOutcome = CaseResult | { pending: PendingRequest[] };
+
+/**
+ * Posted by a worker (outside Comlink) as each case of a batch finishes, so the page has every
+ * finished outcome even if a later case of the batch never returns, and times each case on its own.
+ */
+export interface CaseDoneMessage {
+  /** The case's position in its batch. */
+  agentblameCaseDone: number;
+  outcome: CallOutcome;
+}
+
+export function isCaseDoneMessage(data: unknown): data is CaseDoneMessage {
+  return typeof data === 'object' && data !== null && typeof (data as Partial<CaseDoneMessage>).agentblameCaseDone === 'number';
 }
 
 /** Why a definition could not be compiled, with its place in the source when known. */
