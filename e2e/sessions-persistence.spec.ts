@@ -24,7 +24,7 @@ async function analyseRefundDemo(page: import('@playwright/test').Page) {
 
 test('a reload keeps the session: listed under Recent sessions, and it opens with its results', async ({ page }) => {
   const stored = await analyseRefundDemo(page);
-  await page.reload();
+  await page.goto('./'); // a new visit of the start page (a reload now reopens the open study's view)
   const row = sessionRow(page, stored.id);
   await expect(page.getByTestId('recent-sessions')).toBeVisible();
   await expect(row.getByTestId('session-open')).toHaveText(stored.name);
@@ -113,7 +113,7 @@ test('a reload mid-analysis keeps the finished cases and offers to resume', asyn
   await expect(page.getByTestId('run-progress')).toHaveAttribute('data-status', 'running');
   const partial = await waitForStored(page, (s) => s.status === 'running' && s.casesAnalysed >= 2, 60_000);
   expect(partial.casesAnalysed).toBeLessThan(40);
-  await page.reload();
+  await page.goto('./'); // a new visit of the start page (a reload now reopens the open study's view)
 
   const offer = page.getByTestId('resume-offer');
   await expect(offer).toBeVisible();
@@ -141,7 +141,7 @@ test('a game-table study is saved: after a reload it is listed, reopens, and its
   const stored = await waitForStored(page, (s) => s.status === 'done' && s.casesAnalysed === 1);
   expect(stored).toMatchObject({ fileName: 'uneven.game.json', pipelineName: '', caseCount: 1 });
 
-  await page.reload();
+  await page.goto('./'); // a new visit of the start page (a reload now reopens the open study's view)
   const row = sessionRow(page, stored.id);
   await expect(row.getByTestId('session-meta')).toContainText('uneven.game.json');
   await row.getByTestId('session-open').click();

@@ -104,7 +104,7 @@ test('after space is freed, "Try again" saves the change that could not be saved
   await waitForStored(page, (s) => s.id === stored.id && s.revision > stored.revision && s.status === 'done' && s.casesAnalysed === 1);
   await expect.poll(() => storedRecords(page, stored.id)).toEqual({ fixChoice: { retriever: 'newest on ties' }, shapley: [{ planner: 2 / 3, retriever: 0, writer: 1 / 6, reviewer: 1 / 6 }] });
 
-  await page.reload();
+  await page.goto('./'); // a new visit of the start page (a reload now reopens the open study's view)
   await sessionRow(page, stored.id).getByTestId('session-open').click();
   await expect(page.getByLabel('retriever', { exact: true })).toHaveValue('newest on ties');
   await expect(meanShapley(page, 'planner')).toHaveText('0.667');

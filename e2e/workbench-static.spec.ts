@@ -78,7 +78,7 @@ test('once loaded, the workbench works offline', async ({ page, context }) => {
   await expect(page.locator('[data-testid=definition-source] .cm-content')).toBeVisible();
 
   await context.setOffline(true);
-  await page.reload();
+  await page.goto('./'); // a new visit of the start page (a reload now reopens the open study's view)
   await expect(page.getByTestId('privacy-note')).toBeVisible();
   await dropFiles(page, [demoFile('refund-policy.trace.json')]);
   await expect(meanShapley(page, 'planner')).toHaveText('0.417');

@@ -12,7 +12,7 @@ import { browserRunLocks } from '../../session/run-lock.ts';
 import { SessionStore } from '../../session/store.ts';
 import type { Session } from '../../session/types.ts';
 import { sessionOf, type SessionIdentity } from './session-of.ts';
-import type { Workbench } from './workbench.svelte.ts';
+import type { AnalysisRunner } from './analysis-runner.svelte.ts';
 
 const SAVE_DELAY_MS = 600;
 
@@ -24,7 +24,7 @@ export class SessionSync {
   saving = $state(false);
   identity = $state.raw<SessionIdentity | null>(null);
 
-  readonly #bench: Workbench;
+  readonly #bench: AnalysisRunner;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #savedShape = '';
   /** The case and game lists last saved: a new list (another file, a definition's own cases) is a change. */
@@ -35,7 +35,7 @@ export class SessionSync {
   #releaseLock: (() => void) | null = null;
   #locks = browserRunLocks();
 
-  constructor(bench: Workbench) {
+  constructor(bench: AnalysisRunner) {
     this.#bench = bench;
   }
 

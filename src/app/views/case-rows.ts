@@ -18,11 +18,13 @@ export function caseStatus(row: CaseRow): CaseStatus {
 
 const STATUS_ORDER: Record<CaseStatus, number> = { error: 0, failed: 1, pending: 2, passed: 3 };
 
-export type CaseSort = { by: 'status' } | { by: 'id' } | { by: 'step'; step: string };
+/** Step sorts go either way: highest blame first (desc), or most negative first (asc). */
+export type CaseSort = { by: 'status' } | { by: 'id' } | { by: 'step'; step: string; dir: 'asc' | 'desc' };
 
 /**
  * Filters and orders the case list: failing (and broken) cases first by default, or by one step's
- * blame, highest first. Ties keep the study's order so the list never jumps between refreshes.
+ * blame, highest or lowest first (cases without a value last either way). Ties keep the study's
+ * order so the list never jumps between refreshes.
  */
 export function orderCases(rows: readonly CaseRow[], filter: string, onlyFailing: boolean, sort: CaseSort): CaseRow[] {
   const needle = filter.trim().toLowerCase();
@@ -40,8 +42,11 @@ export function orderCases(rows: readonly CaseRow[], filter: string, onlyFailing
         return STATUS_ORDER[caseStatus(row)];
       case 'id':
         return 0;
-      case 'step':
-        return -(row.result?.shapley?.[sort.step] ?? Number.NEGATIVE_INFINITY);
+      case 'step': {
+        const value = row.result?.shapley?.[sort.step];
+        if (value === undefined || !Number.isFinite(value)) return Number.POSITIVE_INFINITY;
+        return sort.dir === 'asc' ? value : -value;
+      }
     }
   };
   return kept.sort((a, b) => {

@@ -1,7 +1,9 @@
 /**
- * The workbench's state: the open study, its pipeline definition, the analysis settings, the
- * results per case, and the progress of the running analysis. Components read these runes and
- * call the methods; everything that crosses to a worker or to IndexedDB is raw (never a proxy).
+ * The analysis of the open study: its pipeline definition, the analysis settings, the results per
+ * case (cached per settings), and the progress of the running analysis. Opening files is the
+ * StudyOpener's job and where the user is, the Navigation's; the autosave is injected. Components
+ * read these runes and call the methods; everything that crosses to a worker or to IndexedDB is
+ * raw (never a proxy).
  */
 import { aggregateBatch, DEFAULT_SETTINGS, studyBatchOptions } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
@@ -10,18 +12,11 @@ import { ModelConnection } from '../model/model-connection.svelte.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
 import type { DefinitionProblem, DefinitionSummary } from '../analysis/protocol.ts';
-import { importInWorker } from '../importing/import-client.ts';
-import type { ImportProblem, ImportProgress } from '../importing/import-protocol.ts';
 import { definitionFileName, type Study } from '../importing/study.ts';
 import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
-import type { Session } from '../../session/types.ts';
-import { mergeStudySessions, type NamedSession } from '../../session/merge-study.ts';
+import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
-import type { RecordedRunFile } from '../../runs/types.ts';
-import type { Predictions } from '../../runs/score.ts';
-
-export type View = 'batch' | 'cases' | 'case' | 'definition';
 
 export type DefinitionState =
   | { status: 'none' }
@@ -29,10 +24,9 @@ export type DefinitionState =
   | { status: 'ready'; summary: DefinitionSummary }
   | { status: 'error'; problem: DefinitionProblem };
 
-/** A problem to show in the banner: what went wrong and with which file. */
-export interface Notice {
-  title: string;
-  problem: ImportProblem;
+/** What the runner tells when its results or settings change (the session autosave). */
+export interface Autosave {
+  schedule(): void;
 }
 
 /** Results reach the page's state at most this often, so a fast analysis never floods it. */
@@ -40,7 +34,7 @@ const FLUSH_MS = 200;
 /** Settings changes wait this long for the next keystroke before re-running. */
 const RERUN_DELAY_MS = 350;
 
-export class Workbench {
+export class AnalysisRunner {
   study = $state.raw<Study | null>(null);
   definition = $state.raw<DefinitionState>({ status: 'none' });
   settings = $state.raw<AnalysisSettings>({ ...DEFAULT_SETTINGS });
@@ -49,10 +43,8 @@ export class Workbench {
   /** Results by case index for the current settings (undefined = not analysed yet). */
   results = $state.raw<(CaseResult | undefined)[]>([]);
   progress = $state.raw<RunProgress | null>(null);
-  importing = $state.raw<(ImportProgress & { fileName: string }) | null>(null);
-  notice = $state.raw<Notice | null>(null);
-  view = $state<View>('batch');
-  selectedCaseId = $state<string | null>(null);
+  /** Time limit for one case, in seconds (the command's --timeout). */
+  caseTimeoutS = $state(10);
   /** Workers in the analysis pool (a `?workers=N` query overrides the default). */
   readonly workerCount: number;
 
@@ -74,21 +66,24 @@ export class Workbench {
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #rerunTimer: ReturnType<typeof setTimeout> | undefined;
   #runCounter = 0;
-  /** Called after results or settings change (the session autosave hooks in here). */
-  onChange: (() => void) | null = null;
-  /** Called with a session file or report that was opened (the session store takes it from here). */
-  onSessionFile: ((session: Session) => Promise<void>) | null = null;
-  /** Called when a new study replaces the open one (not when a saved session is reopened). */
-  onNewStudy: ((study: Study) => void) | null = null;
+  readonly #autosave: Autosave;
+  readonly #navigation: Navigation;
 
-  constructor(workerCount: number) {
+  constructor(workerCount: number, deps: { autosave: Autosave; navigation: Navigation }) {
     this.workerCount = workerCount;
+    this.#autosave = deps.autosave;
+    this.#navigation = deps.navigation;
   }
 
-  static fromPage(): Workbench {
+  /** Workers in the pool for this page: a `?workers=N` query overrides one per core, less one. */
+  static workersForPage(): number {
     const requested = Number(new URLSearchParams(location.search).get('workers'));
-    const count = Number.isInteger(requested) && requested > 0 && requested <= 16 ? requested : poolSize(navigator.hardwareConcurrency);
-    return new Workbench(count);
+    return Number.isInteger(requested) && requested > 0 && requested <= 16 ? requested : poolSize(navigator.hardwareConcurrency);
+  }
+
+  /** The settings a new study starts with. */
+  defaultSettings(): AnalysisSettings {
+    return { ...DEFAULT_SETTINGS };
   }
 
   get itemCount(): number {
@@ -99,113 +94,32 @@ export class Workbench {
     return this.progress?.status === 'running';
   }
 
-  /** Recorded runs and predictions go to the run view (src/app/runs/), not to the analysis. */
-  onRecordedRuns: ((input: { runs?: RecordedRunFile; predictions?: Predictions }, fileName: string) => void) | null = null;
-  /** Many files at once: the run view takes those holding recorded runs and returns the rest. */
-  onManyFiles: ((files: readonly File[]) => Promise<File[]>) | null = null;
-
-  /** Opens dropped or picked files: traces and games first, then `.js` definitions to pair with them. */
-  async openFiles(files: readonly File[]): Promise<void> {
-    if (files.length > 1 && this.onManyFiles) files = await this.onManyFiles(files);
-    const ordered = [...files].sort((a, b) => Number(isDefinitionFile(a.name)) - Number(isDefinitionFile(b.name)));
-    // Several session files dropped together are parts of one study: merged, as the command merges them.
-    const sessions: NamedSession[] | undefined = files.length > 1 ? [] : undefined;
-    for (const file of ordered) await this.openSource(file, file.name, sessions);
-    if (sessions && sessions.length > 0) await this.openSessionFiles(sessions);
-  }
-
-  /** Opens session files dropped together: one as it is, several merged into one study (docs/shards.md). */
-  async openSessionFiles(sessions: readonly NamedSession[]): Promise<void> {
-    if (sessions.length === 1) return this.onSessionFile?.(sessions[0].session);
-    let merged;
-    try {
-      merged = mergeStudySessions(sessions, { allowPartial: true });
-    } catch (error) {
-      this.notice = { title: `Could not merge ${sessions.length} session files`, problem: { message: error instanceof Error ? error.message : String(error) } };
-      return;
-    }
-    await this.onSessionFile?.(merged.session);
-    // A partial merge opens as a study to resume: the missing cases are analysed here.
-    if (merged.missing.length > 0) this.notice = { title: `Merged ${sessions.length} session files; some cases had no result`, problem: { message: merged.missingText } };
-  }
-
   /**
-   * Opens a file's contents (a Blob, or text from paste, a demo or `?trace=`). A session file is
-   * opened, or added to `sessions` when given (files dropped together, merged by openFiles).
+   * Replaces the open study, compiles its definition and analyses it (resolves when the analysis
+   * ends). `keepNavigation` keeps the view and case set beforehand (a link being reopened).
    */
-  async openSource(source: Blob | string, fileName: string, sessions?: NamedSession[]): Promise<void> {
-    this.notice = null;
-    this.importing = { phase: 'reading', loaded: 0, total: typeof source === 'string' ? source.length : source.size, fileName };
-    try {
-      const imported = await importInWorker(source, fileName, (progress) => {
-        this.importing = { ...progress, fileName };
-      });
-      if (!imported.ok) {
-        this.notice = { title: `Could not open ${fileName}`, problem: imported.problem };
-        return;
-      }
-      const { outcome } = imported;
-      if (outcome.kind === 'session' && outcome.session) {
-        if (sessions) sessions.push({ file: fileName, session: outcome.session });
-        else await this.onSessionFile?.(outcome.session);
-        return;
-      }
-      if ((outcome.kind === 'runs' || outcome.kind === 'predictions') && this.onRecordedRuns) {
-        this.onRecordedRuns({ runs: outcome.runs, predictions: outcome.predictions }, fileName);
-        return;
-      }
-      if (outcome.kind === 'pipeline' && outcome.pipeline) {
-        await this.pairDefinition(outcome.pipeline, fileName);
-        return;
-      }
-      await this.openStudy({
-        fileName,
-        name: outcome.pipeline?.name ?? outcome.name ?? fileName.replace(/\.(trace|game)?\.?jsonl?$/i, ''),
-        ...(outcome.pipeline ? { pipeline: outcome.pipeline } : {}),
-        cases: imported.cases,
-        games: imported.games,
-      });
-    } catch (error) {
-      this.notice = { title: `Could not open ${fileName}`, problem: { message: error instanceof Error ? error.message : String(error) } };
-    } finally {
-      this.importing = null;
-    }
-  }
-
-  /** A `.js` definition: pairs with the open trace, or opens on its own cases when none is open. */
-  async pairDefinition(pipeline: { name: string; source: string }, fileName: string): Promise<void> {
-    if (this.study && this.study.games.length === 0) {
-      await this.openStudy({ ...this.study, pipeline, definitionFile: fileName }, { keepSettings: true, fromSession: true });
-      return;
-    }
-    await this.openStudy({ fileName, name: pipeline.name, pipeline, definitionFile: fileName, cases: [], games: [] });
-  }
-
-  /** Replaces the open study, compiles its definition and analyses it. */
   async openStudy(
     study: Study,
-    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; fromSession?: boolean; autoRun?: boolean } = {},
+    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; keepNavigation?: boolean } = {},
   ): Promise<void> {
     this.cancel();
     this.#cache.clear();
     this.study = study;
-    this.selectedCaseId = null;
-    this.view = 'batch';
+    if (!options.keepNavigation) this.#navigation.reset();
     if (options.settings) this.settings = options.settings;
     else if (!options.keepSettings) this.settings = { ...DEFAULT_SETTINGS };
     this.results = [];
     this.progress = null;
-    if (!options.fromSession) this.onNewStudy?.(study);
     await this.#loadDefinition();
     if (options.results && options.results.length > 0) this.#restore(options.results);
     if (options.autoRun === false) {
       // A reopened session that was interrupted: show what finished and offer to resume.
       const done = this.finishedResults().length;
       this.progress = { status: done < this.itemCount ? 'cancelled' : 'done', done, total: this.itemCount, cost: sumCost(this.results), startedAt: performance.now(), doneThisRun: 0, elapsedMs: 0 };
-      this.onChange?.();
+      this.#autosave.schedule();
       return;
     }
-    this.onChange?.();
+    this.#autosave.schedule();
     await this.analyze();
   }
 
@@ -217,8 +131,7 @@ export class Workbench {
     this.definition = { status: 'none' };
     this.results = [];
     this.progress = null;
-    this.notice = null;
-    this.selectedCaseId = null;
+    this.#navigation.reset();
   }
 
   /** Changes settings and re-runs (after a short pause) the cases whose results they change. */
@@ -227,17 +140,12 @@ export class Workbench {
     this.#showCachedResults();
     clearTimeout(this.#rerunTimer);
     this.#rerunTimer = setTimeout(() => void this.analyze(), RERUN_DELAY_MS);
-    this.onChange?.();
+    this.#autosave.schedule();
   }
 
   /** Chooses the fix a step uses. */
   chooseFix(step: string, fix: string): void {
     this.updateSettings({ fixChoice: { ...(this.settings.fixChoice ?? {}), [step]: fix } });
-  }
-
-  openCase(id: string): void {
-    this.selectedCaseId = id;
-    this.view = 'case';
   }
 
   /** Analyses every case that has no result for the current settings yet. */
@@ -267,6 +175,7 @@ export class Workbench {
     this.#abort = abort;
     const run = ++this.#runCounter;
     const pool = this.#getPool();
+    pool.caseTimeoutMs = this.caseTimeoutS * 1000;
     const outcome = await pool.run(
       {
         items,
@@ -287,7 +196,7 @@ export class Workbench {
     this.#flush(key);
     this.#abort = null;
     this.progress = { ...this.progress!, status: outcome === 'done' ? 'done' : 'cancelled', elapsedMs: performance.now() - startedAt };
-    this.onChange?.();
+    this.#autosave.schedule();
   }
 
   /** Stops the running analysis; finished cases keep their results. */
@@ -298,7 +207,7 @@ export class Workbench {
     this.#runCounter++;
     this.#flush(this.#key());
     if (this.progress) this.progress = { ...this.progress, status: 'cancelled' };
-    this.onChange?.();
+    this.#autosave.schedule();
   }
 
   /** The finished results, in case order (what the batch, the session and the report use). */
@@ -317,7 +226,7 @@ export class Workbench {
     if (this.study?.pipeline?.source !== source) return;
     if (!outcome.ok) {
       this.definition = { status: 'error', problem: outcome.problem };
-      this.view = 'definition';
+      this.#navigation.show('definition');
       return;
     }
     this.definition = { status: 'ready', summary: outcome.summary };
@@ -387,7 +296,7 @@ export class Workbench {
         elapsedMs: performance.now() - this.progress.startedAt,
       };
     }
-    this.onChange?.();
+    this.#autosave.schedule();
   }
 
   #aggregate(): BatchResult | null {
@@ -402,10 +311,6 @@ export class Workbench {
     this.#pool ??= new AnalysisPool(this.workerCount, createAnalysisWorker);
     return this.#pool;
   }
-}
-
-function isDefinitionFile(name: string): boolean {
-  return /\.(m?js)$/i.test(name);
 }
 
 function sumCost(results: readonly (CaseResult | undefined)[]): number {

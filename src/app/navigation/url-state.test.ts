@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../engine/index.ts';
+import { changedSettings, emptyUrlState, fromHash, toHash } from './url-state.ts';
+
+describe('the address state', () => {
+  it('leaves defaults out, so the batch view of a fresh study has an empty hash', () => {
+    expect(toHash(emptyUrlState())).toBe('');
+    expect(fromHash('')).toEqual(emptyUrlState());
+  });
+
+  it('round-trips a case view with filter, ascending step sort, session, compare and settings', () => {
+    const state = {
+      ...emptyUrlState(),
+      view: 'case',
+      caseId: 'c 7&x',
+      filter: 'c1',
+      onlyFailing: true,
+      sort: { by: 'step' as const, step: 'retrieve:v2', dir: 'asc' as const },
+      session: 'abc',
+      compare: 'def',
+      settings: { mode: 'posterior' as const, worlds: 16 },
+    };
+    const hash = toHash(state);
+    expect(hash).toContain('view=case');
+    expect(fromHash(`#${hash}`)).toEqual(state);
+  });
+
+  it('falls back to defaults for a malformed sort or number', () => {
+    const state = fromHash('sort=step:sideways:x&worlds=many&view=cases');
+    expect(state.sort).toEqual({ by: 'status' });
+    expect(state.settings).toEqual({});
+    expect(state.view).toBe('cases');
+  });
+
+  it('carries only the settings that differ from the defaults', () => {
+    expect(changedSettings({ ...DEFAULT_SETTINGS, mode: 'prior', seed: 3 }, DEFAULT_SETTINGS)).toEqual({ mode: 'prior', seed: 3 });
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * What the address carries: the view, the open case, the case list's filter and sort, the compare
+ * target, where the study comes from (a stored session, a demo) and the settings that define it.
+ * Kept in the hash (`#view=case&case=c7&…`), so a link reopens the same view and Back/Forward
+ * move between views without reloading; `?trace=` and `?workers=` stay in the search part.
+ */
+import type { AnalysisSettings } from '../../engine/types.ts';
+import type { CaseSort } from '../views/case-rows.ts';
+
+export interface UrlState {
+  view: string;
+  caseId: string | null;
+  filter: string;
+  onlyFailing: boolean;
+  sort: CaseSort;
+  /** The stored session to reopen (this browser's IndexedDB). */
+  session: string | null;
+  /** The demo to reopen. */
+  demo: string | null;
+  /** The stored session compared with the open one. */
+  compare: string | null;
+  /** Settings that differ from the defaults, to reapply to a study opened from a file. */
+  settings: Partial<AnalysisSettings>;
+}
+
+export const DEFAULT_SORT: CaseSort = { by: 'status' };
+
+export function emptyUrlState(): UrlState {
+  return { view: 'batch', caseId: null, filter: '', onlyFailing: false, sort: DEFAULT_SORT, session: null, demo: null, compare: null, settings: {} };
+}
+
+/** Settings a link carries: the ones that change what a study computes (numbers and names only). */
+const SETTING_KEYS = ['mode', 'worlds', 'method', 'seed', 'delta', 'stop', 'width', 'maxPermutations', 'estimator', 'radius'] as const;
+const NUMERIC = new Set<string>(['worlds', 'seed', 'delta', 'width', 'maxPermutations']);
+
+function sortText(sort: CaseSort): string {
+  return sort.by === 'step' ? `step:${sort.dir}:${sort.step}` : sort.by;
+}
+
+function parseSort(text: string): CaseSort {
+  if (text === 'id' || text === 'status') return { by: text };
+  const match = /^step:(asc|desc):(.+)$/.exec(text);
+  return match ? { by: 'step', dir: match[1] as 'asc' | 'desc', step: match[2] } : DEFAULT_SORT;
+}
+
+/** The hash for a state (without '#'); defaults are left out so links stay short. */
+export function toHash(state: UrlState): string {
+  const params = new URLSearchParams();
+  if (state.session) params.set('session', state.session);
+  if (state.demo) params.set('demo', state.demo);
+  if (state.view !== 'batch') params.set('view', state.view);
+  if (state.caseId !== null) params.set('case', state.caseId);
+  if (state.filter !== '') params.set('filter', state.filter);
+  if (state.onlyFailing) params.set('failing', '1');
+  if (sortText(state.sort) !== sortText(DEFAULT_SORT)) params.set('sort', sortText(state.sort));
+  if (state.compare) params.set('compare', state.compare);
+  for (const key of SETTING_KEYS) {
+    const value = state.settings[key];
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  return params.toString();
+}
+
+/** Reads a hash (with or without '#'); anything unknown or malformed falls back to the default. */
+export function fromHash(hash: string): UrlState {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const state = emptyUrlState();
+  state.view = params.get('view') ?? 'batch';
+  state.caseId = params.get('case');
+  state.filter = params.get('filter') ?? '';
+  state.onlyFailing = params.get('failing') === '1';
+  state.sort = parseSort(params.get('sort') ?? '');
+  state.session = params.get('session');
+  state.demo = params.get('demo');
+  state.compare = params.get('compare');
+  const settings: Record<string, string | number> = {};
+  for (const key of SETTING_KEYS) {
+    const raw = params.get(key);
+    if (raw === null) continue;
+    if (NUMERIC.has(key)) {
+      const n = Number(raw);
+      if (raw !== '' && Number.isFinite(n)) settings[key] = n;
+    } else settings[key] = raw;
+  }
+  state.settings = settings as Partial<AnalysisSettings>;
+  return state;
+}
+
+/** The settings that differ from `defaults` (what a link needs to carry). */
+export function changedSettings(settings: AnalysisSettings, defaults: AnalysisSettings): Partial<AnalysisSettings> {
+  const out: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) if (settings[key] !== defaults[key] && settings[key] !== undefined) out[key] = settings[key];
+  return out as Partial<AnalysisSettings>;
+}

@@ -1,0 +1,169 @@
+/**
+ * Keeps the address and the page title in step with the open study and its view: a change of
+ * view, case or study is a new history entry (so Back and Forward move between views inside the
+ * app), a change of filter, sort or settings replaces the current one. On load and on Back/Forward
+ * the address is applied: the view and list state, and the study (a stored session of this
+ * browser, else the demo or `?trace=` file it names, with the link's settings).
+ */
+import { DEFAULT_SETTINGS } from '../../engine/index.ts';
+import { validateSettings } from '../../session/validate-settings.ts';
+import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
+import type { SessionSync } from '../state/session-sync.svelte.ts';
+import type { StudyOpener } from '../state/study-opener.svelte.ts';
+import { traceUrlFromQuery } from '../landing/trace-param.ts';
+import type { Navigation } from './navigation.svelte.ts';
+import { changedSettings, fromHash, toHash, type UrlState } from './url-state.ts';
+
+export interface UrlSyncDeps {
+  runner: AnalysisRunner;
+  nav: Navigation;
+  opener: StudyOpener;
+  sync: SessionSync;
+  /** The label of the view shown (from the views registry). */
+  viewLabel: () => string;
+}
+
+export class UrlSync {
+  readonly #deps: UrlSyncDeps;
+  /** Set once the address the page was opened with has been applied (before that, it is not overwritten). */
+  #started = $state(false);
+
+  constructor(deps: UrlSyncDeps) {
+    this.#deps = deps;
+  }
+
+  /** The address state of what is shown now. */
+  current(): UrlState {
+    const { runner, nav, opener, sync } = this.#deps;
+    return {
+      view: nav.view,
+      caseId: nav.caseId,
+      filter: nav.filter,
+      onlyFailing: nav.onlyFailing,
+      sort: nav.sort,
+      session: sync.identity?.id ?? null,
+      demo: opener.demo,
+      compare: nav.compareId,
+      settings: opener.demo !== null || traceQuery() !== null ? changedSettings(runner.settings, DEFAULT_SETTINGS) : {},
+    };
+  }
+
+  /** The page title: the study and view, or the app's name on the start page. */
+  title(): string {
+    const { runner, sync } = this.#deps;
+    if (!runner.study) return 'agentblame';
+    return `${sync.identity?.name ?? runner.study.name} · ${this.#deps.viewLabel()} · agentblame`;
+  }
+
+  /** Writes the address and title whenever what is shown changes (call inside an effect). */
+  write(): void {
+    const title = this.title();
+    if (document.title !== title) document.title = title;
+    if (!this.#started) return;
+    const state = this.#deps.runner.study ? this.current() : null;
+    const hash = state ? toHash(state) : '';
+    if (hash === location.hash.replace(/^#/, '')) return;
+    const previous = fromHash(location.hash);
+    const url = `${location.pathname}${location.search}${hash === '' ? '' : `#${hash}`}`;
+    const newPlace = !state || previous.view !== state.view || previous.caseId !== state.caseId || previous.session !== state.session;
+    if (newPlace) history.pushState(null, '', url);
+    else history.replaceState(null, '', url);
+  }
+
+  /** Applies the address on load; resolves once the study it names is open (not analysed). */
+  async start(): Promise<void> {
+    const { sync } = this.#deps;
+    await sync.init();
+    const opening = this.apply(fromHash(location.hash), true);
+    window.addEventListener('popstate', () => void this.apply(fromHash(location.hash), false));
+    await opening;
+  }
+
+  /** Shows what `state` names: its study (opened if another one), then its view. */
+  async apply(state: UrlState, initial: boolean): Promise<void> {
+    const { runner, nav, opener, sync } = this.#deps;
+    const setNavigation = () => {
+      nav.view = state.view;
+      nav.caseId = state.caseId;
+      nav.filter = state.filter;
+      nav.onlyFailing = state.onlyFailing;
+      nav.sort = state.sort;
+      nav.compareId = state.compare;
+    };
+    const sameStudy = runner.study !== null && (state.session === null || state.session === sync.identity?.id);
+    if (sameStudy && (state.session !== null || state.demo !== null || !initial)) {
+      if (state.session === null && state.demo === null) {
+        // Back to the start page.
+        opener.close();
+        return;
+      }
+      setNavigation();
+      return;
+    }
+    const settings = this.#linkSettings(state);
+    // The study opens in the background (its analysis may take a while); the view is set first.
+    let opened: Promise<unknown> | null = null;
+    setNavigation();
+    if (state.session !== null && (await sync.store?.get(state.session))) {
+      opened = opener.openStored(state.session, { keepNavigation: true });
+    } else if (traceQuery() !== null) {
+      opened = this.#openTraceQuery(settings);
+    } else if (state.demo !== null) {
+      opened = opener.openDemo(state.demo, { settings, keepNavigation: true });
+    } else if (!initial && runner.study) {
+      opener.close();
+    }
+    this.#started = true;
+    if (opened) await waitUntil(() => runner.study !== null, opened);
+  }
+
+  /** The link's settings, checked like a session file's; a bad one is named in the banner and ignored. */
+  #linkSettings(state: UrlState): Partial<UrlState['settings']> {
+    if (Object.keys(state.settings).length === 0) return {};
+    try {
+      validateSettings({ ...DEFAULT_SETTINGS, ...state.settings }, 'address');
+      return state.settings;
+    } catch (error) {
+      this.#deps.opener.notice = { title: 'Ignored the settings in the address', problem: { message: (error as Error).message } };
+      return {};
+    }
+  }
+
+  async #openTraceQuery(settings: UrlState['settings']): Promise<void> {
+    const { opener } = this.#deps;
+    const found = traceQuery();
+    if (found === null) return;
+    if ('error' in found) {
+      opener.notice = { title: 'Could not open the trace from the address', problem: { message: found.error } };
+      return;
+    }
+    try {
+      const response = await fetch(found.url, { credentials: 'same-origin', mode: 'same-origin' });
+      if (!response.ok) throw new Error(`${found.url.pathname} answered ${response.status} ${response.statusText}.`);
+      await opener.openSource(await response.blob(), decodeURIComponent(found.url.pathname.split('/').pop() || 'trace.json'), { settings, keepNavigation: true });
+    } catch (error) {
+      opener.notice = { title: 'Could not open the trace from the address', problem: { message: (error as Error).message } };
+    }
+  }
+}
+
+function traceQuery(): ReturnType<typeof traceUrlFromQuery> {
+  return traceUrlFromQuery(location.search, location.href);
+}
+
+/** Resolves when `ready()` holds (polled each frame) or `done` settles, whichever is first. */
+function waitUntil(ready: () => boolean, done: Promise<unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    let finished = false;
+    void done.finally(() => {
+      finished = true;
+      resolve();
+    });
+    const poll = () => {
+      if (finished) return;
+      if (ready()) resolve();
+      else requestAnimationFrame(poll);
+    };
+    poll();
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * What every view of an open study reads: the runner (analysis), the navigation (where the user
+ * is), and the rows of the case list in its current filter and sort (also the order previous/next
+ * case follow). Built once per open study by StudyView.
+ */
+import type { DefinitionSummary } from '../analysis/protocol.ts';
+import type { Navigation } from '../navigation/navigation.svelte.ts';
+import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
+import { orderCases, type CaseRow } from './case-rows.ts';
+
+export class ViewContext {
+  readonly runner: AnalysisRunner;
+  readonly nav: Navigation;
+
+  ids: string[] = $derived.by(() => {
+    const study = this.runner.study;
+    return study ? [...study.cases.map((c) => c.id), ...study.games.map((g) => g.id)] : [];
+  });
+  rows: CaseRow[] = $derived.by(() => this.ids.map((id, index) => ({ id, index, result: this.runner.results[index] })));
+  ordered: CaseRow[] = $derived.by(() => orderCases(this.rows, this.nav.filter, this.nav.onlyFailing, this.nav.sort));
+  errorCount: number = $derived.by(() => this.runner.results.reduce((n, r) => n + (r?.error !== undefined ? 1 : 0), 0));
+  selectedIndex: number = $derived.by(() => (this.nav.caseId === null ? -1 : this.ids.indexOf(this.nav.caseId)));
+  summary: DefinitionSummary | null = $derived.by(() => (this.runner.definition.status === 'ready' ? this.runner.definition.summary : null));
+
+  constructor(runner: AnalysisRunner, nav: Navigation) {
+    this.runner = runner;
+    this.nav = nav;
+  }
+
+  /** The case before or after the open one in the list's order (filter and sort), or null at an end. */
+  neighbour(step: -1 | 1): string | null {
+    const order = this.ordered;
+    const at = order.findIndex((row) => row.id === this.nav.caseId);
+    if (at === -1) return order[0]?.id ?? null;
+    return order[at + step]?.id ?? null;
+  }
+}
