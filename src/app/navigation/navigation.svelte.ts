@@ -18,9 +18,12 @@ export class Navigation {
   listScroll = 0;
   /** Rows of the list shown (it grows a page at a time). */
   listShown = $state(100);
+  /** Bumped when focus should move to the shown view's heading (a shortcut, a study just opened). */
+  focusRequest = $state(0);
 
-  show(view: string): void {
+  show(view: string, focus = false): void {
     this.view = view;
+    if (focus) this.focusRequest++;
   }
 
   openCase(id: string): void {

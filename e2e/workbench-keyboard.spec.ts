@@ -1,0 +1,47 @@
+/**
+ * Keyboard only: open a demo, go to the cases, open one, move to the next, export the report, and
+ * the `?` help with the shortcuts and the glossary; focus follows each move.
+ */
+import { expect, test } from '@playwright/test';
+import { waitForDone } from './workbench-helpers.ts';
+
+test('a keyboard-only path: open, cases, case, next case, export; ? shows the help', async ({ page }) => {
+  await page.goto('./');
+  await page.getByRole('button', { name: /Refund policy, mechanism B/ }).focus();
+  await page.keyboard.press('Enter');
+  await waitForDone(page);
+  // Focus left <body> for the new study's view.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+
+  await page.keyboard.press('2');
+  await expect(page.getByTestId('case-list')).toBeVisible();
+  await page.keyboard.press('j');
+  const first = page.getByTestId('case-detail').getByRole('heading', { level: 2 });
+  await expect(first).toBeFocused();
+  const firstName = await first.innerText();
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('case-detail').getByRole('heading', { level: 2 })).not.toHaveText(firstName);
+  await expect(page.getByTestId('case-detail').getByRole('heading', { level: 2 })).toBeFocused();
+  await page.keyboard.press('k');
+  await expect(page.getByTestId('case-detail').getByRole('heading', { level: 2 })).toHaveText(firstName);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('case-list')).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await page.keyboard.press('e');
+  expect((await download).suggestedFilename()).toMatch(/\.html$/);
+
+  await page.keyboard.press('?');
+  const help = page.getByTestId('help-overlay');
+  await expect(help).toBeVisible();
+  await expect(help).toContainText('Next / previous case');
+  await expect(help).toContainText('anytime-valid');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+  // Typing in a field is never a shortcut.
+  await page.keyboard.press('/');
+  await expect(page.getByRole('searchbox')).toBeFocused();
+  await page.keyboard.type('j2');
+  await expect(page.getByRole('searchbox')).toHaveValue('j2');
+  await expect(page.getByTestId('case-list').or(page.getByText('No case matches this filter.'))).toBeVisible();
+});

@@ -1,0 +1,56 @@
+/**
+ * The workbench's keyboard shortcuts: one list, read by the key handler and the `?` overlay.
+ * Single keys without modifiers, ignored while typing in a field.
+ */
+export type ShortcutAction = 'help' | 'next-case' | 'previous-case' | 'back' | 'view' | 'open' | 'export-report' | 'filter';
+
+export interface Shortcut {
+  keys: string;
+  does: string;
+}
+
+export const SHORTCUTS: readonly Shortcut[] = [
+  { keys: '?', does: 'Show or hide this help' },
+  { keys: 'j / k', does: 'Next / previous case (in the order of the case list)' },
+  { keys: '1 … 9', does: 'Switch to the n-th view (Batch, Cases, Case, Definition, …)' },
+  { keys: 'Escape', does: 'Close this help; from a case, back to the case list' },
+  { keys: '/', does: 'Filter the case list' },
+  { keys: 'o', does: 'Open a trace, definition, game table, session or report' },
+  { keys: 'e', does: 'Export the report' },
+  { keys: 'Alt + ← / →', does: 'Back / forward between views (the browser’s own history)' },
+];
+
+/** The action of a key press, or null (modifier held, or typing in a field). */
+export function shortcutFor(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>, typing: boolean): { action: ShortcutAction; view?: number } | null {
+  if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  if (typing) return null;
+  switch (event.key) {
+    case '?':
+      return { action: 'help' };
+    case 'j':
+      return { action: 'next-case' };
+    case 'k':
+      return { action: 'previous-case' };
+    case 'Escape':
+      return { action: 'back' };
+    case '/':
+      return { action: 'filter' };
+    case 'o':
+      return { action: 'open' };
+    case 'e':
+      return { action: 'export-report' };
+  }
+  if (/^[1-9]$/.test(event.key)) return { action: 'view', view: Number(event.key) - 1 };
+  return null;
+}
+
+/** Whether a key press lands in something the user types into. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+  if (tag !== 'INPUT') return false;
+  const type = (target as HTMLInputElement).type;
+  return !['checkbox', 'radio', 'button', 'submit', 'file', 'range', 'color', 'reset'].includes(type);
+}
