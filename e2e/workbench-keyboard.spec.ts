@@ -7,9 +7,9 @@ import { waitForDone } from './workbench-helpers.ts';
 
 test('a keyboard-only path: open, cases, case, next case, export; ? shows the help', async ({ page }) => {
   await page.goto('./');
-  await page.getByRole('button', { name: /Refund policy, mechanism B/ }).focus();
+  await page.getByRole('button', { name: /Eight-step agent/ }).focus();
   await page.keyboard.press('Enter');
-  await waitForDone(page);
+  await waitForDone(page, 120_000);
   // Focus left <body> for the new study's view.
   await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
 
