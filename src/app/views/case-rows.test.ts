@@ -22,9 +22,9 @@ describe('orderCases', () => {
   it('sorts by one step’s blame, highest first, cases without a value last', () => {
     expect(orderCases(rows, '', false, { by: 'step', step: 'b', dir: 'desc' }).map((r) => r.id)).toEqual(['q2', 'q4', 'q1', 'q3', 'x5']);
   });
-  it('sorts ascending too, so negative blame comes first, cases without a value still last', () => {
+  it('sorts ascending too, so negative blame comes first, cases without a value (passed, pending, broken) still last', () => {
     const withNegative: CaseRow[] = [...rows, { id: 'q6', index: 5, result: result('q6', true, { a: 0.5, b: -0.4 }) }];
-    expect(orderCases(withNegative, '', false, { by: 'step', step: 'b', dir: 'asc' }).map((r) => r.id)).toEqual(['q6', 'q1', 'q4', 'q2', 'q3', 'x5']);
+    expect(orderCases(withNegative, '', false, { by: 'step', step: 'b', dir: 'asc' }).map((r) => r.id)).toEqual(['q6', 'q4', 'q2', 'q1', 'q3', 'x5']);
   });
   it('filters by id and by failing', () => {
     expect(orderCases(rows, 'Q', true, { by: 'status' }).map((r) => r.id)).toEqual(['q2', 'q4']);
