@@ -123,6 +123,13 @@ export class AnalysisRunner {
     await this.analyze();
   }
 
+  /** The edited definition replaces the study's own (kept in the session), compiled and analysed again. */
+  async rerunDefinition(source: string): Promise<void> {
+    const study = this.study;
+    if (!study?.pipeline) return;
+    await this.openStudy({ ...study, pipeline: { ...study.pipeline, source } }, { keepSettings: true, keepNavigation: true });
+  }
+
   /** Closes the study and returns to the landing page. */
   close(): void {
     this.cancel();

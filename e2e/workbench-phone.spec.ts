@@ -1,0 +1,42 @@
+/**
+ * Phone, dark mode and accessibility: at 390 px no view scrolls sideways and the results come
+ * before the settings; every view passes the page audit (names, labels, contrast) in light and dark.
+ */
+import { expect, test } from '@playwright/test';
+import { auditPage } from './a11y-check.ts';
+import { waitForDone } from './workbench-helpers.ts';
+
+const VIEWS = [/^Batch/, /^Cases/, /^Case /, /^Definition/];
+
+test('a 390 px phone: no horizontal scroll on any view, results before settings', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('./#demo=eight-step-agent');
+  await waitForDone(page, 120_000);
+  const settings = page.getByRole('complementary', { name: 'Settings' });
+  const results = page.getByRole('region', { name: 'Results' });
+  expect((await results.boundingBox())!.y).toBeLessThan((await settings.boundingBox())!.y);
+  await page.getByRole('tab', { name: /^Cases/ }).click();
+  await page.locator('[data-testid=case-list] tbody tr').first().getByRole('button').click();
+  for (const name of VIEWS) {
+    await page.getByRole('tab', { name }).click();
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `view ${name}`).toBeLessThanOrEqual(390);
+  }
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`every view passes the audit in ${scheme} mode`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto('./');
+    expect(await auditPage(page), 'start page').toEqual([]);
+    await page.goto('./#demo=refund-policy');
+    await waitForDone(page);
+    await page.getByRole('tab', { name: /^Cases/ }).click();
+    await page.locator('[data-testid=case-list] tbody tr').first().getByRole('button').click();
+    for (const name of VIEWS) {
+      await page.getByRole('tab', { name }).click();
+      await page.waitForTimeout(300);
+      expect(await auditPage(page), `view ${name} (${scheme})`).toEqual([]);
+    }
+  });
+}
