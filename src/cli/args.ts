@@ -47,7 +47,7 @@ export interface ModelOptions {
 
 export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method exact|mc] [--mode recorded|posterior|prior]
        [--worlds N] [--delta D] [--stop top1|ranking|width|budget] [--width W] [--budget C] [--seed S]
-       [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
+       [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius betting|bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
        [--batch-bound normal|bernstein|anytime] [--batch-stop] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
        [--shard I/K] [--save FILE.agentblame-session.json]
@@ -123,7 +123,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         settings.estimator = oneOf(flag, value(), ESTIMATOR_NAMES);
         break;
       case '--radius':
-        settings.radius = oneOf<Radius>(flag, value(), ['bernstein', 'hoeffding']);
+        settings.radius = oneOf<Radius>(flag, value(), ['betting', 'bernstein', 'hoeffding']);
         break;
       case '--batch-bound':
         opts.batchBound = oneOf<BatchBound>(flag, value(), ['normal', 'bernstein', 'anytime']);

@@ -88,7 +88,7 @@ describe('blame tables and options', () => {
     const r = blame(REFUND, '--json', '--method', 'mc', '--estimator', 'permutation', '--stop', 'budget', '--budget', '1000', '--max-permutations', '20');
     expect(r.status).toBe(0);
     const c = JSON.parse(r.stdout).cases[0];
-    expect(c).toMatchObject({ estimator: 'permutation', permutations: 20, queries: 1 + 4 * 20 });
+    expect(c).toMatchObject({ estimator: 'permutation', permutations: 20, queries: 2 + 3 * 20 });
     const exact = JSON.parse(blame(REFUND, '--json').stdout).cases[0];
     expect(exact.queries).toBe(16);
     expect(exact.estimator).toBeUndefined();

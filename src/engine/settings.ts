@@ -13,7 +13,7 @@ export const DEFAULT_SETTINGS: AnalysisSettings = Object.freeze({
   width: 0.05,
   budget: Infinity,
   maxPermutations: 10_000,
-  radius: 'bernstein',
+  radius: 'betting',
   estimator: DEFAULT_ESTIMATOR,
   seed: 1,
 }) as AnalysisSettings;

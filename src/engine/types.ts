@@ -117,7 +117,7 @@ export interface PipelineDef {
 export type Mode = 'recorded' | 'posterior' | 'prior';
 export type Method = 'exact' | 'mc';
 export type StopRule = 'top1' | 'ranking' | 'width' | 'budget';
-export type Radius = 'bernstein' | 'hoeffding';
+export type Radius = 'betting' | 'bernstein' | 'hoeffding';
 export type BatchBound = 'normal' | 'bernstein' | 'anytime';
 
 export interface AnalysisSettings {

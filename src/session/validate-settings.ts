@@ -7,7 +7,7 @@ import { expectLimit, expectOneOf, optionalField, recordOf, requiredField } from
 export const MODES: readonly Mode[] = ['recorded', 'posterior', 'prior'];
 export const METHODS: readonly (Method | 'auto')[] = ['exact', 'mc', 'auto'];
 export const STOP_RULES: readonly StopRule[] = ['top1', 'ranking', 'width', 'budget'];
-export const RADII: readonly Radius[] = ['bernstein', 'hoeffding'];
+export const RADII: readonly Radius[] = ['betting', 'bernstein', 'hoeffding'];
 export const BATCH_BOUNDS: readonly BatchBound[] = ['normal', 'bernstein', 'anytime'];
 
 function expectPositiveInteger(value: unknown, path: string): number {

@@ -29,12 +29,12 @@ describe('estimator registry', () => {
     expect(isEstimatorName(3)).toBe(false);
   });
 
-  it('counts queries, repeats included: permutation asks v(empty) once and n values per permutation', () => {
+  it('counts queries, repeats included: permutation asks v(empty) and v(all) once and n - 1 values per permutation', () => {
     const n = 5;
     const game = new TableGameAdapter(tableGame(randomTable(n, seededRng(3)), n));
     const est = runEstimator('permutation', game, seededRng(1), opts);
     expect(est.permutations).toBe(37);
-    expect(est.queries).toBe(1 + n * 37);
+    expect(est.queries).toBe(2 + (n - 1) * 37);
     // Distinct coalitions are far fewer than the queries on a 5-player game.
     expect(game.evaluations).toBeLessThanOrEqual(2 ** n);
     expect(est.queries).toBeGreaterThan(game.evaluations);
@@ -45,7 +45,7 @@ describe('estimator registry', () => {
     const table = tableGame(randomTable(n, seededRng(5)), n);
     const mc = analyzeTableGame(table, { ...DEFAULT_SETTINGS, method: 'mc', stop: 'budget', maxPermutations: 10 });
     expect(mc.estimator).toBe(DEFAULT_ESTIMATOR);
-    expect(mc.queries).toBeGreaterThanOrEqual(1 + n * 10);
+    expect(mc.queries).toBe(2 + (n - 1) * 10);
     const exact = analyzeTableGame(table, { ...DEFAULT_SETTINGS, method: 'exact' });
     expect(exact.estimator).toBeUndefined();
     expect(exact.queries).toBe(2 ** n);

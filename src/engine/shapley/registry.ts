@@ -2,6 +2,8 @@ import type { Game, Rng, ShapleyEstimate } from '../types.ts';
 import { CountingGame } from './counting-game.ts';
 import type { Estimator, EstimatorOptions } from './estimator.ts';
 import { permutationEstimator } from './permutation.ts';
+import { antitheticEstimator } from './antithetic.ts';
+import { rotationEstimator } from './rotation.ts';
 
 /**
  * Every Monte Carlo Shapley estimator, by name: the one list the command's --estimator, the
@@ -10,6 +12,8 @@ import { permutationEstimator } from './permutation.ts';
  */
 const ESTIMATORS = {
   permutation: permutationEstimator,
+  antithetic: antitheticEstimator,
+  rotation: rotationEstimator,
 } as const satisfies Record<string, Estimator>;
 
 export type EstimatorName = keyof typeof ESTIMATORS;

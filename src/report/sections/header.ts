@@ -84,10 +84,23 @@ function describeMode(settings: AnalysisSettings): string {
 }
 
 function describeMethod(settings: AnalysisSettings): string {
-  const mc = `Monte Carlo sampling with the ${describeEstimator(settings)} estimator (${settings.radius} radius, at most ${formatCount(settings.maxPermutations)} permutations)`;
+  const mc = `Monte Carlo sampling with the ${describeEstimator(settings)} estimator (${describeRadius(settings)}, at most ${formatCount(settings.maxPermutations)} permutations)`;
   if (settings.method === 'exact') return 'exact Shapley over every coalition';
   if (settings.method === 'mc') return mc;
   return `auto: exact up to 12 steps, else ${mc}`;
+}
+
+function describeRadius(settings: AnalysisSettings): string {
+  switch (settings.radius) {
+    case 'betting':
+      return 'betting confidence sequences, anytime-valid';
+    case 'bernstein':
+      return 'empirical Bernstein intervals';
+    case 'hoeffding':
+      return 'Hoeffding intervals';
+    default:
+      return String(settings.radius);
+  }
 }
 
 /** The estimator by its registry label (the session validator only lets registered names through). */

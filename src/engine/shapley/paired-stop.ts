@@ -1,0 +1,28 @@
+import type { PairedBettingTest } from '../stats/paired-betting-test.ts';
+
+/** The sequential sign tests of phi_i - phi_j for every pair i < j. */
+export type PairTests = { i: number; j: number; test: PairedBettingTest }[];
+
+/** +1 when phi_a > phi_b has been shown, -1 when phi_a < phi_b, 0 while undecided. */
+function order(pairs: PairTests, n: number, a: number, b: number): number {
+  // Pairs are listed for i < j in row order: index of (i, j) = i (2n - i - 1) / 2 + (j - i - 1).
+  const [i, j, flip] = a < b ? [a, b, 1] : [b, a, -1];
+  return flip * pairs[(i * (2 * n - i - 1)) / 2 + (j - i - 1)].test.sign;
+}
+
+/** top1 on paired differences: the leading estimate is shown above every other player. */
+export function pairedTopSeparated(values: readonly number[], pairs: PairTests): boolean {
+  const n = values.length;
+  let top = 0;
+  for (let i = 1; i < n; i++) if (values[i] > values[top]) top = i;
+  for (let i = 0; i < n; i++) if (i !== top && order(pairs, n, top, i) !== 1) return false;
+  return true;
+}
+
+/** ranking on paired differences: sorted by estimate, each player is shown above the next. */
+export function pairedRankingSeparated(values: readonly number[], pairs: PairTests): boolean {
+  const n = values.length;
+  const sorted = values.map((_, i) => i).sort((a, b) => values[b] - values[a]);
+  for (let k = 0; k + 1 < n; k++) if (order(pairs, n, sorted[k], sorted[k + 1]) !== 1) return false;
+  return true;
+}

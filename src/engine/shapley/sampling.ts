@@ -1,0 +1,186 @@
+import type { Game, Rng } from '../types.ts';
+import type { EstimatorOptions, EstimatorOutput } from './estimator.ts';
+import { bernsteinRadius } from '../stats/bernstein-radius.ts';
+import { BettingConfidenceSequence } from '../stats/betting-cs.ts';
+import { CheckpointSchedule, checkpointDelta } from '../stats/checkpoint-schedule.ts';
+import { hoeffdingRadius } from '../stats/hoeffding-radius.ts';
+import { PairedBettingTest } from '../stats/paired-betting-test.ts';
+import { RunningStats } from '../stats/welford.ts';
+import { intervalsSatisfy, narrowEnough } from './stop-rules.ts';
+import { pairedRankingSeparated, pairedTopSeparated, type PairTests } from './paired-stop.ts';
+
+/**
+ * One round of a sampling estimator: writes one i.i.d. sample of every player's Shapley
+ * estimator into `out` (each unbiased for phi_i, within [-(hi-lo), hi-lo], and summing to
+ * v(all) - v(empty) so the running means stay exactly efficient) and returns the number of
+ * permutations (orders) the round used.
+ */
+export type DrawRound = (game: Game, rng: Rng, out: Float64Array) => number;
+
+/** Fisher-Yates shuffle of `order` in place with the injected generator. */
+export function shuffle(order: number[], rng: Rng): void {
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    const t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+}
+
+/**
+ * The two values every order starts and ends at, asked once: v(empty) and v(all) are the same
+ * in every permutation, so an estimator asks for them once rather than once per order.
+ */
+export class Endpoints {
+  private empty: number | undefined;
+  private all: number | undefined;
+  vEmpty(game: Game): number {
+    return (this.empty ??= game.value(0));
+  }
+  vAll(game: Game): number {
+    return (this.all ??= game.value(2 ** game.players.length - 1));
+  }
+}
+
+/** Add the players in `order` one by one, writing each one's marginal v(pre+i) - v(pre) into out (added to what is there when `add`). */
+export function marginalsAlong(game: Game, order: readonly number[], ends: Endpoints, out: Float64Array, add = false): void {
+  let mask = 0;
+  let prev = ends.vEmpty(game);
+  const last = order.length - 1;
+  for (let k = 0; k <= last; k++) {
+    const p = order[k];
+    mask += 2 ** p;
+    const cur = k === last ? ends.vAll(game) : game.value(mask);
+    out[p] = add ? out[p] + cur - prev : cur - prev;
+    prev = cur;
+  }
+}
+
+/**
+ * The loop every sampling estimator shares: rounds of i.i.d. samples, intervals, stop rules,
+ * budget and the checkpoint history.
+ *
+ * Intervals (`opts.radius`):
+ * - `betting` (default): a betting confidence sequence per player at delta/n on the samples
+ *   rescaled to [0, 1] (Waudby-Smith & Ramdas 2023), anytime-valid by construction, so the stop
+ *   rule is checked after every round and a stop at any time (budget included) reports the current
+ *   intervals. `top1` and `ranking` decide on paired differences of the players' samples from the
+ *   same rounds (a sequential betting test per pair at delta / (n(n-1)/2)), not on disjoint
+ *   intervals: phi_top - phi_j is estimated with far less noise than either value alone.
+ * - `hoeffding`, `bernstein`: fixed-t radii on a geometric checkpoint schedule with a union over
+ *   checkpoints, delta_k = delta / (n k (k+1)) (the rules as before: checked at checkpoints; a
+ *   budget stop between them reports the last checkpoint's estimate and interval).
+ */
+export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw: DrawRound): EstimatorOutput {
+  const n = game.players.length;
+  if (!(opts.delta > 0 && opts.delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${opts.delta}`);
+  if (!(Number.isInteger(opts.maxPermutations) && opts.maxPermutations >= 1)) {
+    throw new RangeError(`maxPermutations must be a positive integer, got ${opts.maxPermutations}`);
+  }
+  if (typeof opts.budget !== 'number' || !(opts.budget >= 0)) throw new RangeError(`budget must be a number >= 0 (Infinity for none), got ${opts.budget}`);
+  const [lo, hi] = game.range;
+  const span = hi - lo;
+  const sampleRange = 2 * span;
+  const betting = opts.radius === 'betting';
+  const stats = Array.from({ length: n }, () => new RunningStats());
+  const sequences = betting ? Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n)) : [];
+  const paired = betting && (opts.stop === 'top1' || opts.stop === 'ranking') && n > 1;
+  const pairs: PairTests = paired ? pairTests(n, opts.delta) : [];
+  const schedule = new CheckpointSchedule();
+  const history: NonNullable<EstimatorOutput['history']> = [];
+  const sample = new Float64Array(n);
+  let rounds = 0;
+  let permutations = 0;
+  let stopReason: EstimatorOutput['stopReason'] = 'maxPermutations';
+  let checkpointCi: [number, number][] = stats.map(() => [-span, span]);
+  let atCheckpoint = false;
+
+  const bettingIntervals = (): [number, number][] =>
+    sequences.map((s) => [Math.max(-span + sampleRange * s.lower, -span), Math.min(-span + sampleRange * s.upper, span)]);
+  const radiusIntervals = (k: number): [number, number][] => {
+    const d = checkpointDelta(opts.delta, n, k);
+    return stats.map((s) => {
+      const r = opts.radius === 'hoeffding' ? hoeffdingRadius(s.count, sampleRange, d) : bernsteinRadius(s.count, s.variance, sampleRange, d);
+      // A Shapley value lies within [-(hi-lo), hi-lo]; clipping keeps the interval honest and finite.
+      return [Math.max(s.mean - r, -span), Math.min(s.mean + r, span)];
+    });
+  };
+  const means = () => stats.map((s) => s.mean);
+
+  while (permutations < opts.maxPermutations) {
+    if (rounds > 0 && game.cost() >= opts.budget) {
+      stopReason = 'budget';
+      break;
+    }
+    permutations += draw(game, rng, sample);
+    rounds++;
+    for (let i = 0; i < n; i++) {
+      stats[i].push(sample[i]);
+      if (betting) sequences[i].push(clamp01((sample[i] + span) / sampleRange));
+    }
+    if (paired) {
+      const pairRange = 2 * sampleRange;
+      for (const p of pairs) if (p.test.sign === 0) p.test.push(clamp01((sample[p.i] - sample[p.j] + sampleRange) / pairRange));
+    }
+    if (betting) {
+      const reached = schedule.reached(rounds);
+      const values = means();
+      const ci = bettingIntervals();
+      if (reached) history.push({ permutations, cost: game.cost(), values, ci });
+      if (satisfiedNow(opts, values, ci, pairs)) {
+        stopReason = opts.stop;
+        if (!reached) history.push({ permutations, cost: game.cost(), values, ci });
+        break;
+      }
+    } else if (schedule.reached(rounds)) {
+      const ci = radiusIntervals(schedule.index - 1);
+      const values = means();
+      history.push({ permutations, cost: game.cost(), values, ci });
+      checkpointCi = ci;
+      atCheckpoint = true;
+      if (intervalsSatisfy(opts.stop, values, ci, opts.width)) {
+        stopReason = opts.stop;
+        break;
+      }
+    } else {
+      atCheckpoint = false;
+    }
+  }
+  if (betting) return { values: means(), ci: bettingIntervals(), evaluations: 0, cost: game.cost(), permutations, stopReason, history };
+  const last = history[history.length - 1];
+  if (stopReason === 'budget' && !atCheckpoint && last) {
+    // A budget stop depends on the data through the cost, so only checkpoint intervals are
+    // covered by the union bound: report the last checkpoint's estimate with its interval (the
+    // two stay consistent and exactly efficient); the cost still counts everything spent.
+    return { values: last.values, ci: last.ci, evaluations: 0, cost: game.cost(), permutations: last.permutations, stopReason, history };
+  }
+  // A stop at the cap (a fixed time) between checkpoints reports the next checkpoint's confidence.
+  const ci = atCheckpoint || stopReason === 'budget' ? checkpointCi : radiusIntervals(schedule.index);
+  return { values: means(), ci, evaluations: 0, cost: game.cost(), permutations, stopReason, history };
+}
+
+/** Rounding can put a rescaled sample a hair outside [0, 1]. */
+function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/** One sequential sign test per unordered pair, each at delta / (number of pairs). */
+function pairTests(n: number, delta: number): PairTests {
+  const alpha = delta / ((n * (n - 1)) / 2);
+  const out: PairTests = [];
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push({ i, j, test: new PairedBettingTest(alpha) });
+  return out;
+}
+
+function satisfiedNow(opts: EstimatorOptions, values: readonly number[], ci: readonly (readonly [number, number])[], pairs: PairTests): boolean {
+  switch (opts.stop) {
+    case 'width':
+      return narrowEnough(ci, opts.width);
+    case 'top1':
+      return pairs.length === 0 ? values.length < 2 : pairedTopSeparated(values, pairs);
+    case 'ranking':
+      return pairs.length === 0 ? values.length < 2 : pairedRankingSeparated(values, pairs);
+    case 'budget':
+      return false;
+  }
+}
