@@ -7,6 +7,7 @@ import { aggregateBatch, anytimeIndex, BatchStopper, NORMAL_STOP_MIN_CASES } fro
 import { seededRng } from './rng.ts';
 import type { BatchBound, CaseResult } from './types.ts';
 import { mean, variance } from './testing/statistics.ts';
+import { BettingConfidenceSequence } from './stats/betting-cs.ts';
 
 const players = ['a', 'b', 'c'];
 const Z975 = 1.959963984540054;
@@ -99,8 +100,8 @@ describe('aggregateBatch', () => {
     expect(aggregateBatch(handBuilt, { delta: 0.05, bound: 'bernstein' }).steps[0].ci).toEqual([-1, 1]);
   });
 
-  it('anytime CI: delta / (n k (k + 1)) at the checkpoint covering m', () => {
-    // Checkpoints 2, 3, 4, 5, 7, 9, 12, ...: the first t_k >= m gives k.
+  it('anytime CI: a betting confidence sequence per step at delta / n over the cases in order', () => {
+    // The checkpoint index that the bernstein stop rule uses: the first t_k >= m gives k.
     const checkpoints = [2];
     while (checkpoints[checkpoints.length - 1] < 10_000) {
       const t = checkpoints[checkpoints.length - 1];
@@ -110,11 +111,16 @@ describe('aggregateBatch', () => {
     for (const m of [2, 6, 7, 100, 400]) expect(anytimeIndex(m)).toBe(k(m));
     const results = synthetic(400, 4);
     const b = aggregateBatch(results, { delta: 0.05, bound: 'anytime' });
+    const bernstein = aggregateBatch(results, { delta: 0.05, bound: 'bernstein' });
     players.forEach((p, i) => {
-      const xs = results.map((r) => r.shapley![p]);
-      const r = ebRadius(xs, 0.05 / (3 * k(400) * (k(400) + 1)));
-      expect(b.steps[i].ci[0]).toBeCloseTo(Math.max(mean(xs) - r, -1), 12);
-      expect(b.steps[i].ci[1]).toBeCloseTo(Math.min(mean(xs) + r, 1), 12);
+      const cs = new BettingConfidenceSequence(0.05 / 3);
+      for (const r of results) cs.push((r.shapley![p] + 1) / 2);
+      expect(b.steps[i].ci[0]).toBeCloseTo(2 * cs.lower - 1, 12);
+      expect(b.steps[i].ci[1]).toBeCloseTo(2 * cs.upper - 1, 12);
+      expect(b.steps[i].ci[0]).toBeLessThanOrEqual(b.steps[i].meanShapley);
+      expect(b.steps[i].ci[1]).toBeGreaterThanOrEqual(b.steps[i].meanShapley);
+      // Valid at every case count, and still narrower than Bernstein at this one count.
+      expect(b.steps[i].ci[1] - b.steps[i].ci[0]).toBeLessThan(bernstein.steps[i].ci[1] - bernstein.steps[i].ci[0]);
     });
   });
 
@@ -161,10 +167,10 @@ describe('BatchStopper', () => {
     return null;
   }
 
-  it('stops on a stream with one clearly dominant step, at a checkpoint, once separated', () => {
+  it('stops on a stream with one clearly dominant step, at a checkpoint, once separated (normal, bernstein)', () => {
     const checkpoints = [2];
     while (checkpoints.length < 60) checkpoints.push(Math.max(checkpoints.at(-1)! + 1, Math.ceil(1.25 * checkpoints.at(-1)!)));
-    for (const bound of ['normal', 'bernstein', 'anytime'] as BatchBound[]) {
+    for (const bound of ['normal', 'bernstein'] as BatchBound[]) {
       const results = stream('dominant', 1, 3000);
       const at = stopAt(results, bound);
       expect(at).not.toBeNull();
@@ -178,8 +184,44 @@ describe('BatchStopper', () => {
       expect(lowTop).toBeGreaterThan(mean(cols[1]) + radius(cols[1]));
       expect(lowTop).toBeGreaterThan(mean(cols[2]) + radius(cols[2]));
     }
-    // The normal heuristic stops earlier than the anytime-valid bound.
-    expect(stopAt(stream('dominant', 1, 3000), 'normal')!).toBeLessThan(stopAt(stream('dominant', 1, 3000), 'anytime')!);
+    // The paired anytime rule stops far sooner than disjoint anytime Bernstein intervals.
+    expect(stopAt(stream('dominant', 1, 3000), 'anytime')!).toBeLessThan(stopAt(stream('dominant', 1, 3000), 'bernstein')! / 2);
+  });
+
+  it('anytime: decides on paired per-case differences, so a step that is always a bit above another separates though their spreads overlap', () => {
+    // Both steps vary widely from case to case, but a beats b by 0.05 in every case.
+    const rng = seededRng(6);
+    const results = Array.from({ length: 2000 }, (_, k) => {
+      const u = 0.8 * rng();
+      return failure(`c${k}`, [u + 0.05, u, 0.02 * rng()]);
+    });
+    const at = stopAt(results, 'anytime');
+    expect(at).not.toBeNull();
+    // The difference is 0.05 on a scale of [-2, 2]: a bet of at most the capital's whole gains
+    // about 1.2 % a case, and 2/alpha = 120 takes ln(120) / 0.0124, about 390 cases.
+    expect(at!).toBeLessThan(450);
+    expect(stopAt(results, 'bernstein')).toBeNull();
+  });
+
+  it('anytime: names the wrong top step in <= delta of streams when the top two are close', () => {
+    let wrong = 0;
+    let stopped = 0;
+    const runs = 200;
+    for (let seed = 1; seed <= runs; seed++) {
+      const rng = seededRng(seed);
+      const results = Array.from({ length: 600 }, (_, k) => failure(`c${k}`, [0.3 + 0.4 * rng(), 0.32 + 0.4 * rng(), 0.1 * rng()]));
+      const stopper = new BatchStopper({ delta: 0.1, bound: 'anytime' });
+      for (let i = 0; i < results.length; i++) {
+        if (stopper.push(results[i])) {
+          stopped++;
+          const seen = results.slice(0, i + 1);
+          if (mean(seen.map((r) => r.shapley!.a)) > mean(seen.map((r) => r.shapley!.b))) wrong++;
+          break;
+        }
+      }
+    }
+    expect(stopped).toBeGreaterThan(0);
+    expect(wrong / runs).toBeLessThanOrEqual(0.1);
   });
 
   it('lets the normal rule stop only from NORMAL_STOP_MIN_CASES failures on, even with zero variance', () => {

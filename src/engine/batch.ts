@@ -1,5 +1,8 @@
 import type { BatchBound, BatchResult, BatchStep, CaseResult } from './types.ts';
 import { bernsteinRadius } from './stats/bernstein-radius.ts';
+import { BettingConfidenceSequence } from './stats/betting-cs.ts';
+import { PairedBettingTest } from './stats/paired-betting-test.ts';
+import { pairedTopSeparated, type PairTests } from './shapley/paired-stop.ts';
 import { CheckpointSchedule, checkpointDelta } from './stats/checkpoint-schedule.ts';
 import { normalQuantile } from './stats/normal-quantile.ts';
 import { RunningStats } from './stats/welford.ts';
@@ -36,7 +39,22 @@ export function anytimeIndex(m: number): number {
   return exact ? k : k + 1;
 }
 
-/** Interval for the mean of m per-case values under the chosen bound. */
+/**
+ * Betting confidence sequence (Waudby-Smith & Ramdas 2023) at delta/n for the mean of one step's
+ * per-case values, fed in case order and rescaled from [-span, span] to [0, 1]: valid at every
+ * number of cases at once, so also after a data-dependent stop.
+ */
+function bettingInterval(values: readonly number[], nSteps: number, delta: number, span: number): [number, number] {
+  const cs = new BettingConfidenceSequence(delta / nSteps);
+  for (const x of values) cs.push(clamp01((x + span) / (2 * span)));
+  return [-span + 2 * span * cs.lower, -span + 2 * span * cs.upper];
+}
+
+function clamp01(x: number): number {
+  return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/** Interval for the mean of m per-case values under the normal or Bernstein bound. */
 function meanInterval(stats: RunningStats, nSteps: number, opts: BatchOptions): [number, number] {
   const [lo, hi] = opts.range ?? [0, 1];
   const span = hi - lo;
@@ -45,8 +63,7 @@ function meanInterval(stats: RunningStats, nSteps: number, opts: BatchOptions): 
   if (opts.bound === 'normal') {
     r = m < 2 ? Infinity : (normalQuantile(1 - opts.delta / 2) * Math.sqrt(stats.variance)) / Math.sqrt(m);
   } else {
-    const d = opts.bound === 'anytime' ? checkpointDelta(opts.delta, nSteps, anytimeIndex(m)) : opts.delta / nSteps;
-    r = bernsteinRadius(m, stats.variance, 2 * span, d);
+    r = bernsteinRadius(m, stats.variance, 2 * span, opts.delta / nSteps);
   }
   return [Math.max(stats.mean - r, -span), Math.min(stats.mean + r, span)];
 }
@@ -64,6 +81,7 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   const shapley = players.map(() => new RunningStats());
   const threshold = opts.threshold ?? 1;
   const resolved = players.map(() => 0);
+  const columns: number[][] = players.map(() => []);
   const alone = players.map(() => 0);
   const touches = players.map(() => 0);
   let mass = 0;
@@ -72,6 +90,7 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   for (const r of analyzed) {
     players.forEach((p, i) => {
       shapley[i].push(r.shapley[p] ?? 0);
+      columns[i].push(r.shapley[p] ?? 0);
       alone[i] += Object.hasOwn(r.fixAlone, p) ? r.fixAlone[p] : 0;
       if (resolvesAlone(r, p, threshold)) resolved[i]++;
       if (r.lastTouch === p) touches[i]++;
@@ -87,6 +106,9 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
       ci = analyzed[0].ci?.[step] ?? [mean, mean];
     } else if (m === 0) {
       ci = [0, 0];
+    } else if (opts.bound === 'anytime') {
+      const [lo, hi] = opts.range ?? [0, 1];
+      ci = bettingInterval(columns[i], players.length, opts.delta, hi - lo);
     } else {
       ci = meanInterval(shapley[i], players.length, opts);
     }
@@ -110,6 +132,17 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
 }
 
 /**
+ * Bound on |phi_i - phi_j| for one case. For exact values it is the metric's span: phi_i - phi_j =
+ * sum over S without i and j of |S|! (n-|S|-2)! / (n-1)! (v(S+i) - v(S+j)), weights that sum to 1
+ * over differences of two values in [lo, hi]. A Monte Carlo estimate is a mean of marginals, whose
+ * difference within one permutation can reach twice that. The method is fixed by the settings and
+ * the step count before the case is analysed, so the bound is known in advance, as the bet needs.
+ */
+function pairDifferenceBound(result: CaseResult, span: number): number {
+  return result.method === 'exact' ? span : 2 * span;
+}
+
+/**
  * Fewest analysed failures before the normal rule may stop: its interval rests on the central
  * limit theorem, and with a handful of cases (often with zero sample variance, as when a step's
  * value is the same in every case so far) it would shrink to nothing and stop on noise.
@@ -117,15 +150,20 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
 export const NORMAL_STOP_MIN_CASES = 30;
 
 /**
- * Optional early stop for a stream of failing cases: after each analysed failure, on the
- * geometric checkpoint schedule, stop once the top step's interval is disjoint from all
- * others. With the 'anytime' or 'bernstein' bound the intervals use delta_k = delta/(n k (k+1))
- * and so stay valid under this data-dependent stop; 'normal' is an asymptotic heuristic that may
- * stop only from NORMAL_STOP_MIN_CASES failures on.
+ * Optional early stop for a stream of failing cases, fed in case order:
+ * - `anytime`: after every analysed failure, stop once the leading step (by mean Shapley) is shown
+ *   above every other on the paired per-case differences phi_top - phi_j (a sequential betting
+ *   test per pair of steps at delta / (n(n-1)/2), Waudby-Smith & Ramdas 2023), valid under this
+ *   data-dependent stop;
+ * - `bernstein`: on the geometric checkpoint schedule, stop once the top step's Bernstein interval
+ *   at delta_k = delta/(n k (k+1)) is disjoint from all others (valid, but much slower);
+ * - `normal`: the same with normal intervals, an asymptotic heuristic that may stop only from
+ *   NORMAL_STOP_MIN_CASES failures on.
  */
 export class BatchStopper {
   private readonly schedule = new CheckpointSchedule();
   private readonly stats: RunningStats[] = [];
+  private pairs: PairTests = [];
   private count = 0;
 
   constructor(private readonly opts: BatchOptions) {}
@@ -134,15 +172,27 @@ export class BatchStopper {
   push(result: CaseResult): boolean {
     if (!isAnalysedFailure(result)) return false;
     const players = result.players;
-    if (this.stats.length === 0) players.forEach(() => this.stats.push(new RunningStats()));
-    players.forEach((p, i) => this.stats[i].push(result.shapley[p] ?? 0));
-    this.count++;
-    if (!this.schedule.reached(this.count)) return false;
-    if (this.opts.bound === 'normal' && this.count < NORMAL_STOP_MIN_CASES) return false;
-    const k = this.schedule.index - 1;
     const n = players.length;
     const [lo, hi] = this.opts.range ?? [0, 1];
     const span = hi - lo;
+    if (this.stats.length === 0) {
+      players.forEach(() => this.stats.push(new RunningStats()));
+      if (this.opts.bound === 'anytime' && n > 1) {
+        const alpha = this.opts.delta / ((n * (n - 1)) / 2);
+        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.pairs.push({ i, j, test: new PairedBettingTest(alpha) });
+      }
+    }
+    const values = players.map((p) => result.shapley[p] ?? 0);
+    values.forEach((x, i) => this.stats[i].push(x));
+    this.count++;
+    if (this.opts.bound === 'anytime') {
+      const reach = pairDifferenceBound(result, span);
+      for (const p of this.pairs) if (p.test.sign === 0) p.test.push(clamp01((values[p.i] - values[p.j] + reach) / (2 * reach)));
+      return n < 2 || pairedTopSeparated(this.stats.map((s) => s.mean), this.pairs);
+    }
+    if (!this.schedule.reached(this.count)) return false;
+    if (this.opts.bound === 'normal' && this.count < NORMAL_STOP_MIN_CASES) return false;
+    const k = this.schedule.index - 1;
     const ci = this.stats.map((s): [number, number] => {
       let r: number;
       if (this.opts.bound === 'normal') r = s.count < 2 ? Infinity : (normalQuantile(1 - this.opts.delta / 2) * Math.sqrt(s.variance)) / Math.sqrt(s.count);
