@@ -48,7 +48,7 @@ export interface ModelOptions {
 export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method exact|mc] [--mode recorded|posterior|prior]
        [--worlds N] [--delta D] [--stop top1|ranking|width|budget] [--width W] [--budget C] [--seed S]
        [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius betting|bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
-       [--batch-bound normal|bernstein|anytime] [--batch-stop] [--workers N] [--html FILE] [--json]
+       [--batch-bound normal|bernstein|anytime] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
        [--shard I/K] [--save FILE.agentblame-session.json]
    or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]`;
@@ -85,6 +85,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     switch (flag) {
       case '--json':
         opts.json = true;
+        break;
+      case '--interactions':
+        settings.interactions = true;
         break;
       case '--batch-stop':
         opts.batchStop = true;

@@ -94,6 +94,15 @@ describe('blame tables and options', () => {
     expect(exact.estimator).toBeUndefined();
   });
 
+  it('prints pairwise interactions with --interactions, and none without', () => {
+    const c = JSON.parse(blame(REFUND, '--json', '--interactions').stdout).cases[0];
+    expect(c.interactions).toHaveLength(6);
+    const pr = c.interactions.find((x: { steps: string[] }) => x.steps.join() === 'planner,retriever');
+    expect(pr.value).toBeCloseTo(-2 / 3, 12);
+    expect(JSON.parse(blame(REFUND, '--json').stdout).cases[0].interactions).toBeUndefined();
+    expect(blame(REFUND, '--interactions').stdout).toMatch(/strongest pair interactions .*planner×retriever -0\.667/);
+  });
+
   it('analyses a game file', () => {
     const r = blame(join(FIX, 'refund.game.json'), '--json');
     expect(r.status).toBe(0);

@@ -17,6 +17,7 @@ export function caseForJson(r: CaseResult): Record<string, unknown> {
   if (r.estimator) out.estimator = r.estimator;
   if (r.stopReason) out.stopReason = r.stopReason;
   if (r.fixable !== undefined) out.fixable = r.fixable;
+  if (r.interactions) out.interactions = r.interactions;
   if (r.mismatches) out.mismatches = r.mismatches;
   if (r.usage) out.usage = r.usage;
   return out;

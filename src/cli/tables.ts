@@ -22,6 +22,10 @@ export function formatCase(r: CaseResult): string {
   const header = ['step', 'fix-alone', 'leave-1-out', 'Shapley', ...(ci ? ['interval'] : [])];
   const lines = [head, table(header, rows)];
   lines.push(`last step to touch: ${r.lastTouch ?? '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
+  if (r.interactions && r.interactions.length) {
+    const strongest = [...r.interactions].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 5);
+    lines.push(`strongest pair interactions (+ repair together, - substitutes): ${strongest.map((x) => `${x.steps[0]}×${x.steps[1]} ${f3(x.value)}`).join(', ')}`);
+  }
   for (const m of r.mismatches ?? []) lines.push(`note: replay differs from the recorded run: ${m}`);
   if (r.usage) lines.push(`model: ${usageText(r.usage)}`);
   return lines.join('\n');

@@ -1,4 +1,4 @@
-import type { AnalysisSettings, CaseDef, CaseResult, Game, PipelineDef, ShapleyEstimate } from './types.ts';
+import type { AnalysisSettings, CaseDef, CaseResult, Game, PairInteraction, PipelineDef, ShapleyEstimate } from './types.ts';
 import { BlameGame } from './blame-game.ts';
 import { lastTouch } from './baselines.ts';
 import { attributedResult, errorResult, passedResult } from './case-result.ts';
@@ -10,6 +10,7 @@ import { seededRng } from './rng.ts';
 import { resolveMethod } from './settings.ts';
 import { exactShapley } from './shapley/exact.ts';
 import { runEstimator } from './shapley/registry.ts';
+import { pairInteractions } from './shapley/interactions.ts';
 import { hashWithSeed } from './hash.ts';
 import { validatePipeline } from './pipeline.ts';
 import { factualRun } from './factual-run.ts';
@@ -36,6 +37,12 @@ export function attribute(game: Game, caseId: string, settings: AnalysisSettings
           radius: settings.radius,
         });
   return { method, estimate };
+}
+
+/** Pairwise interactions when the settings ask for them, on their own random stream (so they never move the Shapley estimate). */
+export function interactionsFor(game: Game, caseId: string, settings: AnalysisSettings): PairInteraction[] | undefined {
+  if (!settings.interactions) return undefined;
+  return pairInteractions(game, seededRng(hashWithSeed(`interactions\u0000${caseId}`, settings.seed)));
 }
 
 /**
@@ -66,6 +73,7 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
     const cost = () => game.cost() + (recorded?.cost() ?? 0);
     if (!failed) return passedResult(c.id, game, method, () => ({ cost: cost(), evaluations: game.evaluations }), extras);
     const { estimate } = attribute(game, c.id, settings);
+    const interactions = interactionsFor(game, c.id, settings);
     // A round of a model-step analysis that still waits for responses has only stand-in values.
     if (hooks.model && hooks.model.pending.size > 0) throw new StepSuspended(players[0]);
     return attributedResult(
@@ -75,6 +83,7 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
         method,
         estimator: settings.estimator,
         estimate,
+        interactions,
         threshold,
         measured: () => {
           const fixedRun = game.fullRun!;

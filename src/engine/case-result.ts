@@ -3,7 +3,7 @@
  * pipelines, game tables and the hosts that lose a case (timeouts, crashed workers) all go
  * through here, so every result of one kind has the same fields.
  */
-import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResult, Game, Method, PassedCaseResult, ShapleyEstimate } from './types.ts';
+import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResult, Game, Method, PairInteraction, PassedCaseResult, ShapleyEstimate } from './types.ts';
 import { fixAlone, leaveOneOut } from './baselines.ts';
 import { resolveMethod } from './settings.ts';
 
@@ -114,6 +114,8 @@ export interface AttributionInputs {
   threshold: number;
   /** Called once the baselines are computed, so counts and coalition lists include their lookups. */
   measured: () => Measured;
+  /** Pairwise interactions, when the settings asked for them. */
+  interactions?: PairInteraction[];
 }
 
 /**
@@ -155,5 +157,6 @@ export function attributedResult(game: Game, a: AttributionInputs, extras: Resul
     ...(players.length <= COALITION_TABLE_MAX_PLAYERS ? { coalitions: coalitionList(players, m.evaluated) } : {}),
     ...(m.fixedOutputs !== undefined && { fixedOutputs: m.fixedOutputs }),
     ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
+    ...(a.interactions !== undefined && { interactions: a.interactions }),
   };
 }

@@ -1,5 +1,5 @@
 import type { AnalysisSettings, CaseResult, Game } from './types.ts';
-import { attribute } from './analyze.ts';
+import { attribute, interactionsFor } from './analyze.ts';
 import { attributedResult, passedResult } from './case-result.ts';
 import { resolveMethod } from './settings.ts';
 
@@ -76,7 +76,9 @@ export function analyzeTableGame(table: TableGame, settings: AnalysisSettings, t
   const counts = () => ({ cost: 0, evaluations: game.evaluations });
   if (game.value(0) >= threshold) return passedResult(table.id, game, method, counts);
   const { estimate } = attribute(game, table.id, settings);
+  const interactions = interactionsFor(game, table.id, settings);
   return attributedResult(game, {
+    interactions,
     caseId: table.id,
     method,
     estimator: settings.estimator,

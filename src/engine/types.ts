@@ -137,6 +137,8 @@ export interface AnalysisSettings {
   /** The Monte Carlo estimator, by its registry name (src/engine/shapley/registry.ts). */
   estimator: EstimatorName;
   seed: number;
+  /** Also compute the Shapley interaction index of every pair of steps (default: no). */
+  interactions?: boolean;
   /** Which fix each step uses, by step name (default: its first fix). */
   fixChoice?: Readonly<Record<string, string>>;
   /**
@@ -172,6 +174,14 @@ export interface ShapleyEstimate {
   stopReason: 'exact' | StopRule | 'maxPermutations';
   /** Estimates and intervals at each checkpoint (Monte Carlo only). */
   history?: { permutations: number; cost: number; values: number[]; ci: [number, number][] }[];
+}
+
+/** Shapley interaction index of one pair of steps (positive: they repair together; negative: substitutes). */
+export interface PairInteraction {
+  steps: [string, string];
+  value: number;
+  /** Sampled estimates only: the random orders in which the pair stood next to each other. */
+  samples?: number;
 }
 
 /** What every case result carries, whatever became of the case. */
@@ -215,6 +225,7 @@ interface NoAttribution {
   coalitions?: undefined;
   fixedOutputs?: undefined;
   history?: undefined;
+  interactions?: undefined;
 }
 
 /** A case that could not be analysed: `error` names the case, the step and the problem. */
@@ -254,6 +265,8 @@ export interface AttributedCaseResult extends CaseResultCommon {
   /** All-fixed outputs per step (first world). */
   fixedOutputs?: Record<string, unknown>;
   history?: ShapleyEstimate['history'];
+  /** Pairwise Shapley interactions, when the settings ask for them: exact up to 12 steps, sampled above. */
+  interactions?: PairInteraction[];
 }
 
 /**

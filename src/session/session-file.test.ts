@@ -85,13 +85,21 @@ describe('exportSessionFile / parseSessionFile', () => {
     ['an unknown estimator', (f: Record<string, unknown>) => ((f.settings as { estimator: string }).estimator = 'magic'), 'settings.estimator'],
     ['a negative query count', (f: Record<string, unknown>) => ((f.results as { queries: number }[])[0].queries = -1), 'results[0].queries'],
     ['an unknown estimator in a result', (f: Record<string, unknown>) => ((f.results as { estimator: string }[])[0].estimator = 'toString'), 'results[0].estimator'],
+    ['an interaction naming a non-player', (f: Record<string, unknown>) => ((f.results as Record<string, unknown>[])[0].interactions = [{ steps: ['planner', 'writer'], value: 0 }]), 'results[0].interactions[0].steps[1]'],
+    ['an interaction of three steps', (f: Record<string, unknown>) => ((f.results as Record<string, unknown>[])[0].interactions = [{ steps: ['planner', 'retriever', 'planner'], value: 0 }]), 'results[0].interactions[0].steps'],
     ['a Shapley value for a non-player', (f: Record<string, unknown>) => (((f.results as { shapley: Record<string, number> }[])[0].shapley.writer = 1)), 'results[0].shapley.writer'],
   ])('rejects %s', (_label, edit, path) => {
     expect(formatErrorOf(() => parseSessionFile(fileWith(edit))).path).toBe(path);
   });
 
   it('round-trips the estimator and queries of results, and reads settings saved before the registry as the permutation estimator', () => {
-    const original = session({ results: [result('q1', true, { method: 'mc', estimator: 'permutation', queries: 129, permutations: 64 }), result('q2', false)] });
+    const original = session({
+      settings: { ...session().settings, interactions: true },
+      results: [
+        result('q1', true, { method: 'mc', estimator: 'permutation', queries: 129, permutations: 64, interactions: [{ steps: ['planner', 'retriever'], value: -0.5, samples: 40 }] }),
+        result('q2', false),
+      ],
+    });
     expect(parseSessionFile(exportSessionFile(original))).toEqual({ ...original, revision: 0 });
     const older = parseSessionFile(fileWith((f) => delete (f.settings as { estimator?: string }).estimator));
     expect(older.settings.estimator).toBe('permutation');

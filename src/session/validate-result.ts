@@ -1,5 +1,5 @@
 import { expectRequestKey, validateUsage } from './validate-usage.ts';
-import type { CaseResult, ShapleyEstimate } from '../engine/types.ts';
+import type { CaseResult, PairInteraction, ShapleyEstimate } from '../engine/types.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { childPath } from '../formats/json-path.ts';
 import { expectFiniteNumber, expectNonEmptyString, expectObject, expectString } from '../formats/validate.ts';
@@ -29,6 +29,18 @@ function validateHistoryPoint(value: unknown, path: string): History[number] {
     cost: requiredField(object, 'cost', path, expectNonNegative),
     values: requiredField(object, 'values', path, (v, p) => arrayOf(v, p, expectFiniteNumber)),
     ci: requiredField(object, 'ci', path, (v, p) => arrayOf(v, p, expectInterval)),
+  };
+}
+
+function validateInteraction(value: unknown, path: string): PairInteraction {
+  const object = expectObject(value, path);
+  const steps = requiredField(object, 'steps', path, (v, p) => arrayOf(v, p, expectNonEmptyString));
+  if (steps.length !== 2) throw new FormatError(childPath(path, 'steps'), `expected two step names, got ${steps.length}`);
+  const samples = optionalField(object, 'samples', path, expectNonNegative);
+  return {
+    steps: [steps[0], steps[1]],
+    value: requiredField(object, 'value', path, expectFiniteNumber),
+    ...(samples !== undefined && { samples }),
   };
 }
 
@@ -78,6 +90,12 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
   const error = optionalField(object, 'error', path, expectString);
   const queries = optionalField(object, 'queries', path, expectNonNegative);
   const estimator = optionalField(object, 'estimator', path, (v, p) => expectOneOf(v, ESTIMATOR_NAMES, p));
+  const interactions = optionalField(object, 'interactions', path, (v, p) => arrayOf(v, p, validateInteraction));
+  interactions?.forEach((x, k) =>
+    x.steps.forEach((step, s) => {
+      if (!players.includes(step)) throw new FormatError(`${path}.interactions[${k}].steps[${s}]`, `${JSON.stringify(step)} is not one of the case's players (${players.join(', ')})`);
+    }),
+  );
   const usage = optionalField(object, 'usage', path, validateUsage);
   const modelKeys = optionalField(object, 'modelKeys', path, (v, p) => arrayOf(v, p, expectRequestKey));
   // Only an errored case may lack its values (see unmeasuredValue).
@@ -134,6 +152,7 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
     ...(factualOutputs !== undefined && { factualOutputs }),
     ...(fixedOutputs !== undefined && { fixedOutputs }),
     ...(history !== undefined && { history }),
+    ...(interactions !== undefined && { interactions }),
     ...(mismatches !== undefined && { mismatches }),
     ...model,
   };

@@ -2,7 +2,7 @@ import type { AnalysisSettings, BatchBound, Method, Mode, Radius, StopRule } fro
 import { ESTIMATOR_NAMES, LEGACY_ESTIMATOR } from '../engine/shapley/registry.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { expectFiniteNumber, expectInteger, expectObject, expectString } from '../formats/validate.ts';
-import { expectLimit, expectOneOf, optionalField, recordOf, requiredField } from './validate-fields.ts';
+import { expectBoolean, expectLimit, expectOneOf, optionalField, recordOf, requiredField } from './validate-fields.ts';
 
 export const MODES: readonly Mode[] = ['recorded', 'posterior', 'prior'];
 export const METHODS: readonly (Method | 'auto')[] = ['exact', 'mc', 'auto'];
@@ -27,6 +27,7 @@ function expectProbability(value: unknown, path: string): number {
 export function validateSettings(value: unknown, path: string): AnalysisSettings {
   const object = expectObject(value, path);
   const fixChoice = optionalField(object, 'fixChoice', path, (v, p) => recordOf(v, p, expectString));
+  const interactions = optionalField(object, 'interactions', path, expectBoolean);
   const models = optionalField(object, 'models', path, (v, p) => recordOf(v, p, expectString));
   return {
     mode: requiredField(object, 'mode', path, (v, p) => expectOneOf(v, MODES, p)),
@@ -42,6 +43,7 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
     // Sessions saved before the estimator registry ran the permutation estimator, the only one then.
     estimator: optionalField(object, 'estimator', path, (v, p) => expectOneOf(v, ESTIMATOR_NAMES, p)) ?? LEGACY_ESTIMATOR,
     seed: requiredField(object, 'seed', path, expectFiniteNumber),
+    ...(interactions !== undefined && { interactions }),
     ...(fixChoice !== undefined && { fixChoice }),
     ...(models !== undefined && { models }),
   };

@@ -25,6 +25,7 @@ export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<R
     settings.mode === 'recorded' ? null : settings.worlds,
     monteCarlo ? [settings.delta, settings.stop, settings.stop === 'width' ? settings.width : null, String(settings.budget), settings.radius, settings.maxPermutations, settings.estimator] : null,
     fixes,
+    settings.interactions === true,
     settings.models ? Object.entries(settings.models).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null,
   ]);
 }

@@ -1,0 +1,102 @@
+import type { Game, PairInteraction, Rng } from '../types.ts';
+import { shuffle } from './sampling.ts';
+
+/** Players up to which interactions are exact from the full value table (2^12 = 4096 coalitions). */
+export const EXACT_INTERACTION_MAX_PLAYERS = 12;
+
+/** Random orders drawn for sampled interactions above EXACT_INTERACTION_MAX_PLAYERS. */
+export const INTERACTION_PERMUTATIONS = 2000;
+
+/** Weights |S|! (n-|S|-2)! / (n-1)! by |S| = 0..n-2, computed as 1 / ((n-1) C(n-2, s)) without factorials. */
+function pairWeights(n: number): number[] {
+  const w: number[] = [];
+  let binom = 1; // C(n-2, s)
+  for (let s = 0; s <= n - 2; s++) {
+    w.push(1 / ((n - 1) * binom));
+    binom = (binom * (n - 2 - s)) / (s + 1);
+  }
+  return w;
+}
+
+/**
+ * Shapley interaction index of every pair (Grabisch & Roubens 1999):
+ *   I_ij = sum_{S without i, j} |S|! (n-|S|-2)! / (n-1)! (v(S+i+j) - v(S+i) - v(S+j) + v(S)),
+ * from the full value table. Positive: the two fixes repair more together than apart
+ * (complements, "only together"); negative: either one does the other's work (substitutes).
+ */
+export function exactInteractionsFromTable(values: ArrayLike<number>, n: number, players: readonly string[]): PairInteraction[] {
+  if (values.length !== 2 ** n) throw new RangeError(`value table has ${values.length} entries, expected 2^${n}`);
+  const weights = pairWeights(n);
+  const out: PairInteraction[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const bi = 2 ** i;
+      const bj = 2 ** j;
+      let sum = 0;
+      for (let mask = 0; mask < values.length; mask++) {
+        if (mask & bi || mask & bj) continue;
+        let size = 0;
+        for (let m = mask; m; m &= m - 1) size++;
+        sum += weights[size] * (values[mask + bi + bj] - values[mask + bi] - values[mask + bj] + values[mask]);
+      }
+      out.push({ steps: [players[i], players[j]], value: sum });
+    }
+  }
+  return out;
+}
+
+/**
+ * Sampled pairwise interactions: in a uniform random order, given that i and j stand next to each
+ * other, the players before them form S with probability |S|! (n-|S|-2)! / (n-1)! (merge the pair
+ * into one player of an (n-1)-player game), so the mean of v(S+i+j) - v(S+i) - v(S+j) + v(S) over
+ * the orders where they are adjacent is unbiased for I_ij. Each order gives n - 1 adjacent pairs at
+ * one extra value each (v(S+j); the others lie on the order's path). `samples` says how many orders
+ * had the pair adjacent (about 2 T / n).
+ */
+export function sampledInteractions(game: Game, rng: Rng, permutations: number): PairInteraction[] {
+  const n = game.players.length;
+  const sums = new Float64Array(n * n);
+  const counts = new Uint32Array(n * n);
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let t = 0; t < permutations; t++) {
+    shuffle(order, rng);
+    let before = 0;
+    let vBefore = game.value(0);
+    let mask = 2 ** order[0];
+    let vWithA = game.value(mask);
+    for (let k = 0; k + 1 < n; k++) {
+      const a = order[k];
+      const b = order[k + 1];
+      const both = mask + 2 ** b;
+      const vBoth = game.value(both);
+      const vWithB = game.value(before + 2 ** b);
+      const [i, j] = a < b ? [a, b] : [b, a];
+      sums[i * n + j] += vBoth - vWithA - vWithB + vBefore;
+      counts[i * n + j]++;
+      before = mask;
+      vBefore = vWithA;
+      mask = both;
+      vWithA = vBoth;
+    }
+  }
+  const out: PairInteraction[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const c = counts[i * n + j];
+      out.push({ steps: [game.players[i], game.players[j]], value: c ? sums[i * n + j] / c : 0, samples: c });
+    }
+  }
+  return out;
+}
+
+/** Interactions of every pair: exact from the value table up to EXACT_INTERACTION_MAX_PLAYERS players, sampled above. */
+export function pairInteractions(game: Game, rng: Rng): PairInteraction[] {
+  const n = game.players.length;
+  if (n < 2) return [];
+  if (n <= EXACT_INTERACTION_MAX_PLAYERS) {
+    const table = new Float64Array(2 ** n);
+    for (let mask = 0; mask < table.length; mask++) table[mask] = game.value(mask);
+    return exactInteractionsFromTable(table, n, game.players);
+  }
+  return sampledInteractions(game, rng, INTERACTION_PERMUTATIONS);
+}
