@@ -17,6 +17,7 @@ import { demoTotals, formatCrnTable, formatTable, formatTargets, formatTotals, t
 import { eightStepWorkload, ragWorkload, refundWorkload } from './workloads/demos.ts';
 import { exactScalingWorkload } from './workloads/exact-scaling.ts';
 import { mcEfficiencyWorkload } from './workloads/mc-efficiency.ts';
+import { estimatorsWorkload } from './workloads/estimators.ts';
 import { sandboxOverheadWorkload } from './workloads/sandbox-overhead.ts';
 import { modelStepsWorkload } from './workloads/model-steps.ts';
 import { recordedRunsWorkload } from './workloads/recorded-runs.ts';
@@ -31,6 +32,7 @@ export const WORKLOADS: Record<string, (sizes: SuiteSizes) => Promise<WorkloadRe
   mc: mcEfficiencyWorkload,
   'model-steps': modelStepsWorkload,
   runs: recordedRunsWorkload,
+  estimators: estimatorsWorkload,
 };
 
 export const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), 'results.json');

@@ -47,6 +47,20 @@ export function targets(rows: readonly WorkloadResult[]): Target[] {
     const worst = Math.max(...ses.map((r) => r.detail!.sesOverPlain as number));
     out.push({ goal: 'SES overhead at most 1.2x on the demo steps', measured: `worst ${worst.toFixed(2)}x (${ses.map((r) => `${r.name.split(' ')[0]} ${(r.detail!.sesOverPlain as number).toFixed(2)}x`).join(', ')})`, met: worst <= 1.2 });
   }
+  for (const n of [16, 32]) {
+    const mine = rows.filter((r) => r.group === 'estimators' && r.name.startsWith(`n = ${n} table, width`));
+    const better = mine.filter((r) => !r.name.endsWith('permutation + bernstein') && r.detail?.reachedGoal);
+    if (mine.length && better.length) {
+      const best = better.reduce((a, b) => ((a.detail!.fewerQueriesThanBaseline as number) >= (b.detail!.fewerQueriesThanBaseline as number) ? a : b));
+      const ratio = best.detail!.fewerQueriesThanBaseline as number;
+      out.push({ goal: `guaranteed width 0.02 at n = ${n}: >= 2x fewer queries than permutation + Bernstein (aim 3x)`, measured: `${ratio.toFixed(2)}x (${best.name.split(': ')[1]}, ${best.detail!.queries} queries)`, met: ratio >= 2 });
+    }
+  }
+  const anytime = rows.find((r) => r.group === 'demo:eight-step' && /adaptive stream \(anytime stop\)/.test(r.name));
+  if (anytime) {
+    const d = anytime.detail!;
+    out.push({ goal: '8-step stream: anytime-valid batch stop within 100 failures with drafter on top', measured: `${d.failuresAnalysed} failures, top ${d.top}${d.stopped ? '' : ' (did not stop)'}`, met: Boolean(d.stopped) && (d.failuresAnalysed as number) <= 100 && d.top === 'drafter' });
+  }
   return out;
 }
 
@@ -70,6 +84,10 @@ export function formatTable(rows: readonly WorkloadResult[]): string {
   const body = rows.map((r) => {
     const extra: string[] = [];
     const d = r.detail ?? {};
+    if (d.queries !== undefined) extra.push(`${d.queries} queries`);
+    if (d.fewerQueriesThanBaseline !== undefined) extra.push(`${(d.fewerQueriesThanBaseline as number).toFixed(2)}x fewer`);
+    if (d.stopReason !== undefined && d.reachedGoal === false) extra.push(`stop ${d.stopReason}`);
+    if (d.topIsRight === false) extra.push('WRONG top');
     if (d.permutations !== undefined) extra.push(`${d.permutations} perms`);
     if (d.permutationsMedian !== undefined) extra.push(`${d.permutationsMedian} perms`);
     if (d.failures !== undefined) extra.push(`${d.failures} fail`);

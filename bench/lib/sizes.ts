@@ -18,6 +18,10 @@ export interface SuiteSizes {
   mcPlayers: number[];
   mcTargetError: number;
   mcSeeds: number;
+  /** Players of the estimator comparison (value tables), and those also run as pipelines. */
+  estimatorTablePlayers: number[];
+  estimatorPipelinePlayers: number[];
+  estimatorMaxPermutations: number;
   sandboxCases: number;
   /** Model steps: cases of the 8-step agent with model steps, the endpoint's latency, concurrencies. */
   modelCases: number;
@@ -42,6 +46,9 @@ export const FULL_SIZES: SuiteSizes = {
   mcPlayers: [16, 32],
   mcTargetError: 0.02,
   mcSeeds: 5,
+  estimatorTablePlayers: [16, 32, 48],
+  estimatorPipelinePlayers: [16, 32],
+  estimatorMaxPermutations: 50_000,
   sandboxCases: 200,
   modelCases: 12,
   modelLatencyMs: 100,
@@ -66,6 +73,9 @@ export const SMOKE_SIZES: SuiteSizes = {
   mcPlayers: [6],
   mcTargetError: 0.1,
   mcSeeds: 1,
+  estimatorTablePlayers: [6],
+  estimatorPipelinePlayers: [6],
+  estimatorMaxPermutations: 2000,
   sandboxCases: 3,
   modelCases: 2,
   modelLatencyMs: 5,

@@ -66,6 +66,12 @@ export function majorityShapley(weights: readonly number[], quota: number): numb
  */
 export function majorityPipeline(n: number): { def: PipelineDef; exact: number[] } {
   const { weights, quota } = majorityWeights(n);
+  return { def: weightedMajorityPipeline(weights, quota), exact: majorityShapley(weights, quota) };
+}
+
+/** The weighted majority game with the given weights and quota as a pipeline (see majorityPipeline). */
+export function weightedMajorityPipeline(weights: readonly number[], quota: number): PipelineDef {
+  const n = weights.length;
   const steps: StepDef[] = weights.map((w, i) => {
     const input = i === 0 ? 'start' : `voter${i - 1}`;
     return {
@@ -77,8 +83,5 @@ export function majorityPipeline(n: number): { def: PipelineDef; exact: number[]
     };
   });
   const last = `voter${n - 1}`;
-  return {
-    def: { name: `majority-${n}`, steps, metric: (outputs) => ((outputs[last] as number) >= quota ? 1 : 0) },
-    exact: majorityShapley(weights, quota),
-  };
+  return { name: `majority-${n}`, steps, metric: (outputs) => ((outputs[last] as number) >= quota ? 1 : 0) };
 }
