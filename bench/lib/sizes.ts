@@ -75,7 +75,7 @@ export const SMOKE_SIZES: SuiteSizes = {
   mcSeeds: 1,
   estimatorTablePlayers: [6],
   estimatorPipelinePlayers: [6],
-  estimatorMaxPermutations: 2000,
+  estimatorMaxPermutations: 300,
   sandboxCases: 3,
   modelCases: 2,
   modelLatencyMs: 5,
