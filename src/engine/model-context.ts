@@ -12,7 +12,8 @@ export class ModelContext {
   readonly pending = new Map<string, PendingRequest>();
   /** Distinct keys answered in this round (for accounting: which cached responses the case used). */
   readonly used = new Set<string>();
-  private suspendedStep: string | null = null;
+  /** What ended the running step's model calls: a suspension or a failure (null: nothing). */
+  private interruption: StepSuspended | ReplayError | null = null;
 
   constructor(
     private readonly answers: ReadonlyMap<string, ModelAnswer>,
@@ -29,14 +30,18 @@ export class ModelContext {
 
   /** Called by the engine before a step execution. */
   beginStep(): void {
-    this.suspendedStep = null;
+    this.interruption = null;
   }
 
-  /** Called by the engine after a step execution (returned or threw): whether it asked for something unknown. */
-  endStep(): string | null {
-    const step = this.suspendedStep;
-    this.suspendedStep = null;
-    return step;
+  /**
+   * Called by the engine after a step execution (returned or threw): the suspension (it asked for
+   * something unknown) or failure (a request the host could not get) to raise instead of its
+   * outcome, whatever the step did with the throw; null when its calls were all answered.
+   */
+  endStep(): StepSuspended | ReplayError | null {
+    const interruption = this.interruption;
+    this.interruption = null;
+    return interruption;
   }
 
   /**
@@ -49,10 +54,17 @@ export class ModelContext {
     const answer = this.answers.get(key);
     if (answer === undefined) {
       if (!this.pending.has(key)) this.pending.set(key, { key, request, step });
-      this.suspendedStep = step;
-      throw new StepSuspended(step);
+      // A suspension wins over an earlier failure in the same step: the round is redone anyway.
+      this.interruption = new StepSuspended(step);
+      throw this.interruption;
     }
-    if (isModelFailure(answer)) throw new ReplayError(`step "${step}": ${call} failed: ${answer.error}`, step);
+    if (isModelFailure(answer)) {
+      // A failed request fails the case even if the step catches it: a fallback would make the
+      // result depend on whether the endpoint happened to answer this time.
+      const failure = new ReplayError(`step "${step}": ${call} failed: ${answer.error}`, step);
+      if (!(this.interruption instanceof StepSuspended)) this.interruption = failure;
+      throw failure;
+    }
     this.used.add(key);
     return answer;
   }

@@ -106,6 +106,17 @@ describe('model steps', () => {
     expect(result.error).toContain('HTTP 401 "bad key"');
   });
 
+  it('fail a case whose request failed even when the step catches the throw (no fallback that depends on luck)', () => {
+    const def = modelPipeline();
+    const catching: PipelineDef = {
+      ...def,
+      steps: [def.steps[0], { ...def.steps[1], fixes: [{ ...def.steps[1].fixes[0], run: (inputs, noise, tools) => { try { return def.steps[1].fixes[0].run(inputs, noise, tools); } catch { return 'refund-ok'; } } }] }, def.steps[2]],
+    };
+    const failing = (request: { model: string }) => (request.model === 'toy-2' ? { error: 'HTTP 500 "overloaded"' } : toyAnswer(request as never));
+    const { result } = runRounds(catching, cases[2], settings(), failing as never);
+    expect(result.error).toBe('case "t2": step "draft": llm.chat failed: HTTP 500 "overloaded"');
+  });
+
   it('say which alias is missing', () => {
     const { result } = runRounds(modelPipeline(), cases[3], settings({ models: { default: 'toy-1' } }));
     expect(result.error).toMatch(/step "draft".*model "big".*--model big=ID/);

@@ -1,6 +1,6 @@
 import type { CaseDef, Llm, PipelineDef, StepRun, StepTools } from './types.ts';
 import { deepFreeze } from './canonical.ts';
-import { ReplayError, StepSuspended } from './errors.ts';
+import { ReplayError } from './errors.ts';
 import type { ModelContext } from './model-context.ts';
 import { StepLlm } from './step-llm.ts';
 import { ValueInterner } from './intern.ts';
@@ -414,11 +414,12 @@ export class Replayer {
     try {
       value = variant.run(inputs, noise, tools);
     } catch (e) {
-      // A step that asked for an unknown response is suspended whatever it did with the throw.
-      if (model?.endStep()) throw new StepSuspended(this.stepNames[i]);
-      throw new ReplayError(`case "${this.c.id}": ${variant.label} threw: ${errorText(e)}`, this.stepNames[i]);
+      // A step that asked for an unknown response is suspended whatever it did with the throw,
+      // and one whose request failed fails with the host's message.
+      throw this.interrupted(model) ?? new ReplayError(`case "${this.c.id}": ${variant.label} threw: ${errorText(e)}`, this.stepNames[i]);
     }
-    if (model?.endStep()) throw new StepSuspended(this.stepNames[i]);
+    const interruption = this.interrupted(model);
+    if (interruption) throw interruption;
     if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function') {
       throw new ReplayError(`case "${this.c.id}": ${variant.label} returned a promise; steps must be synchronous`, this.stepNames[i]);
     }
@@ -432,6 +433,13 @@ export class Replayer {
     this.spent += variant.cost;
     this.executions++;
     return { value, id };
+  }
+
+  /** What a step's model calls ended in (suspension, failure), with the case named in a failure. */
+  private interrupted(model: ModelContext | undefined): Error | null {
+    const interruption = model?.endStep() ?? null;
+    if (interruption instanceof ReplayError) return new ReplayError(`case "${this.c.id}": ${interruption.message}`, interruption.step);
+    return interruption;
   }
 
   /** The metric on these outputs, computed once per distinct tuple of output ids. */

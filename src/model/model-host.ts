@@ -132,7 +132,7 @@ export class ModelHost {
       }
       if (this.offline || !this.endpoint) {
         const which = `(model "${request.model}", key ${key.slice(0, 12)})`;
-        out.set(key, { error: this.offline ? `offline: no cached response for this request ${which}` : `no cached response for this request and no model endpoint to ask ${which}` });
+        out.set(key, { error: this.offline ? `offline: no cached response for this request ${which}` : `no cached response for this request ${which}, and no model endpoint is set up to ask (the command: --model-url URL; the page: Settings > Model)` });
         continue;
       }
       let flight = this.flights.get(key);
