@@ -156,7 +156,7 @@ describe('blame with model steps', () => {
     expect(everything).not.toContain('sk-wrong-key-000000');
     const unset = await blame([definitionFile(dir), '--model-url', e.url, '--api-key-env', 'AGENTBLAME_UNSET_VARIABLE', '--json']);
     expect(unset.status).toBe(2);
-    expect(unset.stderr).toBe('blame: --api-key-env AGENTBLAME_UNSET_VARIABLE: the environment variable is not set\n');
+    expect(unset.stderr).toBe('blame: --api-key-env: the environment variable AGENTBLAME_UNSET_VARIABLE is not set (or empty)\n');
   });
 
   it('makes a miss offline a per-case error naming the step', async () => {

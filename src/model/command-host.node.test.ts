@@ -47,7 +47,7 @@ describe('commandModelHost', () => {
     const file = join(dir, 'none.jsonl');
     const which = `(model "fake-model", key ${pending.key.slice(0, 12)})`;
     const cachesOnly = commandModelHost({ ...flags, caches: [file] }, undefined, {})!.host;
-    expect((await cachesOnly.resolve([pending])).get(pending.key)).toEqual({ error: `no cached response for this request and no model endpoint to ask ${which}` });
+    expect((await cachesOnly.resolve([pending])).get(pending.key)).toEqual({ error: `no cached response for this request ${which}, and no model endpoint is set up to ask (the command: --model-url URL; the page: Settings > Model)` });
     const offline = commandModelHost({ ...flags, offline: true }, undefined, {})!.host;
     expect((await offline.resolve([pending])).get(pending.key)).toEqual({ error: `offline: no cached response for this request ${which}` });
     expect(existsSync(file)).toBe(false);
