@@ -20,6 +20,7 @@ import type { Session, StudyMark } from '../session/types.ts';
 import { isSessionText, rerunFlag, rerunSettings } from './session-input.ts';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
+import type { ModelCacheEntry } from '../session/types.ts';
 import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
 import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
@@ -52,6 +53,8 @@ interface Analysis {
   stored?: Session;
   /** Lines for stderr that are not errors (what a partial merge lacks). */
   notes?: string[];
+  /** The model responses the results used (model steps), for saved sessions and reports. */
+  modelCache?: ModelCacheEntry[];
 }
 
 /** Options that only make sense when steps are replayed, refused for game files. */
@@ -129,7 +132,10 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const usage = model?.totalUsage();
     if (usage && (usage.requests > 0 || usage.cacheHits > 0)) batch.usage = usage;
     const fixes = fixesUsed(description.steps, opts.settings.fixChoice);
-    return { results, batch, pipeline: { name: description.name, source }, cases: [...study], fixes, settings: opts.settings, ...(range && { range }) };
+    // The responses the results used, so a saved session or report re-analyses with no model.
+    const wanted = new Set(results.flatMap((r) => r.modelKeys ?? []));
+    const modelCache = model ? [...model.cache.entries()].filter((e) => wanted.has(e.key)).sort((x, y) => (x.key < y.key ? -1 : 1)) : [];
+    return { results, batch, pipeline: { name: description.name, source }, cases: [...study], fixes, settings: opts.settings, ...(range && { range }), ...(modelCache.length > 0 && { modelCache }) };
   } finally {
     await pool.close();
   }
@@ -244,6 +250,7 @@ function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
     batch: a.batch,
     status: 'done',
     study,
+    ...(a.modelCache && { modelCache: a.modelCache }),
   });
 }
 

@@ -96,6 +96,12 @@ describe('blame with model steps', () => {
     expect(second.cases.map((c: { shapley: unknown }) => c.shapley)).toEqual(out.cases.map((c: { shapley: unknown }) => c.shapley));
     expect(second.batch.usage).toMatchObject({ requests: 0, inputTokens: 0, outputTokens: 0 });
     expect(second.batch.usage.cacheHits).toBeGreaterThan(0);
+    // A saved session carries exactly the responses its results used.
+    const saved = join(dir, 'study.session.json');
+    await blame([file, '--cache', cache, '--offline', '--json', '--mode', 'posterior', '--worlds', '3', '--save', saved]);
+    const session = JSON.parse(readFileSync(saved, 'utf8'));
+    const used = new Set(session.results.flatMap((r: { modelKeys?: string[] }) => r.modelKeys ?? []));
+    expect(session.modelCache.map((e: { key: string }) => e.key).sort()).toEqual([...used].sort());
     // Offline from the cache alone: the same numbers, still nothing sent.
     const offline = await blame([file, '--cache', cache, '--offline', '--json', '--mode', 'posterior', '--worlds', '3']);
     expect(JSON.parse(offline.stdout).cases.map((c: { shapley: unknown }) => c.shapley)).toEqual(out.cases.map((c: { shapley: unknown }) => c.shapley));
