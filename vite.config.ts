@@ -17,7 +17,7 @@ export const PAGE_CSP = [
   "font-src 'self'",
   // The page's main thread talks to a model endpoint for model steps; loopback only (Ollama,
   // llama.cpp, vLLM on this machine). A hosted endpoint's origin is added by whoever deploys.
-  "connect-src 'self' http://localhost:* http://127.0.0.1:* http://[::1]:*",
+  "connect-src 'self' http://localhost:* http://127.0.0.1:*",
   "worker-src 'self'",
   "manifest-src 'self'",
   "object-src 'none'",

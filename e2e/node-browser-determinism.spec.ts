@@ -36,7 +36,7 @@ test('the browser and the headless command give bit-identical results, exact and
 
   // Each re-run can finish before a 'running' state is ever polled: wait for its different results.
   const recordedTable = await batchTableText(page);
-  await page.getByLabel('Mode').selectOption('posterior');
+  await page.getByLabel('Mode', { exact: true }).selectOption('posterior');
   await expect.poll(() => batchTableText(page), { timeout: 150_000 }).not.toBe(recordedTable);
   await waitForDone(page, 150_000);
   const posteriorExactTable = await batchTableText(page);

@@ -53,7 +53,7 @@ test('a definition that never finishes loading is stopped and reported, and the 
   await dropFiles(page, [{ name: 'forever.pipeline.js', content: 'while (true) {}\nexport default { name: "x", steps: [], metric: () => 1 };\n', type: 'text/javascript' }]);
   await expect(page.getByText('Compiling the pipeline definition')).toBeVisible();
   // Settings stay usable while the sandbox is stuck.
-  await page.getByLabel('Mode').selectOption('prior');
+  await page.getByLabel('Mode', { exact: true }).selectOption('prior');
   await expect(page.getByTestId('definition-error')).toContainText('did not finish loading', { timeout: 40_000 });
   await page.getByRole('button', { name: 'Close' }).click();
   await dropFiles(page, [demoFile('refund-policy.trace.json')]);
@@ -99,11 +99,11 @@ test('changing a setting re-runs the analysis, and changing it back restores the
   await dropFiles(page, [demoFile('stochastic-rag.trace.json')]);
   await waitForDone(page);
   const recorded = await batchTableText(page);
-  await page.getByLabel('Mode').selectOption('prior');
+  await page.getByLabel('Mode', { exact: true }).selectOption('prior');
   // The re-run can finish before a 'running' state is ever polled: wait for its different results.
   await expect.poll(() => batchTableText(page), { timeout: 80_000 }).not.toBe(recorded);
   await waitForDone(page, 80_000);
-  await page.getByLabel('Mode').selectOption('recorded');
+  await page.getByLabel('Mode', { exact: true }).selectOption('recorded');
   await waitForDone(page);
   expect(await batchTableText(page)).toBe(recorded);
   // The batch interval is computed from the results: the CIs change, the cases do not re-run.
