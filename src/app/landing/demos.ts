@@ -3,6 +3,8 @@ export interface Demo {
   id: string;
   title: string;
   blurb: string;
+  /** Its steps call a model: its shipped responses are loaded into the page's response store. */
+  responses?: boolean;
 }
 
 export const DEMOS: readonly Demo[] = [
@@ -10,7 +12,18 @@ export const DEMOS: readonly Demo[] = [
   { id: 'refund-policy-b', title: 'Refund policy, mechanism B', blurb: 'The same pipeline with a reviewer that checks every claim: the writer stops mattering.' },
   { id: 'stochastic-rag', title: 'Stochastic RAG', blurb: '200 questions through four sampled steps; fixes only shift the odds.' },
   { id: 'eight-step-agent', title: 'Eight-step agent', blurb: 'A finance agent where a fix can make things worse (negative blame).' },
+  { id: 'support-triage', title: 'Support triage (model steps)', blurb: 'Steps that call a model (llm.choose, llm.chat); its responses come from a small deterministic test model, shipped with the demo.', responses: true },
 ];
+
+/**
+ * The shipped responses of a demo whose steps call a model (`<id>.responses.jsonl`), as cache
+ * entries; lines that are not valid entries are skipped (the host checks every key again).
+ */
+export async function fetchDemoResponses(id: string): Promise<unknown[]> {
+  const response = await fetch(new URL(`demos/${id}.responses.jsonl`, document.baseURI), { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`The demo "${id}" is missing its responses (demos/${id}.responses.jsonl).`);
+  return (await response.text()).split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
+}
 
 /** Fetches a demo from next to the build (relative, so it works from any sub-path). */
 export async function fetchDemo(id: string): Promise<{ text: string; fileName: string }> {

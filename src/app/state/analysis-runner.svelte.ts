@@ -9,6 +9,9 @@ import { aggregateBatch, DEFAULT_SETTINGS, studyBatchOptions } from '../../engin
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
 import { AnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
 import { ModelConnection } from '../model/model-connection.svelte.ts';
+import { ResponseStore } from '../model/response-store.ts';
+import { ModelHost } from '../../model/model-host.ts';
+import { endpointConfig } from '../../model/endpoint.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
 import type { DefinitionProblem, DefinitionSummary } from '../analysis/protocol.ts';
@@ -60,6 +63,23 @@ export class AnalysisRunner {
   #pool: AnalysisPool | null = null;
   /** Where model steps' requests go (base URL, key, concurrency); model ids are in the settings. */
   readonly modelConnection = new ModelConnection();
+  /** The page's response cache for model steps (IndexedDB, shared by every session). */
+  readonly responseStore = new ResponseStore();
+
+  /**
+   * The model host of one analysis: responses from the store first, then the endpoint of the Model
+   * panel (when its base URL is usable); each distinct request sent once, kept as it arrives.
+   */
+  #modelHost(): ModelHost {
+    const c = this.modelConnection;
+    let endpoint;
+    try {
+      endpoint = c.urlProblem ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency });
+    } catch {
+      endpoint = undefined;
+    }
+    return new ModelHost({ endpoint, store: this.responseStore });
+  }
   #cache = new Map<string, (CaseResult | undefined)[]>();
   #abort: AbortController | null = null;
   #pending: { index: number; result: CaseResult }[] = [];
@@ -190,6 +210,7 @@ export class AnalysisRunner {
         fileName: definitionFileName(study),
         settings: this.settings,
         players: this.steps,
+        model: this.#modelHost(),
         onResult: (index, result) => {
           if (run !== this.#runCounter) return;
           results[index] = result;

@@ -12,7 +12,8 @@ import type { Predictions } from '../../runs/score.ts';
 import { importInWorker } from '../importing/import-client.ts';
 import type { ImportProblem, ImportProgress } from '../importing/import-protocol.ts';
 import type { Study } from '../importing/study.ts';
-import { fetchDemo } from '../landing/demos.ts';
+import { DEMOS, fetchDemo, fetchDemoResponses } from '../landing/demos.ts';
+import { validateCacheEntry } from '../../model/validate-cache-entry.ts';
 import type { AnalysisRunner } from './analysis-runner.svelte.ts';
 import type { SessionSync } from './session-sync.svelte.ts';
 
@@ -123,6 +124,17 @@ export class StudyOpener {
   async openDemo(id: string, options: OpenOptions = {}): Promise<void> {
     try {
       const { text, fileName } = await fetchDemo(id);
+      if (DEMOS.find((d) => d.id === id)?.responses) {
+        // Validated like any untrusted cache: an entry must answer the request it was made for.
+        const entries = (await fetchDemoResponses(id)).flatMap((raw, k) => {
+          try {
+            return [validateCacheEntry(raw, `${id}.responses.jsonl line ${k + 1}`)];
+          } catch {
+            return [];
+          }
+        });
+        await this.#runner.responseStore.putMany(entries);
+      }
       await this.openSource(text, fileName, options);
       if (this.#runner.study?.fileName === fileName) this.demo = id;
     } catch (error) {
