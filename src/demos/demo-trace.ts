@@ -1,5 +1,5 @@
 import { analyzeCaseRound, factualRun, ModelContext, StepSuspended, type ModelAnswer } from '../engine/index.ts';
-import type { ChatRequest, ModelResponse } from '../engine/model-call.ts';
+import type { ChatRequest, ModelResponse, PendingRequest } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, PipelineDef } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { serializeTrace, TRACE_FORMAT, TRACE_VERSION, type TraceFile } from '../formats/index.ts';
@@ -29,7 +29,7 @@ export function recordCase(def: PipelineDef, c: CaseDef, model: DemoModel = noMo
       return { id: c.id, inputs: c.inputs, ...(c.seed === undefined ? {} : { seed: c.seed }), observed: run.observed, outputs: run.outputs, score: run.score };
     } catch (error) {
       if (!(error instanceof StepSuspended)) throw error;
-      answerPending(context, model, responses, answers);
+      answerPending(context.pending.values(), model, responses, answers);
     }
   }
 }
@@ -38,8 +38,8 @@ function answersOf(responses: DemoResponses): Map<string, ModelAnswer> {
   return new Map([...responses].map(([key, entry]) => [key, entry.response]));
 }
 
-function answerPending(context: ModelContext, model: DemoModel, responses: DemoResponses, answers: Map<string, ModelAnswer>): void {
-  for (const pending of context.pending.values()) {
+function answerPending(pendings: Iterable<PendingRequest>, model: DemoModel, responses: DemoResponses, answers: Map<string, ModelAnswer>): void {
+  for (const pending of pendings) {
     const response = model(pending.request);
     responses.set(pending.key, { request: pending.request, response });
     answers.set(pending.key, response);
@@ -60,11 +60,7 @@ function collectResponses(def: PipelineDef, cases: readonly CaseDef[], model: De
       for (;;) {
         const round = analyzeCaseRound(def, c, settings, answers);
         if (round.kind === 'result') break;
-        for (const pending of round.requests) {
-          const response = model(pending.request);
-          responses.set(pending.key, { request: pending.request, response });
-          answers.set(pending.key, response);
-        }
+        answerPending(round.requests, model, responses, answers);
       }
     }
   }
