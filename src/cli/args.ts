@@ -67,7 +67,7 @@ function num(flag: string, value: string, check: (x: number) => boolean, what: s
 /** Parse the command's arguments (after `--`). */
 export function parseArgs(argv: readonly string[]): CliOptions {
   const settings: AnalysisSettings = { ...DEFAULT_SETTINGS };
-  const fixChoice: Record<string, string> = {};
+  const fixChoice: Record<string, string> = Object.create(null); // keyed by step names, which may be `__proto__`
   const given = new Set<string>();
   const models: Record<string, string> = {};
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };

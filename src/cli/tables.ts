@@ -1,6 +1,7 @@
 import type { BatchResult, CaseResult } from '../engine/types.ts';
+import { ownValue } from '../engine/named-record.ts';
 
-const f3 = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));
+const f3 = (x: number | undefined): string => (typeof x !== 'number' || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
 
 function table(header: string[], rows: string[][]): string {
@@ -16,8 +17,9 @@ export function formatCase(r: CaseResult): string {
   if (!r.shapley) return head;
   const ci = r.ci;
   const rows = r.players.map((p) => {
-    const row = [p, f3(r.fixAlone?.[p]), f3(r.leaveOneOut?.[p]), f3(r.shapley![p])];
-    return ci ? [...row, `[${f3(ci[p][0])}, ${f3(ci[p][1])}]`] : row;
+    const row = [p, f3(ownValue(r.fixAlone, p)), f3(ownValue(r.leaveOneOut, p)), f3(ownValue(r.shapley, p))];
+    const interval = ownValue(ci, p);
+    return ci ? [...row, interval ? `[${f3(interval[0])}, ${f3(interval[1])}]` : '-'] : row;
   });
   const header = ['step', 'fix-alone', 'leave-1-out', 'Shapley', ...(ci ? ['interval'] : [])];
   const lines = [head, table(header, rows)];

@@ -14,6 +14,7 @@ import { pairInteractions } from './shapley/interactions.ts';
 import { hashWithSeed } from './hash.ts';
 import { validatePipeline } from './pipeline.ts';
 import { factualRun } from './factual-run.ts';
+import { ownValue } from './named-record.ts';
 
 export { COALITION_TABLE_MAX_PLAYERS } from './case-result.ts';
 
@@ -113,11 +114,13 @@ function compareWithRecord(c: CaseDef, factual: BlameGame): string[] {
   if (c.score !== undefined && c.score !== run.score) out.push(`score: recorded ${c.score}, replay ${run.score}`);
   if (c.outputs) {
     for (const [step, recorded] of Object.entries(c.outputs)) {
-      if (!(step in run.outputs)) {
+      // Own entries only: a recorded output named `constructor` is not Object.prototype's.
+      if (!Object.hasOwn(run.outputs, step)) {
         out.push(`outputs.${step}: recorded, but the pipeline has no such step`);
         continue;
       }
-      if (canonicalize(recorded) !== canonicalize(run.outputs[step])) out.push(`outputs.${step}: recorded ${preview(recorded)}, replay ${preview(run.outputs[step])}`);
+      const replayed = ownValue(run.outputs, step);
+      if (canonicalize(recorded) !== canonicalize(replayed)) out.push(`outputs.${step}: recorded ${preview(recorded)}, replay ${preview(replayed)}`);
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import type { BatchBound, BatchResult, BatchStep, CaseResult } from './types.ts';
+import { ownValue } from './named-record.ts';
 import { bernsteinRadius } from './stats/bernstein-radius.ts';
 import { BettingConfidenceSequence } from './stats/betting-cs.ts';
 import { PairedBettingTest } from './stats/paired-betting-test.ts';
@@ -89,8 +90,9 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   for (const r of results) cost += r.cost;
   for (const r of analyzed) {
     players.forEach((p, i) => {
-      shapley[i].push(r.shapley[p] ?? 0);
-      columns[i].push(r.shapley[p] ?? 0);
+      const value = ownValue(r.shapley, p) ?? 0;
+      shapley[i].push(value);
+      columns[i].push(value);
       alone[i] += Object.hasOwn(r.fixAlone, p) ? r.fixAlone[p] : 0;
       if (resolvesAlone(r, p, threshold)) resolved[i]++;
       if (r.lastTouch === p) touches[i]++;
@@ -103,7 +105,7 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
     let ci: [number, number];
     if (m === 1) {
       // One case: the batch mean is that case's value, known exactly or to its own interval.
-      ci = analyzed[0].ci?.[step] ?? [mean, mean];
+      ci = ownValue(analyzed[0].ci, step) ?? [mean, mean];
     } else if (m === 0) {
       ci = [0, 0];
     } else if (opts.bound === 'anytime') {
@@ -182,7 +184,7 @@ export class BatchStopper {
         for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.pairs.push({ i, j, test: new PairedBettingTest(alpha) });
       }
     }
-    const values = players.map((p) => result.shapley[p] ?? 0);
+    const values = players.map((p) => ownValue(result.shapley, p) ?? 0);
     values.forEach((x, i) => this.stats[i].push(x));
     this.count++;
     if (this.opts.bound === 'anytime') {

@@ -6,6 +6,7 @@
 import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResult, Game, Method, PairInteraction, PassedCaseResult, ShapleyEstimate } from './types.ts';
 import { fixAlone, leaveOneOut } from './baselines.ts';
 import { resolveMethod } from './settings.ts';
+import { namedRecord } from './named-record.ts';
 
 /** Coalition tables are listed in results up to this many players. */
 export const COALITION_TABLE_MAX_PLAYERS = 10;
@@ -51,10 +52,9 @@ export function analysedFailures(results: readonly CaseResult[]): AttributedCase
   return results.filter(isAnalysedFailure);
 }
 
+/** Values by player name; a null-prototype record, so a step named `__proto__` is an entry like any other. */
 function byName<T>(players: readonly string[], xs: readonly T[]): Record<string, T> {
-  const out: Record<string, T> = {};
-  players.forEach((p, i) => (out[p] = xs[i]));
-  return out;
+  return namedRecord(players, xs);
 }
 
 function coalitionList(players: readonly string[], entries: readonly (readonly [number, number])[]): { fixed: string[]; value: number }[] {

@@ -8,7 +8,8 @@ export function factualRun(def: PipelineDef, c: CaseDef, hooks: ReplayHooks = {}
   const worlds = worldsFor(c, 'recorded', 1);
   const replayer = new Replayer(def, c, worlds, fixIndices(def, undefined), hooks, undefined, true);
   const run = replayer.runWorld(0, 0);
-  const observed: Record<string, Record<string, string>> = {};
+  // Keyed by step names, which may be `__proto__`: no prototype, so every name is an own entry.
+  const observed: Record<string, Record<string, string>> = Object.create(null);
   for (const [step, choices] of worlds[0].choices) observed[step] = Object.fromEntries(choices);
   return { outputs: run.outputs, score: run.score, observed };
 }

@@ -1,8 +1,8 @@
 import type { DefinitionSummary } from '../analysis/protocol.ts';
+import { namedRecord } from '../../engine/named-record.ts';
 
 /** Each step's default fix (its first), by step name. */
 export function defaultFixes(summary: DefinitionSummary | null): Record<string, string> {
-  const fixes: Record<string, string> = {};
-  for (const step of summary?.steps ?? []) if (step.fixes.length > 0) fixes[step.name] = step.fixes[0];
-  return fixes;
+  const steps = (summary?.steps ?? []).filter((step) => step.fixes.length > 0);
+  return namedRecord(steps.map((step) => step.name), steps.map((step) => step.fixes[0]));
 }

@@ -1,5 +1,6 @@
 import { resolveMethod } from '../../engine/index.ts';
 import type { AnalysisSettings } from '../../engine/types.ts';
+import { ownValue } from '../../engine/named-record.ts';
 
 /**
  * A key naming the analysis that `settings` ask for, holding only the settings that change a
@@ -14,7 +15,7 @@ import type { AnalysisSettings } from '../../engine/types.ts';
  */
 export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<Record<string, string>>, stepCount: number): string {
   const fixes = Object.entries(settings.fixChoice ?? {})
-    .filter(([step, fix]) => defaultFixes[step] !== undefined && defaultFixes[step] !== fix)
+    .filter(([step, fix]) => ownValue(defaultFixes, step) !== undefined && ownValue(defaultFixes, step) !== fix)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const method = resolveMethod(settings.method, stepCount);
   const monteCarlo = method === 'mc';

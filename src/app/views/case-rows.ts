@@ -1,4 +1,5 @@
 import type { CaseResult } from '../../engine/types.ts';
+import { ownValue } from '../../engine/named-record.ts';
 
 /** One row of the case list. */
 export interface CaseRow {
@@ -43,7 +44,7 @@ export function orderCases(rows: readonly CaseRow[], filter: string, onlyFailing
       case 'id':
         return 0;
       case 'step': {
-        const value = row.result?.shapley?.[sort.step];
+        const value = ownValue(row.result?.shapley, sort.step);
         if (value === undefined || !Number.isFinite(value)) return Number.POSITIVE_INFINITY;
         return sort.dir === 'asc' ? value : -value;
       }
