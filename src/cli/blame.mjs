@@ -15,6 +15,8 @@ try {
   const { main } = await load();
   process.exitCode = await main(process.argv.slice(2));
 } catch (e) {
-  process.stderr.write(`blame: internal error: ${e && e.stack ? e.stack : e}\n`);
+  // Escape control characters: the text may quote names from the user's files.
+  const text = String(e && e.stack ? e.stack : e).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  process.stderr.write(`blame: internal error: ${text}\n`);
   process.exitCode = 3;
 }

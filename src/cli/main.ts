@@ -21,6 +21,7 @@ import { isSessionText, rerunFlag, rerunSettings } from './session-input.ts';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
+import { printable } from './printable.ts';
 import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
 import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
@@ -274,6 +275,16 @@ async function writeHtml(path: string, session: Session, a: Analysis): Promise<v
   writeOutput(path, 'report', renderReport(session, { fixes: a.fixes }));
 }
 
+/** The first number of the batch summary that is not finite (JSON would print it as null), or null. */
+function batchOverflow(batch: BatchResult): string | null {
+  if (!Number.isFinite(batch.cost)) return `cost is ${batch.cost}`;
+  for (const s of batch.steps) {
+    const fields: [string, number][] = [['fixAloneRate', s.fixAloneRate], ['meanShapley', s.meanShapley], ['share', s.share], ['ci low', s.ci[0]], ['ci high', s.ci[1]]];
+    for (const [field, value] of fields) if (!Number.isFinite(value)) return `step "${s.step}": ${field} is ${value}`;
+  }
+  return null;
+}
+
 export async function main(argv: readonly string[]): Promise<number> {
   // Recorded runs (DESIGN 5.2) have their own small command line.
   const { wantsInspect, inspectMain } = await import('./inspect.ts');
@@ -283,7 +294,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     opts = parseArgs(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`blame: ${e.message}\n${USAGE}\n`);
+      process.stderr.write(`blame: ${printable(e.message)}\n${USAGE}\n`);
       return 2;
     }
     throw e;
@@ -309,12 +320,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
   } catch (e) {
     if (e instanceof InputError || e instanceof FormatError) {
-      process.stderr.write(`blame: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
+      process.stderr.write(`blame: ${printable(e.message.replace(/\s*\n\s*/g, ' '))}\n`);
       return 2;
     }
     throw e;
   }
-  for (const note of a.notes ?? []) process.stderr.write(`blame: note: ${note}\n`);
+  for (const note of a.notes ?? []) process.stderr.write(`blame: note: ${printable(note)}\n`);
+  const overflow = batchOverflow(a.batch);
+  if (overflow !== null) {
+    process.stderr.write(`blame: the batch summary overflows (${printable(overflow)}): keep costs and metric values well within ±1e300\n`);
+    return 2;
+  }
   if (opts.json) {
     process.stdout.write(jsonReport(a.results, a.batch) + '\n');
   } else {

@@ -1,5 +1,6 @@
 import type { BatchResult, CaseResult } from '../engine/types.ts';
 import { ownValue } from '../engine/named-record.ts';
+import { printable } from './printable.ts';
 
 const f3 = (x: number | undefined): string => (typeof x !== 'number' || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
@@ -12,23 +13,23 @@ function table(header: string[], rows: string[][]): string {
 
 /** One case as a readable block: Shapley beside the baselines. */
 export function formatCase(r: CaseResult): string {
-  if (r.error) return `case ${r.id}: ERROR ${r.error}`;
-  const head = `case ${r.id}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}${r.estimator ? ` (${r.estimator})` : ''}, ${r.evaluations} coalitions, ${r.queries ? `${r.queries} queries, ` : ''}${r.permutations ? `${r.permutations} permutations, ` : ''}cost ${r.cost}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
+  if (r.error) return `case ${printable(r.id)}: ERROR ${printable(r.error)}`;
+  const head = `case ${printable(r.id)}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}${r.estimator ? ` (${r.estimator})` : ''}, ${r.evaluations} coalitions, ${r.queries ? `${r.queries} queries, ` : ''}${r.permutations ? `${r.permutations} permutations, ` : ''}cost ${r.cost}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
   if (!r.shapley) return head;
   const ci = r.ci;
   const rows = r.players.map((p) => {
-    const row = [p, f3(ownValue(r.fixAlone, p)), f3(ownValue(r.leaveOneOut, p)), f3(ownValue(r.shapley, p))];
+    const row = [printable(p), f3(ownValue(r.fixAlone, p)), f3(ownValue(r.leaveOneOut, p)), f3(ownValue(r.shapley, p))];
     const interval = ownValue(ci, p);
     return ci ? [...row, interval ? `[${f3(interval[0])}, ${f3(interval[1])}]` : '-'] : row;
   });
   const header = ['step', 'fix-alone', 'leave-1-out', 'Shapley', ...(ci ? ['interval'] : [])];
   const lines = [head, table(header, rows)];
-  lines.push(`last step to touch: ${r.lastTouch ?? '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
+  lines.push(`last step to touch: ${r.lastTouch ? printable(r.lastTouch) : '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
   if (r.interactions && r.interactions.length) {
     const strongest = [...r.interactions].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 5);
-    lines.push(`strongest pair interactions (+ repair together, - substitutes): ${strongest.map((x) => `${x.steps[0]}×${x.steps[1]} ${f3(x.value)}`).join(', ')}`);
+    lines.push(`strongest pair interactions (+ repair together, - substitutes): ${strongest.map((x) => `${printable(x.steps[0])}×${printable(x.steps[1])} ${f3(x.value)}`).join(', ')}`);
   }
-  for (const m of r.mismatches ?? []) lines.push(`note: replay differs from the recorded run: ${m}`);
+  for (const m of r.mismatches ?? []) lines.push(`note: replay differs from the recorded run: ${printable(m)}`);
   if (r.usage) lines.push(`model: ${usageText(r.usage)}`);
   return lines.join('\n');
 }
@@ -38,7 +39,7 @@ export function formatBatch(b: BatchResult, total: number): string {
   const head = `${total} cases, ${b.failures} failures, ${b.analyzed} analysed, ${b.unfixable} not fixable by any combination; cost ${b.cost}${b.stoppedEarly ? ' (stopped once the top step separated)' : ''}`;
   const rows = [...b.steps]
     .sort((a, c) => c.meanShapley - a.meanShapley)
-    .map((s) => [s.step, pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);
+    .map((s) => [printable(s.step), pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);
   const out = [head, table(['step', 'fixing alone resolves', 'mean Shapley', 'CI', 'share', 'last-touch'], rows)];
   if (b.usage) out.push(`model: ${usageText(b.usage)}`);
   return out.join('\n');

@@ -15,6 +15,7 @@ import { hashWithSeed } from './hash.ts';
 import { validatePipeline } from './pipeline.ts';
 import { factualRun } from './factual-run.ts';
 import { ownValue } from './named-record.ts';
+import { refuseNonFinite } from './finite-results.ts';
 
 export { COALITION_TABLE_MAX_PLAYERS } from './case-result.ts';
 
@@ -72,12 +73,12 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
     const failed = (c.score ?? factualScore) < threshold;
     const extras = { factualOutputs: factual.factualRun.outputs, mismatches };
     const cost = () => game.cost() + (recorded?.cost() ?? 0);
-    if (!failed) return passedResult(c.id, game, method, () => ({ cost: cost(), evaluations: game.evaluations }), extras);
+    if (!failed) return refuseNonFinite(passedResult(c.id, game, method, () => ({ cost: cost(), evaluations: game.evaluations }), extras));
     const { estimate } = attribute(game, c.id, settings);
     const interactions = interactionsFor(game, c.id, settings);
     // A round of a model-step analysis that still waits for responses has only stand-in values.
     if (hooks.model && hooks.model.pending.size > 0) throw new StepSuspended(players[0]);
-    return attributedResult(
+    return refuseNonFinite(attributedResult(
       game,
       {
         caseId: c.id,
@@ -98,7 +99,7 @@ export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSett
         },
       },
       extras,
-    );
+    ));
   } catch (e) {
     // The definition's own failures arrive as ReplayError, settings out of range as RangeError;
     // anything else is a bug here and must not pass as a per-case error.

@@ -7,6 +7,8 @@ import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResul
 import { fixAlone, leaveOneOut } from './baselines.ts';
 import { resolveMethod } from './settings.ts';
 import { namedRecord } from './named-record.ts';
+import { boundText } from './bound-text.ts';
+import { MAX_MESSAGE_LENGTH } from './limits.ts';
 
 /** Coalition tables are listed in results up to this many players. */
 export const COALITION_TABLE_MAX_PLAYERS = 10;
@@ -23,7 +25,8 @@ export function errorResult(caseId: string, players: readonly string[], settings
     cost: 0,
     evaluations: 0,
     permutations: 0,
-    error,
+    // Messages carry text from user code: bounded, so one huge message cannot break a run's output.
+    error: boundText(error, 2 * MAX_MESSAGE_LENGTH),
   };
 }
 

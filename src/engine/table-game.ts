@@ -1,6 +1,7 @@
 import type { AnalysisSettings, CaseResult, Game } from './types.ts';
 import { attribute, interactionsFor } from './analyze.ts';
 import { attributedResult, passedResult } from './case-result.ts';
+import { refuseNonFinite } from './finite-results.ts';
 import { resolveMethod } from './settings.ts';
 
 /** Outcomes computed elsewhere (DESIGN 4.3): v by bitmask, bit i set when players[i] is fixed. */
@@ -74,10 +75,10 @@ export function analyzeTableGame(table: TableGame, settings: AnalysisSettings, t
   const game = new TableGameAdapter(table);
   const method = resolveMethod(settings.method, table.players.length);
   const counts = () => ({ cost: 0, evaluations: game.evaluations });
-  if (game.value(0) >= threshold) return passedResult(table.id, game, method, counts);
+  if (game.value(0) >= threshold) return refuseNonFinite(passedResult(table.id, game, method, counts));
   const { estimate } = attribute(game, table.id, settings);
   const interactions = interactionsFor(game, table.id, settings);
-  return attributedResult(game, {
+  return refuseNonFinite(attributedResult(game, {
     interactions,
     caseId: table.id,
     method,
@@ -85,5 +86,5 @@ export function analyzeTableGame(table: TableGame, settings: AnalysisSettings, t
     estimate,
     threshold,
     measured: () => ({ ...counts(), evaluated: game.evaluatedMasks().map((m) => [m, table.values[m]] as const), lastTouch: null }),
-  });
+  }));
 }

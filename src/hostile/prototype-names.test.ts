@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { analyzeCase } from '../engine/analyze.ts';
 import { aggregateBatch } from '../engine/batch.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
-import type { PipelineDef } from '../engine/types.ts';
+import type { CaseResult, PipelineDef } from '../engine/types.ts';
 import { formatBatch, formatCase } from '../cli/tables.ts';
 import { orderCases } from '../app/views/case-rows.ts';
 
@@ -23,7 +23,7 @@ function prototypeNamedPipeline(): PipelineDef {
       run: () => 'bad',
       fixes: [{ name: 'fix', cost: 1, run: () => 'ok' }],
     })),
-    metric: (outputs) => (Object.hasOwn(outputs, '__proto__') && outputs['__proto__'] === 'ok') || outputs.toString === 'ok' ? 1 : 0,
+    metric: (outputs) => (Object.hasOwn(outputs, '__proto__') && outputs['__proto__'] === 'ok') || outputs['toString' as string] === 'ok' ? 1 : 0,
   };
 }
 
@@ -65,13 +65,13 @@ describe('steps named __proto__, constructor, hasOwnProperty, toString', () => {
   });
 
   it('the page sorts cases by a step named constructor by its value, not by Object', () => {
-    const other = { ...structuredClone(result), id: 'c2', shapley: { ...structuredClone(result).shapley!, constructor: 0.25 } };
+    const other = { ...structuredClone(result), id: 'c2', shapley: { ...structuredClone(result).shapley!, constructor: 0.25 } } as CaseResult;
     const rows = [{ id: 'c1', index: 0, result: structuredClone(result) }, { id: 'c2', index: 1, result: other }, { id: 'c3', index: 2 }];
     expect(orderCases(rows, '', false, { by: 'step', step: 'constructor' }).map((row) => row.id)).toEqual(['c2', 'c1', 'c3']);
   });
 
   it('a case without a value for a step named constructor reads as missing, not as Object', () => {
-    const missing = { ...structuredClone(result), shapley: { toString: 1 } };
+    const missing = { ...structuredClone(result), shapley: { toString: 1 } } as CaseResult;
     expect(formatCase(missing)).toMatch(/constructor +\+0\.000 +\+0\.000 +-/);
   });
 });
@@ -81,7 +81,7 @@ describe('a recorded output named after an Object.prototype member', () => {
     const def: PipelineDef = {
       name: 'recorded',
       steps: [{ name: 'constructor', inputs: ['x'], cost: 1, run: () => 'bad', fixes: [{ name: 'fix', cost: 1, run: () => 'ok' }] }],
-      metric: (outputs) => (outputs.constructor === 'ok' ? 1 : 0),
+      metric: (outputs) => (outputs['constructor' as string] === 'ok' ? 1 : 0),
     };
     const result = analyzeCase(def, { id: 'c1', inputs: { x: 1 }, outputs: { constructor: 'bad' } }, DEFAULT_SETTINGS);
     expect(result.error).toBeUndefined();

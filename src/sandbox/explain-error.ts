@@ -1,3 +1,4 @@
+import { boundText } from '../engine/bound-text.ts';
 import { MATH_RANDOM_MESSAGE } from './sandbox-realm.ts';
 
 /** Host capabilities people reach for; a ReferenceError on one of them gets a hint. */
@@ -29,7 +30,9 @@ export function describeThrown(thrown: unknown, locate: (stack: string) => strin
     text = 'threw a value that cannot be described';
   }
   const where = stack ? locate(stack) : undefined;
-  return where ? `${text} (at ${where})` : text;
+  // Bounded here, where user text enters messages (a thrown error can be megabytes long).
+  const bounded = boundText(text);
+  return where ? `${bounded} (at ${where})` : bounded;
 }
 
 function explain(message: string): string {

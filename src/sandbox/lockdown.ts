@@ -1,4 +1,5 @@
 import 'ses';
+import { utcDatePrototype } from './utc-dates.ts';
 
 let lockedDown = false;
 
@@ -18,6 +19,8 @@ let lockedDown = false;
  */
 export function ensureLockdown(): void {
   if (lockedDown) return;
+  // Before lockdown freezes Date.prototype: definitions see UTC, never the machine's zone.
+  utcDatePrototype();
   try {
     lockdown({
       errorTaming: 'unsafe',

@@ -27,7 +27,7 @@ export function makeNoiseGate(): NoiseGate {
   const facade: Noise = harden({
     uniform: (key?: string) => active().uniform(optionalKey(key)),
     normal: (key?: string) => active().normal(optionalKey(key)),
-    gumbel: (key: string, option: string) => active().gumbel(requiredString(key, 'gumbel key'), requiredString(option, 'gumbel option')),
+    gumbel: (key: string, option: string) => active().gumbel(addressPart(key, 'gumbel key'), requiredString(option, 'gumbel option')),
     categorical: (logits: Readonly<Record<string, number>>, key?: string) =>
       active().categorical(copyLogits(logits), optionalKey(key)),
     bernoulli: (p: number, key?: string) => active().bernoulli(requiredNumber(p, 'bernoulli p'), optionalKey(key)),
@@ -51,7 +51,17 @@ export function makeNoiseGate(): NoiseGate {
 
 function optionalKey(key: unknown): string | undefined {
   if (key === undefined) return undefined;
-  return requiredString(key, 'noise key');
+  return addressPart(key, 'noise key');
+}
+
+/**
+ * A noise key: draws are addressed by step, key and option joined with NUL, so a NUL inside a key
+ * could give two different draws one address (the option comes last and may contain anything).
+ */
+function addressPart(value: unknown, what: string): string {
+  const text = requiredString(value, what);
+  if (text.includes('\u0000')) throw new TypeError(`${what} must not contain the NUL character (U+0000)`);
+  return text;
 }
 
 function requiredString(value: unknown, what: string): string {

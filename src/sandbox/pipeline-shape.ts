@@ -5,6 +5,7 @@ import { describeThrown } from './explain-error.ts';
 import type { LlmGate } from './llm-gate.ts';
 import type { NoiseGate } from './noise-gate.ts';
 import { PlainDataError, sealPlain, sealRecord } from './plain-data.ts';
+import { MAX_NAME_LENGTH } from '../engine/limits.ts';
 
 /** What the wrappers need to call user code safely. */
 export interface CallContext {
@@ -23,8 +24,7 @@ export interface CallContext {
  */
 export function toPipelineDef(exported: unknown, fileName: string, context: CallContext, skipCases = false): PipelineDef {
   const root = objectAt(exported, `${fileName}: export default`, '{ name, steps, metric }');
-  const name = root.name;
-  if (typeof name !== 'string' || name === '') throw new DefinitionError(`${fileName}: name must be a non-empty string`);
+  const name = checkName(root.name, `${fileName}: name`);
 
   const steps = root.steps;
   if (!Array.isArray(steps) || steps.length === 0) {
@@ -66,8 +66,7 @@ export function toPipelineDef(exported: unknown, fileName: string, context: Call
 
 function toStepDef(value: unknown, index: number, fileName: string, context: CallContext): StepDef {
   const step = objectAt(value, `${fileName}: steps[${index}]`, '{ name, inputs, cost, run, fixes }');
-  const name = step.name;
-  if (typeof name !== 'string' || name === '') throw new DefinitionError(`${fileName}: steps[${index}]: name must be a non-empty string`);
+  const name = checkName(step.name, `${fileName}: steps[${index}]: name`);
   const label = `${fileName}: step "${name}"`;
 
   const inputs = step.inputs;
@@ -82,10 +81,7 @@ function toStepDef(value: unknown, index: number, fileName: string, context: Cal
   if (!Array.isArray(fixes)) throw new DefinitionError(`${label}: fixes must be an array of { name, cost, run }`);
   const fixDefs = Array.from(fixes, (fix: unknown, fixIndex: number): VariantDef => {
     const entry = objectAt(fix, `${label}: fixes[${fixIndex}]`, '{ name, cost, run }');
-    const fixName = entry.name;
-    if (typeof fixName !== 'string' || fixName === '') {
-      throw new DefinitionError(`${label}: fixes[${fixIndex}]: name must be a non-empty string`);
-    }
+    const fixName = checkName(entry.name, `${label}: fixes[${fixIndex}]: name`);
     const fixLabel = `${label}: fix "${fixName}"`;
     const fixRun = entry.run;
     if (typeof fixRun !== 'function') throw new DefinitionError(`${fixLabel}: run must be a function (inputs, noise, { llm }) => output`);
@@ -104,6 +100,26 @@ function checkModels(value: unknown, fileName: string): Record<string, string> {
     Object.defineProperty(out, alias, { value: id, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/** Control characters: NUL, escape codes, CR and the C1 range (they would reach terminals and noise addresses). */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A name of the pipeline, a step or a fix: a non-empty string of at most MAX_NAME_LENGTH
+ * characters without control characters. Names are printed (a terminal would obey an escape
+ * code) and step names address noise draws, joined to their keys by NUL: a NUL inside a name
+ * could give two steps the same draws.
+ */
+function checkName(value: unknown, label: string): string {
+  if (typeof value !== 'string' || value === '') throw new DefinitionError(`${label} must be a non-empty string`);
+  if (value.length > MAX_NAME_LENGTH) throw new DefinitionError(`${label} is ${value.length} characters long (at most ${MAX_NAME_LENGTH})`);
+  const control = CONTROL_CHARACTER.exec(value);
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).padStart(4, '0');
+    throw new DefinitionError(`${label} ${JSON.stringify(value)} contains the control character U+${code.toUpperCase()} (names are printed and address noise draws)`);
+  }
+  return value;
 }
 
 function checkCost(cost: unknown, label: string): number {

@@ -1,3 +1,4 @@
+import { makeSandboxDate } from './utc-dates.ts';
 /**
  * A fresh SES Compartment for one compiled definition, plus the intrinsics that the evaluated
  * wrapper binds as function parameters. Inside a compartment every free global name is looked up
@@ -60,13 +61,19 @@ function makeSandboxMath(base: Math): Math {
   return harden(math) as unknown as Math;
 }
 
+/** The compartments' Date, made once per realm (compartments share their tamed Date). */
+let sandboxDate: DateConstructor | undefined;
+
 /** Must be called after lockdown(). */
 export function makeSandboxRealm(): SandboxRealm {
   const sandboxMath = makeSandboxMath(Math);
   // Only our tamed Math (and stand-ins for off-heap memory) is added: no console, timers, fetch or anything else of the host.
   const hidden = Object.fromEntries(OFF_HEAP_NAMES.map((name) => [name, unavailable(name)]));
+  sandboxDate ??= makeSandboxDate(
+    (new Compartment({ __options__: true } as unknown as ConstructorParameters<typeof Compartment>[0]).globalThis as unknown as { Date: DateConstructor }).Date,
+  );
   const compartment = new Compartment({
-    globals: { Math: sandboxMath, ...hidden },
+    globals: { Math: sandboxMath, Date: sandboxDate, ...hidden },
     __options__: true,
   } as unknown as ConstructorParameters<typeof Compartment>[0]);
   // Frozen globals: user code cannot keep state on globalThis, so re-running the definition's top
