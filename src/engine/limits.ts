@@ -16,3 +16,10 @@ export const MAX_NAME_LENGTH = 200;
 
 /** Longest error message a case keeps (characters); a longer one is cut, with a note saying so. */
 export const MAX_MESSAGE_LENGTH = 2000;
+
+/**
+ * Largest step output a case's result keeps for display (factual and all-fixed outputs), measured
+ * as characters of JSON. The analysis itself uses outputs of any size; a bigger one is replaced in
+ * the result by a note, so results stay small however much a definition returns.
+ */
+export const MAX_KEPT_OUTPUT_CHARS = 100_000;

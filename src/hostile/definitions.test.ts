@@ -82,6 +82,8 @@ const IN_PROCESS: [string, string, Expected][] = [
   ['puts NUL in a noise key', "return noise.uniform('a\\u0000b');", { error: threw('TypeError: noise key must not contain the NUL character') }],
   ['names a categorical option __proto__', "return noise.categorical({ __proto__: 1, constructor: 1 }, 'k') === 'x' ? 1 : 'as run';", { output: 'as run' }],
   ['returns an object frozen only at its top level, then changes it', "shared.inner.v++; return shared.inner.v > 0 ? 'fixed' : 1;", { output: 'fixed' }],
+  ['returns 5 million characters (kept as a note, not copied to the host)', "return 'x'.repeat(5e6);", { output: '[output cut: more than 100000 characters of JSON; results keep smaller outputs only]' }],
+  ['returns a million small objects', 'return Array.from({ length: 1e6 }, (_, i) => ({ i }));', { output: '[output cut: more than 100000 characters of JSON; results keep smaller outputs only]' }],
   ['returns an object with a getter', "return { get v() { return 'read once'; } };", { output: { v: 'read once' } }],
 ];
 

@@ -3,6 +3,7 @@ import { summarizeDefinition, type DefinitionSummary } from '../engine/definitio
 import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef } from '../engine/types.ts';
 import { preparePipeline, type InstantiateOptions, type PreparedPipeline } from './compile.ts';
 import { errorResult } from '../engine/case-result.ts';
+import { boundKeptOutputs } from '../engine/kept-outputs.ts';
 import { PlainDataError, sealPlain } from './plain-data.ts';
 
 export interface SandboxHooks {
@@ -80,7 +81,9 @@ export function analyzeSourceCaseRound(
     return { kind: 'result', result: errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${error.message}`), usedResponses: [] };
   }
   const sealedCase: CaseDef = { ...caseDef, inputs };
-  return analyzeCaseRound(pipeline, sealedCase, settings, answers, { onStepStart: hooks.onStepStart });
+  const round = analyzeCaseRound(pipeline, sealedCase, settings, answers, { onStepStart: hooks.onStepStart });
+  // Results leave the worker: huge step outputs are not copied to (or kept by) the host.
+  return round.kind === 'result' ? { ...round, result: boundKeptOutputs(round.result) } : round;
 }
 
 const NO_ANSWERS: ReadonlyMap<string, ModelAnswer> = new Map();
