@@ -23,7 +23,8 @@ export interface CallContext {
  * `skipCases` leaves `cases` out (see InstantiateOptions.cases).
  */
 export function toPipelineDef(exported: unknown, fileName: string, context: CallContext, skipCases = false): PipelineDef {
-  const root = objectAt(exported, `${fileName}: export default`, '{ name, steps, metric }');
+  // `cases` is read only when wanted: it may be a getter (see prepare-source lazyCases).
+  const root = objectAt(exported, `${fileName}: export default`, '{ name, steps, metric }', 'cases');
   const name = checkName(root.name, `${fileName}: name`);
 
   const steps = root.steps;
@@ -131,12 +132,28 @@ function checkCost(cost: unknown, label: string): number {
 }
 
 /** A user object, read once into a plain record of its own enumerable properties. */
-function objectAt(value: unknown, label: string, shape: string): Record<string, unknown> {
+function objectAt(value: unknown, label: string, shape: string, lazyKey?: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new DefinitionError(`${label} must be an object ${shape}`);
   }
   const record: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) record[key] = (value as Record<string, unknown>)[key];
+  for (const key of Object.keys(value)) {
+    if (key === lazyKey) {
+      // Read on first use only, once.
+      let read = false;
+      let cached: unknown;
+      Object.defineProperty(record, key, {
+        enumerable: true,
+        get: () => {
+          if (!read) {
+            cached = (value as Record<string, unknown>)[key];
+            read = true;
+          }
+          return cached;
+        },
+      });
+    } else record[key] = (value as Record<string, unknown>)[key];
+  }
   return record;
 }
 

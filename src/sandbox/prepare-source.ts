@@ -50,7 +50,7 @@ export function prepareSource(source: string, fileName: string): PreparedSource 
   const body =
     source.slice(0, exportNode.start) +
     head +
-    source.slice(declaration.start, declaration.end) +
+    lazyCases(source, declaration) +
     ');' +
     source.slice(exportNode.end);
   const exportPosition = positionAt(source, exportNode.start);
@@ -60,6 +60,26 @@ export function prepareSource(source: string, fileName: string): PreparedSource 
     exportColumn: exportPosition.column,
     exportShift: head.length - (declaration.start - exportNode.start),
   };
+}
+
+/**
+ * The exported object's text, with an inline `cases: EXPR` turned into `get cases() { return (EXPR); }`.
+ * Every case is analysed on a fresh instance of the definition (its top level runs again), and
+ * only the first instance reads the cases: evaluated eagerly, a definition listing n cases would
+ * build them n times over (O(n^2)). The getter runs EXPR only when read, so each later instance
+ * costs as much as a definition without cases. Lines stay where they were.
+ */
+function lazyCases(source: string, declaration: Node): string {
+  const text = source.slice(declaration.start, declaration.end);
+  if (declaration.type !== 'ObjectExpression') return text;
+  type Property = Node & { key: Node & { name?: string; value?: unknown }; value: Node; kind: string; computed: boolean; shorthand: boolean; method: boolean };
+  const properties = (declaration as Node & { properties: Node[] }).properties as Property[];
+  const cases = properties.find(
+    (p) => p.type === 'Property' && p.kind === 'init' && !p.computed && !p.shorthand && !p.method && (p.key.name === 'cases' || p.key.value === 'cases'),
+  );
+  if (cases === undefined) return text;
+  const at = (offset: number) => offset - declaration.start;
+  return `${text.slice(0, at(cases.start))}get cases() { return (${text.slice(at(cases.value.start), at(cases.value.end))}); }${text.slice(at(cases.end))}`;
 }
 
 function parseModule(source: string, fileName: string): Program {
