@@ -48,5 +48,5 @@ export function boundKeptOutputs(result: CaseResult, limit = MAX_KEPT_OUTPUT_CHA
   const factual = result.factualOutputs ? keptRecord(result.factualOutputs, limit) : null;
   const fixed = result.fixedOutputs ? keptRecord(result.fixedOutputs, limit) : null;
   if (factual === null && fixed === null) return result;
-  return { ...result, ...(factual ? { factualOutputs: factual } : {}), ...(fixed ? { fixedOutputs: fixed } : {}) };
+  return { ...result, ...(factual ? { factualOutputs: factual } : {}), ...(fixed ? { fixedOutputs: fixed } : {}) } as CaseResult;
 }
