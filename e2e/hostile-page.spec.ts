@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
+
+/**
+ * Issue 10 in the page: work a case leaves behind (an unhandled rejection, a promise chain that
+ * never ends) is that case's error, never the next case's; steps named after Object.prototype
+ * members keep their values.
+ */
+const DEFERRED_DEFINITION = `export default {
+  name: "deferred",
+  steps: [
+    { name: "a", inputs: ["x"], cost: 1,
+      run: ({ x }) => {
+        if (x === "reject") Promise.reject(new Error("late"));
+        if (x === "spin") Promise.resolve().then(function again() { return Promise.resolve().then(again); });
+        return "bad";
+      },
+      fixes: [{ name: "f", cost: 1, run: () => "ok" }] },
+  ],
+  metric: (outputs) => (outputs.a === "ok" ? 1 : 0),
+  cases: [
+    { id: "c1", inputs: { x: "q" } }, { id: "c2", inputs: { x: "reject" } },
+    { id: "c3", inputs: { x: "q" } }, { id: "c4", inputs: { x: "spin" } }, { id: "c5", inputs: { x: "q" } },
+  ],
+};
+`;
+
+const PROTOTYPE_NAMES_DEFINITION = `const names = ["__proto__", "constructor", "hasOwnProperty", "toString"];
+export default {
+  name: "prototype-names",
+  steps: names.map((name, i) => ({ name, inputs: i === 0 ? ["x"] : [names[i - 1]], cost: 1, run: () => "bad", fixes: [{ name: "f", cost: 1, run: () => "ok" }] })),
+  metric: (o) => (o["__proto__"] === "ok" || o.toString === "ok" ? 1 : 0),
+  cases: [{ id: "c1", inputs: { x: 1 } }],
+};
+`;
+
+test('work a case leaves behind is charged to that case, and the next cases are analysed', async ({ page }) => {
+  await page.goto('./?workers=1');
+  await dropFiles(page, [{ name: 'deferred.pipeline.js', content: DEFERRED_DEFINITION, type: 'text/javascript' }]);
+  await waitForDone(page, 90_000);
+  const row = (id: string) => page.locator(`[data-testid=case-list] tr[data-case=${id}]`);
+  await page.getByRole('tab', { name: /Cases/ }).click();
+  for (const id of ['c1', 'c3', 'c5']) await expect(row(id)).toContainText('failed');
+  await expect(row('c2')).toContainText('error');
+  await expect(row('c4')).toContainText('error');
+  await row('c2').getByRole('button', { name: 'c2' }).click();
+  await expect(page.getByTestId('case-error')).toContainText('rejected and never handled: Error: late');
+  await page.getByRole('button', { name: '← All cases' }).click();
+  await row('c4').getByRole('button', { name: 'c4' }).click();
+  await expect(page.getByTestId('case-error')).toContainText('promise callbacks');
+});
+
+test('steps named __proto__, constructor, hasOwnProperty, toString keep their values', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'names.pipeline.js', content: PROTOTYPE_NAMES_DEFINITION, type: 'text/javascript' }]);
+  await waitForDone(page);
+  await expect(meanShapley(page, '__proto__')).toHaveText(/0\.500/);
+  await expect(meanShapley(page, 'toString')).toHaveText(/0\.500/);
+  await expect(meanShapley(page, 'constructor')).toHaveText(/0\.000/);
+  await expect(meanShapley(page, 'hasOwnProperty')).toHaveText(/0\.000/);
+});
