@@ -67,7 +67,7 @@ describe('steps named __proto__, constructor, hasOwnProperty, toString', () => {
   it('the page sorts cases by a step named constructor by its value, not by Object', () => {
     const other = { ...structuredClone(result), id: 'c2', shapley: { ...structuredClone(result).shapley!, constructor: 0.25 } } as CaseResult;
     const rows = [{ id: 'c1', index: 0, result: structuredClone(result) }, { id: 'c2', index: 1, result: other }, { id: 'c3', index: 2 }];
-    expect(orderCases(rows, '', false, { by: 'step', step: 'constructor' }).map((row) => row.id)).toEqual(['c2', 'c1', 'c3']);
+    expect(orderCases(rows, '', false, { by: 'step', step: 'constructor', dir: 'desc' }).map((row) => row.id)).toEqual(['c2', 'c1', 'c3']);
   });
 
   it('a case without a value for a step named constructor reads as missing, not as Object', () => {
