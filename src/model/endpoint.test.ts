@@ -29,6 +29,13 @@ describe('endpointConfig', () => {
     expect(() => endpointConfig({ baseUrl: 'http://h', models: { default: ' x' } })).toThrow('models.default: expected a model id');
   });
 
+  it('keeps an alias named __proto__ as an own entry (not as the prototype)', () => {
+    const models = JSON.parse('{"__proto__":"m1","constructor":"m2"}') as Record<string, string>;
+    const config = endpointConfig({ baseUrl: 'http://h', models });
+    expect(Object.hasOwn(config.models, '__proto__')).toBe(true);
+    expect(Object.entries(config.models)).toEqual([['__proto__', 'm1'], ['constructor', 'm2']]);
+  });
+
   it('needs a positive whole concurrency and timeout, and a whole number of retries', () => {
     expect(() => endpointConfig({ baseUrl: 'http://h', concurrency: 0 })).toThrow('concurrency: expected a positive whole number, got 0');
     expect(() => endpointConfig({ baseUrl: 'http://h', concurrency: 2.5 })).toThrow('concurrency: expected a positive whole number, got 2.5');

@@ -48,7 +48,8 @@ export function endpointConfig(input: EndpointInput): EndpointConfig {
     if (typeof id !== 'string' || id.trim() === '' || id !== id.trim() || id.length > 256) {
       throw new EndpointConfigError(`models.${alias}: expected a model id (a non-empty string without surrounding spaces), got ${JSON.stringify(id)}`);
     }
-    models[alias] = id;
+    // An alias may be `__proto__`: define it as an own entry (assignment would set the prototype).
+    Object.defineProperty(models, alias, { value: id, enumerable: true, writable: true, configurable: true });
   }
   const config: EndpointConfig = {
     baseUrl,
