@@ -1,37 +1,52 @@
-import type { CaseResult } from '../engine/types.ts';
 import type { Session } from './types.ts';
 
 /** The fields a tab edits as a whole (results are merged per case instead). */
 export const MERGED_FIELDS = ['name', 'status', 'fileName', 'pipeline', 'cases', 'games', 'settings', 'batch'] as const;
-type MergedField = (typeof MERGED_FIELDS)[number];
+export type MergedField = (typeof MERGED_FIELDS)[number];
 
-/** Plain-data equality for session fields (identical references short-cut the comparison). */
+/** A session's fields that are saved as a whole. */
+export type SessionFields = Pick<Session, MergedField>;
+
+/** The cases and game tables can be tens of megabytes: the page keeps the very same arrays while they are unchanged. */
+const BULKY: ReadonlySet<MergedField> = new Set(['cases', 'games']);
+
+export function fieldsOf(session: Session): SessionFields {
+  const { name, status, fileName, pipeline, cases, games, settings, batch } = session;
+  return { name, status, fileName, pipeline, cases, games, settings, batch };
+}
+
+/** Plain-data equality (identical references short-cut the comparison). */
 function sameValue(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Results of both, one per case: `preferred`'s result wins for a case both have. */
-export function unionResults(others: readonly CaseResult[], preferred: readonly CaseResult[]): CaseResult[] {
-  const byId = new Map(others.map((result) => [result.id, result]));
-  for (const result of preferred) byId.set(result.id, result);
-  return [...byId.values()];
+/**
+ * The fields this tab changed since `base` (its last save or the session as opened; null: all).
+ * The bulky inputs count as changed when they are other arrays, so no save serialises them.
+ */
+export function changedFields(base: SessionFields | null, mine: SessionFields): MergedField[] {
+  if (base === null) return [...MERGED_FIELDS];
+  return MERGED_FIELDS.filter((field) => (BULKY.has(field) ? mine[field] !== base[field] : !sameValue(mine[field], base[field])));
 }
 
+export type FieldMerge = { merged: SessionFields; mineChanged: MergedField[] } | { conflicts: MergedField[] };
+
 /**
- * Three-way merge of a local session with the stored one after a refused (stale) save:
- * `base` is what this tab last read or wrote, `mine` its current copy, `theirs` the stored copy
- * another tab wrote since. A field changed on one side only takes that side's value; a field
- * changed differently on both sides is a conflict (returned by name, nothing merged), because
- * picking one would silently discard the other tab's work.
+ * Three-way merge of the fields this tab wants to save with the stored ones. `mineBase` is what
+ * this tab last saved or opened, `theirsBase` what the store held then, `theirs` what it holds now
+ * (equal to `theirsBase` unless another tab wrote meanwhile). A field changed on one side only takes
+ * that side's value; a field changed differently on both sides is a conflict (returned by name,
+ * nothing merged), because picking one would silently discard the other tab's work. So this tab's
+ * own renames, settings changes and status changes never conflict with each other.
  */
-export function mergeSessions(base: Session, mine: Session, theirs: Session): { merged: Session } | { conflicts: MergedField[] } {
+export function mergeFields(mineBase: SessionFields | null, mine: SessionFields, theirsBase: SessionFields, theirs: SessionFields): FieldMerge {
+  const mineChanged = changedFields(mineBase, mine);
   const conflicts: MergedField[] = [];
-  const merged: Session = { ...theirs, results: unionResults(theirs.results, mine.results), updatedAt: mine.updatedAt };
-  for (const field of MERGED_FIELDS) {
-    const mineChanged = !sameValue(mine[field], base[field]);
-    const theirsChanged = !sameValue(theirs[field], base[field]);
-    if (mineChanged && theirsChanged && !sameValue(mine[field], theirs[field])) conflicts.push(field);
-    else if (mineChanged) Object.assign(merged, { [field]: mine[field] });
+  const merged: SessionFields = { ...theirs };
+  for (const field of mineChanged) {
+    const theirsChanged = theirs !== theirsBase && !sameValue(theirs[field], theirsBase[field]);
+    if (theirsChanged && !sameValue(mine[field], theirs[field])) conflicts.push(field);
+    else Object.assign(merged, { [field]: mine[field] });
   }
-  return conflicts.length > 0 ? { conflicts } : { merged };
+  return conflicts.length > 0 ? { conflicts } : { merged, mineChanged };
 }

@@ -1,15 +1,8 @@
 import type { AnalysisSettings, BatchResult, CaseResult } from '../../engine/types.ts';
 import type { Study } from '../importing/study.ts';
 import { buildSession } from '../../session/build-session.ts';
+import type { SessionIdentity } from '../../session/autosave.ts';
 import type { Session } from '../../session/types.ts';
-
-/** The identity of the session a study is saved as. */
-export interface SessionIdentity {
-  id: string;
-  name: string;
-  createdAt: string;
-  revision: number;
-}
 
 /**
  * The session (plain data) for a study, its settings and its finished results, through the one

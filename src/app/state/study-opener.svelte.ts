@@ -202,8 +202,11 @@ export class StudyOpener {
 
   /** Closes the study and returns to the landing page. */
   close(): void {
-    this.#runner.close();
+    // Cancelled first, so a running analysis is saved as stopped (not as interrupted); the
+    // autosave takes its last snapshot before the runner forgets the study.
+    this.#runner.cancel();
     this.#sync.detach();
+    this.#runner.close();
     this.notice = null;
     this.demo = null;
   }
