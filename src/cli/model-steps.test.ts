@@ -5,7 +5,7 @@
  * retried, a dead endpoint gives per-case errors, and the API key never appears anywhere.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -124,6 +124,27 @@ describe('blame with model steps', () => {
     expect(JSON.parse(resumed.stdout).cases.map((c: { shapley: unknown }) => c.shapley)).toEqual(inProcess().map((r) => r.shapley));
   });
 
+  it('skips a torn last line with a warning and sends again only the lost lines; --model names the model of a definition without one', async () => {
+    const e = await endpoint({ models: ['toy-1'] });
+    const dir = tempDir();
+    const cache = join(dir, 'responses.jsonl');
+    const file = definitionFile(dir, TRIAGE_SOURCE);
+    const first = await blame([file, '--model-url', e.url, '--model', 'toy-1', '--cache', cache, '--json']);
+    expect(first.status).toBe(0);
+    const sent = e.requests.length;
+    expect(new Set(e.requests.map((r) => r.model))).toEqual(new Set(['toy-1']));
+    expect(readFileSync(cache, 'utf8').trimEnd().split('\n')).toHaveLength(sent);
+    // As if killed while writing the fourth line: three whole lines and a torn one.
+    const text = readFileSync(cache, 'utf8');
+    writeFileSync(cache, text.split('\n').slice(0, 3).join('\n') + '\n' + text.split('\n')[3].slice(0, 40));
+    const resumed = await blame([file, '--model-url', e.url, '--model', 'toy-1', '--cache', cache, '--json']);
+    expect(resumed.status).toBe(0);
+    expect(resumed.stderr).toContain('skipped 1 torn line at the end');
+    expect(e.requests.length).toBe(sent + sent - 3);
+    expect(readFileSync(cache, 'utf8').trimEnd().split('\n')).toHaveLength(sent);
+    expect(JSON.parse(resumed.stdout).cases.map((c: { shapley: unknown }) => c.shapley)).toEqual(JSON.parse(first.stdout).cases.map((c: { shapley: unknown }) => c.shapley));
+  });
+
   it('retries 429 and 500 answers, and honours Retry-After', async () => {
     const e = await endpoint();
     e.failNext({ kind: 'status', status: 429, retryAfter: '0' }, { kind: 'status', status: 500 }, { kind: 'reset' });
@@ -143,6 +164,7 @@ describe('blame with model steps', () => {
     expect(r.status).toBe(1);
     const out = JSON.parse(r.stdout);
     for (const c of out.cases) expect(c.error).toMatch(/step "classify": llm\.choose failed: .*127\.0\.0\.1/);
+    expect(out.cases[0].error).toContain(`model endpoint ${url} could not be reached (connection refused (ECONNREFUSED))`);
   }, 120_000);
 
   it('fails a case at once on a 401, quoting the endpoint, and never writes or prints the key', async () => {
@@ -154,9 +176,13 @@ describe('blame with model steps', () => {
     const ok = await blame([definitionFile(dir), '--model-url', e.url, '--api-key-env', 'AGENTBLAME_TEST_KEY', '--cache', cache, '--json', '--html', report], { env: { AGENTBLAME_TEST_KEY: key } });
     expect(ok.status).toBe(0);
     expect(e.authorizations.every((a) => a === `Bearer ${key}`)).toBe(true);
+    const before = e.requests.length;
     const wrong = await blame([definitionFile(dir), '--model-url', e.url, '--api-key-env', 'AGENTBLAME_TEST_KEY', '--json', '--mode', 'prior'], { env: { AGENTBLAME_TEST_KEY: 'sk-wrong-key-000000' } });
     expect(wrong.status).toBe(1);
-    expect(JSON.parse(wrong.stdout).cases[0].error).toMatch(/HTTP 401/);
+    expect(JSON.parse(wrong.stdout).cases[0].error).toContain('answered HTTP 401: "Incorrect API key provided."');
+    // Remembered for the run: each failing request is sent once, not again for every coalition or round.
+    const wrongRequests = e.requests.slice(before);
+    expect(wrongRequests.length).toBe(new Set(wrongRequests.map((r) => requestKey(r))).size);
     const everything = [ok.stdout, ok.stderr, wrong.stdout, wrong.stderr, ...readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8'))].join('\n');
     expect(everything).not.toContain(key);
     expect(everything).not.toContain('sk-wrong-key-000000');
@@ -170,5 +196,24 @@ describe('blame with model steps', () => {
     const r = await blame([definitionFile(dir), '--offline', '--json']);
     expect(r.status).toBe(1);
     expect(JSON.parse(r.stdout).cases[0].error).toMatch(/^case "t0": step "classify": llm\.choose failed: offline: no cached response/);
+  });
+
+  it('refuses a file that is not a cache, and a read-only cache that does not exist, as bad input (exit 2) without touching them', async () => {
+    const dir = tempDir();
+    const file = definitionFile(dir);
+    const notCache = join(dir, 'notes.txt');
+    writeFileSync(notCache, 'hello\n');
+    const bad = await blame([file, '--cache', notCache, '--offline']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`${notCache} line 1: not a response cache line`);
+    expect(statSync(notCache).size).toBe(6);
+    const missing = join(dir, 'typo.jsonl');
+    const offline = await blame([file, '--cache', missing, '--offline']);
+    expect(offline.status).toBe(2);
+    expect(offline.stderr).toBe(`blame: --cache ${missing}: no such file (with --offline nothing is written, so it must exist)\n`);
+    const second = await blame([file, '--model-url', 'http://127.0.0.1:9', '--cache', join(dir, 'new.jsonl'), '--cache', missing]);
+    expect(second.status).toBe(2);
+    expect(second.stderr).toContain(`--cache ${missing}: no such file (only the first --cache is written`);
+    expect(existsSync(missing) || existsSync(join(dir, 'new.jsonl'))).toBe(false);
   });
 });

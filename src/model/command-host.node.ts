@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { endpointConfig, EndpointConfigError } from './endpoint.ts';
 import { openCaches } from './jsonl-cache.node.ts';
 import { ModelHost, type ModelProgress } from './model-host.ts';
@@ -34,6 +35,15 @@ export function commandModelHost(
     if (apiKey === undefined || apiKey === '') throw new EndpointConfigError(`--api-key-env: the environment variable ${flags.apiKeyEnv} is not set (or empty)`);
   }
   const endpoint = flags.url === undefined ? undefined : endpointConfig({ baseUrl: flags.url, models, apiKey, concurrency: flags.concurrency });
+  // Only the first cache is written, and only when requests can be sent: a file that is only read
+  // and does not exist is a mistyped path, not an empty cache.
+  flags.caches.forEach((file, k) => {
+    const written = k === 0 && endpoint !== undefined && !flags.offline;
+    if (!written && !existsSync(file)) {
+      const why = k > 0 ? 'only the first --cache is written, the others are read' : flags.offline ? 'with --offline nothing is written' : 'without --model-url nothing is written';
+      throw new EndpointConfigError(`--cache ${file}: no such file (${why}, so it must exist)`);
+    }
+  });
   const { cache, warnings } = openCaches(flags.caches);
   const host = new ModelHost({ cache, endpoint, offline: flags.offline, onProgress });
   return { host, warnings };
