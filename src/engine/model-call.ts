@@ -70,11 +70,24 @@ export interface ModelUsage {
 
 export const NO_USAGE: Readonly<ModelUsage> = Object.freeze({ requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 });
 
+/**
+ * Keys by canonical text: a case replays the same requests in every coalition and round, and the
+ * hash was a fifth of the CPU of a model-step analysis. Bounded: cleared when it grows past
+ * KEY_MEMO_LIMIT, so a long batch of distinct prompts cannot grow it without end.
+ */
+const keyMemo = new Map<string, string>();
+const KEY_MEMO_LIMIT = 4096;
+
 /** The response cache's key of a request: lower-case hex SHA-256 of its canonical JSON (sorted keys). */
 export function requestKey(request: ChatRequest): string {
-  const bytes = sha256(new TextEncoder().encode(canonicalize(request)));
+  const text = canonicalize(request);
+  const known = keyMemo.get(text);
+  if (known !== undefined) return known;
+  const bytes = sha256(new TextEncoder().encode(text));
   let hex = '';
   for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  if (keyMemo.size >= KEY_MEMO_LIMIT) keyMemo.clear();
+  keyMemo.set(text, hex);
   return hex;
 }
 

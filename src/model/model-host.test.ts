@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isModelFailure, requestKey, type ChatRequest, type ModelAnswer } from '../engine/model-call.ts';
 import { endpointConfig, type EndpointInput } from './endpoint.ts';
 import { ModelRequestCancelled } from './endpoint-error.ts';
@@ -84,7 +84,26 @@ describe('ModelHost', () => {
     await h2.resolve(Array.from({ length: 8 }, (_, k) => pending(100 + k)));
     expect(Math.max(...seen.map((p) => p.inFlight))).toBe(3);
     expect(Math.max(...seen.map((p) => p.queued))).toBe(5);
-    expect(seen.at(-1)).toEqual({ queued: 0, inFlight: 0, done: 8, failed: 0, cacheHits: 0 });
+    expect(seen.at(-1)).toEqual({ queued: 0, inFlight: 0, done: 8, failed: 0, cacheHits: 0, held: false });
+  });
+
+  it('askAbove: sends that many requests, holds the rest (cache hits still answered) until release()', async () => {
+    const endpoint = await fake();
+    const cache = new MemoryResponseCache();
+    cache.put(pending(0).key, chat(0), fakeModelAnswer(chat(0)));
+    const seen: ModelProgress[] = [];
+    const h = host(endpoint, { concurrency: 2 }, { cache, askAbove: 3, onProgress: (p) => seen.push(p) });
+    const waiting = h.resolve(Array.from({ length: 8 }, (_, k) => pending(k)));
+    const cached = await h.resolve([pending(0, 'other')]);
+    expect(cached.get(pending(0).key)).toEqual(fakeModelAnswer(chat(0)));
+    await vi.waitFor(() => expect(h.progress()).toMatchObject({ done: 3, inFlight: 0, queued: 4, cacheHits: 1, held: true }));
+    expect(endpoint.requests).toHaveLength(3);
+    expect(seen.at(-1)?.held).toBe(true);
+    h.release();
+    const answers = await waiting;
+    expect(endpoint.requests).toHaveLength(7);
+    expect([...answers.values()].every((a) => !isModelFailure(a))).toBe(true);
+    expect(h.progress()).toMatchObject({ done: 7, queued: 0, held: false });
   });
 
   it('offline sends nothing: a miss is a failure, a hit an answer', async () => {

@@ -19,6 +19,8 @@ export interface ModelProgress {
   failed: number;
   /** Distinct requests answered from the cache. */
   cacheHits: number;
+  /** Requests are waiting for the user's go (`askAbove` was reached); `release()` sends them. */
+  held: boolean;
 }
 
 export interface ModelHostOptions {
@@ -39,6 +41,11 @@ export interface ModelHostOptions {
   store?: AsyncResponseStore;
   /** Problems that fail no case (the store could not be read or written). */
   onWarning?(message: string): void;
+  /**
+   * Send at most this many requests on the host's own say: later ones wait (progress `held`) until
+   * `release()`, so the page can ask before a large, paid run, having shown what the cache answered.
+   */
+  askAbove?: number;
 }
 
 /** An asynchronous response store (the page's IndexedDB ResponseStore has this shape). */
@@ -89,6 +96,9 @@ export class ModelHost {
   private done = 0;
   private failed = 0;
   private cacheHits = 0;
+  /** Requests started so far (each distinct one once). */
+  private started = 0;
+  private askAbove: number;
 
   constructor(options: ModelHostOptions = {}) {
     this.cache = options.cache ?? new MemoryResponseCache();
@@ -98,6 +108,7 @@ export class ModelHost {
     this.onProgress = options.onProgress;
     this.store = options.store;
     this.onWarning = options.onWarning;
+    this.askAbove = options.askAbove ?? Infinity;
   }
 
   /**
@@ -208,7 +219,17 @@ export class ModelHost {
   }
 
   progress(): ModelProgress {
-    return { queued: this.queue.length, inFlight: this.running, done: this.done, failed: this.failed, cacheHits: this.cacheHits };
+    return { queued: this.queue.length, inFlight: this.running, done: this.done, failed: this.failed, cacheHits: this.cacheHits, held: this.held() };
+  }
+
+  /** Send what waits for the user's go, and everything after it. */
+  release(): void {
+    this.askAbove = Infinity;
+    if (this.endpoint) this.pump();
+  }
+
+  private held(): boolean {
+    return this.queue.length > 0 && this.started >= this.askAbove;
   }
 
   /** Abort every request queued or in flight; their callers reject with ModelRequestCancelled. The host stays usable. */
@@ -243,10 +264,11 @@ export class ModelHost {
   /** Start queued requests while slots are free. */
   private pump(): void {
     const endpoint = this.endpoint!;
-    while (this.running < endpoint.concurrency && this.queue.length > 0) {
+    while (this.running < endpoint.concurrency && this.queue.length > 0 && this.started < this.askAbove) {
       const flight = this.queue.shift()!;
       flight.state = 'running';
       this.running++;
+      this.started++;
       void sendChat(endpoint, flight.request, { ...this.send, signal: flight.controller.signal }).then(
         (response) => this.finish(flight, response),
         (error: unknown) => this.finish(flight, error),

@@ -69,3 +69,8 @@ export function formatOutput(value: unknown): string {
     return `[${typeof value} that cannot be shown as JSON]`;
   }
 }
+
+/** A study's or case's model usage in one line ("12 requests sent, 30 answered from the cache, 1 234 tokens in, 56 out"). */
+export function formatModelUsage(u: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number }): string {
+  return `${formatCount(u.requests)} request${u.requests === 1 ? '' : 's'} sent, ${formatCount(u.cacheHits)} answered from the cache, ${formatCount(u.inputTokens)} tokens in, ${formatCount(u.outputTokens)} out`;
+}

@@ -19,16 +19,18 @@ describe('model connection', () => {
     return { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), data };
   };
 
-  it('remembers the base URL and concurrency, never the key', () => {
+  it('remembers the base URL, concurrency and ask threshold, never the key', () => {
     const storage = memory();
     const a = new ModelConnection(storage);
+    expect(a.askAbove).toBe(200);
     a.baseUrl = 'http://127.0.0.1:11434/v1';
     a.concurrency = 8;
+    a.askAbove = 0;
     a.apiKey = 'sk-secret-key';
     a.save();
     expect([...storage.data.values()].join()).not.toContain('sk-secret-key');
     const b = new ModelConnection(storage);
-    expect([b.baseUrl, b.concurrency, b.apiKey]).toEqual(['http://127.0.0.1:11434/v1', 8, '']);
+    expect([b.baseUrl, b.concurrency, b.askAbove, b.apiKey]).toEqual(['http://127.0.0.1:11434/v1', 8, 0, '']);
   });
 
   it('lists the endpoint\'s models, or quotes its error without the key', async () => {

@@ -6,6 +6,8 @@
  */
 
 const STORAGE_KEY = 'agentblame.model-connection';
+/** Requests one analysis may send before the page asks to go on (a paid endpoint's safety catch). */
+export const DEFAULT_ASK_ABOVE = 200;
 
 export interface ConnectionTest {
   status: 'idle' | 'testing' | 'ok' | 'error';
@@ -16,13 +18,16 @@ export interface ConnectionTest {
 export class ModelConnection {
   baseUrl = $state('');
   concurrency = $state(4);
+  /** Ask before sending more than this many requests in one analysis (0: never ask). */
+  askAbove = $state(DEFAULT_ASK_ABOVE);
   /** Never persisted: typed for this page's life only. */
   apiKey = $state('');
   test = $state.raw<ConnectionTest>({ status: 'idle', message: '', models: [] });
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeLocalStorage()) {
     try {
-      const saved = JSON.parse(this.storage?.getItem(STORAGE_KEY) ?? 'null') as { baseUrl?: unknown; concurrency?: unknown } | null;
+      const saved = JSON.parse(this.storage?.getItem(STORAGE_KEY) ?? 'null') as { baseUrl?: unknown; concurrency?: unknown; askAbove?: unknown } | null;
+      if (Number.isInteger(saved?.askAbove) && (saved!.askAbove as number) >= 0) this.askAbove = saved!.askAbove as number;
       if (typeof saved?.baseUrl === 'string') this.baseUrl = saved.baseUrl;
       if (Number.isInteger(saved?.concurrency) && (saved!.concurrency as number) >= 1 && (saved!.concurrency as number) <= 64) this.concurrency = saved!.concurrency as number;
     } catch {
@@ -38,10 +43,10 @@ export class ModelConnection {
     return null;
   }
 
-  /** Remember the base URL and concurrency (never the key). */
+  /** Remember the base URL, concurrency and the ask threshold (never the key). */
   save(): void {
     try {
-      this.storage?.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: this.baseUrl.trim(), concurrency: this.concurrency }));
+      this.storage?.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: this.baseUrl.trim(), concurrency: this.concurrency, askAbove: this.askAbove }));
     } catch {
       // Storage may be full or blocked; the settings still apply for this page.
     }

@@ -10,7 +10,8 @@ import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../.
 import { AnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
 import { ModelConnection } from '../model/model-connection.svelte.ts';
 import { ResponseStore } from '../model/response-store.ts';
-import { ModelHost } from '../../model/model-host.ts';
+import { ModelHost, type ModelProgress } from '../../model/model-host.ts';
+import type { ModelUsage } from '../../engine/model-call.ts';
 import { endpointConfig } from '../../model/endpoint.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
@@ -20,6 +21,9 @@ import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
+
+/** The model host's progress in the running (or last) analysis, with the tokens so far. */
+export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null };
 
 export type DefinitionState =
   | { status: 'none' }
@@ -46,6 +50,8 @@ export class AnalysisRunner {
   /** Results by case index for the current settings (undefined = not analysed yet). */
   results = $state.raw<(CaseResult | undefined)[]>([]);
   progress = $state.raw<RunProgress | null>(null);
+  /** Model requests of the running (or last) analysis; null when it made none. */
+  modelActivity = $state.raw<ModelActivity | null>(null);
   /** Time limit for one case, in seconds (the command's --timeout). */
   caseTimeoutS = $state(10);
   /** Workers in the analysis pool (a `?workers=N` query overrides the default). */
@@ -78,7 +84,32 @@ export class AnalysisRunner {
     } catch {
       endpoint = undefined;
     }
-    return new ModelHost({ endpoint, store: this.responseStore });
+    this.modelActivity = null;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const host: ModelHost = new ModelHost({
+      endpoint,
+      store: this.responseStore,
+      askAbove: c.askAbove > 0 ? c.askAbove : undefined,
+      // Progress arrives per request: shown at most every 100 ms, and at once when sending pauses.
+      onProgress: (progress) => {
+        if (host !== this.#host) return;
+        const show = () => {
+          timer = undefined;
+          if (host === this.#host) this.modelActivity = { ...host.progress(), usage: host.totalUsage(), endpoint: endpoint?.baseUrl ?? null };
+        };
+        if (progress.held) show();
+        else timer ??= setTimeout(show, 100);
+      },
+    });
+    this.#host = host;
+    return host;
+  }
+  #host: ModelHost | null = null;
+
+  /** Send the model requests the analysis paused before (more than the Model panel's threshold). */
+  sendHeldRequests(): void {
+    this.#host?.release();
+    if (this.modelActivity) this.modelActivity = { ...this.modelActivity, held: false };
   }
   #cache = new Map<string, (CaseResult | undefined)[]>();
   #abort: AbortController | null = null;
@@ -223,14 +254,27 @@ export class AnalysisRunner {
     if (run !== this.#runCounter) return;
     this.#flush(key);
     this.#abort = null;
+    this.#showModelActivity();
     this.progress = { ...this.progress!, status: outcome === 'done' ? 'done' : 'cancelled', elapsedMs: performance.now() - startedAt };
     this.#autosave.schedule();
+  }
+
+  /** The host's final figures (the throttled updates may lag behind). */
+  #showModelActivity(): void {
+    const host = this.#host;
+    if (!host) return;
+    const usage = host.totalUsage();
+    const progress = host.progress();
+    const any = usage.requests + usage.cacheHits + progress.done + progress.queued + progress.inFlight > 0;
+    this.modelActivity = any ? { ...progress, held: false, usage, endpoint: this.modelActivity?.endpoint ?? null } : null;
   }
 
   /** Stops the running analysis; finished cases keep their results. */
   cancel(): void {
     if (!this.#abort) return;
     this.#abort.abort();
+    this.#host?.cancel();
+    this.#showModelActivity();
     this.#abort = null;
     this.#runCounter++;
     this.#flush(this.#key());

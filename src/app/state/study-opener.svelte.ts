@@ -16,6 +16,7 @@ import { DEMOS, fetchDemo, fetchDemoResponses } from '../landing/demos.ts';
 import { validateCacheEntry } from '../../model/validate-cache-entry.ts';
 import type { AnalysisRunner } from './analysis-runner.svelte.ts';
 import type { SessionSync } from './session-sync.svelte.ts';
+import { storeSessionResponses } from '../model/session-responses.ts';
 
 /** A problem to show in the banner: what went wrong and with which file. */
 export interface Notice {
@@ -162,6 +163,10 @@ export class StudyOpener {
 
   /** A session file or report that was opened: stored (when storage works), then continued. */
   async openSessionFile(session: Session): Promise<void> {
+    // Its model responses first, so the analysis finds them without asking any model.
+    await storeSessionResponses(session, this.#runner.responseStore).catch((error: unknown) => {
+      this.notice = { title: "Could not keep the file's model responses", problem: { message: `${error instanceof Error ? error.message : String(error)}; cases that need them will ask the model set up in Settings > Model` } };
+    });
     const store = this.#sync.store;
     const stored = store
       ? await store.importSession(session).catch((error: unknown) => {

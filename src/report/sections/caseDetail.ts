@@ -1,7 +1,7 @@
 import type { CaseResult } from '../../engine/types.ts';
 import { topStep } from '../caseOrder.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
-import { formatCount, formatInterval, formatNumber, formatOutput, formatSigned } from '../format.ts';
+import { formatCount, formatInterval, formatModelUsage, formatNumber, formatOutput, formatSigned } from '../format.ts';
 import { ownNumber, ownValue } from '../own.ts';
 import { barChartSvg } from '../svgBars.ts';
 import { convergenceSvg } from '../svgConvergence.ts';
@@ -53,6 +53,7 @@ function renderCaseFacts(result: CaseResult): string {
     fact('Coalitions evaluated', formatCount(result.evaluations)),
     fact('Step cost', formatCount(result.cost)),
   ];
+  if (result.usage) facts.push(fact('Model requests', formatModelUsage(result.usage)));
   if (result.stopReason) facts.push(fact('Stopped by', result.stopReason));
   if (result.fixable !== undefined) facts.push(fact('Fixable', result.fixable ? 'yes, by some combination of fixes' : 'no combination of fixes repairs it'));
   facts.push(fact('Last step to touch', result.lastTouch ? clipText(result.lastTouch, NAME_CHARS) : 'none'));

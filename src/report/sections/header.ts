@@ -3,7 +3,8 @@ import { listEstimators } from '../../engine/shapley/registry.ts';
 import type { Session } from '../../session/types.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
 import type { FixConsidered } from '../fixesConsidered.ts';
-import { formatCount, formatDate, formatNumber } from '../format.ts';
+import { formatCount, formatDate, formatModelUsage, formatNumber } from '../format.ts';
+import { sumUsage } from '../../engine/model-call.ts';
 
 /** Longest name shown in full in headings and tables; the embedded data keeps the rest. */
 export const NAME_CHARS = 300;
@@ -16,6 +17,7 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
   const settings = session.settings;
   const totalCost = session.batch?.cost ?? session.results.reduce((sum, r) => sum + (Number.isFinite(r.cost) ? r.cost : 0), 0);
   const failures = session.results.filter((r) => r.failed).length;
+  const usage = session.batch?.usage ?? sumUsage(session.results.map((r) => r.usage));
   const errors = session.results.filter((r) => r.error).length;
   // A game table is analysed as one case, so a game study counts its games here.
   const caseCount = session.cases.length + (session.games?.length ?? 0);
@@ -34,6 +36,7 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
     fact('Stop rule', e(describeStop(settings))),
     fact('Budget per case', e(Number.isFinite(settings.budget) ? `${formatCount(settings.budget)} step-cost units` : 'none')),
     fact('Total step cost', e(`${formatCount(totalCost)} units`)),
+    ...(usage ? [fact('Model requests', e(formatModelUsage(usage)))] : []),
     fact('Seed', e(String(settings.seed))),
     fact('Cases', e(`${formatCount(caseCount)} in the file, ${formatCount(session.results.length)} run, ${formatCount(failures)} failed${errors ? `, ${formatCount(errors)} with errors` : ''}${session.batch ? `, ${formatCount(session.batch.unfixable)} not fixable by any combination` : ''}`)),
   ];
