@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
 import { meanShapley, waitForDone } from './workbench-helpers.ts';
+import { downloadedText } from './fixtures.ts';
 
 /**
  * Model steps in the page: the support-triage demo analyses from its shipped responses with no
@@ -32,6 +33,58 @@ test('the demo analysed against a loopback endpoint sends each distinct request 
     expect(endpoint.requests.every((r) => r.model === 'fake-model')).toBe(true);
     // The fake endpoint runs the same test model: the numbers are those of the shipped responses.
     await expect(meanShapley(page, 'review')).toHaveText(/0\.508/);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test('a large run pauses before sending, saying what the cache answered; the exported session re-analyses elsewhere with no model', async ({ page, browser, baseURL }) => {
+  const endpoint = await startFakeEndpoint({ models: ['fake-model'] });
+  try {
+    await page.goto('./');
+    await page.getByRole('button', { name: /Support triage/ }).click();
+    await waitForDone(page);
+    await page.getByLabel('Ask before sending more than').fill('5');
+    await page.getByLabel('Ask before sending more than').dispatchEvent('change');
+    await page.getByLabel('Base URL').fill(endpoint.url);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    await page.getByLabel('Model id').fill('fake-model');
+    await page.getByLabel('Model id').dispatchEvent('change');
+    // Five requests go out, then the page waits for the user's go.
+    const ask = page.getByRole('alertdialog');
+    await expect(ask).toContainText('Paused before sending more than 5 requests', { timeout: 30_000 });
+    await expect(ask).toContainText(endpoint.url);
+    expect(endpoint.requests.length).toBe(5);
+    await ask.getByRole('button', { name: 'Send them' }).click();
+    await waitForDone(page);
+    const sent = endpoint.requests.length;
+    expect(sent).toBeGreaterThan(5);
+    expect(new Set(endpoint.requests.map((r) => JSON.stringify(r))).size).toBe(sent);
+    await expect(page.getByTestId('model-activity')).toContainText(`Model: ${sent} requests sent`);
+    await expect(page.getByTestId('batch-model-usage')).toContainText(`${sent} requests sent`);
+
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export session' }).click();
+    const file = await downloadedText(await downloading);
+    const session = JSON.parse(file) as { results: { modelKeys?: string[] }[]; modelCache?: { key: string }[] };
+    const used = new Set(session.results.flatMap((r) => r.modelKeys ?? []));
+    expect(used.size).toBe(sent);
+    expect(session.modelCache?.map((e) => e.key).sort()).toEqual([...used].sort());
+
+    // Another browser profile: no endpoint, an empty response store. The file brings its responses.
+    const elsewhere = await browser.newContext({ baseURL });
+    const other = await elsewhere.newPage();
+    await other.goto('./');
+    await other.getByLabel('Open trace').setInputFiles({ name: 'triage.session.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+    await waitForDone(other);
+    await expect(meanShapley(other, 'review')).toHaveText(/0\.508/);
+    // A setting that re-runs every case with the same requests: all answered from the file's responses.
+    await other.locator('#setting-interactions').check();
+    await expect(other.getByTestId('model-activity')).toContainText(`Model: 0 requests sent · ${sent} answered from the cache`, { timeout: 30_000 });
+    await waitForDone(other);
+    await expect(other.getByText(/could not be analysed/)).toHaveCount(0);
+    expect(endpoint.requests.length).toBe(sent);
+    await elsewhere.close();
   } finally {
     await endpoint.close();
   }

@@ -194,6 +194,9 @@ export class AnalysisRunner {
 
   /** Changes settings and re-runs (after a short pause) the cases whose results they change. */
   updateSettings(patch: Partial<AnalysisSettings>): void {
+    // A field that fires `change` again with the same value (on blur) must not restart a running analysis.
+    const current = this.settings as unknown as Record<string, unknown>;
+    if (Object.entries(patch).every(([name, value]) => JSON.stringify(current[name]) === JSON.stringify(value))) return;
     this.settings = { ...this.settings, ...patch };
     this.#showCachedResults();
     clearTimeout(this.#rerunTimer);
