@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,12 +44,17 @@ describe('commandModelHost', () => {
   it('with caches but no URL (or --offline) sends nothing: a miss is a failure', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentblame-cmd-'));
     dirs.push(dir);
-    const file = join(dir, 'none.jsonl');
+    const file = join(dir, 'empty.jsonl');
+    writeFileSync(file, '');
     const which = `(model "fake-model", key ${pending.key.slice(0, 12)})`;
     const cachesOnly = commandModelHost({ ...flags, caches: [file] }, undefined, {})!.host;
     expect((await cachesOnly.resolve([pending])).get(pending.key)).toEqual({ error: `no cached response for this request ${which}, and no model endpoint is set up to ask (the command: --model-url URL; the page: Settings > Model)` });
     const offline = commandModelHost({ ...flags, offline: true }, undefined, {})!.host;
     expect((await offline.resolve([pending])).get(pending.key)).toEqual({ error: `offline: no cached response for this request ${which}` });
-    expect(existsSync(file)).toBe(false);
+    expect(readFileSync(file, 'utf8')).toBe('');
+    // A cache that is only read must exist: a missing one is a mistyped path, not an empty cache.
+    const missing = join(dir, 'none.jsonl');
+    expect(() => commandModelHost({ ...flags, caches: [missing] }, undefined, {})).toThrow(`--cache ${missing}: no such file (without --model-url nothing is written, so it must exist)`);
+    expect(existsSync(missing)).toBe(false);
   });
 });
