@@ -22,6 +22,7 @@ import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
 import { printable } from './printable.ts';
+import { terminalModelProgress } from './model-progress-line.ts';
 import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
 import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
@@ -71,11 +72,11 @@ function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, st
 }
 
 /** The model host of --model-url / --cache / --offline (none without them); bad settings are bad input. */
-async function commandModelHostOrInputError(opts: CliOptions) {
+async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { update(p: import('../model/model-host.ts').ModelProgress): void }) {
   const { commandModelHost } = await import('../model/command-host.node.ts');
   let made;
   try {
-    made = commandModelHost(opts.model, opts.settings.models, process.env);
+    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined);
   } catch (e) {
     if (e instanceof Error && (e.name === 'EndpointConfigError' || e.name === 'CacheFileError')) throw new InputError(e.message);
     throw e;
@@ -88,7 +89,9 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
   const { AnalysisPool } = await import('../node/analysis-pool.ts');
   // One worker per core, but no more than there are cases (a definition's own cases are counted only after describe).
   const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? availableParallelism()));
-  const model = await commandModelHostOrInputError(opts);
+  // Model requests can take minutes: on a terminal, one line on stderr says how they go.
+  const liveLine = process.stderr.isTTY ? terminalModelProgress(process.stderr) : undefined;
+  const model = await commandModelHostOrInputError(opts, liveLine);
   const pool = new AnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName, model });
   try {
     let description;
@@ -138,6 +141,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const modelCache = model ? [...model.cache.entries()].filter((e) => wanted.has(e.key)).sort((x, y) => (x.key < y.key ? -1 : 1)) : [];
     return { results, batch, pipeline: { name: description.name, source }, cases: [...study], fixes, settings: opts.settings, ...(range && { range }), ...(modelCache.length > 0 && { modelCache }) };
   } finally {
+    liveLine?.end();
     await pool.close();
   }
 }
