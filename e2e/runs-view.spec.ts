@@ -72,3 +72,13 @@ test('184 Who&When logs dropped at once open as a list of runs, scored against t
   await dropFiles(page, [{ name: 'predictions.json', content: JSON.stringify({ 'hand-30': { agent: 'WebSurfer', step: 0 } }), type: 'application/json' }]);
   await expect(scores.getByRole('row', { name: /predictions \(predictions.json\)/ })).toBeVisible();
 });
+
+test('Open folder reads a whole folder of Who&When logs as runs named by their path in it', async ({ page }) => {
+  await page.goto('./');
+  await page.getByLabel('Open folder').setInputFiles(join(SAMPLES, 'whowhen', 'hand'));
+  const list = page.getByRole('region', { name: 'Runs' });
+  await expect(list).toContainText(`${walk(join(SAMPLES, 'whowhen', 'hand')).length} runs`, { timeout: 60_000 });
+  await expect(page.getByRole('region', { name: 'Scores against the labels' })).toContainText('labelled runs');
+  await list.getByRole('searchbox', { name: 'Filter runs' }).fill('30');
+  await expect(list.getByRole('button', { name: /hand\/30/ })).toBeVisible();
+});
