@@ -19,6 +19,8 @@ export interface CliOptions {
   shard?: Shard;
   /** --allow-partial: merge session files even when some cases have no result. */
   allowPartial: boolean;
+  /** --compare SESSION: also compare the results with this session file's (docs/compare.md). */
+  compare?: string;
   pipeline?: string;
   json: boolean;
   html?: string;
@@ -50,7 +52,7 @@ export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js]
        [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius betting|bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
        [--batch-bound normal|bernstein|anytime] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
-       [--shard I/K] [--save FILE.agentblame-session.json]
+       [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
    or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -103,6 +105,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         break;
       case '--allow-partial':
         opts.allowPartial = true;
+        break;
+      case '--compare':
+        opts.compare = value();
         break;
       case '--shard': {
         const v = value();

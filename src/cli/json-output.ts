@@ -23,6 +23,7 @@ export function caseForJson(r: CaseResult): Record<string, unknown> {
   return out;
 }
 
-export function jsonReport(results: CaseResult[], batch: BatchResult): string {
-  return JSON.stringify({ cases: results.map(caseForJson), batch });
+/** The --json object; `extra` adds top-level fields after the batch (e.g. `compare`). */
+export function jsonReport(results: CaseResult[], batch: BatchResult, extra?: Record<string, unknown>): string {
+  return JSON.stringify({ cases: results.map(caseForJson), batch, ...extra });
 }

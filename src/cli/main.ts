@@ -26,6 +26,7 @@ import { terminalModelProgress } from './model-progress-line.ts';
 import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
 import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
+import { compareWithSession, formatComparison, type NamedComparison } from './compare.ts';
 
 /** Bad input: one line on stderr, exit status 2. */
 class InputError extends Error {}
@@ -274,9 +275,16 @@ function writeOutput(path: string, what: string, text: string): void {
   }
 }
 
-async function writeHtml(path: string, session: Session, a: Analysis): Promise<void> {
+async function writeHtml(path: string, session: Session, a: Analysis, compared?: NamedComparison): Promise<void> {
   const { renderReport } = await import('../report/index.ts');
-  writeOutput(path, 'report', renderReport(session, { fixes: a.fixes }));
+  writeOutput(path, 'report', renderReport(session, { fixes: a.fixes, ...(compared && { comparison: compared }) }));
+}
+
+/** --compare FILE: the analysis beside an earlier session file's (or report's) results. */
+function compareWithFile(file: string, a: Analysis): NamedComparison {
+  const text = readText(file, 'session to compare with');
+  if (!isSessionText(text)) throw new InputError(`--compare "${file}": expected a session file or an exported report (what --save or the workbench writes)`);
+  return compareWithSession(readSession(file, text), { results: a.results, batch: a.batch, delta: a.settings.delta });
 }
 
 /** The first number of the batch summary that is not finite (JSON would print it as null), or null. */
@@ -304,12 +312,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw e;
   }
   let a: Analysis;
+  let compared: NamedComparison | undefined;
   try {
     a = await analyze(opts);
+    if (opts.compare !== undefined) compared = compareWithFile(opts.compare, a);
     if (opts.html !== undefined || opts.save !== undefined) {
       const session = sessionOfAnalysis(opts, a);
       if (opts.save !== undefined) writeOutput(opts.save, 'session file', exportSessionFile(session));
-      if (opts.html !== undefined) await writeHtml(opts.html, session, a);
+      if (opts.html !== undefined) await writeHtml(opts.html, session, a, compared);
     }
     // Session files printed or merged (nothing re-run): --cache files are merged into the first.
     if (a.stored && opts.model.caches.length > 0) {
@@ -336,12 +346,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   if (opts.json) {
-    process.stdout.write(jsonReport(a.results, a.batch) + '\n');
+    process.stdout.write(jsonReport(a.results, a.batch, compared && { compare: compared }) + '\n');
   } else {
     const out = a.results.filter((r) => r.failed || r.error).map(formatCase);
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
     if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
     out.push(formatBatch(a.batch, a.results.length));
+    if (compared) out.push(formatComparison(compared));
     process.stdout.write(out.join('\n\n') + '\n');
   }
   return a.results.some((r) => r.error) ? 1 : 0;

@@ -10,6 +10,7 @@ import { REPORT_SCRIPT } from './script.ts';
 import { renderBaselines } from './sections/baselines.ts';
 import { renderBatch } from './sections/batch.ts';
 import { renderCaseDetail } from './sections/caseDetail.ts';
+import { renderComparison, type ReportComparison } from './sections/compare.ts';
 import { NAME_CHARS, renderHeader } from './sections/header.ts';
 import { REPORT_CSS } from './styles.ts';
 import { utf8Length } from './utf8.ts';
@@ -20,6 +21,8 @@ export interface RenderReportOptions {
    * definition). Otherwise the report names `settings.fixChoice` or "the default fix".
    */
   fixes?: readonly FixConsidered[];
+  /** Another study this one was compared with (the workbench's Compare view, `blame --compare`). */
+  comparison?: ReportComparison;
   /** Size target for the whole file in bytes (default 3 MB); the drill-down is cut to meet it. */
   maxBytes?: number;
 }
@@ -66,6 +69,7 @@ export function renderReport(session: Session, options: RenderReportOptions = {}
     renderHeader(session, fixes),
     renderBatch(session.batch, session.settings.delta),
     renderBaselines(session.results, stepOrder),
+    ...(options.comparison ? [renderComparison(options.comparison)] : []),
   ].join('\n');
   const footer = `<footer><p>Made by agentblame from the session saved ${e(clipText(session.updatedAt, NAME_CHARS))}. This file is self-contained: it loads nothing and needs no JavaScript to read. It carries its session data, so dropping it into the agentblame workbench reopens the analysis.</p></footer>
 <script>${REPORT_SCRIPT}</script>

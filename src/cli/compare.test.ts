@@ -1,0 +1,63 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+const DEMOS = join(ROOT, 'public/demos');
+
+function blame(...args: string[]) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('blame --compare', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'blame-compare-'));
+  const earlier = join(dir, 'mechanism-a.agentblame-session.json');
+  // Mechanism A of the refund pipeline (5/12, 5/12, 1/12, 1/12), then mechanism B (1/3, 1/3, 0, 1/3) beside it.
+  blame(join(DEMOS, 'refund-policy.trace.json'), '--save', earlier);
+
+  it('prints the change per step from the earlier session, with ranks, fix-alone rates and the case that moved', () => {
+    const r = blame(join(DEMOS, 'refund-policy-b.trace.json'), '--compare', earlier, '--json');
+    expect(r.status).toBe(0);
+    const { compare } = JSON.parse(r.stdout);
+    expect(compare.against).toBe('refund-policy');
+    const c = compare.comparison;
+    expect(c).toMatchObject({ paired: true, shared: 1, delta: 0.05 });
+    const byStep = Object.fromEntries(c.steps.map((s: { step: string }) => [s.step, s]));
+    expect(byStep.planner.shapleyChange).toBeCloseTo(1 / 3 - 5 / 12, 12);
+    expect(byStep.writer.shapleyChange).toBeCloseTo(-1 / 12, 12);
+    expect(byStep.reviewer.shapleyChange).toBeCloseTo(1 / 3 - 1 / 12, 12);
+    // One failure on each side, both exact: the interval is the point.
+    expect(byStep.reviewer.ci[0]).toBeCloseTo(0.25, 12);
+    expect(byStep.reviewer.ci[1]).toBeCloseTo(0.25, 12);
+    // Ties share a rank: the reviewer rises from 3 (tied with the writer) to 1 (tied with two others).
+    expect([byStep.reviewer.before.rank, byStep.reviewer.after.rank, byStep.reviewer.rankChange]).toEqual([3, 1, 2]);
+    expect([byStep.writer.before.rank, byStep.writer.after.rank]).toEqual([3, 4]);
+    expect(byStep.reviewer.fixAloneChange).toBe(1);
+    expect(c.cases).toHaveLength(1);
+    expect(c.cases[0]).toMatchObject({ id: 'refund-q1', step: 'reviewer' });
+    // Three steps moved by 1/12 each, the reviewer by 1/4.
+    expect(c.cases[0].movement).toBeCloseTo(3 / 12 + 1 / 4, 12);
+  });
+
+  it('prints the comparison as tables, and puts it in the report', () => {
+    const html = join(dir, 'b.html');
+    const r = blame(join(DEMOS, 'refund-policy-b.trace.json'), '--compare', earlier, '--html', html);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('compared with "refund-policy"');
+    expect(r.stdout).toMatch(/reviewer\s+\+0\.083\s+\+0\.333\s+\+0\.250/);
+    const report = readFileSync(html, 'utf8');
+    expect(report).toContain('id="compare"');
+    expect(report).toContain('Compared with “refund-policy”');
+    expect(report).toContain('Cases whose blame moved most');
+  });
+
+  it('refuses a file that is not a session, naming it', () => {
+    const r = blame(join(DEMOS, 'refund-policy-b.trace.json'), '--compare', join(DEMOS, 'refund-policy.trace.json'));
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^blame: --compare ".*refund-policy\.trace\.json": expected a session file/);
+  });
+});
