@@ -3,10 +3,10 @@
  * report's), through the engine's compareStudies, so the command and the workbench's Compare view
  * give the same numbers (docs/compare.md).
  */
-import { aggregateBatch } from '../engine/batch.ts';
 import { compareStudies, type StudyComparison } from '../engine/compare-studies.ts';
 import type { BatchResult, CaseResult } from '../engine/types.ts';
 import type { Session } from '../session/types.ts';
+import { studySideOf } from '../session/study-side.ts';
 
 /** The comparison as printed with --json (`compare`) and passed to the report. */
 export interface NamedComparison {
@@ -15,14 +15,9 @@ export interface NamedComparison {
   comparison: StudyComparison;
 }
 
-/** The earlier session's batch as stored, else aggregated as the command prints it (normal bound). */
-function batchOf(session: Session): BatchResult {
-  return session.batch ?? aggregateBatch(session.results, { delta: session.settings.delta, bound: 'normal', ...(session.study?.range && { range: session.study.range }) });
-}
-
 /** Compares the analysed results (`after`) with the earlier session. */
 export function compareWithSession(earlier: Session, after: { results: readonly CaseResult[]; batch: BatchResult; delta: number }): NamedComparison {
-  return { against: earlier.name, comparison: compareStudies({ results: earlier.results, batch: batchOf(earlier) }, after, after.delta) };
+  return { against: earlier.name, comparison: compareStudies(studySideOf(earlier), after, after.delta) };
 }
 
 const f3 = (x: number | null): string => (x === null || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));

@@ -58,7 +58,7 @@ describe('SessionStore basics', () => {
     expect(list[1]).toEqual({
       id: 'a', name: 'first', pipelineName: 'refund-policy', fileName: 'refund.trace.json',
       createdAt: '2026-01-01T10:00:00.000Z', updatedAt: first.updatedAt, status: 'done', revision: 1,
-      caseCount: 3, casesAnalysed: 2, failuresAnalysed: 1,
+      caseCount: 3, casesAnalysed: 2, failuresAnalysed: 1, mode: 'recorded', method: 'auto',
     });
     expect(list[0].pipelineName).toBe('');
     expect(await store.get('a')).toEqual(first);

@@ -15,5 +15,7 @@ export function summarize(session: Session): SessionSummary {
     caseCount: session.cases.length + (session.games?.length ?? 0),
     casesAnalysed: session.results.length,
     failuresAnalysed: session.results.filter(isAnalysedFailure).length,
+    mode: session.settings.mode,
+    method: session.settings.method,
   };
 }

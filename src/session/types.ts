@@ -128,4 +128,7 @@ export interface SessionSummary {
   casesAnalysed: number;
   /** Failing cases analysed without error: the list's "failures analysed". */
   failuresAnalysed: number;
+  /** The study's mode and method (absent on summaries stored before they were listed). */
+  mode?: AnalysisSettings['mode'];
+  method?: AnalysisSettings['method'];
 }

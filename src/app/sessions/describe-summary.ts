@@ -13,3 +13,11 @@ export function whenLabel(iso: string, locale?: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   return date.toLocaleString(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 }
+
+const METHODS: Record<NonNullable<SessionSummary['method']>, string> = { exact: 'exact', mc: 'Monte Carlo', auto: 'auto method' };
+
+/** "posterior · Monte Carlo · 200 cases": how the study was analysed and how big it is. */
+export function studyLabel(summary: Pick<SessionSummary, 'mode' | 'method' | 'caseCount'>): string {
+  const parts = [summary.mode, summary.method && METHODS[summary.method], `${summary.caseCount} ${summary.caseCount === 1 ? 'case' : 'cases'}`];
+  return parts.filter((part) => part).join(' · ');
+}

@@ -7,6 +7,7 @@ import BatchPanel from '../panels/BatchPanel.svelte';
 import CasePanel from '../panels/CasePanel.svelte';
 import CasesPanel from '../panels/CasesPanel.svelte';
 import DefinitionPanel from '../panels/DefinitionPanel.svelte';
+import CompareView from '../compare/CompareView.svelte';
 import type { ViewContext } from './view-context.svelte.ts';
 
 export interface ViewEntry {
@@ -28,6 +29,7 @@ export const VIEWS: readonly ViewEntry[] = [
     component: DefinitionPanel,
     visible: (ctx) => ctx.runner.study?.pipeline !== undefined,
   },
+  { id: 'compare', label: () => 'Compare', component: CompareView, visible: (ctx) => ctx.compare !== null },
 ];
 
 /** The views with a tab now. */

@@ -6,11 +6,14 @@
 import type { DefinitionSummary } from '../analysis/protocol.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
 import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
+import type { CompareTarget } from '../compare/compare-target.svelte.ts';
 import { orderCases, type CaseRow } from './case-rows.ts';
 
 export class ViewContext {
   readonly runner: AnalysisRunner;
   readonly nav: Navigation;
+  /** The study the open one is compared with (the Compare view); null where nothing can be stored. */
+  readonly compare: CompareTarget | null;
 
   ids: string[] = $derived.by(() => {
     const study = this.runner.study;
@@ -22,9 +25,10 @@ export class ViewContext {
   selectedIndex: number = $derived.by(() => (this.nav.caseId === null ? -1 : this.ids.indexOf(this.nav.caseId)));
   summary: DefinitionSummary | null = $derived.by(() => (this.runner.definition.status === 'ready' ? this.runner.definition.summary : null));
 
-  constructor(runner: AnalysisRunner, nav: Navigation) {
+  constructor(runner: AnalysisRunner, nav: Navigation, compare: CompareTarget | null = null) {
     this.runner = runner;
     this.nav = nav;
+    this.compare = compare;
   }
 
   /** The case before or after the open one in the list's order (filter and sort), or null at an end. */
