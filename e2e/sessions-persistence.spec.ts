@@ -34,6 +34,8 @@ test('a reload keeps the session: listed under Recent sessions, and it opens wit
   await expect(row.getByTestId('session-failures')).toHaveText(`${stored.failuresAnalysed} ${stored.failuresAnalysed === 1 ? 'failure' : 'failures'} analysed`);
   expect(stored.failuresAnalysed).toBeGreaterThan(0);
   await expect(meta.locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/);
+  // How the study was analysed and how big it is: mode, method and case count.
+  await expect(row.getByTestId('session-study')).toHaveText('recorded · auto method · 1 case');
 
   await row.getByTestId('session-open').click();
   await expect(meanShapley(page, 'planner')).toHaveText('0.417');
