@@ -7,6 +7,7 @@ import { compareStudies, type StudyComparison } from '../engine/compare-studies.
 import type { BatchResult, CaseResult } from '../engine/types.ts';
 import type { Session } from '../session/types.ts';
 import { studySideOf } from '../session/study-side.ts';
+import { printable } from './printable.ts';
 
 /** The comparison as printed with --json (`compare`) and passed to the report. */
 export interface NamedComparison {
@@ -31,9 +32,9 @@ function table(header: string[], rows: string[][]): string {
 
 /** The comparison as tables: per step, then the cases that moved most (at most `maxCases`). */
 export function formatComparison({ against, comparison: c }: NamedComparison, maxCases = 10): string {
-  const head = `compared with "${against}": ${c.before.analyzed} analysed failures before, ${c.after.analyzed} now, ${c.shared} in both; intervals at ${(100 * (1 - c.delta)).toFixed(0)} %, ${c.paired ? 'paired by case' : 'unpaired (the failures differ)'}`;
+  const head = `compared with "${printable(against)}": ${c.before.analyzed} analysed failures before, ${c.after.analyzed} now, ${c.shared} in both; intervals at ${(100 * (1 - c.delta)).toFixed(0)} %, ${c.paired ? 'paired by case' : 'unpaired (the failures differ)'}`;
   const rows = c.steps.map((s) => [
-    s.step,
+    printable(s.step),
     f3(s.before?.meanShapley ?? null),
     f3(s.after?.meanShapley ?? null),
     f3(s.shapleyChange),
@@ -44,7 +45,7 @@ export function formatComparison({ against, comparison: c }: NamedComparison, ma
   const out = [head, table(['step', 'Shapley before', 'now', 'change', 'CI', 'fixing alone resolves', 'rank'], rows)];
   const moved = c.cases.filter((x) => x.movement > 0).slice(0, maxCases);
   if (moved.length > 0) {
-    out.push(`cases whose blame moved most:\n${table(['case', 'moved (sum |change|)', 'most in step', 'before', 'now'], moved.map((x) => [x.id, x.movement.toFixed(3), x.step, f3(x.before), f3(x.after)]))}`);
+    out.push(`cases whose blame moved most:\n${table(['case', 'moved (sum |change|)', 'most in step', 'before', 'now'], moved.map((x) => [printable(x.id), x.movement.toFixed(3), printable(x.step), f3(x.before), f3(x.after)]))}`);
   } else {
     out.push('no shared case changed its blame');
   }

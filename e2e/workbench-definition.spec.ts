@@ -1,0 +1,88 @@
+import { expect, test, waitForStored } from './fixtures.ts';
+import { dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
+
+/** Two steps, one case: v(S) = 1 for any fix, so each step gets 0.5. */
+const TWO_STEPS = `export default {
+  name: "two-steps",
+  steps: [
+    { name: "draft", inputs: ["q"], cost: 1, run: () => "bad", fixes: [{ name: "good", cost: 1, run: () => "good" }] },
+    { name: "check", inputs: ["draft"], cost: 1, run: ({ draft }) => draft, fixes: [{ name: "strict", cost: 1, run: () => "good" }] },
+  ],
+  metric: (o) => (o.check === "good" ? 1 : 0),
+  cases: [{ id: "c1", inputs: { q: 1 } }],
+};
+`;
+
+/** Line 4 with a syntax error in it. */
+const BROKEN = TWO_STEPS.replace('run: () => "bad",', 'run: () => "bad" +,');
+/** The check step no longer passes the draft through: only its own fix repairs the case. */
+const EDITED = TWO_STEPS.replace('run: ({ draft }) => draft,', 'run: () => "bad",');
+
+/** The pipeline source stored for a session (IndexedDB "agentblame", store "inputs"). */
+function storedSource(page: import('@playwright/test').Page, id: string): Promise<string | null> {
+  return page.evaluate(
+    (sessionId) =>
+      new Promise<string | null>((resolve, reject) => {
+        const request = indexedDB.open('agentblame');
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const db = request.result;
+          const read = db.transaction('inputs', 'readonly').objectStore('inputs').get(sessionId);
+          read.onerror = () => reject(read.error);
+          read.onsuccess = () => {
+            db.close();
+            resolve((read.result as { pipeline?: { source: string } } | undefined)?.pipeline?.source ?? null);
+          };
+        };
+      }),
+    id,
+  );
+}
+
+async function replaceSource(page: import('@playwright/test').Page, text: string): Promise<void> {
+  const content = page.locator('[data-testid=definition-source] .cm-content');
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(text);
+}
+
+test('the definition is edited in place: an error shows at its line, a fixed edit re-runs and is kept in the session', async ({ page }) => {
+  await page.goto('./?workers=1');
+  await dropFiles(page, [{ name: 'two-steps.pipeline.js', content: TWO_STEPS, type: 'text/javascript' }]);
+  await waitForDone(page);
+  await expect(meanShapley(page, 'draft')).toHaveText('0.500');
+
+  await page.getByRole('tab', { name: /^Definition/ }).click();
+  const run = page.getByTestId('definition-run');
+  await expect(run).toBeDisabled();
+
+  // A syntax error: the banner names the line, and the editor marks that line with the message at its end.
+  await replaceSource(page, BROKEN);
+  await expect(run).toBeEnabled();
+  await run.click();
+  await expect(page.getByTestId('definition-error')).toContainText('(line 4)');
+  const marked = page.locator('[data-testid=definition-source] .cm-definition-error');
+  await expect(marked).toHaveCount(1);
+  await expect(marked).toContainText('run: () => "bad" +,');
+  await expect(marked.locator('.cm-definition-note')).toContainText('←');
+  await expect(page.getByRole('tab', { name: 'Definition ⚠' })).toBeVisible();
+
+  // A working edit: re-run, and the blame moves to the check step.
+  await replaceSource(page, EDITED);
+  await run.click();
+  await expect(page.getByTestId('definition-error')).toHaveCount(0);
+  await expect(page.locator('[data-testid=definition-source] .cm-definition-error')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Batch' }).click();
+  await waitForDone(page);
+  await expect(meanShapley(page, 'check')).toHaveText('1.000');
+  await expect(meanShapley(page, 'draft')).toHaveText('0.000');
+
+  // Kept in the session: after a reload the stored study has the edited code and its results.
+  const stored = await waitForStored(page, (s) => s.status === 'done' && s.failuresAnalysed === 1);
+  await expect.poll(() => storedSource(page, stored.id), { message: 'waiting for the edited definition to be saved' }).toBe(EDITED);
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('session=');
+  await page.reload();
+  await expect(meanShapley(page, 'check')).toHaveText('1.000');
+  await page.getByRole('tab', { name: /^Definition/ }).click();
+  await expect(page.locator('[data-testid=definition-source] .cm-content')).toContainText('name: "check", inputs: ["draft"], cost: 1, run: () => "bad"');
+});
