@@ -4,6 +4,8 @@ import type { Estimator, EstimatorOptions } from './estimator.ts';
 import { permutationEstimator } from './permutation.ts';
 import { antitheticEstimator } from './antithetic.ts';
 import { rotationEstimator } from './rotation.ts';
+import { stratifiedEstimator } from './stratified.ts';
+import { kernelEstimator } from './kernel.ts';
 
 /**
  * Every Monte Carlo Shapley estimator, by name: the one list the command's --estimator, the
@@ -14,6 +16,8 @@ const ESTIMATORS = {
   permutation: permutationEstimator,
   antithetic: antitheticEstimator,
   rotation: rotationEstimator,
+  stratified: stratifiedEstimator,
+  kernel: kernelEstimator,
 } as const satisfies Record<string, Estimator>;
 
 export type EstimatorName = keyof typeof ESTIMATORS;

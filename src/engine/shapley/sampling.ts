@@ -1,7 +1,7 @@
 import type { Game, Rng } from '../types.ts';
 import type { EstimatorOptions, EstimatorOutput } from './estimator.ts';
 import { bernsteinRadius } from '../stats/bernstein-radius.ts';
-import { BettingConfidenceSequence } from '../stats/betting-cs.ts';
+import { BETTING_GRID, BettingConfidenceSequence } from '../stats/betting-cs.ts';
 import { CheckpointSchedule, checkpointDelta } from '../stats/checkpoint-schedule.ts';
 import { hoeffdingRadius } from '../stats/hoeffding-radius.ts';
 import { PairedBettingTest } from '../stats/paired-betting-test.ts';
@@ -11,9 +11,11 @@ import { pairedRankingSeparated, pairedTopSeparated, type PairTests } from './pa
 
 /**
  * One round of a sampling estimator: writes one i.i.d. sample of every player's Shapley
- * estimator into `out` (each unbiased for phi_i, within [-(hi-lo), hi-lo], and summing to
+ * estimator into `out` (each unbiased for phi_i, within [-bound, bound] (bound: the last argument
+ * of sampleShapley, hi - lo unless the estimator says otherwise), and summing to
  * v(all) - v(empty) so the running means stay exactly efficient) and returns the number of
- * permutations (orders) the round used.
+ * permutations (orders) the round used, or their equivalent in queries (n - 1 a permutation) for
+ * estimators that do not sample orders.
  */
 export type DrawRound = (game: Game, rng: Rng, out: Float64Array) => number;
 
@@ -71,7 +73,7 @@ export function marginalsAlong(game: Game, order: readonly number[], ends: Endpo
  *   checkpoints, delta_k = delta / (n k (k+1)) (the rules as before: checked at checkpoints; a
  *   budget stop between them reports the last checkpoint's estimate and interval).
  */
-export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw: DrawRound): EstimatorOutput {
+export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw: DrawRound, bound = game.range[1] - game.range[0]): EstimatorOutput {
   const n = game.players.length;
   if (!(opts.delta > 0 && opts.delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${opts.delta}`);
   if (!(Number.isInteger(opts.maxPermutations) && opts.maxPermutations >= 1)) {
@@ -80,23 +82,28 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
   if (typeof opts.budget !== 'number' || !(opts.budget >= 0)) throw new RangeError(`budget must be a number >= 0 (Infinity for none), got ${opts.budget}`);
   const [lo, hi] = game.range;
   const span = hi - lo;
-  const sampleRange = 2 * span;
+  if (!(bound >= span)) throw new RangeError(`sample bound must be at least the value span ${span}, got ${bound}`);
+  const sampleRange = 2 * bound;
   const betting = opts.radius === 'betting';
   const stats = Array.from({ length: n }, () => new RunningStats());
-  const sequences = betting ? Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n)) : [];
+  // Samples wider than [-span, span] get a finer grid, so one grid step stays span / BETTING_GRID.
+  const grid = Math.ceil((BETTING_GRID * bound) / span);
+  const sequences = betting ? Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid)) : [];
   const paired = betting && (opts.stop === 'top1' || opts.stop === 'ranking') && n > 1;
   const pairs: PairTests = paired ? pairTests(n, opts.delta) : [];
   const schedule = new CheckpointSchedule();
   const history: NonNullable<EstimatorOutput['history']> = [];
   const sample = new Float64Array(n);
   let rounds = 0;
-  let permutations = 0;
+  // Permutations used, or their equivalent in queries (fractional for estimators without orders).
+  let work = 0;
+  const permutations = () => Math.floor(work + 1e-9);
   let stopReason: EstimatorOutput['stopReason'] = 'maxPermutations';
   let checkpointCi: [number, number][] = stats.map(() => [-span, span]);
   let atCheckpoint = false;
 
   const bettingIntervals = (): [number, number][] =>
-    sequences.map((s) => [Math.max(-span + sampleRange * s.lower, -span), Math.min(-span + sampleRange * s.upper, span)]);
+    sequences.map((s) => [Math.max(-bound + sampleRange * s.lower, -span), Math.min(-bound + sampleRange * s.upper, span)]);
   const radiusIntervals = (k: number): [number, number][] => {
     const d = checkpointDelta(opts.delta, n, k);
     return stats.map((s) => {
@@ -107,16 +114,16 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
   };
   const means = () => stats.map((s) => s.mean);
 
-  while (permutations < opts.maxPermutations) {
+  while (work < opts.maxPermutations) {
     if (rounds > 0 && game.cost() >= opts.budget) {
       stopReason = 'budget';
       break;
     }
-    permutations += draw(game, rng, sample);
+    work += draw(game, rng, sample);
     rounds++;
     for (let i = 0; i < n; i++) {
       stats[i].push(sample[i]);
-      if (betting) sequences[i].push(clamp01((sample[i] + span) / sampleRange));
+      if (betting) sequences[i].push(clamp01((sample[i] + bound) / sampleRange));
     }
     if (paired) {
       const pairRange = 2 * sampleRange;
@@ -126,16 +133,16 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
       const reached = schedule.reached(rounds);
       const values = means();
       const ci = bettingIntervals();
-      if (reached) history.push({ permutations, cost: game.cost(), values, ci });
+      if (reached) history.push({ permutations: permutations(), cost: game.cost(), values, ci });
       if (satisfiedNow(opts, values, ci, pairs)) {
         stopReason = opts.stop;
-        if (!reached) history.push({ permutations, cost: game.cost(), values, ci });
+        if (!reached) history.push({ permutations: permutations(), cost: game.cost(), values, ci });
         break;
       }
     } else if (schedule.reached(rounds)) {
       const ci = radiusIntervals(schedule.index - 1);
       const values = means();
-      history.push({ permutations, cost: game.cost(), values, ci });
+      history.push({ permutations: permutations(), cost: game.cost(), values, ci });
       checkpointCi = ci;
       atCheckpoint = true;
       if (intervalsSatisfy(opts.stop, values, ci, opts.width)) {
@@ -146,7 +153,7 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
       atCheckpoint = false;
     }
   }
-  if (betting) return { values: means(), ci: bettingIntervals(), evaluations: 0, cost: game.cost(), permutations, stopReason, history };
+  if (betting) return { values: means(), ci: bettingIntervals(), evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason, history };
   const last = history[history.length - 1];
   if (stopReason === 'budget' && !atCheckpoint && last) {
     // A budget stop depends on the data through the cost, so only checkpoint intervals are
@@ -156,7 +163,7 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
   }
   // A stop at the cap (a fixed time) between checkpoints reports the next checkpoint's confidence.
   const ci = atCheckpoint || stopReason === 'budget' ? checkpointCi : radiusIntervals(schedule.index);
-  return { values: means(), ci, evaluations: 0, cost: game.cost(), permutations, stopReason, history };
+  return { values: means(), ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason, history };
 }
 
 /** Rounding can put a rescaled sample a hair outside [0, 1]. */
