@@ -4,6 +4,7 @@
  * game will use (each world has its own step cache), which is far cheaper than one per world.
  */
 import type { CaseDef, Game, Mode, PipelineDef } from '../../src/engine/types.ts';
+import type { Coalition } from '../../src/engine/coalition.ts';
 import { fixIndices } from '../../src/engine/blame-game.ts';
 import { hashWithSeed } from '../../src/engine/hash.ts';
 import { WorldNoise } from '../../src/engine/noise.ts';
@@ -83,7 +84,7 @@ export class PerWorldGames {
 
   /** The game of world p. */
   world(p: number): Game {
-    const memo = new Map<number, number>();
+    const memo = new Map<Coalition, number>();
     return {
       players: this.players,
       range: this.range,

@@ -7,11 +7,10 @@
  *
  * Width: the game of mc-efficiency (weights 1..5, quota just above half). Top-1: the same with
  * voter 0's weight set to 7 (2 above the largest), so one step leads (with weights 1..5 alone several steps tie for
- * the top and no rule may ever separate them). n = 64 is out of reach: coalitions are bitmasks in
- * doubles, so the engine takes at most 52 players; 48 is the largest size here.
+ * the top and no rule may ever separate them). At n = 64 coalitions are bigints (coalition.ts).
  */
 import { BlameGame, ESTIMATOR_NAMES, runEstimator, seededRng } from '../../src/engine/index.ts';
-import type { EstimatorOptions, Game, Radius, StopRule } from '../../src/engine/index.ts';
+import type { Coalition, EstimatorOptions, Game, Radius, StopRule } from '../../src/engine/index.ts';
 import { majorityShapley, majorityWeights, weightedMajorityPipeline } from '../lib/synthetic-games.ts';
 import { timeRuns } from '../lib/measure.ts';
 import { maxAbsError, type WorkloadResult } from '../lib/result.ts';
@@ -19,19 +18,24 @@ import type { SuiteSizes } from '../lib/sizes.ts';
 
 const TARGET_WIDTH = 0.02;
 
-/** The weighted majority game v(S) = [w(S) >= q] as a value function (no table: 2^48 would not fit). */
+/** The weighted majority game v(S) = [w(S) >= q] as a value function (no table: 2^32 would not fit). */
 function majorityGame(weights: readonly number[], quota: number): Game {
   const n = weights.length;
   return {
     players: weights.map((_, i) => `voter${i}`),
     range: [0, 1],
     cost: () => 0,
-    value(mask: number): number {
+    value(mask: Coalition): number {
       let w = 0;
-      let m = mask;
-      for (let i = 0; i < n && m > 0; i++) {
-        if (m % 2 === 1) w += weights[i];
-        m = Math.floor(m / 2);
+      if (typeof mask === 'bigint') {
+        let m = mask;
+        for (let i = 0; i < n && m > 0n; i++, m >>= 1n) if ((m & 1n) === 1n) w += weights[i];
+      } else {
+        let m = mask;
+        for (let i = 0; i < n && m > 0; i++) {
+          if (m % 2 === 1) w += weights[i];
+          m = Math.floor(m / 2);
+        }
       }
       return w >= quota ? 1 : 0;
     },

@@ -27,7 +27,7 @@ export function formatCase(r: CaseResult): string {
   lines.push(`last step to touch: ${r.lastTouch ? printable(r.lastTouch) : '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
   if (r.interactions && r.interactions.length) {
     const strongest = [...r.interactions].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 5);
-    lines.push(`strongest pair interactions (+ repair together, - substitutes): ${strongest.map((x) => `${printable(x.steps[0])}×${printable(x.steps[1])} ${f3(x.value)}`).join(', ')}`);
+    lines.push(`strongest pair interactions (+ repair together, - substitutes): ${strongest.map((x) => `${printable(x.steps[0])}×${printable(x.steps[1])} ${f3(x.value)}${x.ci ? ` [${f3(x.ci[0])}, ${f3(x.ci[1])}]` : ''}`).join(', ')}`);
   }
   for (const m of r.mismatches ?? []) lines.push(`note: replay differs from the recorded run: ${printable(m)}`);
   if (r.usage) lines.push(`model: ${usageText(r.usage)}`);

@@ -44,7 +44,7 @@ export function attribute(game: Game, caseId: string, settings: AnalysisSettings
 /** Pairwise interactions when the settings ask for them, on their own random stream (so they never move the Shapley estimate). */
 export function interactionsFor(game: Game, caseId: string, settings: AnalysisSettings): PairInteraction[] | undefined {
   if (!settings.interactions) return undefined;
-  return pairInteractions(game, seededRng(hashWithSeed(`interactions\u0000${caseId}`, settings.seed)));
+  return pairInteractions(game, seededRng(hashWithSeed(`interactions\u0000${caseId}`, settings.seed)), settings.delta);
 }
 
 /**

@@ -1,16 +1,18 @@
 import type { Game } from './types.ts';
+import { complementOf, emptyCoalition, fullCoalition, singletonCoalition } from './coalition.ts';
 
 /** Fix-alone: v({i}) - v(empty), what fixing step i on its own changes. */
 export function fixAlone(game: Game): number[] {
-  const v0 = game.value(0);
-  return game.players.map((_, i) => game.value(2 ** i) - v0);
+  const n = game.players.length;
+  const v0 = game.value(emptyCoalition(n));
+  return game.players.map((_, i) => game.value(singletonCoalition(n, i)) - v0);
 }
 
 /** Leave-one-out (but-for from the fully fixed state): v(all) - v(all - i). */
 export function leaveOneOut(game: Game): number[] {
-  const full = 2 ** game.players.length - 1;
-  const vAll = game.value(full);
-  return game.players.map((_, i) => vAll - game.value(full - 2 ** i));
+  const n = game.players.length;
+  const vAll = game.value(fullCoalition(n));
+  return game.players.map((_, i) => vAll - game.value(complementOf(singletonCoalition(n, i), n)));
 }
 
 /**

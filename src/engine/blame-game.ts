@@ -4,6 +4,7 @@ import { chosenFix } from './fix-choice.ts';
 import { WorldNoise } from './noise.ts';
 import { Replayer, type ReplayHooks, type WorldRun } from './replay.ts';
 import { caseWorldSeed, ensembleWorldSeed } from './world.ts';
+import { type Coalition, compareCoalitions, emptyCoalition, fullCoalition, isEmptyCoalition } from './coalition.ts';
 
 export const DEFAULT_RANGE: readonly [number, number] = [0, 1];
 
@@ -38,7 +39,9 @@ export class BlameGame implements Game {
   readonly players: readonly string[];
   readonly range: readonly [number, number];
   readonly replayer: Replayer;
-  private readonly memo = new Map<number, number>();
+  private readonly memo = new Map<Coalition, number>();
+  /** Every step fixed. */
+  readonly fullMask: Coalition;
   /** World 0's runs of the empty and full coalitions, kept for the drill-down and last-touch. */
   factualRun!: WorldRun;
   fullRun: WorldRun | null = null;
@@ -49,6 +52,7 @@ export class BlameGame implements Game {
 
   constructor(def: PipelineDef, c: CaseDef, settings: Pick<AnalysisSettings, 'mode' | 'worlds' | 'fixChoice'>, hooks: ReplayHooks = {}) {
     this.players = def.steps.map((s) => s.name);
+    this.fullMask = fullCoalition(this.players.length);
     this.caseId = c.id;
     this.range = def.range ?? DEFAULT_RANGE;
     const worlds = worldsFor(c, settings.mode, settings.worlds);
@@ -56,7 +60,7 @@ export class BlameGame implements Game {
     this.hooks = hooks;
     this.factualPending = worlds.map(() => false);
     // The factual run of every world comes first: posterior worlds abduct their noise in it.
-    this.value(0);
+    this.value(emptyCoalition(this.players.length));
     // Without every factual run the case cannot even be judged: this round ends here.
     if (this.factualPending.some(Boolean)) throw new StepSuspended(this.players[0]);
   }
@@ -69,7 +73,7 @@ export class BlameGame implements Game {
     return this.replayer.spent;
   }
 
-  value(mask: number): number {
+  value(mask: Coalition): number {
     const known = this.memo.get(mask);
     if (known !== undefined) return known;
     const worlds = this.replayer.worlds.length;
@@ -85,7 +89,7 @@ export class BlameGame implements Game {
       if (run.score < lo || run.score > hi) {
         throw new ReplayError(`case "${this.caseId}": the metric returned ${run.score}, outside the declared range [${lo}, ${hi}] (set "range" in the definition)`, null);
       }
-      if (w === 0 && mask === 0) this.factualRun = run;
+      if (w === 0 && isEmptyCoalition(mask)) this.factualRun = run;
       if (w === 0 && mask === this.fullMask) this.fullRun = run;
       sum += run.score;
     }
@@ -100,13 +104,13 @@ export class BlameGame implements Game {
    * now pending). A world whose factual run is incomplete runs nothing else: a posterior world's
    * Gumbels are abducted in its factual run, and a replay before that would cache wrong outputs.
    */
-  private runCollecting(w: number, mask: number): WorldRun | null {
-    if (mask !== 0 && this.factualPending[w]) return null;
+  private runCollecting(w: number, mask: Coalition): WorldRun | null {
+    if (!isEmptyCoalition(mask) && this.factualPending[w]) return null;
     try {
       return this.replayer.runWorld(w, mask);
     } catch (e) {
       if (!(e instanceof StepSuspended)) throw e;
-      if (mask === 0) this.factualPending[w] = true;
+      if (isEmptyCoalition(mask)) this.factualPending[w] = true;
       return null;
     }
   }
@@ -116,17 +120,14 @@ export class BlameGame implements Game {
    * lets the estimator go on, so one round collects the requests of many coalitions. The round's
    * result is discarded while anything is pending; past MAX_PENDING_PER_ROUND the round ends.
    */
-  private placeholder(mask: number): number {
-    if (mask === 0 || (this.hooks.model?.pending.size ?? 0) >= MAX_PENDING_PER_ROUND) throw new StepSuspended(this.players[0]);
+  private placeholder(mask: Coalition): number {
+    if (isEmptyCoalition(mask) || (this.hooks.model?.pending.size ?? 0) >= MAX_PENDING_PER_ROUND) throw new StepSuspended(this.players[0]);
     return this.range[0];
   }
 
-  get fullMask(): number {
-    return 2 ** this.players.length - 1;
-  }
 
   /** Evaluated coalitions so far, by mask. */
-  evaluated(): [number, number][] {
-    return [...this.memo.entries()].sort((a, b) => a[0] - b[0]);
+  evaluated(): [Coalition, number][] {
+    return [...this.memo.entries()].sort((a, b) => compareCoalitions(a[0], b[0]));
   }
 }

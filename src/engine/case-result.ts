@@ -5,6 +5,7 @@
  */
 import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResult, Game, Method, PairInteraction, PassedCaseResult, ShapleyEstimate } from './types.ts';
 import { fixAlone, leaveOneOut } from './baselines.ts';
+import { type Coalition, emptyCoalition, fullCoalition, hasPlayer, singletonCoalition } from './coalition.ts';
 import { resolveMethod } from './settings.ts';
 import { namedRecord } from './named-record.ts';
 import { boundText } from './bound-text.ts';
@@ -60,11 +61,10 @@ function byName<T>(players: readonly string[], xs: readonly T[]): Record<string,
   return namedRecord(players, xs);
 }
 
-function coalitionList(players: readonly string[], entries: readonly (readonly [number, number])[]): { fixed: string[]; value: number }[] {
-  // Only used up to COALITION_TABLE_MAX_PLAYERS players, so masks fit in 32 bits and bit tests are exact.
+function coalitionList(players: readonly string[], entries: readonly (readonly [Coalition, number])[]): { fixed: string[]; value: number }[] {
   return entries.map(([mask, value]) => {
     const fixed: string[] = [];
-    for (let i = 0; i < players.length; i++) if ((mask >>> i) & 1) fixed.push(players[i]);
+    for (let i = 0; i < players.length; i++) if (hasPlayer(mask, i)) fixed.push(players[i]);
     return { fixed, value };
   });
 }
@@ -77,8 +77,8 @@ export interface ResultExtras {
 
 /** A case that meets the threshold as run. */
 export function passedResult(caseId: string, game: Game, method: Method, counts: () => { cost: number; evaluations: number }, extras: ResultExtras = {}): PassedCaseResult {
-  const vEmpty = game.value(0);
-  const vAll = game.value(2 ** game.players.length - 1);
+  const vEmpty = game.value(emptyCoalition(game.players.length));
+  const vAll = game.value(fullCoalition(game.players.length));
   const { cost, evaluations } = counts();
   return {
     id: caseId,
@@ -99,7 +99,7 @@ export function passedResult(caseId: string, game: Game, method: Method, counts:
 /** What the game spent and saw, read after the baselines have made their lookups. */
 export interface Measured {
   /** Coalitions evaluated, as [mask, v] in increasing mask order. */
-  evaluated: readonly (readonly [number, number])[];
+  evaluated: readonly (readonly [Coalition, number])[];
   cost: number;
   evaluations: number;
   /** Last step whose output the fixes change (pipelines), null when there are no outputs (game tables). */
@@ -128,11 +128,12 @@ export interface AttributionInputs {
  */
 export function attributedResult(game: Game, a: AttributionInputs, extras: ResultExtras = {}): AttributedCaseResult {
   const players = [...game.players];
-  const vEmpty = game.value(0);
-  const vAll = game.value(2 ** players.length - 1);
+  const n = players.length;
+  const vEmpty = game.value(emptyCoalition(n));
+  const vAll = game.value(fullCoalition(n));
   const alone = fixAlone(game);
   const loo = leaveOneOut(game);
-  const resolvedAlone = players.filter((_, i) => game.value(2 ** i) >= a.threshold);
+  const resolvedAlone = players.filter((_, i) => game.value(singletonCoalition(n, i)) >= a.threshold);
   const m = a.measured();
   const { estimate } = a;
   return {

@@ -14,6 +14,7 @@ export { exactShapley, exactShapleyFromTable } from './shapley/exact.ts';
 export { permutationShapley } from './shapley/permutation.ts';
 export { ESTIMATOR_NAMES, DEFAULT_ESTIMATOR, LEGACY_ESTIMATOR, isEstimatorName, estimatorByName, listEstimators, runEstimator } from './shapley/registry.ts';
 export type { Estimator, EstimatorOptions } from './shapley/estimator.ts';
+export { type Coalition, NUMBER_MASK_MAX_PLAYERS, emptyCoalition, fullCoalition, withPlayer, complementOf, hasPlayer, membersOf } from './coalition.ts';
 export { seededRng } from './rng.ts';
 export { canonicalize } from './canonical.ts';
 export { analyzeCaseRound, type CaseRound } from './analyze-round.ts';

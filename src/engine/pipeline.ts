@@ -1,8 +1,11 @@
 import type { PipelineDef, VariantDef } from './types.ts';
 import { DefinitionError } from './errors.ts';
 
-/** Largest number of steps a coalition bitmask can address exactly (doubles hold 2^53). */
-export const MAX_PLAYERS = 52;
+/**
+ * Largest number of steps. Coalitions are numbers up to 52 steps and bigints above
+ * (coalition.ts); the cap bounds what grows with n^2 (the paired stop tests, interaction pairs).
+ */
+export const MAX_PLAYERS = 256;
 
 function isFiniteNonNegative(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x) && x >= 0;

@@ -6,6 +6,7 @@ import { StepLlm } from './step-llm.ts';
 import { ValueInterner } from './intern.ts';
 import { abductDraw, createStepNoise, type StepNoiseOptions, type WorldNoise } from './noise.ts';
 import type { Noise } from './types.ts';
+import { type Coalition, isEmptyCoalition, membersOf } from './coalition.ts';
 
 /** One executable version of a step: as run (variant 0) or its chosen fix (variant 1). */
 interface Variant {
@@ -278,10 +279,10 @@ export class Replayer {
   }
 
   /** Run the pipeline in world w with the steps in `mask` fixed. The factual run (mask 0) of each world must come first. */
-  runWorld(w: number, mask: number): WorldRun {
+  runWorld(w: number, mask: Coalition): WorldRun {
     const n = this.n;
     const state = this.stateOf(w);
-    if (mask === 0 && !state.factualDone && this.factualTemplate !== null) {
+    if (isEmptyCoalition(mask) && !state.factualDone && this.factualTemplate !== null) {
       if (this.factualTemplate !== undefined) return this.replayFactual(state, w, this.factualTemplate);
       const world = this.worlds[w];
       const before = world.freshDraws;
@@ -344,21 +345,26 @@ export class Replayer {
   }
 
   /** One replay of world w with the steps in `mask` fixed, through the step cache. */
-  private runSteps(state: WorldState, w: number, mask: number, n: number): WorldRun {
+  private runSteps(state: WorldState, w: number, mask: Coalition, n: number): WorldRun {
     // Plain arrays filled by push in step order (see filledArray for why not new Array(n)).
     const outputIds: number[] = [];
     const values: unknown[] = [];
-    const factual = mask === 0 && !state.factualDone;
+    const factual = isEmptyCoalition(mask) && !state.factualDone;
     const prefixHits = state.prefixHits;
-    let rest = mask;
+    // Above 52 steps the mask is a bigint: read its bits once; below, plain arithmetic as before.
+    const bigBits = typeof mask === 'bigint' ? membersOf(mask, n) : null;
+    let rest = typeof mask === 'bigint' ? 0 : mask;
     for (let i = 0; i < n; i++) {
-      // Arithmetic, not bitwise: masks may exceed 32 bits.
-      const fixed = rest % 2 === 1;
-      rest = (rest - (fixed ? 1 : 0)) / 2;
+      let fixed: boolean;
+      if (bigBits === null) {
+        // Arithmetic, not bitwise: masks may exceed 32 bits.
+        fixed = rest % 2 === 1;
+        rest = (rest - (fixed ? 1 : 0)) / 2;
+      } else fixed = bigBits[i] === 1;
       const variantIndex = fixed ? 1 : 0;
       if (prefixHits !== null) {
-        // n <= PREFIX_MEMO_MAX_STEPS, so the mask fits in 32 bits here.
-        const known = prefixHits[i][mask & ((2 << i) - 1)];
+        // n <= PREFIX_MEMO_MAX_STEPS, so the mask is a number that fits in 32 bits here.
+        const known = prefixHits[i][(mask as number) & ((2 << i) - 1)];
         if (known !== undefined) {
           outputIds.push(known.id);
           values.push(known.value);
@@ -385,7 +391,7 @@ export class Replayer {
         hit = this.execute(state, w, i, variantIndex, values, factual);
         node.set(leafKey, hit);
       }
-      if (prefixHits !== null) prefixHits[i][mask & ((2 << i) - 1)] = hit;
+      if (prefixHits !== null) prefixHits[i][(mask as number) & ((2 << i) - 1)] = hit;
       outputIds.push(hit.id);
       values.push(hit.value);
     }

@@ -1,4 +1,5 @@
 import type { EstimatorName } from './shapley/registry.ts';
+import type { Coalition } from './coalition.ts';
 
 export type { EstimatorName };
 
@@ -148,11 +149,11 @@ export interface AnalysisSettings {
   models?: Readonly<Record<string, string>>;
 }
 
-/** A cooperative game on players 0..n-1; coalitions are bitmasks (numbers, n <= 52). */
+/** A cooperative game on players 0..n-1; coalitions are bitmasks (numbers up to 52 players, bigints above: coalition.ts). */
 export interface Game {
   readonly players: readonly string[];
   /** v(S). Implementations memoise; repeated calls are free. */
-  value(mask: number): number;
+  value(mask: Coalition): number;
   /** Step cost spent so far (0 for table games). */
   cost(): number;
   /** Bounds on v, for interval radii. */
@@ -182,6 +183,8 @@ export interface PairInteraction {
   value: number;
   /** Sampled estimates only: the random orders in which the pair stood next to each other. */
   samples?: number;
+  /** Sampled estimates only: an anytime-valid interval, simultaneous over all pairs at the analysis's delta. */
+  ci?: [number, number];
 }
 
 /** What every case result carries, whatever became of the case. */

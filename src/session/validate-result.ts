@@ -37,10 +37,12 @@ function validateInteraction(value: unknown, path: string): PairInteraction {
   const steps = requiredField(object, 'steps', path, (v, p) => arrayOf(v, p, expectNonEmptyString));
   if (steps.length !== 2) throw new FormatError(childPath(path, 'steps'), `expected two step names, got ${steps.length}`);
   const samples = optionalField(object, 'samples', path, expectNonNegative);
+  const ci = optionalField(object, 'ci', path, expectInterval);
   return {
     steps: [steps[0], steps[1]],
     value: requiredField(object, 'value', path, expectFiniteNumber),
     ...(samples !== undefined && { samples }),
+    ...(ci !== undefined && { ci }),
   };
 }
 

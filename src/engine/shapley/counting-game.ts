@@ -1,4 +1,5 @@
 import type { Game } from '../types.ts';
+import type { Coalition } from '../coalition.ts';
 
 /** A game that counts every v(S) it is asked for, repeats included (the estimators' `queries`). */
 export class CountingGame implements Game {
@@ -10,7 +11,7 @@ export class CountingGame implements Game {
   get range(): readonly [number, number] {
     return this.inner.range;
   }
-  value(mask: number): number {
+  value(mask: Coalition): number {
     this.queries++;
     return this.inner.value(mask);
   }

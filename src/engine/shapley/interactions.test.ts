@@ -55,6 +55,33 @@ describe('pairwise Shapley interaction index', () => {
     expect(value(r.interactions!, 'p0', 'p1')).toBe(1);
     for (const x of r.interactions!) if (!(x.steps[0] === 'p0' && x.steps[1] === 'p1')) expect(x.value).toBe(0);
     expect(r.interactions!.every((x) => x.samples! > 0)).toBe(true);
+    // Constant pair terms: each interval closes in on its value and never loses it.
+    for (const x of r.interactions!) expect(x.ci![0] <= x.value && x.value <= x.ci![1] && x.ci![1] - x.ci![0] < 4).toBe(true);
     expect(pairInteractions(new TableGameAdapter(tableGame(new Float64Array(2), 1)), seededRng(1))).toEqual([]);
+  });
+
+  it('sampled intervals cover the exact interactions of all pairs at once in >= 1 - delta of runs', () => {
+    const n = 5;
+    const delta = 0.2;
+    const values = randomTable(n, seededRng(31));
+    const exact = exactInteractionsFromTable(values, n, playerNames(n));
+    const runs = 60;
+    let covered = 0;
+    for (let seed = 1; seed <= runs; seed++) {
+      const sampled = sampledInteractions(new TableGameAdapter(tableGame(values, n, 'g', [0, 1])), seededRng(seed), 400, delta);
+      if (sampled.every((x, k) => x.ci![0] <= exact[k].value && exact[k].value <= x.ci![1])) covered++;
+      // Intervals that say something: narrower than the [-2, 2] a pair term can span.
+      expect(sampled.every((x) => x.ci![1] - x.ci![0] < 3)).toBe(true);
+    }
+    expect(covered / runs).toBeGreaterThanOrEqual(1 - delta);
+  });
+
+  it('sampled interactions run on more than 52 players (bigint coalitions) and stay exact on a unanimity pair', () => {
+    const n = 64;
+    const game = { players: playerNames(n), range: [0, 1] as const, cost: () => 0, value: (m: number | bigint) => ((BigInt(m) & 3n) === 3n ? 1 : 0) };
+    const xs = sampledInteractions(game, seededRng(4), 200);
+    expect(xs).toHaveLength((n * (n - 1)) / 2);
+    expect(value(xs, 'p0', 'p1')).toBe(1);
+    expect(value(xs, 'p2', 'p63')).toBe(0);
   });
 });

@@ -1,4 +1,6 @@
 import type { Game, PairInteraction, Rng } from '../types.ts';
+import { type Coalition, emptyCoalition, withPlayer } from '../coalition.ts';
+import { BettingConfidenceSequence } from '../stats/betting-cs.ts';
 import { shuffle } from './sampling.ts';
 
 /** Players up to which interactions are exact from the full value table (2^12 = 4096 coalitions). */
@@ -6,6 +8,9 @@ export const EXACT_INTERACTION_MAX_PLAYERS = 12;
 
 /** Random orders drawn for sampled interactions above EXACT_INTERACTION_MAX_PLAYERS. */
 export const INTERACTION_PERMUTATIONS = 2000;
+
+/** Grid of the pair intervals over [-2 span, 2 span]. */
+const INTERACTION_GRID = 400;
 
 /** Weights |S|! (n-|S|-2)! / (n-1)! by |S| = 0..n-2, computed as 1 / ((n-1) C(n-2, s)) without factorials. */
 function pairWeights(n: number): number[] {
@@ -52,27 +57,47 @@ export function exactInteractionsFromTable(values: ArrayLike<number>, n: number,
  * the orders where they are adjacent is unbiased for I_ij. Each order gives n - 1 adjacent pairs at
  * one extra value each (v(S+j); the others lie on the order's path). `samples` says how many orders
  * had the pair adjacent (about 2 T / n).
+ *
+ * Intervals: the orders are i.i.d., so the terms of one pair, taken at the orders where it is
+ * adjacent, are i.i.d. with mean I_ij and lie in [-2 span, 2 span]; each pair gets a betting
+ * confidence sequence on them (Waudby-Smith & Ramdas 2023, as for the Shapley values) at
+ * delta / (number of pairs), so all intervals hold together with probability >= 1 - delta.
  */
-export function sampledInteractions(game: Game, rng: Rng, permutations: number): PairInteraction[] {
+export function sampledInteractions(game: Game, rng: Rng, permutations: number, delta = 0.05): PairInteraction[] {
+  if (!(delta > 0 && delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${delta}`);
   const n = game.players.length;
+  const span = game.range[1] - game.range[0];
   const sums = new Float64Array(n * n);
   const counts = new Uint32Array(n * n);
+  const alpha = delta / ((n * (n - 1)) / 2);
+  // A coarse grid (one step is span / 100): at 64 players there are 2016 sequences, and pair
+  // intervals from about 2T/n samples each are far wider than the step anyway.
+  const sequences = new Map<number, BettingConfidenceSequence>();
+  const sequence = (key: number) => {
+    let s = sequences.get(key);
+    if (s === undefined) sequences.set(key, (s = new BettingConfidenceSequence(alpha, INTERACTION_GRID)));
+    return s;
+  };
   const order = Array.from({ length: n }, (_, i) => i);
+  const empty = emptyCoalition(n);
+  const vEmpty = game.value(empty);
   for (let t = 0; t < permutations; t++) {
     shuffle(order, rng);
-    let before = 0;
-    let vBefore = game.value(0);
-    let mask = 2 ** order[0];
+    let before: Coalition = empty;
+    let vBefore = vEmpty;
+    let mask = withPlayer(empty, order[0]);
     let vWithA = game.value(mask);
     for (let k = 0; k + 1 < n; k++) {
       const a = order[k];
       const b = order[k + 1];
-      const both = mask + 2 ** b;
+      const both = withPlayer(mask, b);
       const vBoth = game.value(both);
-      const vWithB = game.value(before + 2 ** b);
+      const vWithB = game.value(withPlayer(before, b));
       const [i, j] = a < b ? [a, b] : [b, a];
-      sums[i * n + j] += vBoth - vWithA - vWithB + vBefore;
+      const term = vBoth - vWithA - vWithB + vBefore;
+      sums[i * n + j] += term;
       counts[i * n + j]++;
+      sequence(i * n + j).push(Math.min(Math.max((term + 2 * span) / (4 * span), 0), 1));
       before = mask;
       vBefore = vWithA;
       mask = both;
@@ -83,14 +108,16 @@ export function sampledInteractions(game: Game, rng: Rng, permutations: number):
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       const c = counts[i * n + j];
-      out.push({ steps: [game.players[i], game.players[j]], value: c ? sums[i * n + j] / c : 0, samples: c });
+      const s = sequences.get(i * n + j);
+      const ci: [number, number] = s === undefined ? [-2 * span, 2 * span] : [-2 * span + 4 * span * s.lower, -2 * span + 4 * span * s.upper];
+      out.push({ steps: [game.players[i], game.players[j]], value: c ? sums[i * n + j] / c : 0, samples: c, ci });
     }
   }
   return out;
 }
 
 /** Interactions of every pair: exact from the value table up to EXACT_INTERACTION_MAX_PLAYERS players, sampled above. */
-export function pairInteractions(game: Game, rng: Rng): PairInteraction[] {
+export function pairInteractions(game: Game, rng: Rng, delta = 0.05): PairInteraction[] {
   const n = game.players.length;
   if (n < 2) return [];
   if (n <= EXACT_INTERACTION_MAX_PLAYERS) {
@@ -98,5 +125,5 @@ export function pairInteractions(game: Game, rng: Rng): PairInteraction[] {
     for (let mask = 0; mask < table.length; mask++) table[mask] = game.value(mask);
     return exactInteractionsFromTable(table, n, game.players);
   }
-  return sampledInteractions(game, rng, INTERACTION_PERMUTATIONS);
+  return sampledInteractions(game, rng, INTERACTION_PERMUTATIONS, delta);
 }

@@ -1,4 +1,5 @@
 import type { Game, Rng } from '../types.ts';
+import { type Coalition, complementOf, emptyCoalition, withPlayer } from '../coalition.ts';
 import type { Estimator, EstimatorOptions, EstimatorOutput } from './estimator.ts';
 import { Endpoints, sampleShapley } from './sampling.ts';
 
@@ -32,7 +33,6 @@ export function kernelShapley(game: Game, rng: Rng, opts: EstimatorOptions): Est
   const controlCount = new Float64Array(sizes.length);
   const players = Array.from({ length: n }, (_, i) => i);
   const member = new Uint8Array(n);
-  const full = 2 ** n - 1;
   const perRound = 2 / (n - 1);
   const bound = (harmonic * (n - 1) * 2 * span) / n + span / n;
   return sampleShapley(
@@ -44,7 +44,7 @@ export function kernelShapley(game: Game, rng: Rng, opts: EstimatorOptions): Est
       const s = drawIndex(sizes, r);
       const k = s + 1;
       member.fill(0);
-      let mask = 0;
+      let mask: Coalition = emptyCoalition(n);
       // A uniform set of size k: the first k places of a partial Fisher-Yates shuffle.
       for (let t = 0; t < k; t++) {
         const j = t + Math.floor(r() * (n - t));
@@ -52,9 +52,9 @@ export function kernelShapley(game: Game, rng: Rng, opts: EstimatorOptions): Est
         players[j] = players[t];
         players[t] = p;
         member[p] = 1;
-        mask += 2 ** p;
+        mask = withPlayer(mask, p);
       }
-      const diff = g.value(mask) - g.value(full - mask);
+      const diff = g.value(mask) - g.value(complementOf(mask, n));
       const control = 2 * k === n || controlCount[s] === 0 ? 0 : controlSum[s] / controlCount[s];
       const residual = harmonic * (diff - control);
       for (let i = 0; i < n; i++) out[i] = (member[i] - k / n) * residual + share;

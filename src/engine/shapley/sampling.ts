@@ -1,4 +1,5 @@
 import type { Game, Rng } from '../types.ts';
+import { type Coalition, emptyCoalition, fullCoalition, usesBigMasks } from '../coalition.ts';
 import type { EstimatorOptions, EstimatorOutput } from './estimator.ts';
 import { bernsteinRadius } from '../stats/bernstein-radius.ts';
 import { BETTING_GRID, BettingConfidenceSequence } from '../stats/betting-cs.ts';
@@ -37,21 +38,36 @@ export class Endpoints {
   private empty: number | undefined;
   private all: number | undefined;
   vEmpty(game: Game): number {
-    return (this.empty ??= game.value(0));
+    return (this.empty ??= game.value(emptyCoalition(game.players.length)));
   }
   vAll(game: Game): number {
-    return (this.all ??= game.value(2 ** game.players.length - 1));
+    return (this.all ??= game.value(fullCoalition(game.players.length)));
   }
 }
 
 /** Add the players in `order` one by one, writing each one's marginal v(pre+i) - v(pre) into out (added to what is there when `add`). */
 export function marginalsAlong(game: Game, order: readonly number[], ends: Endpoints, out: Float64Array, add = false): void {
+  if (usesBigMasks(order.length)) return bigMarginalsAlong(game, order, ends, out, add);
   let mask = 0;
   let prev = ends.vEmpty(game);
   const last = order.length - 1;
   for (let k = 0; k <= last; k++) {
     const p = order[k];
     mask += 2 ** p;
+    const cur = k === last ? ends.vAll(game) : game.value(mask);
+    out[p] = add ? out[p] + cur - prev : cur - prev;
+    prev = cur;
+  }
+}
+
+/** marginalsAlong above 52 players, where coalitions are bigints (kept apart so the number path stays as fast as before). */
+function bigMarginalsAlong(game: Game, order: readonly number[], ends: Endpoints, out: Float64Array, add: boolean): void {
+  let mask: Coalition = 0n;
+  let prev = ends.vEmpty(game);
+  const last = order.length - 1;
+  for (let k = 0; k <= last; k++) {
+    const p = order[k];
+    mask |= 1n << BigInt(p);
     const cur = k === last ? ends.vAll(game) : game.value(mask);
     out[p] = add ? out[p] + cur - prev : cur - prev;
     prev = cur;
