@@ -1,6 +1,7 @@
-import type { AnalysisSettings, BatchBound, Method, Mode, Radius, StopRule } from '../engine/types.ts';
+import type { AnalysisSettings, BatchBound } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
+import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
 
 /** A command line that does not fit the contract (DESIGN 4.4); exit status 2. */
@@ -47,10 +48,10 @@ export interface ModelOptions {
   offline: boolean;
 }
 
-export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method exact|mc] [--mode recorded|posterior|prior]
-       [--worlds N] [--delta D] [--stop top1|ranking|width|budget] [--width W] [--budget C] [--seed S]
-       [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius betting|bernstein|hoeffding] [--max-permutations N] [--fix STEP=FIX]...
-       [--batch-bound normal|bernstein|anytime] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
+export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method ${METHODS.join('|')}] [--mode ${MODES.join('|')}]
+       [--worlds N] [--delta D] [--stop ${STOP_RULES.join('|')}] [--width W] [--budget C] [--seed S]
+       [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius ${RADII.join('|')}] [--max-permutations N] [--fix STEP=FIX]...
+       [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
        [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
    or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]`;
@@ -118,23 +119,23 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       }
       case '--method': {
         const m = value();
-        settings.method = m === 'auto' ? 'auto' : oneOf<Method>(flag, m, ['exact', 'mc']);
+        settings.method = oneOf(flag, m, METHODS);
         break;
       }
       case '--mode':
-        settings.mode = oneOf<Mode>(flag, value(), ['recorded', 'posterior', 'prior']);
+        settings.mode = oneOf(flag, value(), MODES);
         break;
       case '--stop':
-        settings.stop = oneOf<StopRule>(flag, value(), ['top1', 'ranking', 'width', 'budget']);
+        settings.stop = oneOf(flag, value(), STOP_RULES);
         break;
       case '--estimator':
         settings.estimator = oneOf(flag, value(), ESTIMATOR_NAMES);
         break;
       case '--radius':
-        settings.radius = oneOf<Radius>(flag, value(), ['betting', 'bernstein', 'hoeffding']);
+        settings.radius = oneOf(flag, value(), RADII);
         break;
       case '--batch-bound':
-        opts.batchBound = oneOf<BatchBound>(flag, value(), ['normal', 'bernstein', 'anytime']);
+        opts.batchBound = oneOf(flag, value(), BATCH_BOUNDS);
         break;
       case '--worlds':
         settings.worlds = num(flag, value(), (x) => Number.isInteger(x) && x >= 1 && x <= 100_000, 'a whole number from 1 to 100000');

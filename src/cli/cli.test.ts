@@ -220,7 +220,7 @@ describe('blame on failing cases', () => {
 describe('blame on bad input', () => {
   it('rejects bad arguments with the usage', () => {
     expectBadInput(blame(), /blame: no input file given/);
-    expectBadInput(blame(REFUND, '--method', 'fast'), /--method: expected one of exact, mc, got "fast"/);
+    expectBadInput(blame(REFUND, '--method', 'fast'), /--method: expected one of exact, mc, auto, got "fast"/);
     expectBadInput(blame(REFUND, '--delta', '2'), /--delta: expected a number strictly between 0 and 1/);
     expectBadInput(blame(REFUND, '--worlds', '0'), /--worlds: expected a whole number/);
     expectBadInput(blame(REFUND, '--bogus'), /unknown option --bogus/);

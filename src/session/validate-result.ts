@@ -1,5 +1,5 @@
 import { expectRequestKey, validateUsage } from './validate-usage.ts';
-import type { CaseResult, PairInteraction, ShapleyEstimate } from '../engine/types.ts';
+import type { CaseResult, Method, PairInteraction, ShapleyEstimate } from '../engine/types.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { childPath } from '../formats/json-path.ts';
 import { expectFiniteNumber, expectNonEmptyString, expectObject, expectString } from '../formats/validate.ts';
@@ -14,10 +14,12 @@ import {
   recordOf,
   requiredField,
 } from './validate-fields.ts';
-import { STOP_RULES } from './validate-settings.ts';
+import { METHODS, STOP_RULES } from '../engine/setting-choices.ts';
 import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
 
 type StopReason = NonNullable<ShapleyEstimate['stopReason']>;
+/** A result names the method it ran, never 'auto'. */
+const RESULT_METHODS = METHODS.filter((m): m is Method => m !== 'auto');
 const STOP_REASONS: readonly StopReason[] = ['exact', 'maxPermutations', ...STOP_RULES];
 
 type History = NonNullable<CaseResult['history']>;
@@ -111,7 +113,7 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
   const common = {
     id: requiredField(object, 'id', path, expectNonEmptyString),
     players,
-    method: requiredField(object, 'method', path, (v, p) => expectOneOf(v, ['exact', 'mc'] as const, p)),
+    method: requiredField(object, 'method', path, (v, p) => expectOneOf(v, RESULT_METHODS, p)),
   };
   const failed = requiredField(object, 'failed', path, expectBoolean);
   const counts = {

@@ -1,14 +1,10 @@
-import type { AnalysisSettings, BatchBound, Method, Mode, Radius, StopRule } from '../engine/types.ts';
+import type { AnalysisSettings } from '../engine/types.ts';
+import { METHODS, MODES, RADII, STOP_RULES } from '../engine/setting-choices.ts';
 import { ESTIMATOR_NAMES, LEGACY_ESTIMATOR } from '../engine/shapley/registry.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { expectFiniteNumber, expectInteger, expectObject, expectString } from '../formats/validate.ts';
 import { expectBoolean, expectLimit, expectOneOf, optionalField, recordOf, requiredField } from './validate-fields.ts';
 
-export const MODES: readonly Mode[] = ['recorded', 'posterior', 'prior'];
-export const METHODS: readonly (Method | 'auto')[] = ['exact', 'mc', 'auto'];
-export const STOP_RULES: readonly StopRule[] = ['top1', 'ranking', 'width', 'budget'];
-export const RADII: readonly Radius[] = ['betting', 'bernstein', 'hoeffding'];
-export const BATCH_BOUNDS: readonly BatchBound[] = ['normal', 'bernstein', 'anytime'];
 
 function expectPositiveInteger(value: unknown, path: string): number {
   const number = expectInteger(value, path);

@@ -5,7 +5,7 @@ import { childPath } from '../formats/json-path.ts';
 import { expectArray, expectInteger, expectObject, expectString, rejectUnknownFields } from '../formats/validate.ts';
 import type { ModelCacheEntry, StudyMark } from './types.ts';
 import { arrayOf, expectBoolean, expectInterval, expectNonNegative, expectOneOf, optionalField, requiredField } from './validate-fields.ts';
-import { BATCH_BOUNDS } from './validate-settings.ts';
+import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 
 function expectHexDigest(value: unknown, path: string): string {
   const text = expectString(value, path);

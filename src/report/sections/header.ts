@@ -1,5 +1,6 @@
 import type { AnalysisSettings } from '../../engine/types.ts';
 import { listEstimators } from '../../engine/shapley/registry.ts';
+import { METHOD_CHOICES, MODE_CHOICES, RADIUS_CHOICES, STOP_RULE_CHOICES } from '../../engine/setting-choices.ts';
 import type { Session } from '../../session/types.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
 import type { FixConsidered } from '../fixesConsidered.ts';
@@ -74,36 +75,18 @@ ${fixes.length ? `<table><thead><tr><th>Step</th><th>Fix</th></tr></thead><tbody
 }
 
 function describeMode(settings: AnalysisSettings): string {
-  switch (settings.mode) {
-    case 'recorded':
-      return 'recorded: each failure is replayed with its own recorded noise (exact, deterministic)';
-    case 'posterior':
-      return 'posterior: noise abducted from the observed choices (counterfactual)';
-    case 'prior':
-      return 'prior: fresh noise (interventional: how often a fix helps on a new run, not why this run failed)';
-    default:
-      return String(settings.mode);
-  }
+  return Object.hasOwn(MODE_CHOICES, settings.mode) ? MODE_CHOICES[settings.mode].description : String(settings.mode);
 }
 
 function describeMethod(settings: AnalysisSettings): string {
-  const mc = `Monte Carlo sampling with the ${describeEstimator(settings)} estimator (${describeRadius(settings)}, at most ${formatCount(settings.maxPermutations)} permutations)`;
-  if (settings.method === 'exact') return 'exact Shapley over every coalition';
+  const mc = `${METHOD_CHOICES.mc.description} with the ${describeEstimator(settings)} estimator (${describeRadius(settings)}, at most ${formatCount(settings.maxPermutations)} permutations)`;
+  if (settings.method === 'exact') return METHOD_CHOICES.exact.description;
   if (settings.method === 'mc') return mc;
   return `auto: exact up to 12 steps, else ${mc}`;
 }
 
 function describeRadius(settings: AnalysisSettings): string {
-  switch (settings.radius) {
-    case 'betting':
-      return 'betting confidence sequences, anytime-valid';
-    case 'bernstein':
-      return 'empirical Bernstein intervals';
-    case 'hoeffding':
-      return 'Hoeffding intervals';
-    default:
-      return String(settings.radius);
-  }
+  return Object.hasOwn(RADIUS_CHOICES, settings.radius) ? RADIUS_CHOICES[settings.radius].description : String(settings.radius);
 }
 
 /** The estimator by its registry label (the session validator only lets registered names through). */
@@ -113,16 +96,6 @@ function describeEstimator(settings: AnalysisSettings): string {
 }
 
 function describeStop(settings: AnalysisSettings): string {
-  switch (settings.stop) {
-    case 'top1':
-      return 'top1: stop once the top step’s interval is apart from all others';
-    case 'ranking':
-      return 'ranking: stop once every adjacent pair of steps is apart';
-    case 'width':
-      return `width: stop once every interval radius is at most ${formatNumber(settings.width)}`;
-    case 'budget':
-      return 'budget: run until the step-cost budget is spent';
-    default:
-      return String(settings.stop);
-  }
+  if (!Object.hasOwn(STOP_RULE_CHOICES, settings.stop)) return String(settings.stop);
+  return STOP_RULE_CHOICES[settings.stop].description.replace('{width}', formatNumber(settings.width));
 }

@@ -1,0 +1,58 @@
+/**
+ * The values each choice among the analysis settings can take, with the words the page and the
+ * report use for them: the one list the command's parser, the session validator, the settings
+ * panel and the report read (estimators have their own registry, shapley/registry.ts). Each is a
+ * record over its type, so adding a value to a type without wording it here fails to compile.
+ */
+import type { BatchBound, Method, Mode, Radius, StopRule } from './types.ts';
+
+export interface SettingChoice {
+  /** The settings panel's option text. */
+  label: string;
+  /** The report's description of the chosen value. */
+  description: string;
+}
+
+export const MODE_CHOICES: Readonly<Record<Mode, SettingChoice>> = {
+  recorded: { label: "Recorded: replay the failure's own noise", description: 'recorded: each failure is replayed with its own recorded noise (exact, deterministic)' },
+  posterior: { label: 'Posterior: abduct noise from observed choices', description: 'posterior: noise abducted from the observed choices (counterfactual)' },
+  prior: { label: 'Prior: fresh noise (interventional)', description: 'prior: fresh noise (interventional: how often a fix helps on a new run, not why this run failed)' },
+};
+
+/** 'auto' is worded by the page and the report, which know the step count. */
+export const METHOD_CHOICES: Readonly<Record<Method | 'auto', SettingChoice>> = {
+  exact: { label: 'Exact (all coalitions)', description: 'exact Shapley over every coalition' },
+  mc: { label: 'Monte Carlo (permutations)', description: 'Monte Carlo sampling' },
+  auto: { label: 'Automatic', description: 'auto: exact up to 12 steps, else Monte Carlo' },
+};
+
+export const STOP_RULE_CHOICES: Readonly<Record<StopRule, SettingChoice>> = {
+  top1: { label: 'the top step separates', description: 'top1: stop once the top step’s interval is apart from all others' },
+  ranking: { label: 'the whole ranking separates', description: 'ranking: stop once every adjacent pair of steps is apart' },
+  // {width} is the setting's width.
+  width: { label: 'every interval is narrow enough', description: 'width: stop once every interval radius is at most {width}' },
+  budget: { label: 'the budget is spent', description: 'budget: run until the step-cost budget is spent' },
+};
+
+export const RADIUS_CHOICES: Readonly<Record<Radius, SettingChoice>> = {
+  betting: { label: 'Betting confidence sequence (anytime-valid)', description: 'betting confidence sequences, anytime-valid' },
+  bernstein: { label: 'Empirical Bernstein', description: 'empirical Bernstein intervals' },
+  hoeffding: { label: 'Hoeffding', description: 'Hoeffding intervals' },
+};
+
+export const BATCH_BOUND_CHOICES: Readonly<Record<BatchBound, SettingChoice>> = {
+  normal: { label: 'Normal (asymptotic)', description: 'normal (asymptotic)' },
+  bernstein: { label: 'Empirical Bernstein', description: 'empirical Bernstein' },
+  anytime: { label: 'Anytime-valid (betting confidence sequence)', description: 'anytime-valid (betting confidence sequence)' },
+};
+
+/** The values of a choice, in the order they are worded above. */
+function valuesOf<T extends string>(choices: Readonly<Record<T, SettingChoice>>): readonly T[] {
+  return Object.freeze(Object.keys(choices) as T[]);
+}
+
+export const MODES = valuesOf(MODE_CHOICES);
+export const METHODS = valuesOf(METHOD_CHOICES);
+export const STOP_RULES = valuesOf(STOP_RULE_CHOICES);
+export const RADII = valuesOf(RADIUS_CHOICES);
+export const BATCH_BOUNDS = valuesOf(BATCH_BOUND_CHOICES);
