@@ -5,8 +5,8 @@
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-workload.ts [eight|rag|crn] [ses|plain]
  *   npx tsx bench/profile-summary.ts /tmp/prof/<largest>.cpuprofile
  */
-import { analyzeCase, DEFAULT_SETTINGS } from '../src/engine/index.ts';
-import type { AnalysisSettings, PipelineDef } from '../src/engine/types.ts';
+import { analyzeCase, DEFAULT_SETTINGS, validatePipeline, type ValidPipeline } from '../src/engine/index.ts';
+import type { AnalysisSettings } from '../src/engine/types.ts';
 import { loadDemo } from './lib/demos.ts';
 import { FULL_SIZES } from './lib/sizes.ts';
 import { estimate, failingCases } from './workloads/crn-study.ts';
@@ -14,9 +14,9 @@ import { estimate, failingCases } from './workloads/crn-study.ts';
 const [which = 'eight', flavour = 'ses'] = process.argv.slice(2);
 const EXACT: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact', mode: 'recorded' };
 
-async function def(name: 'eight-step-agent' | 'stochastic-rag'): Promise<PipelineDef> {
+async function def(name: 'eight-step-agent' | 'stochastic-rag'): Promise<ValidPipeline> {
   const demo = loadDemo(name);
-  return flavour === 'plain' ? demo.plain() : demo.sandboxed();
+  return validatePipeline(flavour === 'plain' ? await demo.plain() : demo.sandboxed());
 }
 
 const cpu0 = process.cpuUsage();

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CaseDef, PipelineDef } from '../../src/engine/types.ts';
+import type { ValidPipeline } from '../../src/engine/pipeline.ts';
 import { parseInputFile } from '../../src/formats/index.ts';
 import { compileChecked } from '../../src/sandbox/analyze-source.ts';
 
@@ -17,7 +18,7 @@ export interface LoadedDemo {
   /** The recorded cases of the trace (with observed choices, outputs and scores). */
   cases: CaseDef[];
   /** Compiled in the SES sandbox (what the workbench and the CLI run). */
-  sandboxed(): PipelineDef;
+  sandboxed(): ValidPipeline;
   /** The same file imported as a plain ES module, outside any sandbox (for the overhead study). */
   plain(): Promise<PipelineDef>;
 }
@@ -32,7 +33,7 @@ export function loadDemo(name: DemoName): LoadedDemo {
   if (input.kind !== 'trace') throw new Error(`${file}: expected an agentblame-trace, got a ${input.kind} file`);
   const source = input.trace.pipeline?.source;
   if (source === undefined) throw new Error(`${file}: the trace carries no pipeline source`);
-  let compiled: PipelineDef | undefined;
+  let compiled: ValidPipeline | undefined;
   const demo: LoadedDemo = {
     name,
     source,

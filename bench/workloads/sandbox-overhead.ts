@@ -3,8 +3,8 @@
  * directly, trusted) and compiled in the SES sandbox (copied, frozen inputs and outputs, the
  * noise facade), same cases, same settings, in this thread. Results must be identical.
  */
-import { analyzeCase, DEFAULT_SETTINGS } from '../../src/engine/index.ts';
-import type { AnalysisSettings, CaseResult, PipelineDef } from '../../src/engine/types.ts';
+import { analyzeCase, DEFAULT_SETTINGS, validatePipeline, type ValidPipeline } from '../../src/engine/index.ts';
+import type { AnalysisSettings, CaseResult } from '../../src/engine/types.ts';
 import { loadDemo, type DemoName } from '../lib/demos.ts';
 import { timeRuns } from '../lib/measure.ts';
 import type { WorkloadResult } from '../lib/result.ts';
@@ -17,8 +17,8 @@ export async function sandboxOverheadWorkload(sizes: SuiteSizes): Promise<Worklo
   for (const name of ['refund-policy', 'stochastic-rag', 'eight-step-agent'] as DemoName[]) {
     const demo = loadDemo(name);
     const cases = demo.cases.slice(0, sizes.sandboxCases);
-    const analyse = (def: PipelineDef) => () => cases.map((c) => analyzeCase(def, c, EXACT));
-    const plain = await timeRuns(sizes.runs, sizes.warmup, analyse(await demo.plain()));
+    const analyse = (def: ValidPipeline) => () => cases.map((c) => analyzeCase(def, c, EXACT));
+    const plain = await timeRuns(sizes.runs, sizes.warmup, analyse(validatePipeline(await demo.plain())));
     const ses = await timeRuns(sizes.runs, sizes.warmup, analyse(demo.sandboxed()));
     if (JSON.stringify(strip(plain.result)) !== JSON.stringify(strip(ses.result))) {
       throw new Error(`${name}: plain and sandboxed analyses differ`);

@@ -1,6 +1,7 @@
 import { analyzeCaseRound, factualRun, ModelContext, StepSuspended, type ModelAnswer } from '../engine/index.ts';
 import type { ChatRequest, ModelResponse, PendingRequest } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, PipelineDef } from '../engine/types.ts';
+import type { ValidPipeline } from '../engine/pipeline.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { serializeTrace, TRACE_FORMAT, TRACE_VERSION, type TraceFile } from '../formats/index.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
@@ -53,7 +54,7 @@ function answerPending(pendings: Iterable<PendingRequest>, model: DemoModel, res
 export const DEMO_RESPONSE_SETTINGS: readonly AnalysisSettings[] = (['recorded', 'posterior', 'prior'] as const).map((mode) => ({ ...DEFAULT_SETTINGS, mode }));
 
 /** Analyse every case under `settings` with the test model, collecting the responses used. */
-function collectResponses(def: PipelineDef, cases: readonly CaseDef[], model: DemoModel, responses: DemoResponses): void {
+function collectResponses(def: ValidPipeline, cases: readonly CaseDef[], model: DemoModel, responses: DemoResponses): void {
   for (const settings of DEMO_RESPONSE_SETTINGS) {
     for (const c of cases) {
       const answers = answersOf(responses);

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { aggregateBatch, analyzeCase, DEFAULT_SETTINGS } from '../engine/index.ts';
-import type { AnalysisSettings, BatchResult, CaseResult, PipelineDef } from '../engine/types.ts';
+import type { AnalysisSettings, BatchResult, CaseResult } from '../engine/types.ts';
+import type { ValidPipeline } from '../engine/pipeline.ts';
 import { parseTrace, type TraceFile } from '../formats/index.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
 import { analyzeCaseRound, requestKey, type ModelAnswer } from '../engine/index.ts';
@@ -24,7 +25,7 @@ function readDemoFile(fileName: string): string {
 
 interface LoadedDemo {
   trace: TraceFile;
-  def: PipelineDef;
+  def: ValidPipeline;
 }
 
 /** A demo as a user would open it: the trace file, and the pipeline compiled from its embedded source. */

@@ -1,3 +1,4 @@
+import { validatePipeline, type ValidPipeline } from './pipeline.ts';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { abductGumbels } from './abduction.ts';
@@ -123,7 +124,7 @@ describe('abductGumbels against rejection sampling', () => {
 
 describe('posterior mode end to end', () => {
   /** retriever picks a document by Gumbel-max; the writer is right iff the document is gold. */
-  const def: PipelineDef = {
+  const def = validatePipeline({
     name: 'rag',
     steps: [
       {
@@ -136,7 +137,7 @@ describe('posterior mode end to end', () => {
       { name: 'writer', inputs: ['retriever'], cost: 1, run: ({ retriever }) => retriever === 'gold', fixes: [{ name: 'same', cost: 1, run: ({ retriever }) => retriever === 'gold' }] },
     ],
     metric: (out) => (out.writer ? 1 : 0),
-  };
+  });
 
   it('v(empty) is 0 and v(fix) matches the rejection-sampled counterfactual probability', () => {
     const worlds = 400;

@@ -3,7 +3,8 @@ import { StepSuspended } from './errors.ts';
 import type { ModelAnswer, PendingRequest } from './model-call.ts';
 import { ModelContext } from './model-context.ts';
 import type { ReplayHooks } from './replay.ts';
-import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef } from './types.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from './types.ts';
+import type { ValidPipeline } from './pipeline.ts';
 
 /** One round of a case: its result, or the model requests it waits for. */
 export type CaseRound =
@@ -19,7 +20,7 @@ export type CaseRound =
  * the start (each round starts afresh, and answers never change).
  */
 export function analyzeCaseRound(
-  def: PipelineDef,
+  def: ValidPipeline,
   c: CaseDef,
   settings: AnalysisSettings,
   answers: ReadonlyMap<string, ModelAnswer>,

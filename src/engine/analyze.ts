@@ -12,7 +12,7 @@ import { exactShapley } from './shapley/exact.ts';
 import { runEstimator } from './shapley/registry.ts';
 import { pairInteractions } from './shapley/interactions.ts';
 import { hashWithSeed } from './hash.ts';
-import { validatePipeline } from './pipeline.ts';
+import type { ValidPipeline } from './pipeline.ts';
 import { factualRun } from './factual-run.ts';
 import { ownValue } from './named-record.ts';
 import { refuseNonFinite } from './finite-results.ts';
@@ -52,10 +52,9 @@ export function interactionsFor(game: Game, caseId: string, settings: AnalysisSe
  * baselines. Failures of the definition's code come back as `error` (naming case and step);
  * this function does not throw for them.
  */
-export function analyzeCase(def: PipelineDef, c: CaseDef, settings: AnalysisSettings, hooks: ReplayHooks = {}): CaseResult {
-  // A malformed definition (duplicate names, forward references, a step without fixes) would
-  // otherwise replay into silently wrong values; it throws DefinitionError naming the step.
-  validatePipeline(def);
+export function analyzeCase(def: ValidPipeline, c: CaseDef, settings: AnalysisSettings, hooks: ReplayHooks = {}): CaseResult {
+  // `def` passed validatePipeline when it was compiled: a malformed definition (duplicate names,
+  // forward references, a step without fixes) would replay into silently wrong values.
   const players = def.steps.map((s) => s.name);
   const method = resolveMethod(settings.method, players.length);
   const threshold = def.threshold ?? 1;

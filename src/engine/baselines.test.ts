@@ -1,3 +1,4 @@
+import { validatePipeline, type ValidPipeline } from './pipeline.ts';
 import { describe, expect, it } from 'vitest';
 import { analyzeCase } from './analyze.ts';
 import { fixAlone, lastTouch, leaveOneOut } from './baselines.ts';
@@ -54,14 +55,14 @@ describe('baselines', () => {
 
   it('last touch in a pipeline compares plain data, not object identity', () => {
     // The fix of b returns an equal but new object; only a really changes.
-    const def: PipelineDef = {
+    const def = validatePipeline({
       name: 'lt',
       steps: [
         { name: 'a', inputs: ['q'], cost: 1, run: () => 1, fixes: [{ name: 'fa', cost: 1, run: () => 2 }] },
         { name: 'b', inputs: ['q'], cost: 1, run: () => ({ x: [1, 2], y: 'z' }), fixes: [{ name: 'fb', cost: 1, run: () => ({ y: 'z', x: [1, 2] }) }] },
       ],
       metric: (out) => (out.a === 2 ? 1 : 0),
-    };
+    });
     const r = analyzeCase(def, { id: 'c', inputs: { q: 0 } }, exact);
     expect(r.lastTouch).toBe('a');
     expect(r.shapley).toEqual({ a: 1, b: 0 });

@@ -1,3 +1,4 @@
+import { validatePipeline, type ValidPipeline } from './pipeline.ts';
 import { describe, expect, it } from 'vitest';
 import { analyzeCase } from './analyze.ts';
 import { analyzeTableGame } from './table-game.ts';
@@ -7,7 +8,7 @@ import { randomTable, tableGame } from './testing/games.ts';
 import { seededRng } from './rng.ts';
 
 /** An eight-step chain of noisy steps counting successes; fixes raise the odds; success needs 6 of 8. */
-function chain(): PipelineDef {
+function chain(): ValidPipeline {
   const steps: StepDef[] = Array.from({ length: 8 }, (_, i) => {
     const input = i === 0 ? 'task' : `s${i - 1}`;
     const run = (good: number): StepDef['run'] => (inputs, noise) => {
@@ -17,7 +18,7 @@ function chain(): PipelineDef {
     };
     return { name: `s${i}`, inputs: [input], cost: 1 + (i % 3), run: run(0.3 + 0.1 * i), fixes: [{ name: 'fix', cost: 2, run: run(3) }] };
   });
-  return { name: 'chain', steps, metric: (out) => ((out.s7 as { n: number }).n >= 6 ? 1 : 0) };
+  return validatePipeline({ name: 'chain', steps, metric: (out) => ((out.s7 as { n: number }).n >= 6 ? 1 : 0) });
 }
 
 const cases: CaseDef[] = Array.from({ length: 6 }, (_, k) => ({ id: `case-${k}`, inputs: { task: k }, seed: 100 + k, observed: { s2: { ok: 'bad' }, s5: { ok: 'bad' } } }));
@@ -72,10 +73,10 @@ describe('determinism', () => {
     const started: number[] = [];
     let executions = 0;
     const def = chain();
-    const counted: PipelineDef = {
+    const counted = validatePipeline({
       ...def,
       steps: def.steps.map((s) => ({ ...s, run: (i, n) => (executions++, s.run(i, n)), fixes: s.fixes.map((f) => ({ ...f, run: (i, n) => (executions++, f.run(i, n)) })) })),
-    };
+    });
     analyzeCase(counted, cases[0], { ...DEFAULT_SETTINGS, method: 'exact' }, { onStepStart: (i) => started.push(i) });
     expect(started.length).toBe(executions);
     expect(started.every((i) => Number.isInteger(i) && i >= 0 && i < 8)).toBe(true);

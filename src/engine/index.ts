@@ -5,7 +5,7 @@ export { analyzeTableGame, TableGameAdapter, type TableGame } from './table-game
 export { aggregateBatch, BatchStopper, studyBatchOptions, type BatchOptions } from './batch.ts';
 export { analysedFailures, attributedResult, errorResult, isAnalysedFailure, isErrorResult, passedResult, resolvesAlone } from './case-result.ts';
 export { chosenFix, fixesUsed, type FixUsed } from './fix-choice.ts';
-export { validatePipeline, caseInputNames, MAX_PLAYERS } from './pipeline.ts';
+export { validatePipeline, caseInputNames, MAX_PLAYERS, type ValidPipeline } from './pipeline.ts';
 export { DEFAULT_SETTINGS, resolveMethod, AUTO_EXACT_MAX_PLAYERS } from './settings.ts';
 export { DefinitionError, ReplayError } from './errors.ts';
 export { factualRun } from './factual-run.ts';

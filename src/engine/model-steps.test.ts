@@ -1,3 +1,4 @@
+import { validatePipeline, type ValidPipeline } from './pipeline.ts';
 import { describe, expect, it } from 'vitest';
 import { analyzeCase } from './analyze.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
@@ -16,8 +17,8 @@ const OPTIONS = ['refund', 'escalate', 'close'];
 const classifyPrompt = (ticket: string, hint: string) => `${hint}Ticket: ${ticket}`;
 
 /** Support triage whose steps call the (toy) model through `llm`. */
-function modelPipeline(): PipelineDef {
-  return {
+function modelPipeline(): ValidPipeline {
+  return validatePipeline({
     name: 'triage',
     steps: [
       {
@@ -37,21 +38,21 @@ function modelPipeline(): PipelineDef {
       },
     ],
     metric: (outputs) => (outputs.review === 'refund-ok' ? 1 : 0),
-  };
+  });
 }
 
 /** The same pipeline with the toy model simulated in plain code: what the model steps must reproduce. */
-function simulatedTwin(): PipelineDef {
+function simulatedTwin(): ValidPipeline {
   const def = modelPipeline();
   const chat = (system: string, user: string, model: string) => toyAnswer({ model, messages: [{ role: 'system', content: system }, { role: 'user', content: user }], temperature: 0 }).text;
-  return {
+  return validatePipeline({
     ...def,
     steps: [
       { ...def.steps[0], run: ({ ticket }, noise) => noise.categorical(toyChooseLogits(OPTIONS, classifyPrompt(String(ticket), ''))), fixes: [{ name: 'hint', cost: 1, run: ({ ticket }, noise) => noise.categorical(toyChooseLogits(OPTIONS, classifyPrompt(String(ticket), 'PREFER:refund '))) }] },
       { ...def.steps[1], run: ({ classify, ticket }) => chat(classify === 'refund' ? 'ANSWER:refund-ok' : 'ANSWER:sorry', String(ticket), 'toy-1'), fixes: [{ name: 'policy', cost: 1, run: ({ ticket }) => chat('ANSWER:refund-ok', String(ticket), 'toy-2') }] },
       def.steps[2],
     ],
-  };
+  });
 }
 
 const cases: CaseDef[] = Array.from({ length: 12 }, (_, k) => ({ id: `t${k}`, inputs: { ticket: `order ${k} arrived broken` }, seed: 100 + k }));
@@ -91,10 +92,10 @@ describe('model steps', () => {
 
   it('keep a step suspended when it catches the llm call\'s throw', () => {
     const def = modelPipeline();
-    const sneaky: PipelineDef = {
+    const sneaky = validatePipeline({
       ...def,
       steps: [{ ...def.steps[0], run: (inputs, noise, tools) => { try { return def.steps[0].run(inputs, noise, tools); } catch { return 'close'; } } }, def.steps[1], def.steps[2]],
-    };
+    });
     const { result } = runRounds(sneaky, cases[1], settings());
     expect(result).toEqual(runRounds(def, cases[1], settings()).result);
   });
@@ -108,10 +109,10 @@ describe('model steps', () => {
 
   it('fail a case whose request failed even when the step catches the throw (no fallback that depends on luck)', () => {
     const def = modelPipeline();
-    const catching: PipelineDef = {
+    const catching = validatePipeline({
       ...def,
       steps: [def.steps[0], { ...def.steps[1], fixes: [{ ...def.steps[1].fixes[0], run: (inputs, noise, tools) => { try { return def.steps[1].fixes[0].run(inputs, noise, tools); } catch { return 'refund-ok'; } } }] }, def.steps[2]],
-    };
+    });
     const failing = (request: { model: string }) => (request.model === 'toy-2' ? { error: 'HTTP 500 "overloaded"' } : toyAnswer(request as never));
     const { result } = runRounds(catching, cases[2], settings(), failing as never);
     expect(result.error).toBe('case "t2": step "draft": llm.chat failed: HTTP 500 "overloaded"');
@@ -123,7 +124,7 @@ describe('model steps', () => {
   });
 
   it('seed sampled chats by world, so worlds differ and coalitions of one world share a request', () => {
-    const def: PipelineDef = {
+    const def = validatePipeline({
       name: 'sampled',
       steps: [{
         name: 'write', inputs: ['q'], cost: 1,
@@ -131,7 +132,7 @@ describe('model steps', () => {
         fixes: [{ name: 'same', cost: 1, run: ({ q }, _n, tools) => llmOf(tools).chat({ messages: [{ role: 'user', content: String(q) }], temperature: 0.7 }).text }],
       }],
       metric: (o) => (o.write === 'alpha' ? 1 : 0),
-    };
+    });
     const { sent } = runRounds(def, { id: 'q', inputs: { q: 'hello' } }, settings({ mode: 'prior', worlds: 6 }));
     // The fix sends the same request as the as-run step: one request per world, each with its own
     // seed (prior mode also replays the case's own world, to judge whether it failed: 6 + 1).

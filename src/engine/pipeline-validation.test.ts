@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeCase } from './analyze.ts';
+import { analyzeCase as analyzeValidated } from './analyze.ts';
 import { DefinitionError, ReplayError } from './errors.ts';
 import { validatePipeline } from './pipeline.ts';
 import { Replayer } from './replay.ts';
 import { WorldNoise } from './noise.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
-import type { AnalysisSettings, CaseDef, PipelineDef, StepDef, StepRun, VariantDef } from './types.ts';
+import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef, StepDef, StepRun, VariantDef } from './types.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact' };
 
@@ -15,6 +15,11 @@ function step(name: string, inputs: string[], run: StepRun = () => name, fix: St
 
 function pipeline(steps: StepDef[], metric: PipelineDef['metric'] = (out) => (out[steps[steps.length - 1].name] === 'ok' ? 1 : 0)): PipelineDef {
   return { name: 'p', steps, metric };
+}
+
+/** Validated first, as compiling a definition does: analyzeCase takes only validated definitions. */
+function analyzeCase(def: PipelineDef, c: CaseDef, s: AnalysisSettings): CaseResult {
+  return analyzeValidated(validatePipeline(def), c, s);
 }
 
 const aCase: CaseDef = { id: 'case-7', inputs: { question: 'q' } };
@@ -57,7 +62,14 @@ describe('validatePipeline', () => {
     expectDefinitionError(null, /object/);
   });
 
-  it('analyzeCase refuses a malformed definition with the same DefinitionError', () => {
+  it('returns the definition itself, marked as validated', () => {
+    const def = pipeline([step('a', ['question'])]);
+    expect(validatePipeline(def)).toBe(def);
+    // @ts-expect-error analyzeCase takes only a validated definition: the rules run once, at compile time.
+    expect(() => analyzeValidated(pipeline([step('a', ['b']), step('b', ['question'])]), aCase, settings)).not.toThrow(DefinitionError);
+  });
+
+  it('a malformed definition is refused before any case is analysed', () => {
     expect(() => analyzeCase(pipeline([step('a', ['b']), step('b', ['question'])]), aCase, settings)).toThrow(/step "a"/);
     expect(() => analyzeCase(pipeline([step('a', ['question']), step('a', ['question'])]), aCase, settings)).toThrow(DefinitionError);
   });

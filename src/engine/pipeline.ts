@@ -7,16 +7,25 @@ import { DefinitionError } from './errors.ts';
  */
 export const MAX_PLAYERS = 256;
 
+declare const VALIDATED: unique symbol;
+
+/**
+ * A definition that passed validatePipeline: the engine's analyses take only this, so the rules
+ * run once, when a definition is compiled, and never again per case.
+ */
+export type ValidPipeline = PipelineDef & { readonly [VALIDATED]: true };
+
 function isFiniteNonNegative(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x) && x >= 0;
 }
 
 /**
- * Check a definition's structure (DESIGN 4.1) before anything runs: names, inputs in order,
- * fixes, costs, metric. Inputs that are not earlier steps are taken as case inputs, so a
- * reference to a later step (a forward reference or a cycle) is an error here.
+ * The one rule set of a definition's structure (docs/formats.md, "Pipeline definitions"), checked
+ * before anything runs: names, inputs in order, fixes, costs, metric, threshold, range. Inputs that
+ * are not earlier steps are taken as case inputs, so a reference to a later step (a forward
+ * reference or a cycle) is an error here. Returns the same definition, marked as validated.
  */
-export function validatePipeline(def: PipelineDef): void {
+export function validatePipeline(def: PipelineDef): ValidPipeline {
   if (def === null || typeof def !== 'object') throw new DefinitionError('the definition must export an object');
   if (typeof def.name !== 'string' || def.name === '') throw new DefinitionError('the pipeline needs a non-empty "name"');
   if (!Array.isArray(def.steps) || def.steps.length === 0) throw new DefinitionError('the pipeline needs a non-empty "steps" array');
@@ -68,6 +77,7 @@ export function validatePipeline(def: PipelineDef): void {
     });
     seen.add(step.name);
   });
+  return def as ValidPipeline;
 }
 
 /** Names a step reads that are not steps: the case inputs it needs. */

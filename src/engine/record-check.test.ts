@@ -1,3 +1,4 @@
+import { validatePipeline, type ValidPipeline } from './pipeline.ts';
 import { describe, expect, it } from 'vitest';
 import { analyzeCase } from './analyze.ts';
 import { factualRun } from './factual-run.ts';
@@ -5,7 +6,7 @@ import { DEFAULT_SETTINGS } from './settings.ts';
 import type { CaseDef, PipelineDef } from './types.ts';
 
 /** One sampled step: the retriever picks a document with Gumbel-max; the answer is right on "gold". */
-const def: PipelineDef = {
+const def = validatePipeline({
   name: 'sampled',
   steps: [
     {
@@ -17,7 +18,7 @@ const def: PipelineDef = {
     },
   ],
   metric: (out) => (out.retriever === 'gold' ? 1 : 0),
-};
+});
 
 /** A case whose recorded run failed, with the trace a recorder would write for it. */
 function recordedFailure(): CaseDef {

@@ -1,3 +1,4 @@
+import { validatePipeline, type ValidPipeline } from './pipeline.ts';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { analyzeCase } from './analyze.ts';
@@ -14,9 +15,9 @@ import { has } from './testing/games.ts';
  * Four stochastic steps whose outputs often coincide across variants, so that the cache has
  * work to do; every variant has its own cost so that a mis-charge shows.
  */
-function stochasticPipeline(): PipelineDef {
+function stochasticPipeline(): ValidPipeline {
   const s = (name: string, inputs: string[], cost: number, fixCost: number, run: StepRun, fix: StepRun) => ({ name, inputs, cost, run, fixes: [{ name: `${name} fix`, cost: fixCost, run: fix }] });
-  return {
+  return validatePipeline({
     name: 'stochastic',
     steps: [
       s('s0', ['q'], 1, 7, (_, n) => ({ k: n.int(3, 'x'), probe: n.uniform('probe') }), (_, n) => ({ k: (n.int(3, 'x') + 1) % 3, probe: n.uniform('probe') })),
@@ -25,7 +26,7 @@ function stochasticPipeline(): PipelineDef {
       s('s3', ['s2'], 5, 17, ({ s2 }) => ((s2 as { v: string; r: boolean }).v === 'hi' && (s2 as { r: boolean }).r ? 1 : 0), ({ s2 }) => ((s2 as { v: string }).v === 'hi' ? 1 : 0)),
     ],
     metric: (out) => out.s3 as number,
-  };
+  });
 }
 
 /** The address of one execution: (world, step, variant, canonical inputs). The world is identified by the step's own probe draw. */
@@ -34,8 +35,8 @@ function executionKey(world: number | string, step: string, variant: number, inp
 }
 
 /** Wrap every step and fix so that each call records its execution key. */
-function instrument(def: PipelineDef, calls: string[]): PipelineDef {
-  return {
+function instrument(def: PipelineDef, calls: string[]): ValidPipeline {
+  return validatePipeline({
     ...def,
     steps: def.steps.map((step) => ({
       ...step,
@@ -51,7 +52,7 @@ function instrument(def: PipelineDef, calls: string[]): PipelineDef {
         },
       })),
     })),
-  };
+  });
 }
 
 /**
@@ -158,14 +159,14 @@ describe('step cache and cost meter', () => {
   });
 
   it('posterior mode: v(empty) is exactly 0 when every draw of the failure is observed', () => {
-    const def: PipelineDef = {
+    const def = validatePipeline({
       name: 'two-choices',
       steps: [
         { name: 'router', inputs: ['q'], cost: 1, run: (_, n) => n.categorical({ search: 0.5, answer: 0.2, refuse: -1 }, 'route'), fixes: [{ name: 'better router', cost: 1, run: (_, n) => n.categorical({ search: 2, answer: 0.2, refuse: -1 }, 'route') }] },
         { name: 'tool', inputs: ['router'], cost: 1, run: ({ router }, n) => (router === 'search' ? n.categorical({ good: 0.1, bad: 0.4 }, 'hit') : 'none'), fixes: [{ name: 'better tool', cost: 1, run: ({ router }, n) => (router === 'search' ? n.categorical({ good: 2, bad: 0.4 }, 'hit') : 'none') }] },
       ],
       metric: (out) => (out.tool === 'good' ? 1 : 0),
-    };
+    });
     const observations: CaseDef['observed'][] = [{ router: { route: 'search' }, tool: { hit: 'bad' } }, { router: { route: 'answer' } }, { router: { route: 'refuse' } }];
     for (const observed of observations) {
       const r = analyzeCase(def, { id: 'obs', inputs: { q: 1 }, observed, score: 0 }, { ...DEFAULT_SETTINGS, mode: 'posterior', worlds: 16, method: 'exact' });

@@ -1,3 +1,4 @@
+import { validatePipeline, type ValidPipeline } from '../engine/pipeline.ts';
 import { describe, expect, it } from 'vitest';
 import { analyzeCase } from '../engine/analyze.ts';
 import { aggregateBatch } from '../engine/batch.ts';
@@ -13,8 +14,8 @@ const NAMES = ['__proto__', 'constructor', 'hasOwnProperty', 'toString'];
  * A chain of four steps named after Object.prototype members. Fixing `__proto__` or `toString`
  * alone repairs the case, so both share the blame equally and the other two get none.
  */
-function prototypeNamedPipeline(): PipelineDef {
-  return {
+function prototypeNamedPipeline(): ValidPipeline {
+  return validatePipeline({
     name: 'prototype-names',
     steps: NAMES.map((name, i) => ({
       name,
@@ -24,7 +25,7 @@ function prototypeNamedPipeline(): PipelineDef {
       fixes: [{ name: 'fix', cost: 1, run: () => 'ok' }],
     })),
     metric: (outputs) => (Object.hasOwn(outputs, '__proto__') && outputs['__proto__'] === 'ok') || outputs['toString' as string] === 'ok' ? 1 : 0,
-  };
+  });
 }
 
 describe('steps named __proto__, constructor, hasOwnProperty, toString', () => {
@@ -78,22 +79,22 @@ describe('steps named __proto__, constructor, hasOwnProperty, toString', () => {
 
 describe('a recorded output named after an Object.prototype member', () => {
   it('is compared with the replay like any other (recorded outputs.constructor)', () => {
-    const def: PipelineDef = {
+    const def = validatePipeline({
       name: 'recorded',
       steps: [{ name: 'constructor', inputs: ['x'], cost: 1, run: () => 'bad', fixes: [{ name: 'fix', cost: 1, run: () => 'ok' }] }],
       metric: (outputs) => (outputs['constructor' as string] === 'ok' ? 1 : 0),
-    };
+    });
     const result = analyzeCase(def, { id: 'c1', inputs: { x: 1 }, outputs: { constructor: 'bad' } }, DEFAULT_SETTINGS);
     expect(result.error).toBeUndefined();
     expect(result.mismatches ?? []).toEqual([]);
   });
 
   it('naming a step the pipeline lacks is a mismatch, not a crash', () => {
-    const def: PipelineDef = {
+    const def = validatePipeline({
       name: 'recorded',
       steps: [{ name: 'a', inputs: ['x'], cost: 1, run: () => 'bad', fixes: [{ name: 'fix', cost: 1, run: () => 'ok' }] }],
       metric: (outputs) => (outputs.a === 'ok' ? 1 : 0),
-    };
+    });
     const result = analyzeCase(def, { id: 'c1', inputs: { x: 1 }, outputs: { a: 'bad', toString: 'x', hasOwnProperty: 'y' } }, DEFAULT_SETTINGS);
     expect(result.error).toBeUndefined();
     expect(result.mismatches).toEqual([

@@ -1,6 +1,6 @@
-import { analyzeCaseRound, DefinitionError, validatePipeline, type CaseRound, type ModelAnswer } from '../engine/index.ts';
+import { analyzeCaseRound, type CaseRound, type ModelAnswer, type ValidPipeline } from '../engine/index.ts';
 import { summarizeDefinition, type DefinitionSummary } from '../engine/definition-summary.ts';
-import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef } from '../engine/types.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import { preparePipeline, type InstantiateOptions, type PreparedPipeline } from './compile.ts';
 import { errorResult } from '../engine/case-result.ts';
 import { boundKeptOutputs } from '../engine/kept-outputs.ts';
@@ -22,7 +22,7 @@ const PREPARED_CACHE_LIMIT = 16;
  * re-runs the definition's top level, so no state carries over between cases (results do not
  * depend on how cases are spread over workers). Throws DefinitionError naming file and step.
  */
-export function compileChecked(source: string, fileName = 'pipeline.js', options: InstantiateOptions = {}): PipelineDef {
+export function compileChecked(source: string, fileName = 'pipeline.js', options: InstantiateOptions = {}): ValidPipeline {
   const key = `${fileName}\u0000${source}`;
   let entry = prepared.get(key);
   if (entry === undefined) {
@@ -30,14 +30,7 @@ export function compileChecked(source: string, fileName = 'pipeline.js', options
     if (prepared.size >= PREPARED_CACHE_LIMIT) prepared.delete(prepared.keys().next().value!);
     prepared.set(key, entry);
   }
-  const def = entry.instantiate(options);
-  try {
-    validatePipeline(def);
-  } catch (error) {
-    if (error instanceof DefinitionError) throw new DefinitionError(`${entry.fileName}: ${error.message}`);
-    throw error;
-  }
-  return def;
+  return entry.instantiate(options);
 }
 
 /** The definition's structure and its own cases, as plain data. Throws DefinitionError. */
@@ -62,7 +55,7 @@ export function analyzeSourceCaseRound(
   // The definition's own cases are not needed here (they are checked on its first instance).
   const def = compileChecked(source, fileName, { cases: false });
   const onMetricStart = hooks.onMetricStart;
-  const pipeline: PipelineDef = onMetricStart
+  const pipeline: ValidPipeline = onMetricStart
     ? {
         ...def,
         metric: (outputs, inputs) => {

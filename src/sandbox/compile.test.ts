@@ -57,7 +57,7 @@ describe('compilePipeline: a well-behaved definition', () => {
   });
 
   it('accepts any safe integer seed for its own cases, as a trace does', () => {
-    const source = "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {} }], metric() { return 1 }, cases: [{ id: 'a', inputs: {}, seed: -3 }, { id: 'b', inputs: {}, seed: 0 }] };";
+    const source = "export default { name: 'p', steps: [{ name: 's', inputs: [], cost: 1, run() {}, fixes: [{ name: 'f', cost: 1, run() {} }] }], metric() { return 1 }, cases: [{ id: 'a', inputs: {}, seed: -3 }, { id: 'b', inputs: {}, seed: 0 }] };";
     expect(compilePipeline(source).cases?.map((c) => c.seed)).toEqual([-3, 0]);
   });
 
@@ -196,7 +196,7 @@ describe('compiled runs: errors from user code', () => {
 
   it('point at the user line and column, also on the export line', () => {
     const def = compilePipeline(
-      "export default { name: 'p', metric() { return 1 }, steps: [{ name: 's', inputs: [], cost: 1, run() { throw new RangeError('too far') } }] };",
+      "export default { name: 'p', metric() { return 1 }, steps: [{ name: 's', inputs: [], cost: 1, run() { throw new RangeError('too far') }, fixes: [{ name: 'f', cost: 1, run() {} }] }] };",
     );
     expect(() => def.steps[0].run({}, noise)).toThrow(/^RangeError: too far \(at pipeline\.js:1:108\)$/);
   });

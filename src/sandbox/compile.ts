@@ -1,4 +1,4 @@
-import type { PipelineDef } from '../engine/types.ts';
+import { validatePipeline, type ValidPipeline } from '../engine/pipeline.ts';
 import { DefinitionError } from './definition-error.ts';
 import { describeThrown } from './explain-error.ts';
 import { ensureLockdown } from './lockdown.ts';
@@ -9,7 +9,8 @@ import { DEFAULT_BINDING, prepareSource, type PreparedSource } from './prepare-s
 import { makeSandboxRealm } from './sandbox-realm.ts';
 
 /**
- * Compile an untrusted pipeline definition (DESIGN 4.1) into the engine's PipelineDef.
+ * Compile an untrusted pipeline definition (docs/formats.md, "Pipeline definitions") into the
+ * engine's validated definition.
  *
  * The source is parsed (syntax errors get the user's line and column), its `export default` is
  * rewritten into a binding, and the result is evaluated in a fresh SES Compartment after
@@ -18,7 +19,7 @@ import { makeSandboxRealm } from './sandbox-realm.ts';
  * wrapped so user code only ever sees frozen plain data and a noise facade.
  * Throws DefinitionError with a message naming the file, and the step where there is one.
  */
-export function compilePipeline(source: string, fileName = 'pipeline.js'): PipelineDef {
+export function compilePipeline(source: string, fileName = 'pipeline.js'): ValidPipeline {
   return preparePipeline(source, fileName).instantiate();
 }
 
@@ -26,12 +27,13 @@ export function compilePipeline(source: string, fileName = 'pipeline.js'): Pipel
 export interface PreparedPipeline {
   readonly fileName: string;
   /**
-   * Run the definition's top level again and build a PipelineDef from what it exports. Each
+   * Run the definition's top level again and build a validated definition from what it exports
+   * (validatePipeline, the one rule set, runs here: once per instance, never per case). Each
    * instance has its own copy of the definition's top-level state (the compartment's globals are
    * frozen), so one case's calls cannot influence another's: results then do not depend on which
    * worker ran which cases in which order.
    */
-  instantiate(options?: InstantiateOptions): PipelineDef;
+  instantiate(options?: InstantiateOptions): ValidPipeline;
 }
 
 export interface InstantiateOptions {
@@ -76,8 +78,15 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
       }
       const skipCases = options.cases === false && casesChecked;
       const def = toPipelineDef(exported, name, { gate: makeNoiseGate(), llmGate: makeLlmGate(), locate }, skipCases);
+      let valid: ValidPipeline;
+      try {
+        valid = validatePipeline(def);
+      } catch (error) {
+        if (error instanceof DefinitionError) throw new DefinitionError(`${name}: ${error.message}`);
+        throw error;
+      }
       casesChecked = true;
-      return def;
+      return valid;
     },
   };
 }

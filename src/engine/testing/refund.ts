@@ -1,11 +1,12 @@
-import type { PipelineDef, StepDef } from '../types.ts';
+import type { StepDef } from '../types.ts';
+import { validatePipeline, type ValidPipeline } from '../pipeline.ts';
 
 /**
  * The refund-policy pipeline of the reference, as a plain object for engine tests: the answer
  * is right iff the planner or retriever is fixed, or (mechanism A) the writer cites sources and
  * the reviewer re-checks cited claims; under mechanism B the reviewer re-checks every claim.
  */
-export function refundPipeline(mechanism: 'A' | 'B' = 'A'): PipelineDef {
+export function refundPipeline(mechanism: 'A' | 'B' = 'A'): ValidPipeline {
   const step = (name: string, inputs: string[], asRun: (x: Record<string, unknown>) => unknown, fix: (x: Record<string, unknown>) => unknown, cost = 1): StepDef => ({
     name,
     inputs,
@@ -13,7 +14,7 @@ export function refundPipeline(mechanism: 'A' | 'B' = 'A'): PipelineDef {
     run: (x) => asRun(x),
     fixes: [{ name: `${name} fix`, cost, run: (x) => fix(x) }],
   });
-  return {
+  return validatePipeline({
     name: `refund-${mechanism}`,
     steps: [
       step('planner', ['question'], () => ({ dated: false }), () => ({ dated: true })),
@@ -30,5 +31,5 @@ export function refundPipeline(mechanism: 'A' | 'B' = 'A'): PipelineDef {
       ),
     ],
     metric: (out) => (out.reviewer === '30 days' ? 1 : 0),
-  };
+  });
 }

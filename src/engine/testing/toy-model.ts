@@ -1,7 +1,8 @@
 import type { ChatRequest, ModelAnswer, ModelResponse, PendingRequest } from '../model-call.ts';
 import { analyzeCaseRound, type CaseRound } from '../analyze-round.ts';
 import { hash53 } from '../hash.ts';
-import type { AnalysisSettings, CaseDef, CaseResult, PipelineDef } from '../types.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../types.ts';
+import type { ValidPipeline } from '../pipeline.ts';
 
 /**
  * A tiny deterministic stand-in for a chat model, for engine tests: the answer is a pure function
@@ -41,7 +42,7 @@ export function toyChooseLogits(options: readonly string[], prompt: string): Rec
  * the command and the page). Records every request sent, so tests can check each is sent once.
  */
 export function runRounds(
-  def: PipelineDef,
+  def: ValidPipeline,
   c: CaseDef,
   settings: AnalysisSettings,
   answer: (request: ChatRequest) => ModelAnswer = toyAnswer,
