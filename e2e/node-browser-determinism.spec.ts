@@ -5,7 +5,7 @@ import { downloadedText } from './fixtures.ts';
 import { batchTableText, demoFile, dropFiles, waitForDone } from './workbench-helpers.ts';
 
 /**
- * DESIGN 5: the same inputs and seed give bit-identical results in Node and the browser. The page's
+ * docs/architecture.md: the same inputs and seed give bit-identical results in Node and the browser. The page's
  * exported session is compared, case by case and to the last bit, with the headless command's JSON.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

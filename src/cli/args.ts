@@ -4,7 +4,7 @@ import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
 import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
 
-/** A command line that does not fit the contract (DESIGN 4.4); exit status 2. */
+/** A command line that does not fit the contract (docs/formats.md, "Command output"); exit status 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }

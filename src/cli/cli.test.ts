@@ -46,7 +46,7 @@ describe('blame --json on the refund demo', () => {
     expect(c.ci).toBeUndefined();
   });
 
-  it('has the batch of DESIGN 4.4', () => {
+  it('has the batch of docs/formats.md, "Command output"', () => {
     expect(out.batch).toMatchObject({ failures: 1, analyzed: 1, unfixable: 0 });
     expect(out.batch.cost).toBe(out.cases[0].cost);
     const planner = out.batch.steps.find((s: { step: string }) => s.step === 'planner');

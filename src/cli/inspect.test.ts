@@ -50,7 +50,7 @@ function workspace(): string {
 describe('blame --inspect', () => {
   const dir = workspace();
 
-  it('--json prints the run model exactly as DESIGN 5.2: lower-case hex ids, steps in execution order', () => {
+  it('--json prints the run model exactly as docs/recorded-runs.md: lower-case hex ids, steps in execution order', () => {
     const r = blame(join(dir, 'trace.otlp.json'), '--inspect', '--json');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -1,6 +1,6 @@
 /**
- * `--inspect` and `--score`: open recorded runs (DESIGN 5.2) without analysing them.
- *   blame -- FILE|DIR... --inspect [--json]     the run model (JSON exactly as DESIGN 5.2) or a tree
+ * `--inspect` and `--score`: open recorded runs (docs/recorded-runs.md) without analysing them.
+ *   blame -- FILE|DIR... --inspect [--json]     the run model (JSON exactly as docs/recorded-runs.md) or a tree
  *   blame -- FILE|DIR... --score PRED.json [--json]
  *                                               a predictions file and the no-replay baselines,
  *                                               scored against the runs' labels (Who&When)

@@ -1,6 +1,6 @@
 import type { BatchResult, CaseResult } from '../engine/types.ts';
 
-/** The fields of a case the headless command prints (DESIGN 4.4); drill-down data stays out. */
+/** The fields of a case the headless command prints (docs/formats.md, "Command output"); drill-down data stays out. */
 export function caseForJson(r: CaseResult): Record<string, unknown> {
   const out: Record<string, unknown> = { id: r.id, players: r.players, method: r.method, failed: r.failed };
   if (r.error) {

@@ -1,5 +1,5 @@
 /**
- * The headless command (DESIGN 4.4): analyse a trace, a pipeline definition or a game file and
+ * The headless command (docs/formats.md, "Command output"): analyse a trace, a pipeline definition or a game file and
  * print per-case and batch blame, as tables or as one JSON object on stdout.
  * Exit status: 0 done; 1 some case could not be analysed (its `error` says why); 2 bad input.
  */
@@ -298,7 +298,7 @@ function batchOverflow(batch: BatchResult): string | null {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
-  // Recorded runs (DESIGN 5.2) have their own small command line.
+  // Recorded runs (docs/recorded-runs.md) have their own small command line.
   const { wantsInspect, inspectMain } = await import('./inspect.ts');
   if (wantsInspect(argv)) return inspectMain(argv);
   let opts: CliOptions;

@@ -1,6 +1,6 @@
 /**
- * The demo pipelines shipped in public/demos/. Each definition (DESIGN 4.1) has a trace file
- * (DESIGN 4.2) generated from it by build-traces.ts, with the definition's source embedded so the
+ * The demo pipelines shipped in public/demos/. Each definition (docs/formats.md, "Pipeline definitions") has a trace file
+ * (docs/formats.md, "Trace files") generated from it by build-traces.ts, with the definition's source embedded so the
  * trace alone is enough to analyse it.
  */
 export interface DemoSpec {

@@ -246,7 +246,7 @@ describe('BatchStopper', () => {
   });
 });
 
-describe('batch interval coverage (DESIGN 5: every estimator covers at least 1 - delta)', () => {
+describe('batch interval coverage (docs/method.md, "Intervals": every estimator covers at least 1 - delta)', () => {
   // Per-case Shapley values drawn i.i.d. from known distributions: a skewed 0/1-like step, a
   // mostly-zero step with rare large values, and a uniform one, with population means 0.3, 0.05, 0.2.
   const means = [0.3, 0.05, 0.2];

@@ -32,7 +32,7 @@ export function fixIndices(def: PipelineDef, fixChoice: AnalysisSettings['fixCho
 
 /**
  * v(S) for one case: the metric, averaged over the case's worlds, when the steps in S run
- * their fix and all others their as-run version (DESIGN 3). Memoised by coalition; the
+ * their fix and all others their as-run version (docs/method.md). Memoised by coalition; the
  * step cache underneath makes repeated sub-runs free.
  */
 export class BlameGame implements Game {

@@ -1,4 +1,4 @@
-/** A pipeline definition that does not fit DESIGN 4.1; the message names the step. */
+/** A pipeline definition that does not fit docs/formats.md ("Pipeline definitions"); the message names the step. */
 export class DefinitionError extends Error {
   override name = 'DefinitionError';
 }

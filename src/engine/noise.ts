@@ -3,7 +3,7 @@ import { abductGumbels } from './abduction.ts';
 import { gumbelFromUniform } from './gumbel.ts';
 import { hash53Address, seedLanes, unitFromHash } from './hash.ts';
 
-/** Key used when a step omits one (DESIGN 4.1: repeated draws in a step need distinct keys). */
+/** Key used when a step omits one (docs/formats.md, "Pipeline definitions": repeated draws in a step need distinct keys). */
 export const DEFAULT_KEY = 'default';
 
 /** Option slots reserved for the non-categorical draws, so they never collide with option names. */

@@ -12,7 +12,7 @@ const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 const SLOT_SEED = '#llm-seed';
 
 /**
- * The `llm` a step receives in one world (DESIGN 5.1). Requests are built from the arguments
+ * The `llm` a step receives in one world (docs/model-steps.md). Requests are built from the arguments
  * alone (plus the world's seed for sampled chats), so every coalition that sends the same prompt
  * gets the same response, and `choose` is Gumbel-max over the model's own label probabilities
  * with the step's addressed Gumbels: common random numbers for real models.

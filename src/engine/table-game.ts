@@ -4,7 +4,7 @@ import { attributedResult, passedResult } from './case-result.ts';
 import { refuseNonFinite } from './finite-results.ts';
 import { resolveMethod } from './settings.ts';
 
-/** Outcomes computed elsewhere (DESIGN 4.3): v by bitmask, bit i set when players[i] is fixed. */
+/** Outcomes computed elsewhere (docs/formats.md, "Game files"): v by bitmask, bit i set when players[i] is fixed. */
 export interface TableGame {
   id: string;
   players: string[];

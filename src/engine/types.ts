@@ -8,7 +8,7 @@ export type { EstimatorName };
  * objects move between Node, Web Workers and tests (structured-clone safe where marked).
  */
 
-/** Addressed random draws for one step in one world (DESIGN 3, 4.1). */
+/** Addressed random draws for one step in one world (docs/method.md, "Noise and replay"). */
 export interface Noise {
   /** Uniform in the open interval (0, 1). */
   uniform(key?: string): number;

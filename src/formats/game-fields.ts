@@ -1,5 +1,5 @@
 /**
- * Fields of a game table (DESIGN 4.3) that both the game file (game.ts) and a saved session's
+ * Fields of a game table (docs/formats.md, "Game files") that both the game file (game.ts) and a saved session's
  * games (src/session/validate-game.ts) read: one set of rules and messages for both.
  */
 import { FormatError } from './format-error.ts';

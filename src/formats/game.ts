@@ -1,5 +1,5 @@
 /**
- * The game file (DESIGN 4.3): coalition values computed elsewhere, one table per case. Each game
+ * The game file (docs/formats.md, "Game files"): coalition values computed elsewhere, one table per case. Each game
  * lists its players and v(S) for every coalition S of players "fixed"; `parseGameFile` turns the
  * list into a table indexed by bitmask (bit i set = players[i] fixed) and names the game and
  * coalition of the first problem (`games[0] "case-1": missing coalition {planner, writer}`).

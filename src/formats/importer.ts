@@ -13,7 +13,7 @@ export type ImportedInput =
   | { kind: 'trace'; trace: TraceFile }
   | { kind: 'game'; game: GameFile }
   | { kind: 'pipeline'; source: string }
-  /** Recorded runs of real agents (DESIGN 5.2): OTel GenAI, OpenInference, Langfuse, LangSmith, runtape, Who&When... */
+  /** Recorded runs of real agents (docs/recorded-runs.md): OTel GenAI, OpenInference, Langfuse, LangSmith, runtape, Who&When... */
   | { kind: 'runs'; runs: RecordedRunFile }
   /** Predicted culprits to score against labelled runs: `{ "<run id>": { agent, step } }`. */
   | { kind: 'predictions'; predictions: Predictions };

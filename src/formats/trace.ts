@@ -1,5 +1,5 @@
 /**
- * The trace file (DESIGN 4.2): recorded runs of a pipeline, as one JSON document or as JSONL with a
+ * The trace file (docs/formats.md, "Trace files"): recorded runs of a pipeline, as one JSON document or as JSONL with a
  * header line followed by one case per line. `parseTrace` validates every field and names the place
  * of the first problem (`cases[3].inputs: expected an object, got an array`; for JSONL
  * `line 5 (cases[3]).inputs: ...`).
@@ -72,7 +72,7 @@ function parseObserved(value: unknown, path: string): Record<string, Record<stri
 }
 
 /**
- * Validates one case (DESIGN 4.2): `id` and `inputs` required, no unknown fields, `seed` any safe
+ * Validates one case (docs/formats.md, "Trace files"): `id` and `inputs` required, no unknown fields, `seed` any safe
  * integer. `path` names it in messages (`cases[3]` or `line 5 (cases[3])`).
  */
 export function parseCase(value: unknown, path: string): CaseDef {

@@ -15,7 +15,7 @@ export interface StepBaselines {
 }
 
 /**
- * Shapley and the three baselines (DESIGN 3: fix-alone, leave-one-out, last-step-to-touch) averaged
+ * Shapley and the three baselines (docs/method.md, "Baselines": fix-alone, leave-one-out, last-step-to-touch) averaged
  * over the analysed failures, so they can be compared side by side. A case counts when it is an
  * analysed failure (failed, no error); a baseline missing from a case counts as 0 for that case.
  */

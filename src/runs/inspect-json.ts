@@ -1,5 +1,5 @@
 /**
- * The `--inspect --json` shape (DESIGN 5.2): runs with their steps in execution order, times as
+ * The `--inspect --json` shape (docs/recorded-runs.md): runs with their steps in execution order, times as
  * ISO text, and only the contract's fields (messages and attributes stay in the model).
  */
 import type { RecordedRun, RecordedRunFile, RunLabel, RunStatus, StepKind, TokenUsage } from './types.ts';

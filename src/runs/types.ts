@@ -1,5 +1,5 @@
 /**
- * RecordedRun (DESIGN 5.2): one model for the traces real agents write (OpenTelemetry GenAI,
+ * RecordedRun (docs/recorded-runs.md): one model for the traces real agents write (OpenTelemetry GenAI,
  * OpenInference, Langfuse, LangSmith, runtape, Who&When...). Plain data only, so a run can be
  * posted to a worker or stored as it is. Messages stay in their recorded form (`MessageSource`)
  * and are parsed only when a view asks for them (`readStepMessages`).

@@ -6,7 +6,7 @@ import { copyPlainData, PlainDataError } from './plain-data.ts';
 
 /**
  * The `cases` of a definition, copied out of the sandbox as plain data and checked by the same
- * rules as a trace's cases (parseCaseList, DESIGN 4.2). `where` prefixes every message, e.g.
+ * rules as a trace's cases (parseCaseList, docs/formats.md, "Trace files"). `where` prefixes every message, e.g.
  * `pipeline.js: cases[2].inputs: missing (expected an object)`.
  */
 export function copyCaseDefs(value: unknown, where: string): CaseDef[] {

@@ -56,7 +56,7 @@ describe('a definition cannot reach host capabilities', () => {
     expect(output).not.toBe('object');
   });
 
-  it('the noise facade exposes only the draws of DESIGN 4.1, frozen', () => {
+  it('the noise facade exposes only the draws of docs/formats.md, "Pipeline definitions", frozen', () => {
     const { output } = probeOutcome(
       "return JSON.stringify([Object.keys(noise).sort(), Object.isFrozen(noise), Object.getPrototypeOf(noise) === Object.prototype, (() => { try { noise.extra = 1; return 'set' } catch (e) { return 'refused' } })()])",
     );

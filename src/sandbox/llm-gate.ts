@@ -1,7 +1,7 @@
 import type { Llm, LlmChatArgs, LlmChatResult, LlmChooseArgs, LlmMessage, StepTools } from '../engine/types.ts';
 
 /**
- * The one `llm` object a compiled definition ever sees (DESIGN 5.1): a hardened facade that
+ * The one `llm` object a compiled definition ever sees (docs/model-steps.md): a hardened facade that
  * forwards to the engine's Llm of the step call in progress. Arguments are copied into plain data
  * before they reach the engine and results are fresh frozen objects, so user code never holds an
  * engine object. The facade has no network: the engine only looks responses up, and a miss

@@ -2,7 +2,7 @@ import type { Noise } from '../engine/types.ts';
 
 /**
  * The one noise object a compiled definition ever sees: a hardened facade with exactly the draws
- * of DESIGN 4.1, forwarding to whichever engine Noise belongs to the step call in progress.
+ * of docs/formats.md ("Pipeline definitions"), forwarding to whichever engine Noise belongs to the step call in progress.
  * User code never touches the engine's Noise itself (nor anything reachable from it), and
  * arguments are checked and copied before they reach the engine.
  */

@@ -17,7 +17,7 @@ export interface CallContext {
 }
 
 /**
- * Check the object a definition exported against DESIGN 4.1 and build the engine's PipelineDef
+ * Check the object a definition exported against docs/formats.md ("Pipeline definitions") and build the engine's PipelineDef
  * from it. Every user property is read exactly once, here, so later getters or mutations in user
  * code cannot change the pipeline; every user function is wrapped (see wrapRun, wrapMetric).
  * `skipCases` leaves `cases` out (see InstantiateOptions.cases).

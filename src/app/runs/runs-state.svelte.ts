@@ -1,5 +1,5 @@
 /**
- * The open recorded runs (DESIGN 5.2) and what is selected in the run view. Runs are kept raw
+ * The open recorded runs (docs/recorded-runs.md) and what is selected in the run view. Runs are kept raw
  * ($state.raw): they are large, plain and never edited.
  */
 import type { Predictions } from '../../runs/score.ts';

@@ -1,7 +1,7 @@
 import { GAME_FORMAT, parseGameFile } from '../game.ts';
 import { opensWithJsonFormat, type Importer } from '../importer.ts';
 
-/** `agentblame-game` files: coalition values computed elsewhere (DESIGN 4.3). */
+/** `agentblame-game` files: coalition values computed elsewhere (docs/formats.md, "Game files"). */
 export const gameImporter: Importer = {
   label: 'agentblame-game (JSON)',
   jsonFormat: GAME_FORMAT,

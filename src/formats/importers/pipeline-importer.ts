@@ -6,7 +6,7 @@ const SCRIPT_NAME = /\.m?js$/i;
 const EXPORT_DEFAULT = /\bexport\s+default\b/;
 
 /**
- * Pipeline definitions (DESIGN 4.1): JavaScript whose default export is the pipeline. Only the
+ * Pipeline definitions (docs/formats.md, "Pipeline definitions"): JavaScript whose default export is the pipeline. Only the
  * shape of the file is checked here; the sandbox compiles it and reports errors by step.
  */
 export const pipelineImporter: Importer = {

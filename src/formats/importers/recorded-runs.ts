@@ -1,5 +1,5 @@
 /**
- * The recorded-run importers (DESIGN 5.2), in the order they are tried: the specific shapes
+ * The recorded-run importers (docs/recorded-runs.md), in the order they are tried: the specific shapes
  * first, OpenInference before OTel GenAI (same envelope, narrower vocabulary).
  */
 import type { Importer } from '../importer.ts';

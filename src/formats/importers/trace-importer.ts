@@ -1,7 +1,7 @@
 import { opensWithJsonFormat, type Importer } from '../importer.ts';
 import { parseTrace, TRACE_FORMAT } from '../trace.ts';
 
-/** `agentblame-trace` files, JSON or JSONL (DESIGN 4.2). */
+/** `agentblame-trace` files, JSON or JSONL (docs/formats.md, "Trace files"). */
 export const traceImporter: Importer = {
   label: 'agentblame-trace (JSON or JSONL)',
   jsonFormat: TRACE_FORMAT,

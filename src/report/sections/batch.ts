@@ -6,7 +6,7 @@ import { NAME_CHARS } from './header.ts';
 
 /**
  * The batch view: a one-line finding, a bar chart of mean Shapley blame with confidence whiskers,
- * and the sortable table of the batch aggregates (DESIGN 3, "Batch").
+ * and the sortable table of the batch aggregates (docs/method.md, "Batch").
  */
 export function renderBatch(batch: BatchResult | undefined, delta: number): string {
   if (!batch) {
