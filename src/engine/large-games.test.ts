@@ -34,8 +34,7 @@ describe('coalitions above 52 players', () => {
 
   it('a 64-step pipeline is analysed by every estimator: efficient values of 1/64 each, baselines and the full run right', () => {
     const n = 64;
-    const def = countingChain(n);
-    validatePipeline(def);
+    const def = validatePipeline(countingChain(n));
     for (const estimator of ESTIMATOR_NAMES) {
       const r = analyzeCase(def, { id: 'c', inputs: { start: 0 } }, { ...DEFAULT_SETTINGS, method: 'mc', estimator, stop: 'budget', maxPermutations: 2, worlds: 1 });
       if (r.error !== undefined) throw new Error(r.error);
