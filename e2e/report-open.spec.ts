@@ -27,7 +27,7 @@ test('the exported refund report reads completely from disk with JavaScript off 
   await expect(batchRows.nth(0)).toContainText('+0.417');
   await expect(batchRows.nth(1)).toContainText('+0.417');
   await expect(batchRows.nth(2)).toContainText('+0.083');
-  await expect(page.locator('#batch svg.chart')).toBeVisible();
+  await expect(page.locator('#batch svg.chart').first()).toBeVisible();
   await expect(page.locator('#baselines table tbody tr').filter({ hasText: 'planner' })).toContainText('+1.000');
 
   // The drill-down: the most-blamed case is open, with Shapley beside the baselines, coalitions and outputs.

@@ -92,11 +92,11 @@ test('a reload reopens the same study and view; the batch bars are sorted by siz
   const numbers = values.map(Number);
   expect(numbers.length).toBeGreaterThan(3);
   for (let i = 1; i < numbers.length; i++) expect(Math.abs(numbers[i - 1])).toBeGreaterThanOrEqual(Math.abs(numbers[i]));
-  await expect(page.locator('[data-testid=batch-bars] rect.bar.blame')).toHaveCount(numbers.filter((n) => n > 0).length);
+  await expect(page.locator('[data-testid=batch-bars] rect.bar.pos')).toHaveCount(numbers.filter((n) => n > 0).length);
   // In some cases of the eight-step agent a fix makes things worse: the strip plot shows those dots in the negative colour.
   await page.getByLabel('Show every case (strip plot)').check();
   await expect(page.getByTestId('batch-strip')).toBeVisible();
-  expect(await page.locator('[data-testid=batch-strip] circle.dot.relief').count()).toBeGreaterThan(0);
+  expect(await page.locator('[data-testid=batch-strip] circle.dot.neg').count()).toBeGreaterThan(0);
 
   await page.getByRole('tab', { name: /^Cases/ }).click();
   await page.locator('[data-testid=case-list] tbody tr').first().getByRole('button').click();

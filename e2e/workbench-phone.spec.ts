@@ -4,9 +4,10 @@
  */
 import { expect, test } from '@playwright/test';
 import { auditPage } from './a11y-check.ts';
+import { waitForStored } from './fixtures.ts';
 import { waitForDone } from './workbench-helpers.ts';
 
-const VIEWS = [/^Batch/, /^Cases/, /^Case /, /^Definition/];
+const VIEWS = [/^Batch/, /^Cases/, /^Case /, /^Definition/, /^Compare/];
 
 test('a 390 px phone: no horizontal scroll on any view, results before settings', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 800 });
@@ -29,8 +30,16 @@ for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto('./');
     expect(await auditPage(page), 'start page').toEqual([]);
+    // Two studies, so the Compare view has a comparison to show.
+    await page.goto('./#demo=refund-policy-b');
+    await waitForDone(page);
+    const other = (await waitForStored(page, (s) => s.status === 'done')).id;
+    await page.goto('about:blank');
     await page.goto('./#demo=refund-policy');
     await waitForDone(page);
+    await page.getByRole('tab', { name: 'Compare' }).click();
+    await page.getByTestId('compare-select').selectOption(other);
+    await expect(page.getByTestId('compare-table')).toBeVisible();
     await page.getByRole('tab', { name: /^Cases/ }).click();
     await page.locator('[data-testid=case-list] tbody tr').first().getByRole('button').click();
     for (const name of VIEWS) {

@@ -74,3 +74,8 @@ export function formatOutput(value: unknown): string {
 export function formatModelUsage(u: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number }): string {
   return `${formatCount(u.requests)} request${u.requests === 1 ? '' : 's'} sent, ${formatCount(u.cacheHits)} answered from the cache, ${formatCount(u.inputTokens)} tokens in, ${formatCount(u.outputTokens)} out`;
 }
+
+/** An axis tick with at most two decimals and no trailing zeros ("0.25", "−0.5", "0"). */
+export function formatTick(value: number): string {
+  return formatNumber(value, 2).replace(/\.?0+$/, '') || '0';
+}

@@ -5,8 +5,8 @@ import { renderReport } from './renderReport.ts';
 
 /** Every element the renderer writes. Any other tag (or a comment) can only come from unescaped input. */
 const OWN_TAGS = new Set(
-  ('html head meta title style body header section h1 h2 h4 p dl div dt dd span time table thead tbody tr th td ' +
-    'strong pre ul li details summary figure figcaption svg g line text rect path polygon polyline footer script').split(' '),
+  ('html head meta title style body header section h1 h2 h3 h4 p dl div dt dd span time table thead tbody tr th td ' +
+    'strong pre ul li details summary figure figcaption svg g line text rect circle path polygon polyline footer script').split(' '),
 );
 
 const session = hostileSession();

@@ -40,7 +40,8 @@ describe('renderReport on the refund demo', () => {
     expect(text).toContain('none (the factual run) 0 0.000');
     expect(text).toContain('Refunds are accepted within 90 days.');
     expect(text).toContain('Refunds are accepted within 30 days [policy-2026].');
-    expect(html.match(/<svg class="chart"/g)?.length).toBe(3);
+    // Batch bars, strip plot, baselines and the case's waterfall.
+    expect(html.match(/<svg class="chart/g)?.length).toBe(4);
   });
 
   it('loads nothing: no URL, no external resource, only hashed inline style and script', () => {

@@ -67,7 +67,7 @@ export function renderReport(session: Session, options: RenderReportOptions = {}
 `;
   const sections = [
     renderHeader(session, fixes),
-    renderBatch(session.batch, session.settings.delta),
+    renderBatch(session.batch, session.settings.delta, session.results),
     renderBaselines(session.results, stepOrder),
     ...(options.comparison ? [renderComparison(options.comparison)] : []),
   ].join('\n');

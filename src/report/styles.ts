@@ -66,6 +66,14 @@ svg.chart .bar.b-shapley { fill: var(--s0); }
 svg.chart .bar.b-fixalone { fill: var(--s3); }
 svg.chart .bar.b-loo { fill: var(--s4); }
 svg.chart .whisker { stroke: var(--whisker); stroke-width: 1.5; fill: none; }
+svg.chart .bar.zero { fill: var(--muted); }
+svg.chart .grid.zero { stroke: var(--muted); }
+svg.chart .dot { fill: var(--muted); fill-opacity: 0.55; }
+svg.chart .dot.pos { fill: var(--pos); }
+svg.chart .dot.neg { fill: var(--neg); }
+svg.chart .end { fill: var(--fg); }
+svg.chart .link { stroke: var(--muted); stroke-dasharray: 2 2; }
+svg.chart.waterfall, svg.chart.strip { max-width: 48rem; }
 svg.chart .series { fill: none; stroke-width: 2; }
 svg.chart .band { stroke: none; opacity: 0.1; }
 ${[0, 1, 2, 3, 4, 5, 6, 7].map((i) => `.s${i}.series { stroke: var(--s${i}); } .s${i}.band, .s${i}.series-fill { fill: var(--s${i}); }`).join('\n')}

@@ -4,7 +4,7 @@
  * way: U+2212 minus, thin-space thousands groups, ∞, and — where there is no value. The workbench
  * prints blame without an explicit `+` (the report's signed blame columns add one).
  */
-import { formatCount, formatInterval, formatNumber, formatPercent } from '../../report/format.ts';
+import { formatCount, formatInterval, formatNumber, formatPercent, formatTick } from '../../report/format.ts';
 
 /** Three decimals, the precision the tables promise ("0.417", "−0.083"). */
 export function fixed3(value: number | undefined | null): string {
@@ -23,7 +23,7 @@ export function interval(ci: readonly [number, number] | undefined): string {
 
 /** An axis tick with at most two decimals and no trailing zeros ("0.25", "−0.5", "0"). */
 export function tickLabel(value: number): string {
-  return formatNumber(value, 2).replace(/\.?0+$/, '') || '0';
+  return formatTick(value);
 }
 
 /** Compact counts and costs: 1234567 -> "1 234 567" (thin spaces). */

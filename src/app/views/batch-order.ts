@@ -3,16 +3,9 @@
  * their mean Shapley value, largest first, whatever its sign; steps without a value yet keep the
  * pipeline order after them. And the one-line finding the report also leads with.
  */
-import type { BatchResult, BatchStep } from '../../engine/types.ts';
+import type { BatchResult } from '../../engine/types.ts';
+export { byMagnitude } from '../../report/byMagnitude.ts';
 import { interval, percent, fixed3 } from '../common/format.ts';
-
-export function byMagnitude(steps: readonly BatchStep[]): BatchStep[] {
-  const size = (s: BatchStep) => (Number.isFinite(s.meanShapley) ? Math.abs(s.meanShapley) : -1);
-  return steps
-    .map((step, index) => ({ step, index }))
-    .sort((a, b) => size(b.step) - size(a.step) || a.index - b.index)
-    .map(({ step }) => step);
-}
 
 /** "Most blamed: retrieve, 0.310 [0.270, 0.350]; fixing it alone resolves 48.0 % of failures", or null before results. */
 export function batchHeadline(batch: BatchResult): string | null {

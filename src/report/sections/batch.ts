@@ -1,14 +1,15 @@
-import type { BatchResult } from '../../engine/types.ts';
+import type { BatchResult, CaseResult } from '../../engine/types.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
 import { formatCount, formatInterval, formatPercent, formatSigned } from '../format.ts';
-import { barChartSvg } from '../svgBars.ts';
+import { signedBarsSvg } from '../svgSignedBars.ts';
+import { stripSvg } from '../svgStrip.ts';
 import { NAME_CHARS } from './header.ts';
 
 /**
  * The batch view: a one-line finding, a bar chart of mean Shapley blame with confidence whiskers,
  * and the sortable table of the batch aggregates (docs/method.md, "Batch").
  */
-export function renderBatch(batch: BatchResult | undefined, delta: number): string {
+export function renderBatch(batch: BatchResult | undefined, delta: number, results: readonly CaseResult[] = []): string {
   if (!batch) {
     return `<section id="batch" aria-labelledby="batch-title"><h2 id="batch-title">Blame across failures</h2><p class="muted">This session has no batch summary yet (the analysis did not finish).</p></section>`;
   }
@@ -25,10 +26,10 @@ export function renderBatch(batch: BatchResult | undefined, delta: number): stri
   const counts = `<p class="muted">${e(
     `${formatCount(batch.failures)} failures, ${formatCount(batch.analyzed)} analysed, ${formatCount(batch.unfixable)} that no combination of the fixes repairs (counted apart); total step cost ${formatCount(batch.cost)}.`,
   )}${batch.stoppedEarly ? ' Analysis stopped early: the top step was already separated from the others.' : ''}</p>`;
-  const chart = barChartSvg(
-    steps.map((s) => ({ label: s.step, bars: [{ value: s.meanShapley, ci: s.ci }] })),
-    { title: 'Mean Shapley blame per step with confidence intervals' },
-  );
+  // Signed bars by size with values and whiskers, as in the workbench's batch view (the same builder).
+  const chart = signedBarsSvg(batch);
+  // Every case's value per step, as in the workbench's batch view (the same builder).
+  const strip = stripSvg(results, steps.map((s) => s.step));
   const level = `${Number(((1 - delta) * 100).toFixed(2))} %`;
   const rows = steps
     .map(
@@ -45,6 +46,7 @@ export function renderBatch(batch: BatchResult | undefined, delta: number): stri
 ${finding}
 ${counts}
 ${chart}
+${strip ? `<figure>${strip}<figcaption class="muted">Each analysed failure's Shapley value per step, one dot per case.</figcaption></figure>` : ''}
 <table class="sortable"><thead><tr><th>Step</th><th class="num">Mean Shapley</th><th class="num">${e(level)} CI</th><th class="num">Share</th><th class="num">Fixing alone resolves</th><th class="num">Last touch</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="muted">Share: the step’s part of the total repairable failure mass. Last touch: failures whose last step to change its output is this one.</p>
 </section>`;

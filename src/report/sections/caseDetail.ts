@@ -3,7 +3,7 @@ import { topStep } from '../caseOrder.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
 import { formatCount, formatInterval, formatModelUsage, formatNumber, formatOutput, formatSigned } from '../format.ts';
 import { ownNumber, ownValue } from '../own.ts';
-import { barChartSvg } from '../svgBars.ts';
+import { waterfallSvg } from '../svgWaterfall.ts';
 import { convergenceSvg } from '../svgConvergence.ts';
 import { num, signClass } from './batch.ts';
 import { NAME_CHARS } from './header.ts';
@@ -77,13 +77,8 @@ function renderCaseTable(result: CaseResult, index: number): string {
       );
     })
     .join('');
-  const chart = barChartSvg(
-    result.players.map((player) => {
-      const ci = ownValue(result.ci, player);
-      return { label: player, bars: [{ value: ownNumber(result.shapley, player) ?? 0, ...(ci ? { ci } : {}) }] };
-    }),
-    { title: `Shapley blame per step for case ${clipText(result.id, 80)}` },
-  );
+  // The waterfall from v(∅) to v(all), as in the workbench's case view (the same builder).
+  const chart = result.shapley ? waterfallSvg(result.vEmpty, result.vAll, result.shapley, result.players) : '';
   const sum = result.players.reduce((total, p) => total + (ownNumber(result.shapley, p) ?? 0), 0);
   return `<table class="sortable" id="case-${index}-blame"><thead><tr><th>Step</th><th class="num">Shapley</th>${result.ci ? '<th class="num">CI</th>' : ''}<th class="num">Fix-alone</th><th class="num">Leave-one-out</th><th>Baseline blame</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="muted">The Shapley values add up to v(all) − v(no fix) = ${e(formatSigned(sum))}.</p>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barScale } from './bar-scale.ts';
+import { barScale } from './barScale.ts';
 
 describe('barScale', () => {
   it('starts at zero for positive values and ends on a nice tick', () => {

@@ -1,0 +1,75 @@
+import type { BatchResult } from '../engine/types.ts';
+import { barScale } from './barScale.ts';
+import { byMagnitude } from './byMagnitude.ts';
+import { clipText, escapeHtml as e } from './escape.ts';
+import { formatNumber, formatPercent, formatTick } from './format.ts';
+
+const LABEL = 120;
+const VALUE = 56;
+const PLOT = 420;
+const GAP = 28;
+const BASE = 220;
+const ROW = 30;
+const px = (x: number) => String(Math.round(x * 10) / 10);
+
+/** A value with an explicit + when positive and three decimals, blank when unknown. */
+function signedText(value: number): string {
+  return Number.isFinite(value) ? (value > 0 ? '+' : '') + formatNumber(value, 3) : '';
+}
+
+function signOf(value: number): 'pos' | 'neg' | 'zero' {
+  return !Number.isFinite(value) || Math.abs(value) < 5e-4 ? 'zero' : value > 0 ? 'pos' : 'neg';
+}
+
+/**
+ * Mean Shapley per step as signed bars (SHAP conventions), as inline SVG: largest blame first
+ * whatever its sign, blame (`pos`) and negative blame (`neg`, a fix that makes things worse) in
+ * their own colours, the value at the end of each bar and the CI whiskers. With `baselines`, the
+ * fix-alone rate and the last-touch share get a panel of their own on a 0-100 % scale beside it,
+ * so they never squash the Shapley scale. One builder for the workbench's batch view and the
+ * report's batch section: the same picture in both. Missing numbers (before the first results)
+ * are drawn at zero. Every name passes through escapeHtml.
+ */
+export function signedBarsSvg(batch: BatchResult, baselines = false): string {
+  const steps = byMagnitude(batch.steps);
+  const width = LABEL + PLOT + VALUE + (baselines ? GAP + BASE + 10 : 10);
+  const height = steps.length * ROW + 34;
+  const scale = barScale(steps.flatMap((s) => [s.ci[0], s.ci[1], s.meanShapley]));
+  const x = (value: number) => LABEL + scale.at(Number.isFinite(value) ? value : 0) * PLOT;
+  const baseLeft = LABEL + PLOT + VALUE + GAP;
+  const bx = (rate: number) => baseLeft + Math.max(0, Math.min(1, Number.isFinite(rate) ? rate : 0)) * BASE;
+  const touchShare = (lastTouch: number) => (batch.analyzed > 0 ? lastTouch / batch.analyzed : Number.NaN);
+  const title = `Mean Shapley blame per step, largest first, with confidence intervals${baselines ? '; beside it the fix-alone and last-touch baselines on a 0 to 100 % scale' : ''}. The numbers are in the table below.`;
+  const parts = [`<svg class="chart bars" viewBox="0 0 ${width} ${height}" role="img" aria-label="${e(title)}" data-testid="batch-bars">`, `<title>${e(title)}</title>`];
+  for (const tick of scale.ticks) {
+    parts.push(`<line class="grid${tick === 0 ? ' zero' : ''}" x1="${px(x(tick))}" x2="${px(x(tick))}" y1="0" y2="${height - 24}"/>`, `<text class="tick" x="${px(x(tick))}" y="${height - 8}" text-anchor="middle">${e(formatTick(tick))}</text>`);
+  }
+  if (baselines) {
+    for (const tick of [0, 0.5, 1]) {
+      parts.push(`<line class="grid" x1="${px(bx(tick))}" x2="${px(bx(tick))}" y1="0" y2="${height - 24}"/>`, `<text class="tick" x="${px(bx(tick))}" y="${height - 8}" text-anchor="middle">${tick * 100} %</text>`);
+    }
+  }
+  steps.forEach((step, i) => {
+    const top = i * ROW + 6;
+    const mid = top + (ROW - 8) / 2;
+    const v = step.meanShapley;
+    const [lo, hi] = step.ci;
+    parts.push(
+      `<g class="row" data-step="${e(step.step)}">`,
+      `<text class="label" x="${LABEL - 8}" y="${px(mid + 4)}" text-anchor="end">${e(clipText(step.step, 16))}</text>`,
+      `<rect class="bar ${signOf(v)}" x="${px(Math.min(x(0), x(v)))}" y="${top}" width="${px(Math.max(1, Math.abs(x(v) - x(0))))}" height="${ROW - 8}"><title>${e(clipText(step.step, 200))}: mean Shapley ${e(formatNumber(v, 3))}</title></rect>`,
+      `<path class="whisker" d="M${px(x(lo))},${px(mid)} H${px(x(hi))} M${px(x(lo))},${px(mid - 6)} V${px(mid + 6)} M${px(x(hi))},${px(mid - 6)} V${px(mid + 6)}"/>`,
+      `<text class="value" x="${px(Math.max(x(v), x(hi), x(0)) + 6)}" y="${px(mid + 4)}" data-testid="bar-value">${e(signedText(v))}</text>`,
+    );
+    if (baselines) {
+      const half = (ROW - 8) / 2;
+      parts.push(
+        `<rect class="bar alone" x="${px(baseLeft)}" y="${top}" width="${px(bx(step.fixAloneRate) - baseLeft)}" height="${half - 1}"><title>${e(clipText(step.step, 200))}: fixing it alone resolves ${e(formatPercent(step.fixAloneRate))}</title></rect>`,
+        `<rect class="bar touch" x="${px(baseLeft)}" y="${px(top + half)}" width="${px(bx(touchShare(step.lastTouch)) - baseLeft)}" height="${half - 1}"><title>${e(clipText(step.step, 200))}: last to touch ${e(formatPercent(touchShare(step.lastTouch)))} of failures</title></rect>`,
+      );
+    }
+    parts.push('</g>');
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
