@@ -122,7 +122,7 @@ async function ragRun(browser: Browser, base: string, workers: number, timeoutMs
     await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: timeoutMs });
     if (mode === 'posterior') {
       await page.evaluate('window.__bench.status = []; window.__bench.longTasks = []');
-      await page.getByLabel('Mode').selectOption('posterior');
+      await page.getByLabel('Mode', { exact: true }).selectOption('posterior');
       // The status log catches even a run too short for a selector poll to see it running.
       await page.waitForFunction(
         () => {
