@@ -59,6 +59,10 @@ test.describe('ways in', () => {
     await expect(meanShapley(page, 'retriever')).toHaveText('0.417');
     await page.goto('./?trace=https://example.com/x.trace.json');
     await expect(page.getByRole('alert')).toContainText('another origin');
+    // A missing file is said to be missing (the preview server answers every path with the app's page).
+    await page.goto('./?trace=demos/missing.trace.json');
+    await expect(page.getByRole('alert')).toContainText('There is no file at');
+    await expect(page.getByRole('alert')).not.toContainText('Report import');
   });
 
   test('a .js definition dropped after a trace without one is paired with it', async ({ page }) => {

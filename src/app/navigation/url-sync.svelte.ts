@@ -10,7 +10,7 @@ import { validateSettings } from '../../session/validate-settings.ts';
 import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 import type { SessionSync } from '../state/session-sync.svelte.ts';
 import type { StudyOpener } from '../state/study-opener.svelte.ts';
-import { traceUrlFromQuery } from '../landing/trace-param.ts';
+import { traceResponseProblem, traceUrlFromQuery } from '../landing/trace-param.ts';
 import type { Navigation } from './navigation.svelte.ts';
 import { changedSettings, fromHash, toHash, type UrlState } from './url-state.ts';
 
@@ -139,7 +139,8 @@ export class UrlSync {
     }
     try {
       const response = await fetch(found.url, { credentials: 'same-origin', mode: 'same-origin' });
-      if (!response.ok) throw new Error(`${found.url.pathname} answered ${response.status} ${response.statusText}.`);
+      const problem = traceResponseProblem(found.url, { ok: response.ok, status: response.status, statusText: response.statusText, contentType: response.headers.get('content-type') });
+      if (problem !== null) throw new Error(problem);
       await opener.openSource(await response.blob(), decodeURIComponent(found.url.pathname.split('/').pop() || 'trace.json'), { settings, keepNavigation: true });
     } catch (error) {
       opener.notice = { title: 'Could not open the trace from the address', problem: { message: (error as Error).message } };
