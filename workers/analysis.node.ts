@@ -1,5 +1,5 @@
 /**
- * Node worker thread for AnalysisPool: compiles pipeline definitions in the SES sandbox and
+ * Node worker thread for NodeAnalysisPool: compiles pipeline definitions in the SES sandbox and
  * analyses the cases of each request (a small batch) one after another, answering each as soon as
  * it is done. Before every case, step and metric call it records what runs in a
  * SharedArrayBuffer, so the pool's watchdog can name the case and step if it has to terminate us.

@@ -1,4 +1,4 @@
-// A child process that hosts one analysis worker thread for the Node AnalysisPool (see
+// A child process that hosts one analysis worker thread for the NodeAnalysisPool (see
 // src/node/worker-process.ts). Plain JavaScript: it only relays messages, so it needs no loader.
 //
 // Why a process around the thread: some allocations in a definition (`new Array(1e8).fill(7)`,

@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../src/engine/types.ts';
 import { analyzeSourceCase } from '../../src/sandbox/analyze-source.ts';
-import { AnalysisPool } from '../../src/node/analysis-pool.ts';
+import { NodeAnalysisPool } from '../../src/node/analysis-pool.ts';
 
 export interface CaseRunner {
   readonly workers: number;
@@ -24,7 +24,7 @@ export function inThreadRunner(source: string, fileName: string): CaseRunner {
 
 /** On the worker pool; `size` defaults to every core. Call `ready()` before timing, so start-up is not counted. */
 export async function poolRunner(source: string, fileName: string, size = availableParallelism()): Promise<CaseRunner> {
-  const pool = new AnalysisPool({ size, timeoutMs: 120_000, fileName });
+  const pool = new NodeAnalysisPool({ size, timeoutMs: 120_000, fileName });
   await pool.describe(source);
   return {
     workers: size,

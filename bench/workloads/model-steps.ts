@@ -14,7 +14,7 @@ import { endpointConfig } from '../../src/model/endpoint.ts';
 import { ModelHost, type HostRequest } from '../../src/model/model-host.ts';
 import { MemoryResponseCache } from '../../src/model/response-cache.ts';
 import { startFakeEndpoint } from '../../src/model/testing/fake-endpoint.ts';
-import { AnalysisPool, type ModelResolver } from '../../src/node/analysis-pool.ts';
+import { NodeAnalysisPool, type ModelResolver } from '../../src/node/analysis-pool.ts';
 import { MODEL_EIGHT_STEP_SOURCE } from '../lib/model-eight-step.ts';
 import { timeRuns } from '../lib/measure.ts';
 import type { WorkloadResult } from '../lib/result.ts';
@@ -30,7 +30,7 @@ export async function modelStepsWorkload(sizes: SuiteSizes): Promise<WorkloadRes
     resolve: (requests: HostRequest[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>> => host.resolve(requests, signal),
     usage: (caseId: string): ModelUsage => host.usage(caseId),
   };
-  const pool = new AnalysisPool({ size: Math.max(1, sizes.workers), timeoutMs: 300_000, fileName: 'eight-step-agent-model.js', model: resolver });
+  const pool = new NodeAnalysisPool({ size: Math.max(1, sizes.workers), timeoutMs: 300_000, fileName: 'eight-step-agent-model.js', model: resolver });
   const rows: WorkloadResult[] = [];
   try {
     const cases = (await pool.describe(MODEL_EIGHT_STEP_SOURCE)).cases.slice(0, sizes.modelCases);

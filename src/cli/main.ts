@@ -87,13 +87,13 @@ async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { updat
 }
 
 async function analyzeSource(source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions): Promise<Analysis> {
-  const { AnalysisPool } = await import('../node/analysis-pool.ts');
+  const { NodeAnalysisPool } = await import('../node/analysis-pool.ts');
   // One worker per core, but no more than there are cases (a definition's own cases are counted only after describe).
   const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? availableParallelism()));
   // Model requests can take minutes: on a terminal, one line on stderr says how they go.
   const liveLine = process.stderr.isTTY ? terminalModelProgress(process.stderr) : undefined;
   const model = await commandModelHostOrInputError(opts, liveLine);
-  const pool = new AnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName, model });
+  const pool = new NodeAnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName, model });
   try {
     let description;
     try {

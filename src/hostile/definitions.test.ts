@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../engine/index.ts';
 import type { CaseDef, CaseResult } from '../engine/types.ts';
-import { AnalysisPool } from '../node/analysis-pool.ts';
+import { NodeAnalysisPool } from '../node/analysis-pool.ts';
 import { analyzeSourceCase } from '../sandbox/analyze-source.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
 
@@ -120,7 +120,7 @@ describe('hostile definitions, refused before any case runs', () => {
 });
 
 describe('hostile definitions, in the worker pool', () => {
-  const pool = new AnalysisPool({ size: 2, timeoutMs: 1500 });
+  const pool = new NodeAnalysisPool({ size: 2, timeoutMs: 1500 });
   afterAll(() => pool.close());
 
   it.each([
@@ -137,7 +137,7 @@ describe('hostile definitions, in the worker pool', () => {
     ['hoards memory until the heap limit', 'const kept = []; while (true) kept.push(new Array(1e5).fill(kept.length));', /^case "bad": the analysis worker stopped: .*memory/i],
     ['fills an array too large for the heap (a fatal V8 error)', 'return new Array(1e8).fill(7).length;', /^case "bad": the analysis worker stopped: .*(memory|largest size)/i],
   ])('a step that %s fails only its own case (64 MB heap)', async (_, attack, error) => {
-    const roomy = new AnalysisPool({ size: 1, timeoutMs: 60_000, memoryLimitMb: 64 });
+    const roomy = new NodeAnalysisPool({ size: 1, timeoutMs: 60_000, memoryLimitMb: 64 });
     try {
       check(await roomy.run(hostile(attack), CASES, DEFAULT_SETTINGS), { error });
     } finally {

@@ -3,11 +3,11 @@ import { DEFAULT_SETTINGS } from '../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import { oneStepSource } from '../sandbox/testing/one-step.ts';
 import { REFUND_POLICY_SOURCE } from '../sandbox/testing/refund-policy.ts';
-import { AnalysisPool, PipelineDefinitionError } from './analysis-pool.ts';
+import { NodeAnalysisPool, PipelineDefinitionError } from './analysis-pool.ts';
 
-const pools: AnalysisPool[] = [];
-function makePool(size: number, timeoutMs = 10_000): AnalysisPool {
-  const pool = new AnalysisPool({ size, timeoutMs });
+const pools: NodeAnalysisPool[] = [];
+function makePool(size: number, timeoutMs = 10_000): NodeAnalysisPool {
+  const pool = new NodeAnalysisPool({ size, timeoutMs });
   pools.push(pool);
   return pool;
 }
@@ -35,7 +35,7 @@ export default {
   metric: (outputs) => ['a', 'b', 'c', 'd', 'e'].filter((name) => outputs[name] === 'good').length >= 4 ? 1 : 0,
 };`;
 
-describe('AnalysisPool', () => {
+describe('NodeAnalysisPool', () => {
   it('analyses the refund-policy cases in workers, results in case order', async () => {
     const pool = makePool(2);
     const description = await pool.describe(REFUND_POLICY_SOURCE);
@@ -124,7 +124,7 @@ describe('AnalysisPool', () => {
 
   it('fails only the case whose definition exhausts its worker\'s memory', async () => {
     const source = oneStepSource("if (inputs.question !== 'hoard') return 'as run'; const kept = []; while (true) kept.push(new Array(1e5).fill(kept.length));");
-    const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000, memoryLimitMb: 64 });
+    const pool = new NodeAnalysisPool({ size: 1, timeoutMs: 60_000, memoryLimitMb: 64 });
     pools.push(pool);
     // Four cases on one worker: batches of two, the hoarding case first in its batch.
     const cases = [
@@ -143,7 +143,7 @@ describe('AnalysisPool', () => {
     ['pushes past the largest array', 'const kept = []; while (true) kept.push(1);'],
   ])('fails only the case whose step %s (a fatal V8 error ends only its worker process)', async (_, body) => {
     const source = oneStepSource(`if (inputs.question !== 'hoard') return 'as run'; ${body}`);
-    const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000, memoryLimitMb: 64 });
+    const pool = new NodeAnalysisPool({ size: 1, timeoutMs: 60_000, memoryLimitMb: 64 });
     pools.push(pool);
     const cases = ['q', 'hoard', 'q2'].map((text, i) => ({ id: `c${i}`, inputs: { question: text, doc: null } }));
     const [before, hog, after] = await pool.run(source, cases, DEFAULT_SETTINGS);
@@ -155,7 +155,7 @@ describe('AnalysisPool', () => {
   describe('charges work a case leaves behind to that case, never to the next one', () => {
     const cases = ['q', 'left', 'q2', 'q3'].map((text, i) => ({ id: `c${i}`, inputs: { question: text, doc: null } }));
     const run = (body: string) => {
-      const pool = new AnalysisPool({ size: 1, timeoutMs: 1000 });
+      const pool = new NodeAnalysisPool({ size: 1, timeoutMs: 1000 });
       pools.push(pool);
       return pool.run(oneStepSource(`if (inputs.question === 'left') { ${body} } return 'as run';`), cases, DEFAULT_SETTINGS);
     };
@@ -190,7 +190,7 @@ describe('AnalysisPool', () => {
   });
 
   it('closes without waiting on workers it already let go (a refused definition, then close)', async () => {
-    const pool = new AnalysisPool({ size: 2, timeoutMs: 60_000 });
+    const pool = new NodeAnalysisPool({ size: 2, timeoutMs: 60_000 });
     await expect(pool.describe('export default { name: "p" };')).rejects.toThrow(PipelineDefinitionError);
     await pool.close();
     await pool.close();
@@ -211,7 +211,7 @@ describe('AnalysisPool', () => {
   });
 
   it('settles waiting calls when closed, and refuses new ones', async () => {
-    const pool = new AnalysisPool({ size: 1, timeoutMs: 60_000 });
+    const pool = new NodeAnalysisPool({ size: 1, timeoutMs: 60_000 });
     await pool.describe(TRAPPED_SOURCE);
     const pending = pool.run(TRAPPED_SOURCE, [question('spin', 'loop', 1), question('ok', 'fine', 2)], DEFAULT_SETTINGS);
     await pool.close();

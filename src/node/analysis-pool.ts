@@ -86,7 +86,7 @@ interface Slot {
  * and do not depend on the pool size or the batches (each case is analysed by a fresh definition
  * instance).
  */
-export class AnalysisPool {
+export class NodeAnalysisPool {
   readonly size: number;
   readonly timeoutMs: number;
   private readonly fileName: string;
@@ -103,9 +103,9 @@ export class AnalysisPool {
 
   constructor(options: AnalysisPoolOptions = {}) {
     const size = options.size ?? Math.min(4, Math.max(1, availableParallelism()));
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`AnalysisPool size must be a positive integer, got ${size}`);
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`NodeAnalysisPool size must be a positive integer, got ${size}`);
     const timeoutMs = options.timeoutMs ?? 10_000;
-    if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new RangeError(`AnalysisPool timeoutMs must be a positive number, got ${timeoutMs}`);
+    if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new RangeError(`NodeAnalysisPool timeoutMs must be a positive number, got ${timeoutMs}`);
     this.size = size;
     this.timeoutMs = timeoutMs;
     this.fileName = options.fileName ?? 'pipeline.js';

@@ -4,7 +4,7 @@ import { toyAnswer } from '../engine/testing/toy-model.ts';
 import type { AnalysisSettings } from '../engine/types.ts';
 import { describeSource, analyzeSourceCaseRound } from '../sandbox/analyze-source.ts';
 import { TRIAGE_SOURCE } from '../sandbox/testing/triage-source.ts';
-import { AnalysisPool, type ModelResolver } from './analysis-pool.ts';
+import { NodeAnalysisPool, type ModelResolver } from './analysis-pool.ts';
 
 /** A resolver that answers with the toy model and records what it was asked, like the real host's dedupe. */
 class CountingResolver implements ModelResolver {
@@ -32,19 +32,19 @@ class CountingResolver implements ModelResolver {
   }
 }
 
-const pools: AnalysisPool[] = [];
+const pools: NodeAnalysisPool[] = [];
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()));
 });
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, models: { default: 'toy-1' }, mode: 'posterior', worlds: 3 };
 
-describe('AnalysisPool with model steps', () => {
+describe('NodeAnalysisPool with model steps', () => {
   const cases = describeSource(TRIAGE_SOURCE).cases;
 
   it('fetches what cases wait for, sends each distinct request once over all workers, and gives the in-process results', async () => {
     const resolver = new CountingResolver();
-    const pool = new AnalysisPool({ size: 2, model: resolver });
+    const pool = new NodeAnalysisPool({ size: 2, model: resolver });
     pools.push(pool);
     const results = await pool.run(TRIAGE_SOURCE, cases, settings);
     expect(new Set(resolver.sent).size).toBe(resolver.sent.length);
@@ -65,7 +65,7 @@ describe('AnalysisPool with model steps', () => {
   });
 
   it('makes a model call without a host a per-case error naming the step', async () => {
-    const pool = new AnalysisPool({ size: 1 });
+    const pool = new NodeAnalysisPool({ size: 1 });
     pools.push(pool);
     const results = await pool.run(TRIAGE_SOURCE, cases.slice(0, 2), settings);
     expect(results[0].error).toBe('case "t0": step "classify" calls a model (llm.chat or llm.choose), but no model is configured: pass --model-url URL --model ID, or --cache FILE holding its responses');
@@ -79,7 +79,7 @@ describe('AnalysisPool with model steps', () => {
       },
       usage: () => ({ ...NO_USAGE }),
     };
-    const pool = new AnalysisPool({ size: 1, model: resolver });
+    const pool = new NodeAnalysisPool({ size: 1, model: resolver });
     pools.push(pool);
     const results = await pool.run(TRIAGE_SOURCE, cases.slice(0, 3), settings);
     expect(results[1].error).toBe('case "t1": model requests of step "classify" failed: endpoint http://127.0.0.1:9 refused the connection');

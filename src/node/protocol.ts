@@ -3,7 +3,7 @@ import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { DefinitionSummary } from '../engine/definition-summary.ts';
 
 /**
- * Messages between the AnalysisPool and its worker threads (all structured-clone safe). A `run`
+ * Messages between the NodeAnalysisPool and its worker threads (all structured-clone safe). A `run`
  * carries a small batch of cases, so a worker goes from one case to the next without waiting a
  * round trip for work; it answers each case on its own as soon as it is done (`index` is the
  * case's place in the batch), so the pool always knows which cases of a batch are finished.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractSessionFromReport } from './extractSession.ts';
+import { extractSessionFromReport } from '../session/extract-session.ts';
 import { HOSTILE_STRINGS, LONG_HOSTILE, hostileSession } from './fixtures/hostileSession.ts';
 import { renderReport } from './renderReport.ts';
 

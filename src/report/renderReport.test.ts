@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { importSessionText } from '../session/session-file.ts';
 import { cspHashSource } from './cspHash.ts';
-import { extractSessionFromReport } from './extractSession.ts';
+import { extractSessionFromReport } from '../session/extract-session.ts';
 import { REFUND_FIXES, refundSession } from './fixtures/refundSession.ts';
 import { renderReport } from './renderReport.ts';
 

@@ -3,7 +3,7 @@ import { rankCasesForDrillDown } from './caseOrder.ts';
 import { cspHashSource } from './cspHash.ts';
 import { embedSession } from './embedSession.ts';
 import { clipText, escapeHtml as e } from './escape.ts';
-import { SESSION_BLOCK_ID } from './extractSession.ts';
+import { SESSION_BLOCK_ID } from '../session/extract-session.ts';
 import { type FixConsidered, fixesConsidered } from './fixesConsidered.ts';
 import { formatCount } from './format.ts';
 import { REPORT_SCRIPT } from './script.ts';

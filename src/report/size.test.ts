@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { topStep } from './caseOrder.ts';
-import { extractSessionFromReport } from './extractSession.ts';
+import { extractSessionFromReport } from '../session/extract-session.ts';
 import { syntheticSession } from './fixtures/syntheticSession.ts';
 import { DEFAULT_MAX_BYTES, renderReport } from './renderReport.ts';
 import { utf8Length } from './utf8.ts';

@@ -4,7 +4,7 @@
  */
 import { FormatError } from '../formats/format-error.ts';
 import { parseJson, stripByteOrderMark } from '../formats/parse-json.ts';
-import { extractSessionFromReport } from '../report/extractSession.ts';
+import { extractSessionFromReport } from './extract-session.ts';
 import { migrateSession } from './migrate.ts';
 import type { Session } from './types.ts';
 

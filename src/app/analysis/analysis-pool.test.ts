@@ -7,7 +7,7 @@ import { testResult } from '../../engine/testing/results.ts';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
-import { AnalysisPool, batchSizeFor, type WorkItem } from './analysis-pool.ts';
+import { PageAnalysisPool, batchSizeFor, type WorkItem } from './analysis-pool.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, seed: 0 };
 
@@ -55,17 +55,17 @@ function items(ids: string[]): WorkItem[] {
   return ids.map((id, index) => ({ kind: 'case', index, caseDef: { id, inputs: { n: index } } }));
 }
 
-async function runAll(pool: AnalysisPool, work: WorkItem[], signal = new AbortController().signal) {
+async function runAll(pool: PageAnalysisPool, work: WorkItem[], signal = new AbortController().signal) {
   const results: (CaseResult | undefined)[] = new Array(work.length);
   const outcome = await pool.run({ items: work, source: 'src', settings, players: ['a'], onResult: (i, r) => (results[i] = r) }, signal);
   return { outcome, results };
 }
 
-describe('AnalysisPool', () => {
+describe('PageAnalysisPool', () => {
   it('gives every case its own result by index, the same for one worker or three', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `c${i}`);
-    const one = new AnalysisPool(1, fakeWorkerFactory({ terminated: 0, started: 0 }));
-    const three = new AnalysisPool(3, fakeWorkerFactory({ terminated: 0, started: 0 }));
+    const one = new PageAnalysisPool(1, fakeWorkerFactory({ terminated: 0, started: 0 }));
+    const three = new PageAnalysisPool(3, fakeWorkerFactory({ terminated: 0, started: 0 }));
     const a = await runAll(one, items(ids));
     const b = await runAll(three, items(ids));
     expect(a.outcome).toBe('done');
@@ -77,7 +77,7 @@ describe('AnalysisPool', () => {
 
   it('stops a case past its time limit, replaces its worker and goes on with the next cases', async () => {
     const world = { terminated: 0, started: 0 };
-    const pool = new AnalysisPool(1, fakeWorkerFactory(world), 50);
+    const pool = new PageAnalysisPool(1, fakeWorkerFactory(world), 50);
     const { outcome, results } = await runAll(pool, items(['c0', 'hang1', 'c2']));
     expect(outcome).toBe('done');
     expect(results[0]?.error).toBeUndefined();
@@ -95,7 +95,7 @@ describe('AnalysisPool', () => {
 
   it('sends cases in batches (about two per worker, at most 16) and gives the same results as one at a time', async () => {
     const world: FakeWorld = { terminated: 0, started: 0, batches: [] };
-    const pool = new AnalysisPool(2, fakeWorkerFactory(world));
+    const pool = new PageAnalysisPool(2, fakeWorkerFactory(world));
     const ids = Array.from({ length: 40 }, (_, i) => `c${i}`);
     const { results } = await runAll(pool, items(ids));
     expect(world.batches).toEqual([10, 10, 10, 10]);
@@ -107,7 +107,7 @@ describe('AnalysisPool', () => {
 
   it('keeps the outcomes a batch posted before its stuck case, times out that case alone and runs the rest', async () => {
     const world: FakeWorld = { terminated: 0, started: 0, batches: [] };
-    const pool = new AnalysisPool(1, fakeWorkerFactory(world), 50);
+    const pool = new PageAnalysisPool(1, fakeWorkerFactory(world), 50);
     // Six cases on one worker: batches of three, the stuck case second in the first batch.
     const { outcome, results } = await runAll(pool, items(['c0', 'hang1', 'c2', 'c3', 'c4', 'c5']));
     expect(outcome).toBe('done');
@@ -154,7 +154,7 @@ describe('AnalysisPool', () => {
         },
       }) as unknown as Worker;
     };
-    const pool = new AnalysisPool(1, factory, 50);
+    const pool = new PageAnalysisPool(1, factory, 50);
     const results: (CaseResult | undefined)[] = [];
     await pool.run({ items: items(['stuck']), source: 'src', settings, players: ['a', 'b'], onResult: (i, r) => (results[i] = r) }, new AbortController().signal);
     expect(watched).toEqual([false, true]);
@@ -164,7 +164,7 @@ describe('AnalysisPool', () => {
 
   it('cancels at once: busy workers are replaced and unstarted cases get no result', async () => {
     const world = { terminated: 0, started: 0 };
-    const pool = new AnalysisPool(2, fakeWorkerFactory(world), 60_000);
+    const pool = new PageAnalysisPool(2, fakeWorkerFactory(world), 60_000);
     const abort = new AbortController();
     const running = runAll(pool, items(['hang0', 'hang1', 'c2', 'c3']), abort.signal);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -180,7 +180,7 @@ describe('AnalysisPool', () => {
   });
 
   it('reports a definition that does not load in time instead of waiting for ever', async () => {
-    const pool = new AnalysisPool(1, () => {
+    const pool = new PageAnalysisPool(1, () => {
       const { port1, port2 } = new MessageChannel();
       Comlink.expose({ load: () => new Promise(() => {}) }, port2);
       return Object.assign(port1, { terminate: () => port1.close() }) as unknown as Worker;

@@ -68,7 +68,7 @@ export function batchSizeFor(cases: number, workers: number): number {
 
 const CANCELLED: unique symbol = Symbol('cancelled');
 
-export class AnalysisPool {
+export class PageAnalysisPool {
   readonly #slots: Slot[] = [];
   readonly #createWorker: () => Worker;
   /** Time limit for one case (and for compiling a definition), in milliseconds. */

@@ -9,7 +9,7 @@ import { toyAnswer } from '../../engine/testing/toy-model.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import { analyzeSourceCaseRound, describeSource } from '../../sandbox/analyze-source.ts';
 import { TRIAGE_SOURCE } from '../../sandbox/testing/triage-source.ts';
-import { AnalysisPool, type PageModelResolver, type WorkItem } from './analysis-pool.ts';
+import { PageAnalysisPool, type PageModelResolver, type WorkItem } from './analysis-pool.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, models: { default: 'toy-1' } };
 
@@ -61,7 +61,7 @@ describe('the page pool with model steps', () => {
 
   it('fetches pending requests once each and returns the results of a run with every answer known', async () => {
     const model = new ToyResolver();
-    const pool = new AnalysisPool(2, sandboxWorker);
+    const pool = new PageAnalysisPool(2, sandboxWorker);
     const results: CaseResult[] = [];
     const outcome = await pool.run({ items: work, source: TRIAGE_SOURCE, settings, players, onResult: (i, r) => (results[i] = r), model }, new AbortController().signal);
     expect(outcome).toBe('done');
@@ -74,7 +74,7 @@ describe('the page pool with model steps', () => {
   });
 
   it('makes a model call a per-case error when no model is set up', async () => {
-    const pool = new AnalysisPool(1, sandboxWorker);
+    const pool = new PageAnalysisPool(1, sandboxWorker);
     const results: CaseResult[] = [];
     await pool.run({ items: work.slice(0, 1), source: TRIAGE_SOURCE, settings, players, onResult: (i, r) => (results[i] = r) }, new AbortController().signal);
     expect(results[0].error).toBe('case "t0": step "classify" calls a model (llm.chat or llm.choose), but no model is set up: open Settings > Model');
@@ -83,7 +83,7 @@ describe('the page pool with model steps', () => {
 
   it('cancels while requests are in flight', async () => {
     const never: PageModelResolver = { resolve: () => new Promise(() => {}), usage: () => ({ ...NO_USAGE }) };
-    const pool = new AnalysisPool(1, sandboxWorker);
+    const pool = new PageAnalysisPool(1, sandboxWorker);
     const controller = new AbortController();
     const running = pool.run({ items: work, source: TRIAGE_SOURCE, settings, players, onResult: () => {}, model: never }, controller.signal);
     setTimeout(() => controller.abort(), 50);

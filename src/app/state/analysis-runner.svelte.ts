@@ -7,7 +7,7 @@
  */
 import { aggregateBatch, DEFAULT_SETTINGS, studyBatchOptions } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
-import { AnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
+import { PageAnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
 import { ModelConnection } from '../model/model-connection.svelte.ts';
 import { ResponseStore } from '../model/response-store.ts';
 import { ModelHost, type ModelProgress } from '../../model/model-host.ts';
@@ -66,7 +66,7 @@ export class AnalysisRunner {
     return first ? [...first.players] : [];
   });
 
-  #pool: AnalysisPool | null = null;
+  #pool: PageAnalysisPool | null = null;
   /** Where model steps' requests go (base URL, key, concurrency); model ids are in the settings. */
   readonly modelConnection = new ModelConnection();
   /** The page's response cache for model steps (IndexedDB, shared by every session). */
@@ -382,8 +382,8 @@ export class AnalysisRunner {
     return aggregateBatch(finished, studyBatchOptions(study, this.settings.delta, this.batchBound));
   }
 
-  #getPool(): AnalysisPool {
-    this.#pool ??= new AnalysisPool(this.workerCount, createAnalysisWorker);
+  #getPool(): PageAnalysisPool {
+    this.#pool ??= new PageAnalysisPool(this.workerCount, createAnalysisWorker);
     return this.#pool;
   }
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonForScriptBlock } from './embedJson.ts';
-import { extractSessionFromReport } from './extractSession.ts';
+import { jsonForScriptBlock } from '../report/embedJson.ts';
+import { extractSessionFromReport } from './extract-session.ts';
 
 const page = (json: string, attributes = 'type="application/json" id="agentblame-session"') =>
   `<!doctype html><html><body><p>x</p><script ${attributes}>${json}</script></body></html>`;
