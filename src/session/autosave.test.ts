@@ -42,6 +42,8 @@ interface Page {
   status: Session['status'];
   settings: Session['settings'];
   results: CaseResult[];
+  /** The definition (edited in place in the Definition view). */
+  pipeline?: Session['pipeline'];
 }
 
 const base = sampleSession();
@@ -54,7 +56,7 @@ async function tab(dbName: string) {
   const autosave = new Autosave({
     current: (identity: SessionIdentity) =>
       page.open
-        ? buildSession({ ...identity, fileName: base.fileName, pipeline: base.pipeline, cases: base.cases, settings: page.settings, results: page.results, status: page.status })
+        ? buildSession({ ...identity, fileName: base.fileName, pipeline: page.pipeline ?? base.pipeline, cases: base.cases, settings: page.settings, results: page.results, status: page.status })
         : null,
     timer: clock.timer,
     now: () => '2026-11-30T12:00:00.000Z',
@@ -151,6 +153,23 @@ describe('Autosave', () => {
     expect(stored?.settings.seed).toBe(99);
     expect(stored?.name).toBe('with seed 99');
     expect(stored?.results.map((r) => r.id)).toEqual(['q1']);
+  });
+
+  it('an edited definition replaces the stored results (they were computed with the old code)', async () => {
+    const { store, clock, page, autosave } = await tab(freshName());
+    autosave.startNew('study');
+    page.results = [result('q1'), result('q2')];
+    clock.fire();
+    await autosave.idle();
+    const id = autosave.view.identity!.id;
+    page.pipeline = { name: base.pipeline!.name, source: `${base.pipeline!.source}\n// edited` };
+    page.results = [result('q1', true, { shapley: { planner: 1, retriever: 0 } })];
+    autosave.schedule();
+    clock.fire();
+    await autosave.idle();
+    const stored = await store.get(id);
+    expect(stored?.pipeline?.source).toContain('// edited');
+    expect(stored?.results.map((r) => [r.id, r.shapley?.planner])).toEqual([['q1', 1]]);
   });
 
   it("merges another tab's rename with this tab's own change (no copy)", async () => {

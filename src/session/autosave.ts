@@ -237,8 +237,9 @@ export class Autosave {
     for (let merges = 0; ; merges += 1) {
       const outcome = mergeFields(tracked.mineBase, mine, theirsBase, theirs);
       if ('conflicts' in outcome) return this.#saveAsCopy(store, tracked, session, outcome.conflicts);
-      // Results are kept for the current settings only: new settings replace the stored ones.
-      const replaceResults = tracked.mineBase !== null && outcome.mineChanged.includes('settings');
+      // Results are kept for the current settings and definition only: new settings or an edited
+      // definition (the Definition view) replace the stored ones, computed with the old.
+      const replaceResults = tracked.mineBase !== null && (outcome.mineChanged.includes('settings') || outcome.mineChanged.includes('pipeline'));
       const results = replaceResults ? session.results : session.results.filter((r) => !tracked.savedIds.has(r.id));
       const written: Session = withoutUndefined({ ...session, ...outcome.merged, results, revision });
       try {
