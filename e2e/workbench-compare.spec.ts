@@ -79,6 +79,11 @@ test('compare two studies: the page shows the per-step and per-case differences 
   expect(report).toContain('id="compare"');
   for (const s of c.steps) expect(report).toContain(`data-v="${s.shapleyChange}">${formatSigned(s.shapleyChange!)}</td>`);
 
+  // A reload (the link) reopens the comparison, with the other study chosen.
+  await page.reload();
+  await expect(page.getByTestId('compare-table')).toBeVisible();
+  await expect(page.getByTestId('compare-select')).toHaveValue(recorded.id);
+
   // A case in the moved list opens that case.
   await page.locator('[data-testid=compare-cases] tbody tr').first().getByRole('button').click();
   await expect(page.getByRole('heading', { name: new RegExp(`Case ${moved[0].id}`) })).toBeVisible();
