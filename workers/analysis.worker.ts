@@ -6,6 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
+import { PHASE_DEFERRED, PHASE_IDLE, PHASE_METRIC } from '../src/engine/pool-contract.ts';
 import { analyzeSourceCaseRound, describeSource } from '../src/sandbox/analyze-source.ts';
 import type { ModelAnswer, PendingRequest } from '../src/engine/model-call.ts';
 import { analyzeTableGame } from '../src/engine/index.ts';
@@ -20,15 +21,15 @@ ensureLockdown();
 /** The compiled definition, with its step names for the result of a case that cannot run. */
 let loaded: { source: string; fileName: string; players: string[] } | null = null;
 
-/** The step last reported to the page in this case (-1 = the metric, -2 = nothing yet). */
-let reportedStep = -2;
+/** The step (or PHASE_* marker) last reported to the page in this case. */
+let reportedStep = PHASE_IDLE;
 function report(step: number): void {
   if (step === reportedStep) return;
   reportedStep = step;
   const message: WatchdogMessage = { agentblameWatchdog: step };
   self.postMessage(message);
 }
-const watchdogHooks = { onStepStart: report, onMetricStart: () => report(-1) };
+const watchdogHooks = { onStepStart: report, onMetricStart: () => report(PHASE_METRIC) };
 
 /**
  * Work a definition leaves behind (promise callbacks, an async run's continuation) runs after its
@@ -95,7 +96,7 @@ const api = {
   async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>): Promise<CaseResult | { pending: PendingRequest[] }> {
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     const { players } = loaded;
-    reportedStep = -2;
+    reportedStep = PHASE_IDLE;
     let outcome: CaseResult | { pending: PendingRequest[] };
     try {
       const known = new Map<string, ModelAnswer>(answers ? Object.entries(answers) : []);
@@ -104,7 +105,7 @@ const api = {
     } catch (error) {
       outcome = errorResult(caseDef.id, players, settings, error instanceof Error ? error.message : String(error));
     }
-    if (watch) report(-3);
+    if (watch) report(PHASE_DEFERRED);
     const deferred = await settleDeferredWork();
     return deferred === null ? outcome : errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${deferred}`);
   },

@@ -3,7 +3,8 @@ import type { ModelAnswer, ModelUsage, PendingRequest } from '../engine/model-ca
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { DefinitionSummary } from '../engine/definition-summary.ts';
 import { errorResult } from '../engine/case-result.ts';
-import { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_METRIC, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import { type WorkerReply, type WorkerRequest } from './protocol.ts';
+import { MAX_BATCH, MAX_MODEL_ROUNDS, phaseText } from '../engine/pool-contract.ts';
 import { WorkerProcess } from './worker-process.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
@@ -30,8 +31,7 @@ export interface ModelResolver {
   usage(caseId: string): ModelUsage;
 }
 
-/** Rounds of model requests one case may take before it is given up (a definition that asks for ever new requests). */
-export const MAX_MODEL_ROUNDS = 500;
+export { MAX_MODEL_ROUNDS };
 
 /** A bad pipeline definition, as reported by a worker; the message names file and step. */
 export class PipelineDefinitionError extends Error {
@@ -63,8 +63,6 @@ interface Job {
   remaining: number;
 }
 
-/** Largest batch of cases per message: a batch is small, so the work still spreads evenly over the workers. */
-const MAX_BATCH = 16;
 
 interface Slot {
   worker: WorkerProcess;
@@ -387,13 +385,6 @@ export class NodeAnalysisPool {
   }
 }
 
-function phaseText(phase: number, players: readonly string[]): string {
-  if (phase >= 0 && phase < players.length) return ` in step "${players[phase]}"`;
-  if (phase === PHASE_METRIC) return ' in the metric';
-  if (phase === PHASE_DEFINITION) return ' while evaluating the definition';
-  if (phase === PHASE_DEFERRED) return ' in promise callbacks its steps left running';
-  return '';
-}
 
 /** `10 s`, `0.5 s`. */
 function formatDuration(ms: number): string {

@@ -36,11 +36,7 @@ export type WorkerReply =
  * holds a step index (>= 0) or one of these markers; slot 1 (PROGRESS_CASE) the index, within
  * its batch, of the case in progress.
  */
-export const PHASE_IDLE = -1;
-export const PHASE_DEFINITION = -2;
-export const PHASE_METRIC = -3;
-/** Running what a case left behind (promise callbacks) before it is answered. */
-export const PHASE_DEFERRED = -4;
+export { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_IDLE, PHASE_METRIC } from '../engine/pool-contract.ts';
 export const PROGRESS_PHASE = 0;
 export const PROGRESS_CASE = 1;
 /** Int32 slots in the buffer. */

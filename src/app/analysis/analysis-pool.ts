@@ -13,6 +13,7 @@ import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.t
 import type { TableGame } from '../../formats/game.ts';
 import type { AnalysisWorkerApi } from '../../../workers/analysis.worker.ts';
 import { errorResult } from '../../engine/case-result.ts';
+import { MAX_BATCH, MAX_MODEL_ROUNDS, phaseText } from '../../engine/pool-contract.ts';
 import { isCaseDoneMessage, isWatchdogMessage, type CallOutcome, type LoadOutcome } from './protocol.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
 
@@ -38,8 +39,6 @@ export interface PageModelResolver {
   usage(caseId: string): ModelUsage;
 }
 
-/** Rounds of model requests one case may take before it is given up. */
-const MAX_MODEL_ROUNDS = 500;
 
 function isPending(outcome: CallOutcome): outcome is { pending: PendingRequest[] } {
   return Array.isArray((outcome as { pending?: unknown }).pending);
@@ -52,14 +51,12 @@ interface Slot {
   source: string | null;
   /** A call into this worker is in flight. */
   busy: boolean;
-  /** The step the running case last started (-1 = its metric, -3 = promise callbacks it left), from the worker's watchdog messages. */
+  /** The step the running case last started (a step index or a PHASE_* marker of engine/pool-contract.ts), from the worker's watchdog messages. */
   currentStep: number | null;
   /** Called with each case outcome a running batch posts (position in the batch). */
   onCaseDone: ((position: number, outcome: CallOutcome) => void) | null;
 }
 
-/** Largest batch of cases per call: small, so the work still spreads evenly over the workers. */
-const MAX_BATCH = 16;
 
 /** About two batches per worker for a short run, so the workers finish together; MAX_BATCH for long ones. */
 export function batchSizeFor(cases: number, workers: number): number {
@@ -249,8 +246,7 @@ export class PageAnalysisPool {
     const second = await this.#call(slotIndex, item, job, cancelled, true, answers);
     if (second !== TIMED_OUT) return second;
     const step = this.#slots[slotIndex].currentStep;
-    const where =
-      step === null ? '' : step === -1 ? ' in the metric' : step === -3 ? ' in promise callbacks its steps left running' : ` in step "${players[step] ?? step}"`;
+    const where = phaseText(step, players);
     this.#replace(slotIndex);
     return errorResult(id, players, job.settings, `case "${id}": ran past its time limit of ${this.caseTimeoutMs / 1000} s${where} (an endless loop?); the worker running it was stopped and replaced.`);
   }
