@@ -47,7 +47,7 @@ export const FULL_SIZES: SuiteSizes = {
   mcTargetError: 0.02,
   mcSeeds: 5,
   estimatorTablePlayers: [16, 32, 64],
-  estimatorPipelinePlayers: [16, 32, 64],
+  estimatorPipelinePlayers: [16, 32],
   estimatorMaxPermutations: 50_000,
   sandboxCases: 200,
   modelCases: 12,

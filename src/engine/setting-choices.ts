@@ -22,7 +22,7 @@ export const MODE_CHOICES: Readonly<Record<Mode, SettingChoice>> = {
 /** 'auto' is worded by the page and the report, which know the step count. */
 export const METHOD_CHOICES: Readonly<Record<Method | 'auto', SettingChoice>> = {
   exact: { label: 'Exact (all coalitions)', description: 'exact Shapley over every coalition' },
-  mc: { label: 'Monte Carlo (permutations)', description: 'Monte Carlo sampling' },
+  mc: { label: 'Monte Carlo (sampled; see Estimator)', description: 'Monte Carlo sampling' },
   auto: { label: 'Automatic', description: 'auto: exact up to 12 steps, else Monte Carlo' },
 };
 
