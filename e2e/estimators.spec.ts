@@ -37,7 +37,7 @@ test('every registered estimator is selectable in the settings and runs; sampled
     const table = page.getByTestId('case-interactions');
     await expect(table).toContainText('(sampled)');
     await expect(table.locator('thead')).toContainText('Interval');
-    await expect(table.locator('tbody tr').first()).toContainText(/\[-?\d\.\d{3}, -?\d\.\d{3}\]/);
+    await expect(table.locator('tbody tr').first()).toContainText(/\[[−-]?\d\.\d{3}, [−-]?\d\.\d{3}\]/);
     await page.getByRole('button', { name: '← All cases' }).click();
   }
 });
