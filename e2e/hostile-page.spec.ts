@@ -59,3 +59,40 @@ test('steps named __proto__, constructor, hasOwnProperty, toString keep their va
   await expect(meanShapley(page, 'constructor')).toHaveText(/0\.000/);
   await expect(meanShapley(page, 'hasOwnProperty')).toHaveText(/0\.000/);
 });
+
+/**
+ * Each case's step returns 300 million characters (about 300 MB), as in the issue's report: twelve
+ * cases are 3.6 GB, which the tab held (and died of) when results kept whole outputs.
+ */
+const HUGE_OUTPUTS_DEFINITION = `export default {
+  name: "huge-outputs",
+  steps: [
+    { name: "a", inputs: ["x"], cost: 1, run: ({ x }) => "x".repeat(300000000) + x, fixes: [{ name: "f", cost: 1, run: () => "ok" }] },
+  ],
+  metric: (outputs) => (outputs.a === "ok" ? 1 : 0),
+  cases: Array.from({ length: 12 }, (_, i) => ({ id: "c" + i, inputs: { x: String(i) } })),
+};
+`;
+
+test('a definition returning 300 MB outputs per case leaves the tab alive and responsive, with the outputs cut', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.goto('./?workers=2');
+  await dropFiles(page, [{ name: 'huge.pipeline.js', content: HUGE_OUTPUTS_DEFINITION, type: 'text/javascript' }]);
+  await waitForDone(page, 240_000);
+  await page.getByRole('tab', { name: /Cases/ }).click();
+  const rows = page.locator('[data-testid=case-list] tbody tr');
+  await expect(rows).toHaveCount(12);
+  // On a loaded machine a case may run past the wall-clock limit; that is its own error, never a lost tab.
+  const texts = await rows.allInnerTexts();
+  const analysed = texts.filter((text) => /failed\s+0\.000\s+1\.000\s+1\.000/.test(text));
+  expect(analysed.length).toBeGreaterThan(0);
+  for (const text of texts) if (!analysed.includes(text)) expect(text).toContain('error');
+  const id = analysed[0].trim().split(/\s/)[0];
+  await page.locator(`[data-testid=case-list] tr[data-case=${id}]`).getByRole('button', { name: id }).click();
+  await expect(page.getByTestId('outputs-compare')).toContainText('[output cut: more than 100000 characters of JSON');
+  // The tab still answers: back to the list, and the batch view draws its table.
+  await page.getByRole('button', { name: '← All cases' }).click();
+  await expect(rows).toHaveCount(12);
+  await page.getByRole('tab', { name: 'Batch' }).click();
+  await expect(meanShapley(page, 'a')).toHaveText(/1\.000/);
+});

@@ -3,7 +3,7 @@
  * every case, or printed wrong numbers before. Each test runs the command as a user would.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -117,6 +117,26 @@ describe('the command survives hostile definitions', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^blame: cases\[0\]\.inputs\.x(\.a)+: nested more than 200 levels deep \(at most 200\)\n$/);
   });
+
+  it('a study keeps outputs within its total: 250 cases of 90 000 characters each are cut to their share in a saved session', () => {
+    const source = `export default {
+      name: 'wide',
+      steps: [{ name: 'a', inputs: ['x'], cost: 1, run: ({ x }) => 'x'.repeat(90000) + x, fixes: [{ name: 'f', cost: 1, run: () => 'ok' }] }],
+      metric: (outputs) => (outputs.a === 'ok' ? 1 : 0),
+      cases: Array.from({ length: 250 }, (_, i) => ({ id: 'c' + i, inputs: { x: String(i) } })),
+    };`;
+    const file = tempFile('wide.js', source);
+    const saved = join(mkdtempSync(join(tmpdir(), 'blame-hostile-')), 'wide.agentblame-session.json');
+    const r = blame(file, '--json', '--save', saved);
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).cases).toHaveLength(250);
+    const session = JSON.parse(readFileSync(saved, 'utf8'));
+    expect(session.results).toHaveLength(250);
+    for (const result of session.results) {
+      expect(result.factualOutputs.a).toBe('[output cut: more than 80000 characters of JSON; results keep smaller outputs only]');
+      expect(result.fixedOutputs.a).toBe('ok');
+    }
+  }, 120_000);
 
   it('a refused definition always exits 2 with its message (never 13 with nothing)', async () => {
     const file = tempFile('refused.js', 'export default { name: "p", steps: [] , metric: () => 1 };');

@@ -23,6 +23,7 @@ import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
 import { printable } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
+import { resultKeeper } from './printed-result.ts';
 import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
 import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
@@ -110,13 +111,14 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const batchOpts = studyBatchOptions(description, opts.settings.delta, opts.batchBound);
     let results: CaseResult[];
     let stoppedEarly = false;
+    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined, all.length);
     if (opts.batchStop) {
       // Analyse in chunks and feed results in case order, so where we stop does not depend on timing.
       const stopper = new BatchStopper(batchOpts);
       results = [];
       const chunk = Math.max(8, size * 4);
       outer: for (let start = 0; start < all.length; start += chunk) {
-        const part = await pool.run(source, all.slice(start, start + chunk), opts.settings);
+        const part = await pool.run(source, all.slice(start, start + chunk), opts.settings, undefined, keep);
         for (const r of part) {
           results.push(r);
           if (stopper.push(r)) {
@@ -126,7 +128,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
         }
       }
     } else {
-      results = all.length > 0 ? await pool.run(source, all, opts.settings) : [];
+      results = all.length > 0 ? await pool.run(source, all, opts.settings, undefined, keep) : [];
     }
     // After a data-dependent stop only the checkpoint intervals keep their guarantee, so a
     // Bernstein batch interval is reported at the anytime confidence the stop was decided with.

@@ -9,6 +9,7 @@ export { validatePipeline, caseInputNames, MAX_PLAYERS, type ValidPipeline } fro
 export { DEFAULT_SETTINGS, resolveMethod, AUTO_EXACT_MAX_PLAYERS } from './settings.ts';
 export { DefinitionError, ReplayError } from './errors.ts';
 export { factualRun } from './factual-run.ts';
+export { keptResult } from './kept-outputs.ts';
 export { BlameGame } from './blame-game.ts';
 export { exactShapley, exactShapleyFromTable } from './shapley/exact.ts';
 export { permutationShapley } from './shapley/permutation.ts';

@@ -23,3 +23,11 @@ export const MAX_MESSAGE_LENGTH = 2000;
  * the result by a note, so results stay small however much a definition returns.
  */
 export const MAX_KEPT_OUTPUT_CHARS = 100_000;
+
+/**
+ * Characters of JSON of step outputs that all of a study's results keep together (page and
+ * command): each case keeps at most its equal share, so 20 cases keep up to 1 000 000 characters
+ * each (still at most MAX_KEPT_OUTPUT_CHARS per step) and 200 000 cases 100 each. Beyond the
+ * share an output is replaced by a note; the analysis itself always sees whole outputs.
+ */
+export const MAX_KEPT_OUTPUTS_TOTAL = 20_000_000;

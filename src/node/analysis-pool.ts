@@ -135,8 +135,10 @@ export class NodeAnalysisPool {
   /**
    * Analyse every case; `onResult` is called as each finishes (in completion order). Per-case
    * problems (a step that throws, a timeout) are error results; a bad definition rejects.
+   * `keep` turns each result into what the caller keeps (e.g. without its outputs) as soon as it
+   * arrives, so a long run never holds every case's full result at once.
    */
-  async run(source: string, cases: readonly CaseDef[], settings: AnalysisSettings, onResult?: (index: number, result: CaseResult) => void): Promise<CaseResult[]> {
+  async run(source: string, cases: readonly CaseDef[], settings: AnalysisSettings, onResult?: (index: number, result: CaseResult) => void, keep?: (result: CaseResult) => CaseResult): Promise<CaseResult[]> {
     const description = await this.describe(source);
     const players = description.steps.map((step) => step.name);
     // About two batches per worker for a short run, so both finish together; MAX_BATCH for long ones.
@@ -148,8 +150,9 @@ export class NodeAnalysisPool {
           let rounds = 0;
           const finish = (result: CaseResult) => {
             const withUsage = rounds > 0 && this.model && result.error === undefined ? { ...result, usage: this.model.usage(caseDef.id) } : result;
-            onResult?.(index, withUsage);
-            resolve(withUsage);
+            const kept = keep ? keep(withUsage) : withUsage;
+            onResult?.(index, kept);
+            resolve(kept);
           };
           const fail = (message: string) => finish(errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${message}`));
           const unit = (answers: Record<string, ModelAnswer> | null): Unit => ({

@@ -5,7 +5,7 @@
  * read these runes and call the methods; everything that crosses to a worker or to IndexedDB is
  * raw (never a proxy).
  */
-import { aggregateBatch, DEFAULT_SETTINGS, studyBatchOptions } from '../../engine/index.ts';
+import { aggregateBatch, DEFAULT_SETTINGS, keptResult, studyBatchOptions } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
 import { PageAnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
 import { ModelConnection } from '../model/model-connection.svelte.ts';
@@ -245,8 +245,10 @@ export class AnalysisRunner {
         settings: this.settings,
         players: this.steps,
         model: this.#modelHost(),
-        onResult: (index, result) => {
+        onResult: (index, received) => {
           if (run !== this.#runCounter) return;
+          // The tab keeps each case's outputs within its share, however many cases the study has.
+          const result = keptResult(received, this.itemCount);
           results[index] = result;
           this.#pending.push({ index, result });
           this.#scheduleFlush(key);
