@@ -74,7 +74,11 @@ function failure(job: number, index: number, error: unknown): WorkerReply {
 
 port.on('message', (request: WorkerRequest) => void handle(request));
 
+/** The definition last sent (a run of the same one comes without it; see WorkerRequest). */
+let lastSource: string | undefined;
+
 async function handle(request: WorkerRequest): Promise<void> {
+  if (request.source !== undefined) lastSource = request.source;
   if (request.type === 'describe') {
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
     let reply: WorkerReply;
@@ -88,6 +92,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
     return;
   }
+  const source = lastSource;
   for (let index = 0; index < request.cases.length; index++) {
     Atomics.store(progress, PROGRESS_CASE, index);
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
@@ -95,7 +100,8 @@ async function handle(request: WorkerRequest): Promise<void> {
     try {
       const known = request.answers?.[index];
       const answers = new Map<string, ModelAnswer>(known ? Object.entries(known) : []);
-      const round = analyzeSourceCaseRound(request.source, request.cases[index], request.settings, answers, hooks, request.fileName);
+      if (source === undefined) throw new Error('internal: a run without a definition reached a new worker');
+      const round = analyzeSourceCaseRound(source, request.cases[index], request.settings, answers, hooks, request.fileName);
       if (round.kind === 'pending') reply = { type: 'pending', job: request.job, index, requests: round.requests };
       else reply = { type: 'result', job: request.job, index, result: round.result };
     } catch (error) {

@@ -1,9 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import { oneStepSource } from '../sandbox/testing/one-step.ts';
 import { REFUND_POLICY_SOURCE } from '../sandbox/testing/refund-policy.ts';
 import { NodeAnalysisPool, PipelineDefinitionError } from './analysis-pool.ts';
+import { WorkerProcess } from './worker-process.ts';
+import type { WorkerRequest } from './protocol.ts';
 
 const pools: NodeAnalysisPool[] = [];
 function makePool(size: number, timeoutMs = 10_000): NodeAnalysisPool {
@@ -50,6 +52,27 @@ describe('NodeAnalysisPool', () => {
       expect(result.shapley!.retriever).toBeCloseTo(5 / 12, 12);
       expect(result.shapley!.writer).toBeCloseTo(1 / 12, 12);
       expect(result.shapley!.reviewer).toBeCloseTo(1 / 12, 12);
+    }
+  });
+
+  it('sends a definition to a worker once, not with every batch, and switches definitions correctly', async () => {
+    const sent = vi.spyOn(WorkerProcess.prototype, 'postMessage');
+    try {
+      const pool = makePool(1);
+      const cases = Array.from({ length: 40 }, (_, i) => question(`q${i}`, `question ${i}?`, i));
+      const first = await pool.run(REFUND_POLICY_SOURCE, cases, DEFAULT_SETTINGS);
+      const other = await pool.run(NOISY_SOURCE, [{ id: 'n', inputs: { x: 1 }, seed: 3 }], DEFAULT_SETTINGS);
+      const again = await pool.run(REFUND_POLICY_SOURCE, cases.slice(0, 2), DEFAULT_SETTINGS);
+      const requests = sent.mock.calls.map(([request]) => request as WorkerRequest);
+      const runs = requests.filter((r) => r.type === 'run');
+      expect(runs.length).toBeGreaterThan(3);
+      // describe (refund), its batches, describe (noisy), its run, the refund run again (two batches): a source only at each switch.
+      expect(requests.map((r) => (r.source === undefined ? '-' : r.source === REFUND_POLICY_SOURCE ? 'R' : 'N')).join('').replace(/-+/g, '-')).toBe('R-N-R-');
+      expect(first.every((r) => r.error === undefined)).toBe(true);
+      expect(other[0].error).toBeUndefined();
+      expect(again.map((r) => r.shapley)).toEqual(first.slice(0, 2).map((r) => r.shapley));
+    } finally {
+      sent.mockRestore();
     }
   });
 

@@ -66,6 +66,8 @@ interface Job {
 
 interface Slot {
   worker: WorkerProcess;
+  /** The definition this worker was last sent; a run of the same one goes without it. */
+  source: string | null;
   ready: boolean;
   job: Job | null;
   timer: ReturnType<typeof setTimeout> | null;
@@ -258,13 +260,15 @@ export class NodeAnalysisPool {
       const job = this.nextJob();
       slot.job = job;
       const first = job.units[0];
+      const sameSource = slot.source === first.source;
+      slot.source = first.source;
       const message: WorkerRequest =
         first.kind === 'describe'
           ? { type: 'describe', job: job.id, source: first.source, fileName: this.fileName }
           : {
               type: 'run',
               job: job.id,
-              source: first.source,
+              ...(sameSource ? {} : { source: first.source }),
               fileName: this.fileName,
               cases: job.units.map((unit) => (unit as Extract<Unit, { kind: 'case' }>).caseDef),
               settings: first.settings,
@@ -294,7 +298,7 @@ export class NodeAnalysisPool {
   }
 
   private startWorker(): Slot {
-    const slot = { ready: false, job: null, timer: null } as Omit<Slot, 'worker'> as Slot;
+    const slot = { ready: false, source: null, job: null, timer: null } as Omit<Slot, 'worker'> as Slot;
     slot.worker = new WorkerProcess(analysisWorkerScript(), this.memoryLimitMb, {
       message: (reply) => this.onReply(slot, reply),
       death: (message) => this.onWorkerDeath(slot, message),

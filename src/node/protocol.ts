@@ -13,7 +13,12 @@ export type WorkerRequest =
   | {
       type: 'run';
       job: number;
-      source: string;
+      /**
+       * The definition; left out when it is the one the worker was last sent (describe or run):
+       * a definition listing thousands of its own cases is large, and sending it with every
+       * batch cost more than analysing the batch.
+       */
+      source?: string;
       fileName: string;
       cases: CaseDef[];
       settings: AnalysisSettings;

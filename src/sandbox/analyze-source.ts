@@ -13,8 +13,13 @@ export interface SandboxHooks {
   onMetricStart?(): void;
 }
 
-/** Parsed definitions by file name and source text (a worker sees few; the cap bounds memory). */
-const prepared = new Map<string, PreparedPipeline>();
+/**
+ * Parsed definitions by source text, then file name (a worker sees few; the cap bounds memory).
+ * The source itself is the key: a key built per call (name + source) is a new string each time,
+ * and hashing it cost as much as the whole source per case, quadratic for a definition listing
+ * thousands of its own cases.
+ */
+const prepared = new Map<string, Map<string, PreparedPipeline>>();
 const PREPARED_CACHE_LIMIT = 16;
 
 /**
@@ -23,12 +28,17 @@ const PREPARED_CACHE_LIMIT = 16;
  * depend on how cases are spread over workers). Throws DefinitionError naming file and step.
  */
 export function compileChecked(source: string, fileName = 'pipeline.js', options: InstantiateOptions = {}): ValidPipeline {
-  const key = `${fileName}\u0000${source}`;
-  let entry = prepared.get(key);
+  let byName = prepared.get(source);
+  if (byName === undefined) {
+    if (prepared.size >= PREPARED_CACHE_LIMIT) prepared.delete(prepared.keys().next().value!);
+    byName = new Map();
+    prepared.set(source, byName);
+  }
+  let entry = byName.get(fileName);
   if (entry === undefined) {
     entry = preparePipeline(source, fileName);
-    if (prepared.size >= PREPARED_CACHE_LIMIT) prepared.delete(prepared.keys().next().value!);
-    prepared.set(key, entry);
+    if (byName.size >= PREPARED_CACHE_LIMIT) byName.delete(byName.keys().next().value!);
+    byName.set(fileName, entry);
   }
   return entry.instantiate(options);
 }
