@@ -3,7 +3,7 @@
  * bench/results.json.
  *
  *   npm run bench                         # everything, 3 timed runs each (median), 1 warm-up
- *   npm run bench -- --only exact,mc      # some groups: refund, rag, eight-step, exact, mc, sandbox, model-steps
+ *   npm run bench -- --only exact,mc      # some groups: refund, rag, eight-step, exact, mc, sandbox, model-steps, own-cases
  *   npm run bench -- --runs 5 --workers 1 # more runs; demo batches on one worker thread
  *   npm run bench -- --smoke              # every workload at a tiny size (seconds)
  */
@@ -21,6 +21,7 @@ import { estimatorsWorkload } from './workloads/estimators.ts';
 import { sandboxOverheadWorkload } from './workloads/sandbox-overhead.ts';
 import { modelStepsWorkload } from './workloads/model-steps.ts';
 import { recordedRunsWorkload } from './workloads/recorded-runs.ts';
+import { ownCasesWorkload } from './workloads/own-cases.ts';
 
 export const WORKLOADS: Record<string, (sizes: SuiteSizes) => Promise<WorkloadResult[]>> = {
   // Sandbox first: it also times plain definitions, best measured before anything else warms up.
@@ -33,6 +34,7 @@ export const WORKLOADS: Record<string, (sizes: SuiteSizes) => Promise<WorkloadRe
   'model-steps': modelStepsWorkload,
   runs: recordedRunsWorkload,
   estimators: estimatorsWorkload,
+  'own-cases': ownCasesWorkload,
 };
 
 export const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), 'results.json');

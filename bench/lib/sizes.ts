@@ -23,6 +23,8 @@ export interface SuiteSizes {
   estimatorPipelinePlayers: number[];
   estimatorMaxPermutations: number;
   sandboxCases: number;
+  /** Cases of a definition listing its own cases, against the same given separately. */
+  ownCases: number[];
   /** Model steps: cases of the 8-step agent with model steps, the endpoint's latency, concurrencies. */
   modelCases: number;
   modelLatencyMs: number;
@@ -50,6 +52,7 @@ export const FULL_SIZES: SuiteSizes = {
   estimatorPipelinePlayers: [16, 32],
   estimatorMaxPermutations: 50_000,
   sandboxCases: 200,
+  ownCases: [2000, 8000],
   modelCases: 12,
   modelLatencyMs: 100,
   modelConcurrency: [1, 4, 16],
@@ -77,6 +80,7 @@ export const SMOKE_SIZES: SuiteSizes = {
   estimatorPipelinePlayers: [6],
   estimatorMaxPermutations: 300,
   sandboxCases: 3,
+  ownCases: [20],
   modelCases: 2,
   modelLatencyMs: 5,
   modelConcurrency: [1, 4],
