@@ -6,7 +6,7 @@
  */
 import { DEFAULT_SETTINGS } from '../../src/engine/index.ts';
 import type { CaseDef } from '../../src/engine/types.ts';
-import { AnalysisPool } from '../../src/node/analysis-pool.ts';
+import { NodeAnalysisPool } from '../../src/node/analysis-pool.ts';
 import { timeRuns } from '../lib/measure.ts';
 import type { WorkloadResult } from '../lib/result.ts';
 import type { SuiteSizes } from '../lib/sizes.ts';
@@ -28,7 +28,7 @@ export async function ownCasesWorkload(sizes: SuiteSizes): Promise<WorkloadResul
     const cases: CaseDef[] = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, inputs: { x: i } }));
     const timed = async (source: string) =>
       timeRuns(sizes.runs, sizes.warmup, async () => {
-        const pool = new AnalysisPool({ size: Math.max(1, sizes.workers), timeoutMs: 120_000, fileName: 'own-cases.js' });
+        const pool = new NodeAnalysisPool({ size: Math.max(1, sizes.workers), timeoutMs: 120_000, fileName: 'own-cases.js' });
         try {
           const description = await pool.describe(source);
           return await pool.run(source, description.cases.length > 0 ? description.cases : cases, DEFAULT_SETTINGS);
