@@ -34,7 +34,8 @@ export function analyzeCaseRound(
     // Anything thrown while requests are pending may come from a stand-in value: fetch first.
     if (!(e instanceof StepSuspended) && model.pending.size === 0) throw e;
   }
-  if (model.pending.size > 0) return { kind: 'pending', requests: [...model.pending.values()] };
+  // Past the request limit the case has failed (its error result): nothing pending is fetched.
+  if (model.pending.size > 0 && model.overLimit === null) return { kind: 'pending', requests: [...model.pending.values()] };
   const used = [...model.used].sort();
   return { kind: 'result', result: used.length && result!.error === undefined ? { ...result!, modelKeys: used } : result!, usedResponses: used };
 }

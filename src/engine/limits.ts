@@ -31,3 +31,18 @@ export const MAX_KEPT_OUTPUT_CHARS = 100_000;
  * share an output is replaced by a note; the analysis itself always sees whole outputs.
  */
 export const MAX_KEPT_OUTPUTS_TOTAL = 20_000_000;
+
+/**
+ * Most characters a model request's messages (and llm.choose's options) may hold together: about
+ * 250 000 tokens, past any model's context. A bigger prompt fails its step before it is hashed,
+ * sent to the host or to an endpoint.
+ */
+export const MAX_PROMPT_CHARS = 1_000_000;
+
+/**
+ * Most distinct model requests one case may ask for over all its rounds (every coalition, world
+ * and step together): an 8-step agent analysed exactly asks for at most 8 x 256. A definition
+ * asking for more (a loop that catches its suspensions and asks again and again) fails its case
+ * before any of them is fetched, so a stranger's definition cannot run up an endpoint's bill.
+ */
+export const MAX_MODEL_REQUESTS_PER_CASE = 10_000;

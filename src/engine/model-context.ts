@@ -1,4 +1,5 @@
 import { ReplayError, StepSuspended } from './errors.ts';
+import { MAX_MODEL_REQUESTS_PER_CASE } from './limits.ts';
 import { isModelFailure, requestKey, type ChatRequest, type ModelAnswer, type ModelResponse, type PendingRequest } from './model-call.ts';
 
 /**
@@ -14,6 +15,11 @@ export class ModelContext {
   readonly used = new Set<string>();
   /** What ended the running step's model calls: a suspension or a failure (null: nothing). */
   private interruption: StepSuspended | ReplayError | null = null;
+  /**
+   * Set when the case asked for more distinct requests than MAX_MODEL_REQUESTS_PER_CASE: the
+   * case fails with it, and what is pending is never fetched.
+   */
+  overLimit: ReplayError | null = null;
 
   constructor(
     private readonly answers: ReadonlyMap<string, ModelAnswer>,
@@ -53,6 +59,14 @@ export class ModelContext {
     const key = requestKey(request);
     const answer = this.answers.get(key);
     if (answer === undefined) {
+      if (this.overLimit === null && !this.pending.has(key) && this.answers.size + this.pending.size >= MAX_MODEL_REQUESTS_PER_CASE) {
+        this.overLimit = new ReplayError(`step "${step}": ${call} asks for more than ${MAX_MODEL_REQUESTS_PER_CASE} distinct model requests in one case (the limit; a step's requests must not grow without bound)`, step);
+      }
+      if (this.overLimit !== null) {
+        // Wins over a suspension: this case is over, whatever the step does with the throw.
+        this.interruption = this.overLimit;
+        throw this.overLimit;
+      }
       if (!this.pending.has(key)) this.pending.set(key, { key, request, step });
       // A suspension wins over an earlier failure in the same step: the round is redone anyway.
       this.interruption = new StepSuspended(step);
@@ -62,7 +76,8 @@ export class ModelContext {
       // A failed request fails the case even if the step catches it: a fallback would make the
       // result depend on whether the endpoint happened to answer this time.
       const failure = new ReplayError(`step "${step}": ${call} failed: ${answer.error}`, step);
-      if (!(this.interruption instanceof StepSuspended)) this.interruption = failure;
+      // Neither replaces the over-limit error, which ends the case.
+      if (this.interruption === null || (this.interruption instanceof ReplayError && this.interruption !== this.overLimit)) this.interruption = failure;
       throw failure;
     }
     this.used.add(key);

@@ -1,6 +1,7 @@
 import type { ChatMessage, ChatRequest, ModelResponse } from './model-call.ts';
 import type { ModelContext } from './model-context.ts';
 import { DEFAULT_KEY, type WorldNoise } from './noise.ts';
+import { MAX_PROMPT_CHARS } from './limits.ts';
 import type { Llm, LlmChatArgs, LlmChatResult, LlmChooseArgs, LlmMessage, Noise } from './types.ts';
 
 /** Most options llm.choose takes: one letter each, A to Z. */
@@ -53,6 +54,7 @@ export class StepLlm implements Llm {
 export function chatRequest(args: LlmChatArgs, model: string, seedFor: (key: string) => number): ChatRequest {
   if (args === null || typeof args !== 'object') throw new TypeError('llm.chat needs an object { messages, model?, temperature?, max_tokens?, stop?, key? }');
   const request: ChatRequest = { model, messages: checkMessages(args.messages, 'llm.chat') };
+  checkPromptSize(request.messages, 'llm.chat');
   const { temperature, max_tokens: maxTokens, stop } = args;
   if (temperature !== undefined) {
     if (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2)) throw new RangeError(`llm.chat: temperature must be a number from 0 to 2, got ${String(temperature)}`);
@@ -73,12 +75,14 @@ export function chatRequest(args: LlmChatArgs, model: string, seedFor: (key: str
 /** The request of a choose call: the messages, then one user message listing the options by letter. */
 export function chooseRequest(args: LlmChooseArgs, options: readonly string[], model: string): ChatRequest {
   const listing = options.map((option, k) => `${letter(k)}. ${option}`).join('\n');
+  const messages: ChatMessage[] = [
+    ...checkMessages(args.messages, 'llm.choose'),
+    { role: 'user', content: `Answer with the letter of one option only.\n${listing}` },
+  ];
+  checkPromptSize(messages, 'llm.choose');
   return {
     model,
-    messages: [
-      ...checkMessages(args.messages, 'llm.choose'),
-      { role: 'user', content: `Answer with the letter of one option only.\n${listing}` },
-    ],
+    messages,
     max_tokens: 1,
     logprobs: true,
     top_logprobs: CHOOSE_TOP_LOGPROBS,
@@ -150,6 +154,13 @@ function checkMessages(messages: unknown, call: string): ChatMessage[] {
     if (typeof message.content !== 'string') throw new TypeError(`${call}: messages[${i}].content must be a string`);
     return { role: message.role, content: message.content };
   });
+}
+
+/** Refuse a prompt (its messages; choose's options are one of them) past MAX_PROMPT_CHARS, before it is hashed or sent. */
+function checkPromptSize(messages: readonly ChatMessage[], call: string): void {
+  let size = 0;
+  for (const m of messages) size += m.content.length;
+  if (size > MAX_PROMPT_CHARS) throw new RangeError(`${call}: the messages hold ${size} characters (at most ${MAX_PROMPT_CHARS})`);
 }
 
 function checkOptions(options: unknown): string[] {

@@ -3,7 +3,7 @@ import { DEFAULT_SETTINGS } from '../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import { oneStepSource } from '../sandbox/testing/one-step.ts';
 import { REFUND_POLICY_SOURCE } from '../sandbox/testing/refund-policy.ts';
-import { NodeAnalysisPool, PipelineDefinitionError } from './analysis-pool.ts';
+import { NodeAnalysisPool, PipelineDefinitionError, preparationAllowanceMs } from './analysis-pool.ts';
 import { WorkerProcess } from './worker-process.ts';
 import type { WorkerRequest } from './protocol.ts';
 
@@ -76,6 +76,14 @@ describe('NodeAnalysisPool', () => {
     }
   });
 
+  it('gives a definition new to a worker 1 s per 100 000 characters for parsing it, and says so when it still times out', async () => {
+    expect(preparationAllowanceMs('x'.repeat(10))).toBe(1000);
+    expect(preparationAllowanceMs('x'.repeat(100_000))).toBe(1000);
+    expect(preparationAllowanceMs('x'.repeat(12_000_000))).toBe(120_000);
+    const spinning = `// ${'x'.repeat(150_000)}\nwhile (true) {}\nexport default {};`;
+    await expect(makePool(1, 500).describe(spinning)).rejects.toThrow('pipeline.js: evaluating the definition timed out after 2.5 s');
+  });
+
   it('gives identical results with 1 and 2 workers', async () => {
     const cases = Array.from({ length: 8 }, (_, i) => ({ id: `n${i}`, inputs: { x: i }, seed: 100 + i }));
     const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'mc', maxPermutations: 200 };
@@ -133,7 +141,8 @@ describe('NodeAnalysisPool', () => {
   it('rejects describe of a definition whose top level spins', async () => {
     const pool = makePool(1, 1000);
     await expect(pool.describe(oneStepSource('return 1;', 'while (true) {}'))).rejects.toThrow(
-      new PipelineDefinitionError('pipeline.js: evaluating the definition timed out after 1 s'),
+      // 1 s of limit and 1 s of preparation allowance (a definition is new to the worker describing it).
+      new PipelineDefinitionError('pipeline.js: evaluating the definition timed out after 2 s'),
     );
     // The pool recovers.
     await expect(pool.describe(REFUND_POLICY_SOURCE)).resolves.toMatchObject({ name: 'refund-policy' });

@@ -123,7 +123,7 @@ export class NodeAnalysisPool {
         this.enqueue([{ kind: 'describe', source, settle: (reply) => {
           if (reply.type === 'described') resolve(reply.description);
           else if (reply.type === 'failed') reject(reply.definitionError ? new PipelineDefinitionError(reply.message) : new Error(reply.message));
-          else if (reply.type === 'timeout') reject(new PipelineDefinitionError(`${this.fileName}: evaluating the definition timed out after ${formatDuration(this.timeoutMs)}`));
+          else if (reply.type === 'timeout') reject(new PipelineDefinitionError(`${this.fileName}: evaluating the definition timed out after ${formatDuration(this.timeoutMs + preparationAllowanceMs(source))}`));
           else if (reply.type === 'crash') reject(new Error(`${this.fileName}: the worker describing the definition stopped: ${reply.message}`));
         } }]);
       });
@@ -276,16 +276,18 @@ export class NodeAnalysisPool {
                 ? { answers: job.units.map((unit) => (unit as Extract<Unit, { kind: 'case' }>).answers) }
                 : {}),
             };
-      this.armTimer(slot, job);
+      // A definition new to this worker is parsed and compiled before its first case: that takes
+      // time in proportion to its size (a definition listing 300 000 cases is 12 MB), not the case's.
+      this.armTimer(slot, job, sameSource && first.kind === 'case' ? 0 : preparationAllowanceMs(first.source));
       slot.worker.postMessage(message);
     }
     this.updateRefs();
   }
 
   /** (Re)start the watchdog of the case the worker is on: it gets `timeoutMs` from now. */
-  private armTimer(slot: Slot, job: Job): void {
+  private armTimer(slot: Slot, job: Job, extraMs = 0): void {
     if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = setTimeout(() => this.onTimeout(slot, job), this.timeoutMs);
+    slot.timer = setTimeout(() => this.onTimeout(slot, job), this.timeoutMs + extraMs);
   }
 
   /** Workers keep the process alive only while there is work, so an idle pool never blocks exit. */
@@ -392,6 +394,15 @@ export class NodeAnalysisPool {
   }
 }
 
+/**
+ * Time added to the limit of the first case (or the describe) a worker runs of a definition it
+ * has not seen: 1 s per 100 000 characters of source, for parsing, compiling and checking the
+ * definition's own cases. A small definition gets nothing noticeable; a spinning one is still
+ * stopped after the case limit and this.
+ */
+export function preparationAllowanceMs(source: string): number {
+  return Math.ceil(source.length / 100_000) * 1000;
+}
 
 /** `10 s`, `0.5 s`. */
 function formatDuration(ms: number): string {

@@ -4,7 +4,8 @@ import { toyAnswer } from '../engine/testing/toy-model.ts';
 import type { AnalysisSettings } from '../engine/types.ts';
 import { describeSource, analyzeSourceCaseRound } from '../sandbox/analyze-source.ts';
 import { TRIAGE_SOURCE } from '../sandbox/testing/triage-source.ts';
-import { NodeAnalysisPool, type ModelResolver } from './analysis-pool.ts';
+import { MAX_MODEL_ROUNDS, NodeAnalysisPool, type ModelResolver } from './analysis-pool.ts';
+import { oneStepSource } from '../sandbox/testing/one-step.ts';
 
 /** A resolver that answers with the toy model and records what it was asked, like the real host's dedupe. */
 class CountingResolver implements ModelResolver {
@@ -86,4 +87,29 @@ describe('NodeAnalysisPool with model steps', () => {
     expect(results[0].error).toBeUndefined();
     expect(results[2].error).toBeUndefined();
   });
+
+  it('a step that catches its own suspension and asks again for ever times out, naming the step; the other cases go on', async () => {
+    const resolver = new CountingResolver();
+    const pool = new NodeAnalysisPool({ size: 1, timeoutMs: 1500, model: resolver });
+    pools.push(pool);
+    const source = oneStepSource(`if (inputs.question === 'spin') { for (;;) { try { return llm.chat({ messages: [{ role: 'user', content: 'q' }], temperature: 0 }).text; } catch (e) {} } } return 'as run';`)
+      .replace('run: (inputs, noise) =>', 'run: (inputs, noise, { llm }) =>');
+    const question = (id: string, text: string) => ({ id, inputs: { question: text, doc: null } });
+    const results = await pool.run(source, [question('before', 'q'), question('spin', 'spin'), question('after', 'q')], settings);
+    expect(results[1].error).toBe('case "spin": timed out after 1.5 s in step "probe"');
+    expect(results[0].error).toBeUndefined();
+    expect(results[2].error).toBeUndefined();
+    expect(resolver.sent).toHaveLength(0);
+  });
+
+  it(`a step that calls llm thousands of times in sequence stops after ${MAX_MODEL_ROUNDS} rounds with a clear error`, async () => {
+    const resolver = new CountingResolver();
+    const pool = new NodeAnalysisPool({ size: 1, timeoutMs: 60_000, model: resolver });
+    pools.push(pool);
+    const source = oneStepSource(`let text = ''; for (let i = 0; i < 5000; i++) text = llm.chat({ messages: [{ role: 'user', content: 'q' + i + text.length }], temperature: 0 }).text; return text;`)
+      .replace('run: (inputs, noise) =>', 'run: (inputs, noise, { llm }) =>');
+    const [result] = await pool.run(source, [{ id: 'loop', inputs: { question: 'q', doc: null } }], settings);
+    expect(result.error).toBe(`case "loop": step "probe" still asks for new model requests after ${MAX_MODEL_ROUNDS} rounds; a step's requests must follow from its inputs and earlier answers`);
+    expect(resolver.sent.length).toBeLessThanOrEqual(MAX_MODEL_ROUNDS);
+  }, 120_000);
 });
