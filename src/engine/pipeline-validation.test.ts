@@ -46,9 +46,9 @@ describe('validatePipeline', () => {
 
   it('rejects a step without fixes or with a malformed fix', () => {
     expectDefinitionError(pipeline([{ ...step('a', ['question']), fixes: [] }]), /step "a" has no fixes/);
-    expectDefinitionError(pipeline([{ ...step('a', ['question']), fixes: [{ name: 'f', cost: -1, run: () => 0 }] }]), /step "a", fix "f".*cost/);
+    expectDefinitionError(pipeline([{ ...step('a', ['question']), fixes: [{ name: 'f', cost: -1, run: () => 0 }] }]), /step "a": fix "f": cost/);
     expectDefinitionError(pipeline([{ ...step('a', ['question']), fixes: [{ name: 'f', cost: 1, run: () => 0 }, { name: 'f', cost: 1, run: () => 0 }] }]), /two fixes named "f"/);
-    expectDefinitionError(pipeline([{ ...step('a', ['question']), fixes: [{ name: 'f', cost: 1 } as unknown as VariantDef] }]), /fix "f".*"run"/);
+    expectDefinitionError(pipeline([{ ...step('a', ['question']), fixes: [{ name: 'f', cost: 1 } as unknown as VariantDef] }]), /fix "f": run must be a function/);
   });
 
   it('rejects bad names, inputs, costs, metric, threshold and range', () => {
@@ -60,6 +60,16 @@ describe('validatePipeline', () => {
     expectDefinitionError({ ...pipeline([step('a', ['question'])]), range: [1, 0] }, /range/);
     expectDefinitionError({ name: 'p', steps: [], metric: () => 0 }, /steps/);
     expectDefinitionError(null, /object/);
+  });
+
+  it('owns the name, fixes-list and models rules the sandbox used to repeat', () => {
+    expectDefinitionError(pipeline([step('a\u001b[31m', ['question'])]), /^steps\[0\]: name "a\\u001b\[31m" contains the control character U\+001B/);
+    expectDefinitionError(pipeline([step('a'.repeat(201), ['question'])]), /^steps\[0\]: name is 201 characters long \(at most 200\)$/);
+    expectDefinitionError({ ...pipeline([step('a', ['question'])]), name: 'p\u0000' }, /^name "p\\u0000" contains the control character U\+0000/);
+    expectDefinitionError(pipeline([{ ...step('a', ['question']), fixes: 'f' as unknown as VariantDef[] }]), /^step "a": fixes must be an array/);
+    expectDefinitionError(pipeline([[step('a', ['question'])] as unknown as StepDef]), /^steps\[0\] must be an object/);
+    expectDefinitionError({ ...pipeline([step('a', ['question'])]), models: { default: ' ' } }, /^models\.default must be a non-empty model id$/);
+    expectDefinitionError(pipeline([{ ...step('a', ['question']), cost: undefined as unknown as number }]), /^step "a": cost is missing/);
   });
 
   it('returns the definition itself, marked as validated', () => {

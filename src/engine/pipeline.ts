@@ -1,5 +1,6 @@
-import type { PipelineDef, VariantDef } from './types.ts';
+import type { PipelineDef } from './types.ts';
 import { DefinitionError } from './errors.ts';
+import { MAX_NAME_LENGTH } from './limits.ts';
 
 /**
  * Largest number of steps. Coalitions are numbers up to 52 steps and bigints above
@@ -15,69 +16,150 @@ declare const VALIDATED: unique symbol;
  */
 export type ValidPipeline = PipelineDef & { readonly [VALIDATED]: true };
 
-function isFiniteNonNegative(x: unknown): x is number {
-  return typeof x === 'number' && Number.isFinite(x) && x >= 0;
+type Fields = Readonly<Record<string, unknown>>;
+
+/** A plain object (not null, not an array): the only kind that may stand for a definition, step or fix. */
+function isRecord(value: unknown): value is Fields {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /**
  * The one rule set of a definition's structure (docs/formats.md, "Pipeline definitions"), checked
- * before anything runs: names, inputs in order, fixes, costs, metric, threshold, range. Inputs that
- * are not earlier steps are taken as case inputs, so a reference to a later step (a forward
- * reference or a cycle) is an error here. Returns the same definition, marked as validated.
+ * before anything runs: names, inputs in order, fixes, costs, metric, threshold, range, models.
+ * Inputs that are not earlier steps are taken as case inputs, so a reference to a later step (a
+ * forward reference or a cycle) is an error here. Messages name the field's place (the sandbox adds
+ * the file name). Returns the same definition, marked as validated.
+ *
+ * It reads each field once and only applies typeof and Array.isArray to values of the wrong kind,
+ * so the sandbox may hand it a definition copied out of user code without further checks.
  */
-export function validatePipeline(def: PipelineDef): ValidPipeline {
-  if (def === null || typeof def !== 'object') throw new DefinitionError('the definition must export an object');
-  if (typeof def.name !== 'string' || def.name === '') throw new DefinitionError('the pipeline needs a non-empty "name"');
-  if (!Array.isArray(def.steps) || def.steps.length === 0) throw new DefinitionError('the pipeline needs a non-empty "steps" array');
-  if (def.steps.length > MAX_PLAYERS) throw new DefinitionError(`the pipeline has ${def.steps.length} steps; at most ${MAX_PLAYERS} are supported`);
-  if (typeof def.metric !== 'function') throw new DefinitionError('the pipeline needs a "metric" function');
-  if (def.threshold !== undefined && !(typeof def.threshold === 'number' && Number.isFinite(def.threshold))) {
-    throw new DefinitionError('"threshold" must be a finite number');
+export function validatePipeline(def: PipelineDef): ValidPipeline;
+export function validatePipeline(def: unknown): ValidPipeline;
+export function validatePipeline(def: unknown): ValidPipeline {
+  // What each field is comes first, for every step; how the steps relate (order, duplicates, at
+  // least one fix) after, so a missing metric is reported before a step without fixes.
+  if (!isRecord(def)) throw new DefinitionError('export default must be an object { name, steps, metric }');
+  checkName(def.name, 'name');
+  const steps = def.steps;
+  if (!Array.isArray(steps) || steps.length === 0) {
+    throw new DefinitionError('steps must be a non-empty array of { name, inputs, cost, run, fixes }');
   }
-  if (def.range !== undefined) {
-    const r = def.range;
-    if (!Array.isArray(r) || r.length !== 2 || !r.every((x) => typeof x === 'number' && Number.isFinite(x)) || !(r[0] < r[1])) {
-      throw new DefinitionError('"range" must be [lo, hi] with finite lo < hi');
+  if (steps.length > MAX_PLAYERS) throw new DefinitionError(`the pipeline has ${steps.length} steps; at most ${MAX_PLAYERS} are supported`);
+  const shaped = steps.map((step: unknown, index: number) => checkStepFields(step, index));
+  if (typeof def.metric !== 'function') throw new DefinitionError('metric must be a function (outputs, inputs) => number');
+  const threshold = def.threshold;
+  if (threshold !== undefined && !(typeof threshold === 'number' && Number.isFinite(threshold))) {
+    throw new DefinitionError('threshold must be a finite number');
+  }
+  const range = def.range;
+  if (range !== undefined) {
+    if (
+      !Array.isArray(range) || range.length !== 2 || !range.every((x: unknown) => typeof x === 'number' && Number.isFinite(x)) ||
+      !(range[0] < range[1])
+    ) {
+      throw new DefinitionError('range must be [low, high] with finite low < high');
     }
   }
-  const allNames = new Map<string, number>();
-  def.steps.forEach((s, i) => {
-    if (s && typeof s.name === 'string' && !allNames.has(s.name)) allNames.set(s.name, i);
+  if (def.models !== undefined) checkModels(def.models);
+  checkStepOrder(shaped);
+  return def as unknown as ValidPipeline;
+}
+
+/** The fields of a step that passed checkStepFields, as the order checks read them. */
+interface ShapedStep {
+  readonly name: string;
+  readonly inputs: readonly string[];
+  readonly fixNames: readonly string[];
+}
+
+/** One step's fields and its fixes' fields. Labels name the step once it has a usable name, else its index. */
+function checkStepFields(step: unknown, index: number): ShapedStep {
+  if (!isRecord(step)) throw new DefinitionError(`steps[${index}] must be an object { name, inputs, cost, run, fixes }`);
+  const name = checkName(step.name, `steps[${index}]: name`);
+  const label = `step "${name}"`;
+  const inputs = step.inputs;
+  if (!Array.isArray(inputs) || !inputs.every((input: unknown) => typeof input === 'string')) {
+    throw new DefinitionError(`${label}: inputs must be an array of names (case inputs or earlier steps)`);
+  }
+  checkCost(step.cost, label);
+  if (typeof step.run !== 'function') throw new DefinitionError(`${label}: run must be a function (inputs, noise, { llm }) => output`);
+  const fixes = step.fixes ?? [];
+  if (!Array.isArray(fixes)) throw new DefinitionError(`${label}: fixes must be an array of { name, cost, run }`);
+  const fixNames = fixes.map((fix: unknown, fixIndex: number) => {
+    if (!isRecord(fix)) throw new DefinitionError(`${label}: fixes[${fixIndex}] must be an object { name, cost, run }`);
+    const fixName = checkName(fix.name, `${label}: fixes[${fixIndex}]: name`);
+    const fixLabel = `${label}: fix "${fixName}"`;
+    checkCost(fix.cost, fixLabel);
+    if (typeof fix.run !== 'function') throw new DefinitionError(`${fixLabel}: run must be a function (inputs, noise, { llm }) => output`);
+    return fixName;
+  });
+  return { name, inputs: inputs as string[], fixNames };
+}
+
+/**
+ * How the steps relate: unique names, inputs that are case inputs or earlier steps (each once),
+ * at least one fix per step with unique names.
+ */
+function checkStepOrder(steps: readonly ShapedStep[]): void {
+  // Where each step name first appears, to tell a later step from a case input.
+  const firstIndex = new Map<string, number>();
+  steps.forEach((step, index) => {
+    if (!firstIndex.has(step.name)) firstIndex.set(step.name, index);
   });
   const seen = new Set<string>();
-  def.steps.forEach((step, index) => {
-    const label = step && typeof step.name === 'string' && step.name !== '' ? `step "${step.name}"` : `steps[${index}]`;
-    if (step === null || typeof step !== 'object') throw new DefinitionError(`${label} must be an object`);
-    if (typeof step.name !== 'string' || step.name === '') throw new DefinitionError(`${label} needs a non-empty "name"`);
-    if (seen.has(step.name)) throw new DefinitionError(`${label} is defined twice (step names must be unique)`);
-    if (!Array.isArray(step.inputs)) throw new DefinitionError(`${label}: "inputs" must be an array of names`);
-    for (const input of step.inputs) {
-      if (typeof input !== 'string' || input === '') throw new DefinitionError(`${label}: every input must be a non-empty name`);
-      if (input === step.name) throw new DefinitionError(`${label} takes its own output as an input (a cycle)`);
-      const at = allNames.get(input);
+  steps.forEach(({ name, inputs, fixNames }, index) => {
+    const label = `step "${name}"`;
+    if (seen.has(name)) throw new DefinitionError(`${label} is defined twice (step names must be unique)`);
+    seen.add(name);
+    for (const input of inputs) {
+      if (input === '') throw new DefinitionError(`${label}: every input must be a non-empty name`);
+      if (input === name) throw new DefinitionError(`${label} takes its own output as an input (a cycle)`);
+      const at = firstIndex.get(input);
       if (at !== undefined && at > index) {
         throw new DefinitionError(`${label} takes input "${input}", a later step (steps may only read earlier steps: a forward reference or a cycle)`);
       }
     }
-    if (new Set(step.inputs).size !== step.inputs.length) throw new DefinitionError(`${label} lists an input twice`);
-    if (step.cost === undefined) throw new DefinitionError(`${label}: "cost" is missing (a finite number >= 0)`);
-    if (!isFiniteNonNegative(step.cost)) throw new DefinitionError(`${label}: "cost" must be a finite number >= 0`);
-    if (typeof step.run !== 'function') throw new DefinitionError(`${label}: "run" must be a function`);
-    if (!Array.isArray(step.fixes) || step.fixes.length === 0) throw new DefinitionError(`${label} has no fixes (each step needs at least one fix)`);
-    const fixNames = new Set<string>();
-    step.fixes.forEach((fix: VariantDef, j: number) => {
-      const fl = `${label}, fixes[${j}]`;
-      if (fix === null || typeof fix !== 'object') throw new DefinitionError(`${fl} must be an object`);
-      if (typeof fix.name !== 'string' || fix.name === '') throw new DefinitionError(`${fl} needs a non-empty "name"`);
-      if (fixNames.has(fix.name)) throw new DefinitionError(`${label} has two fixes named "${fix.name}"`);
-      fixNames.add(fix.name);
-      if (fix.cost === undefined) throw new DefinitionError(`${label}, fix "${fix.name}": "cost" is missing (a finite number >= 0)`);
-      if (!isFiniteNonNegative(fix.cost)) throw new DefinitionError(`${label}, fix "${fix.name}": "cost" must be a finite number >= 0`);
-      if (typeof fix.run !== 'function') throw new DefinitionError(`${label}, fix "${fix.name}": "run" must be a function`);
-    });
-    seen.add(step.name);
+    if (new Set(inputs).size !== inputs.length) throw new DefinitionError(`${label} lists an input twice`);
+    if (fixNames.length === 0) throw new DefinitionError(`${label} has no fixes (each step needs at least one fix)`);
+    const duplicate = fixNames.find((fixName, at) => fixNames.indexOf(fixName) !== at);
+    if (duplicate !== undefined) throw new DefinitionError(`${label} has two fixes named "${duplicate}"`);
   });
-  return def as ValidPipeline;
+}
+
+/** Control characters: NUL, escape codes, CR and the C1 range (they would reach terminals and noise addresses). */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A name of the pipeline, a step or a fix: a non-empty string of at most MAX_NAME_LENGTH
+ * characters without control characters. Names are printed (a terminal would obey an escape
+ * code) and step names address noise draws, joined to their keys by NUL: a NUL inside a name
+ * could give two steps the same draws.
+ */
+function checkName(value: unknown, label: string): string {
+  if (typeof value !== 'string' || value === '') throw new DefinitionError(`${label} must be a non-empty string`);
+  if (value.length > MAX_NAME_LENGTH) throw new DefinitionError(`${label} is ${value.length} characters long (at most ${MAX_NAME_LENGTH})`);
+  const control = CONTROL_CHARACTER.exec(value);
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).padStart(4, '0');
+    throw new DefinitionError(`${label} ${JSON.stringify(value)} contains the control character U+${code.toUpperCase()} (names are printed and address noise draws)`);
+  }
+  return value;
+}
+
+/** What one run of a step or fix costs: missing is its own error, so the message says what to add. */
+function checkCost(cost: unknown, label: string): void {
+  if (cost === undefined) throw new DefinitionError(`${label}: cost is missing (a non-negative number: what one run of it costs)`);
+  if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) {
+    throw new DefinitionError(`${label}: cost must be a non-negative number`);
+  }
+}
+
+/** `models: { alias: "model id" }`: the ids the definition's llm calls use by default. */
+function checkModels(models: unknown): void {
+  if (!isRecord(models)) throw new DefinitionError('models must be an object { alias: "model id" }');
+  for (const [alias, id] of Object.entries(models)) {
+    if (typeof id !== 'string' || id.trim() === '') throw new DefinitionError(`models.${alias} must be a non-empty model id`);
+  }
 }
 
 /** Names a step reads that are not steps: the case inputs it needs. */

@@ -183,6 +183,32 @@ describe('compilePipeline: errors name the place', () => {
     expect(definitionError(() => compileChecked(noFix))).toBe('pipeline.js: step "a" has no fixes (each step needs at least one fix)');
   });
 
+  it('reports a value of the wrong kind by its kind (an array as a step, an object as inputs)', () => {
+    const source = "export default { name: 'p', metric() { return 1 }, steps: [STEP] };";
+    expect(definitionError(() => compilePipeline(source.replace('STEP', "[{ name: 's' }]")))).toBe(
+      'pipeline.js: steps[0] must be an object { name, inputs, cost, run, fixes }',
+    );
+    expect(definitionError(() => compilePipeline(source.replace('STEP', "{ name: 's', inputs: { length: 0 }, cost: 1, run() {} }")))).toBe(
+      'pipeline.js: step "s": inputs must be an array of names (case inputs or earlier steps)',
+    );
+  });
+
+  it('checks names, fixes and models by the engine rules, with the file name', () => {
+    const withStep = (step: string, extra = '') => `export default { name: 'p', metric() { return 1 }, steps: [${step}]${extra} };`;
+    expect(definitionError(() => compilePipeline(withStep(`{ name: '${'x'.repeat(201)}', inputs: [], cost: 1, run() {} }`)))).toBe(
+      'pipeline.js: steps[0]: name is 201 characters long (at most 200)',
+    );
+    expect(definitionError(() => compilePipeline(withStep("{ name: 's', inputs: [], cost: 1, run() {}, fixes: [{ name: 'a\\u0007', cost: 1, run() {} }] }")))).toMatch(
+      /^pipeline\.js: step "s": fixes\[0\]: name "a\\u0007" contains the control character U\+0007/,
+    );
+    expect(definitionError(() => compilePipeline(withStep("{ name: 's', inputs: [], cost: 1, run() {}, fixes: 'f' }")))).toBe(
+      'pipeline.js: step "s": fixes must be an array of { name, cost, run }',
+    );
+    expect(definitionError(() => compilePipeline(withStep("{ name: 's', inputs: [], cost: 1, run() {}, fixes: [{ name: 'f', cost: 1, run() {} }] }", ', models: []')))).toBe(
+      'pipeline.js: models must be an object { alias: "model id" }',
+    );
+  });
+
   it('reports an error thrown at the top level with its line and column', () => {
     const source = "const table = {};\nconst broken = table.missing.field;\nexport default {};";
     expect(definitionError(() => compilePipeline(source))).toBe(

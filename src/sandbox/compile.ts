@@ -1,4 +1,5 @@
 import { validatePipeline, type ValidPipeline } from '../engine/pipeline.ts';
+import { copyCaseDefs } from './case-defs.ts';
 import { DefinitionError } from './definition-error.ts';
 import { describeThrown } from './explain-error.ts';
 import { ensureLockdown } from './lockdown.ts';
@@ -76,15 +77,17 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
       } catch (error) {
         throw new DefinitionError(`${name}: evaluating the definition failed: ${describeThrown(error, locate)}`);
       }
-      const skipCases = options.cases === false && casesChecked;
-      const def = toPipelineDef(exported, name, { gate: makeNoiseGate(), llmGate: makeLlmGate(), locate }, skipCases);
+      const copied = toPipelineDef(exported, { gate: makeNoiseGate(), llmGate: makeLlmGate(), locate });
+      // Skipped (left undefined) only when an earlier instance of the same source checked them.
+      const cases = options.cases === false && casesChecked ? undefined : copyCaseDefs(copied.readCases(), name);
       let valid: ValidPipeline;
       try {
-        valid = validatePipeline(def);
+        valid = validatePipeline(copied.definition);
       } catch (error) {
         if (error instanceof DefinitionError) throw new DefinitionError(`${name}: ${error.message}`);
         throw error;
       }
+      if (cases !== undefined) valid.cases = cases;
       casesChecked = true;
       return valid;
     },

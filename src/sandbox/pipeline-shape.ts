@@ -1,11 +1,8 @@
-import type { Noise, PipelineDef, StepDef, StepInputs, StepRun, StepTools, VariantDef } from '../engine/types.ts';
-import { copyCaseDefs } from './case-defs.ts';
-import { DefinitionError } from './definition-error.ts';
+import type { Noise, PipelineDef, StepInputs, StepRun, StepTools } from '../engine/types.ts';
 import { describeThrown } from './explain-error.ts';
 import type { LlmGate } from './llm-gate.ts';
 import type { NoiseGate } from './noise-gate.ts';
 import { PlainDataError, sealPlain, sealRecord } from './plain-data.ts';
-import { MAX_NAME_LENGTH } from '../engine/limits.ts';
 
 /** What the wrappers need to call user code safely. */
 export interface CallContext {
@@ -16,143 +13,110 @@ export interface CallContext {
   locate(stack: string): string | undefined;
 }
 
+/** A definition's export, copied: the definition for validatePipeline, and its own cases, read on demand. */
+export interface CopiedDefinition {
+  readonly definition: unknown;
+  /** The exported `cases`, read once on the first call (it may be a getter, see prepare-source lazyCases). */
+  readCases(): unknown;
+}
+
 /**
- * Check the object a definition exported against docs/formats.md ("Pipeline definitions") and build the engine's PipelineDef
- * from it. Every user property is read exactly once, here, so later getters or mutations in user
- * code cannot change the pipeline; every user function is wrapped (see wrapRun, wrapMetric).
- * `skipCases` leaves `cases` out (see InstantiateOptions.cases).
+ * Copy the object a definition exported into the shape of the engine's PipelineDef, for
+ * validatePipeline to check (the rules live there, once). Every user property is read exactly
+ * once, here, so later getters or mutations in user code cannot change the pipeline; every user
+ * function in a `run` or `metric` slot is wrapped (see wrapRun, wrapMetric). No user object reaches
+ * the engine: a value of the wrong kind is replaced by an empty stand-in of its kind, or kept when
+ * it is a primitive or a function, which the rules only inspect with typeof.
  */
-export function toPipelineDef(exported: unknown, fileName: string, context: CallContext, skipCases = false): PipelineDef {
-  // `cases` is read only when wanted: it may be a getter (see prepare-source lazyCases).
-  const root = objectAt(exported, `${fileName}: export default`, '{ name, steps, metric }', 'cases');
-  const name = checkName(root.name, `${fileName}: name`);
-
-  const steps = root.steps;
-  if (!Array.isArray(steps) || steps.length === 0) {
-    throw new DefinitionError(`${fileName}: steps must be a non-empty array of { name, inputs, cost, run, fixes }`);
-  }
-  const stepDefs = Array.from(steps, (step: unknown, index: number) => toStepDef(step, index, fileName, context));
-
-  const metric = root.metric;
-  if (typeof metric !== 'function') throw new DefinitionError(`${fileName}: metric must be a function (outputs, inputs) => number`);
-
-  const pipeline: { -readonly [K in keyof PipelineDef]: PipelineDef[K] } = {
-    name,
-    steps: stepDefs,
-    metric: wrapMetric(metric, context),
+export function toPipelineDef(exported: unknown, context: CallContext): CopiedDefinition {
+  const root = copyRecord(exported, 'cases');
+  if (!isRecord(root)) return { definition: root, readCases: () => undefined };
+  const copy: Record<string, unknown> = {
+    name: root.name,
+    steps: mapList(root.steps, (step) => copyStep(step, context)),
+    metric: typeof root.metric === 'function' ? wrapMetric(root.metric, context) : root.metric,
   };
-  const threshold = root.threshold;
-  if (threshold !== undefined) {
-    if (typeof threshold !== 'number' || !Number.isFinite(threshold)) {
-      throw new DefinitionError(`${fileName}: threshold must be a finite number`);
-    }
-    pipeline.threshold = threshold;
-  }
-  const range = root.range;
-  if (range !== undefined) {
-    if (
-      !Array.isArray(range) || range.length !== 2 || typeof range[0] !== 'number' || typeof range[1] !== 'number' ||
-      !Number.isFinite(range[0]) || !Number.isFinite(range[1]) || !(range[0] < range[1])
-    ) {
-      throw new DefinitionError(`${fileName}: range must be [low, high] with finite low < high`);
-    }
-    pipeline.range = [range[0], range[1]];
-  }
-  const models = root.models;
-  if (models !== undefined) pipeline.models = checkModels(models, fileName);
-  // Skipped (left undefined) only when an earlier instance of the same source checked them.
-  if (!skipCases) pipeline.cases = copyCaseDefs(root.cases, fileName);
-  return pipeline;
+  if (root.threshold !== undefined) copy.threshold = root.threshold;
+  if (root.range !== undefined) copy.range = mapList(root.range, (bound) => standIn(bound));
+  if (root.models !== undefined) copy.models = copyModels(root.models);
+  return { definition: copy, readCases: () => root.cases };
 }
 
-function toStepDef(value: unknown, index: number, fileName: string, context: CallContext): StepDef {
-  const step = objectAt(value, `${fileName}: steps[${index}]`, '{ name, inputs, cost, run, fixes }');
-  const name = checkName(step.name, `${fileName}: steps[${index}]: name`);
-  const label = `${fileName}: step "${name}"`;
-
-  const inputs = step.inputs;
-  if (!Array.isArray(inputs) || !inputs.every((input) => typeof input === 'string')) {
-    throw new DefinitionError(`${label}: inputs must be an array of names (case inputs or earlier steps)`);
-  }
-  const cost = checkCost(step.cost, label);
-  const run = step.run;
-  if (typeof run !== 'function') throw new DefinitionError(`${label}: run must be a function (inputs, noise, { llm }) => output`);
-
-  const fixes = step.fixes ?? [];
-  if (!Array.isArray(fixes)) throw new DefinitionError(`${label}: fixes must be an array of { name, cost, run }`);
-  const fixDefs = Array.from(fixes, (fix: unknown, fixIndex: number): VariantDef => {
-    const entry = objectAt(fix, `${label}: fixes[${fixIndex}]`, '{ name, cost, run }');
-    const fixName = checkName(entry.name, `${label}: fixes[${fixIndex}]: name`);
-    const fixLabel = `${label}: fix "${fixName}"`;
-    const fixRun = entry.run;
-    if (typeof fixRun !== 'function') throw new DefinitionError(`${fixLabel}: run must be a function (inputs, noise, { llm }) => output`);
-    return { name: fixName, cost: checkCost(entry.cost, fixLabel), run: wrapRun(fixRun, context) };
-  });
-
-  return { name, inputs: [...inputs], cost, run: wrapRun(run, context), fixes: fixDefs };
+function copyStep(value: unknown, context: CallContext): unknown {
+  const step = copyRecord(value);
+  if (!isRecord(step)) return step;
+  const copy: Record<string, unknown> = {
+    name: step.name,
+    inputs: mapList(step.inputs, (input) => standIn(input)),
+    cost: step.cost,
+    run: wrapIfFunction(step.run, context),
+  };
+  if (step.fixes !== undefined) copy.fixes = mapList(step.fixes, (fix) => copyFix(fix, context));
+  return copy;
 }
 
-/** `models: { alias: "model id" }`: the ids the definition's llm calls use by default. */
-function checkModels(value: unknown, fileName: string): Record<string, string> {
-  const record = objectAt(value, `${fileName}: models`, '{ alias: "model id" }');
-  const out: Record<string, string> = {};
+function copyFix(value: unknown, context: CallContext): unknown {
+  const fix = copyRecord(value);
+  if (!isRecord(fix)) return fix;
+  return { name: fix.name, cost: fix.cost, run: wrapIfFunction(fix.run, context) };
+}
+
+/** `models`: alias keys as own data properties (an alias may be named `__proto__`), ids as read. */
+function copyModels(value: unknown): unknown {
+  const record = copyRecord(value);
+  if (!isRecord(record)) return record;
+  const out: Record<string, unknown> = {};
   for (const [alias, id] of Object.entries(record)) {
-    if (typeof id !== 'string' || id.trim() === '') throw new DefinitionError(`${fileName}: models.${alias} must be a non-empty model id`);
-    Object.defineProperty(out, alias, { value: id, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, alias, { value: standIn(id), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
 
-/** Control characters: NUL, escape codes, CR and the C1 range (they would reach terminals and noise addresses). */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+function wrapIfFunction(run: unknown, context: CallContext): unknown {
+  return typeof run === 'function' ? wrapRun(run, context) : run;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
 
 /**
- * A name of the pipeline, a step or a fix: a non-empty string of at most MAX_NAME_LENGTH
- * characters without control characters. Names are printed (a terminal would obey an escape
- * code) and step names address noise draws, joined to their keys by NUL: a NUL inside a name
- * could give two steps the same draws.
+ * A user value the rules only look at with typeof: primitives and functions as they are, an array
+ * or object as an empty one of its kind (so the message is the same and no user object escapes).
  */
-function checkName(value: unknown, label: string): string {
-  if (typeof value !== 'string' || value === '') throw new DefinitionError(`${label} must be a non-empty string`);
-  if (value.length > MAX_NAME_LENGTH) throw new DefinitionError(`${label} is ${value.length} characters long (at most ${MAX_NAME_LENGTH})`);
-  const control = CONTROL_CHARACTER.exec(value);
-  if (control) {
-    const code = control[0].charCodeAt(0).toString(16).padStart(4, '0');
-    throw new DefinitionError(`${label} ${JSON.stringify(value)} contains the control character U+${code.toUpperCase()} (names are printed and address noise draws)`);
-  }
+function standIn(value: unknown): unknown {
+  if (Array.isArray(value)) return [];
+  if (value !== null && typeof value === 'object') return {};
   return value;
 }
 
-function checkCost(cost: unknown, label: string): number {
-  if (cost === undefined) throw new DefinitionError(`${label}: cost is missing (a non-negative number: what one run of it costs)`);
-  if (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0) {
-    throw new DefinitionError(`${label}: cost must be a non-negative number`);
-  }
-  return cost;
+/** A user array read once into a fresh array of mapped elements; anything else as its stand-in. */
+function mapList(value: unknown, map: (element: unknown) => unknown): unknown {
+  return Array.isArray(value) ? Array.from(value, (element: unknown) => map(element)) : standIn(value);
 }
 
-/** A user object, read once into a plain record of its own enumerable properties. */
-function objectAt(value: unknown, label: string, shape: string, lazyKey?: string): Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new DefinitionError(`${label} must be an object ${shape}`);
-  }
+/**
+ * A user object, read once into a plain record of its own enumerable properties (anything else as
+ * its stand-in). `lazyKey` is read on first use only, once.
+ */
+function copyRecord(value: unknown, lazyKey?: string): unknown {
+  if (!isRecord(value)) return standIn(value);
   const record: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     if (key === lazyKey) {
-      // Read on first use only, once.
       let read = false;
       let cached: unknown;
       Object.defineProperty(record, key, {
         enumerable: true,
         get: () => {
           if (!read) {
-            cached = (value as Record<string, unknown>)[key];
+            cached = value[key];
             read = true;
           }
           return cached;
         },
       });
-    } else record[key] = (value as Record<string, unknown>)[key];
+    } else record[key] = value[key];
   }
   return record;
 }
