@@ -147,6 +147,12 @@ function filledArray<T>(length: number, value: T): T[] {
  * cache keyed by (world, step, variant, inputs) and a meter charging each miss its cost.
  */
 export class Replayer {
+  /**
+   * Trie nodes the score cache may hold before it is emptied: about 100 MB of maps. Scores are a
+   * pure function of the outputs, so emptying the cache changes no result and no step cost, only
+   * how often the metric runs. (Static so a test can make it small.)
+   */
+  static maxScoreNodes = 1_000_000;
   readonly n: number;
   private readonly variants: [Variant, Variant][];
   private readonly sources: InputSource[][];
@@ -163,7 +169,9 @@ export class Replayer {
    * Scores by output ids, shared by all worlds: the metric sees only (outputs, case inputs), so
    * equal outputs give the same score (the metric must be a pure function, as steps must be).
    */
-  private readonly scores: ScoreNode = new Map();
+  private scores: ScoreNode = new Map();
+  /** Trie nodes made since the score trie was last emptied (see Replayer.maxScoreNodes). */
+  private scoreNodes = 0;
   private readonly interner = new ValueInterner();
   private readonly stepNames: readonly string[];
   /** Per step: an inputs record with every input name, copied (a fast shallow clone) for each execution. */
@@ -450,11 +458,20 @@ export class Replayer {
 
   /** The metric on these outputs, computed once per distinct tuple of output ids. */
   private scoreOf(values: readonly unknown[], outputIds: readonly number[]): number {
+    // A pure cache: emptied when it grows past its bound (a long chain of steps sampled for
+    // millions of coalitions makes a path of maps per coalition); a score is then computed again.
+    if (this.scoreNodes > Replayer.maxScoreNodes) {
+      this.scores = new Map();
+      this.scoreNodes = 0;
+    }
     let node = this.scores;
     const last = outputIds.length - 1;
     for (let i = 0; i < last; i++) {
       let next = node.get(outputIds[i]) as ScoreNode | undefined;
-      if (next === undefined) node.set(outputIds[i], (next = new Map()));
+      if (next === undefined) {
+        node.set(outputIds[i], (next = new Map()));
+        this.scoreNodes++;
+      }
       node = next;
     }
     const leafKey = last >= 0 ? outputIds[last] : 0;

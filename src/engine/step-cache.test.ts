@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { analyzeCase } from './analyze.ts';
 import { BlameGame } from './blame-game.ts';
+import { Replayer } from './replay.ts';
 import { canonicalize } from './canonical.ts';
 import { createStepNoise, WorldNoise } from './noise.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
@@ -173,6 +174,40 @@ describe('step cache and cost meter', () => {
       expect(r.error).toBeUndefined();
       expect(r.vEmpty).toBe(0);
       expect(r.vAll).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('the score cache bound', () => {
+  it('empties the score cache past its bound without changing any value or step cost, only running the metric again', () => {
+    let metricCalls = 0;
+    const base = stochasticPipeline();
+    const counted = (): ValidPipeline =>
+      validatePipeline({
+        ...base,
+        metric: (out, inputs) => {
+          metricCalls++;
+          return base.metric(out, inputs);
+        },
+      });
+    const c: CaseDef = { id: 'c', inputs: { q: 'why' } };
+    const settings = { mode: 'prior', worlds: 4 } as AnalysisSettings;
+    const play = () => {
+      metricCalls = 0;
+      const game = new BlameGame(counted(), c, settings);
+      const values = Array.from({ length: 16 }, (_, m) => game.value(m));
+      return { values, cost: game.cost(), calls: metricCalls };
+    };
+    const unbounded = play();
+    const saved = Replayer.maxScoreNodes;
+    Replayer.maxScoreNodes = 2;
+    try {
+      const bounded = play();
+      expect(bounded.values).toEqual(unbounded.values);
+      expect(bounded.cost).toBe(unbounded.cost);
+      expect(bounded.calls).toBeGreaterThan(unbounded.calls);
+    } finally {
+      Replayer.maxScoreNodes = saved;
     }
   });
 });
