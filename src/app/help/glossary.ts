@@ -14,7 +14,7 @@ export const GLOSSARY = {
   prior: 'Draw fresh randomness: what the fixes do on average, not for this run (interventional).',
   Bernstein: 'Empirical Bernstein interval: uses the observed variance, valid for any bounded metric, at a fixed sample size.',
   'anytime-valid': 'An interval that stays valid however long you watch it and whenever you stop (a confidence sequence).',
-  'stopped: maxPermutations': 'Monte Carlo stopped at the permutation cap before its stop rule was met; the intervals are wider than asked.',
+  'stopped: maxPermutations': 'Monte Carlo stopped at the permutation cap (for estimators that sample sets, such as kernel, n - 1 queries count as one permutation) before its stop rule was met; the intervals are wider than asked.',
   'fix alone': 'The share of analysed failures that fixing this step alone brings to the threshold.',
   'last touch': 'The common heuristic: blame the last step whose output changed before the failure.',
 } as const;

@@ -26,7 +26,7 @@ export type EstimatorName = keyof typeof ESTIMATORS;
 export const ESTIMATOR_NAMES = Object.keys(ESTIMATORS) as EstimatorName[];
 
 /** The estimator a new analysis uses. */
-export const DEFAULT_ESTIMATOR: EstimatorName = 'permutation';
+export const DEFAULT_ESTIMATOR: EstimatorName = 'kernel';
 
 /** The estimator a saved session without an `estimator` setting was run with (the only one there was). */
 export const LEGACY_ESTIMATOR: EstimatorName = 'permutation';

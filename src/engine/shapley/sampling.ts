@@ -130,7 +130,8 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
   };
   const means = () => stats.map((s) => s.mean);
 
-  while (work < opts.maxPermutations) {
+  // The same tolerance as permutations(): fifteen rounds of 2/3 sum to just under 10.
+  while (work + 1e-9 < opts.maxPermutations) {
     if (rounds > 0 && game.cost() >= opts.budget) {
       stopReason = 'budget';
       break;

@@ -79,7 +79,7 @@ function describeMode(settings: AnalysisSettings): string {
 }
 
 function describeMethod(settings: AnalysisSettings): string {
-  const mc = `${METHOD_CHOICES.mc.description} with the ${describeEstimator(settings)} estimator (${describeRadius(settings)}, at most ${formatCount(settings.maxPermutations)} permutations)`;
+  const mc = `${METHOD_CHOICES.mc.description} with the ${describeEstimator(settings)} estimator (${describeRadius(settings)}, at most the queries of ${formatCount(settings.maxPermutations)} permutations)`;
   if (settings.method === 'exact') return METHOD_CHOICES.exact.description;
   if (settings.method === 'mc') return mc;
   return `auto: exact up to 12 steps, else ${mc}`;
