@@ -13,6 +13,7 @@ import { analyzeTableGame } from '../src/engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../src/engine/types.ts';
 import type { TableGame } from '../src/formats/game.ts';
 import { errorResult } from '../src/engine/case-result.ts';
+import { splitCoalitions } from '../src/engine/packed-coalitions.ts';
 import type { CaseDoneMessage, LoadOutcome, WatchdogMessage } from '../src/app/analysis/protocol.ts';
 import { describeProblem } from '../src/app/analysis/definition-summary.ts';
 
@@ -110,10 +111,15 @@ const api = {
     return deferred === null ? outcome : errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${deferred}`);
   },
 
-  /** Analyses a batch of cases one after another, posting each outcome (CaseDoneMessage) as it finishes; answers how many. */
+  /**
+   * Analyses a batch of cases one after another, posting each outcome (CaseDoneMessage) as it
+   * finishes, its coalition table packed (the page unpacks it); answers how many.
+   */
   async analyzeCases(caseDefs: CaseDef[], settings: AnalysisSettings): Promise<number> {
     for (let position = 0; position < caseDefs.length; position++) {
-      const message: CaseDoneMessage = { agentblameCaseDone: position, outcome: await api.analyzeCase(caseDefs[position], settings) };
+      const outcome = await api.analyzeCase(caseDefs[position], settings);
+      const packed = 'pending' in outcome ? { result: outcome, coalitions: null } : splitCoalitions(outcome);
+      const message: CaseDoneMessage = { agentblameCaseDone: position, outcome: packed.result, ...(packed.coalitions && { coalitions: packed.coalitions }) };
       self.postMessage(message);
     }
     return caseDefs.length;

@@ -16,6 +16,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { CaseResult } from '../engine/types.ts';
+import { joinCoalitions, splitCoalitions, type PackedCoalitions } from '../engine/packed-coalitions.ts';
 import { issueAll } from './issue-all.ts';
 import { migrateSession } from './migrate.ts';
 import type { Session, SessionSummary } from './types.ts';
@@ -48,7 +49,23 @@ export interface ResultRecord {
   sessionId: string;
   caseId: string;
   seq: number;
+  /** Without its coalition table when that is packed in `coalitions` (records written before have it inline). */
   result: CaseResult;
+  coalitions?: PackedCoalitions;
+}
+
+/**
+ * The stored record of one case's result: its coalition table packed, which makes the write (a
+ * structured clone on the page's main thread) about 15 times cheaper for an 8-step case.
+ */
+export function resultRecord(sessionId: string, seq: number, result: CaseResult): ResultRecord {
+  const split = splitCoalitions(result);
+  return { sessionId, caseId: result.id, seq, result: split.result, ...(split.coalitions && { coalitions: split.coalitions }) };
+}
+
+/** A stored record's result, its coalition table unpacked. */
+export function recordResult(record: ResultRecord): CaseResult {
+  return joinCoalitions(record.result, record.coalitions);
 }
 
 export interface UnreadableRecord {
@@ -94,7 +111,7 @@ export function splitSession(session: Session): { summary: SummaryRecord; body: 
   return {
     summary: { ...summarize(session), nextSeq: results.length },
     ...splitInputs(rest),
-    results: results.map((result, seq) => ({ sessionId: session.id, caseId: result.id, seq, result })),
+    results: results.map((result, seq) => resultRecord(session.id, seq, result)),
   };
 }
 
@@ -108,7 +125,7 @@ export function joinSession(summary: SummaryRecord, body: SessionBody, inputs: S
     updatedAt: summary.updatedAt,
     status: summary.status,
     revision: summary.revision,
-    results: [...results].sort((a, b) => a.seq - b.seq).map((record) => record.result),
+    results: [...results].sort((a, b) => a.seq - b.seq).map(recordResult),
   };
 }
 

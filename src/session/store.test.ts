@@ -325,6 +325,26 @@ describe('storage full', () => {
   });
 });
 
+describe('coalition tables in the store', () => {
+  it('stores a result\'s coalition table packed, reads it back the same, and still reads records with the table inline', async () => {
+    const name = freshName();
+    const store = await openStore(name);
+    const saved = await store.put(session({ results: [result('q1')] }));
+    await store.putResults(saved.id, [result('q2')]);
+    const raw = await openDB(name);
+    const record = await raw.get('results', [saved.id, 'q2']);
+    expect(record.result.coalitions).toBeUndefined();
+    expect(record.coalitions.masks).toBeInstanceOf(Uint32Array);
+    expect([...record.coalitions.masks]).toEqual([0, 1, 2, 3]);
+    // A record written before tables were packed.
+    await raw.put('results', { sessionId: saved.id, caseId: 'q3', seq: 2, result: result('q3') });
+    raw.close();
+    const back = await store.get(saved.id);
+    expect(back?.results).toEqual([result('q1'), result('q2'), result('q3')]);
+    expect(JSON.stringify(back?.results[1])).toBe(JSON.stringify(result('q2')));
+  });
+});
+
 describe('database upgrades', () => {
   it('opens a fresh database at the current version', async () => {
     const name = freshName();

@@ -17,6 +17,7 @@ import type { IDBPObjectStore, IDBPTransaction } from 'idb';
 import {
   joinSession,
   openSessionDb,
+  resultRecord,
   resultsRange,
   splitSession,
   type SessionDb,
@@ -349,7 +350,7 @@ async function mergeResults(store: ResultsObjectStore, summary: SummaryRecord, r
       if (isAnalysedFailure(previous.result)) next.failuresAnalysed -= 1;
     }
     if (isAnalysedFailure(result)) next.failuresAnalysed += 1;
-    writes.push(() => store.put({ sessionId: summary.id, caseId: result.id, seq, result }));
+    writes.push(() => store.put(resultRecord(summary.id, seq, result)));
   });
   await issueAll(writes);
   return next;

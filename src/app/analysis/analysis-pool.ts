@@ -14,7 +14,8 @@ import type { TableGame } from '../../formats/game.ts';
 import type { AnalysisWorkerApi } from '../../../workers/analysis.worker.ts';
 import { errorResult } from '../../engine/case-result.ts';
 import { MAX_BATCH, MAX_MODEL_ROUNDS, phaseText } from '../../engine/pool-contract.ts';
-import { isCaseDoneMessage, isWatchdogMessage, type CallOutcome, type LoadOutcome } from './protocol.ts';
+import { isCaseDoneMessage, isWatchdogMessage, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';
+import { joinCoalitions } from '../../engine/packed-coalitions.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
 
 export type WorkItem = { kind: 'case'; index: number; caseDef: CaseDef } | { kind: 'game'; index: number; game: TableGame };
@@ -63,6 +64,12 @@ export function batchSizeFor(cases: number, workers: number): number {
   return Math.max(1, Math.min(MAX_BATCH, Math.ceil(cases / (2 * Math.max(1, workers)))));
 }
 
+/** A batch's case outcome with its packed coalition table put back. */
+function withCoalitions(message: CaseDoneMessage): CallOutcome {
+  const { outcome, coalitions } = message;
+  return isPending(outcome) ? outcome : joinCoalitions(outcome, coalitions);
+}
+
 const CANCELLED: unique symbol = Symbol('cancelled');
 
 export class PageAnalysisPool {
@@ -81,14 +88,23 @@ export class PageAnalysisPool {
     return this.#slots.length;
   }
 
-  /** Compiles a definition in a worker, with the same time limit as a case. */
+  /**
+   * Compiles a definition in every worker at once, with the same time limit as a case, so that all
+   * of them start on cases together (compiling in the sandbox is about as long as a hundred small
+   * cases); answers the first worker's outcome (the others' is the same: compiling is deterministic).
+   */
   async load(source: string, fileName: string): Promise<LoadOutcome> {
-    const slot = this.#slots[0];
+    const outcomes = await Promise.all(this.#slots.map((_, i) => this.#loadInSlot(i, source, fileName)));
+    return outcomes[0];
+  }
+
+  async #loadInSlot(slotIndex: number, source: string, fileName: string): Promise<LoadOutcome> {
+    const slot = this.#slots[slotIndex];
     slot.busy = true;
     const outcome = await raceTimeout(this.#load(slot, source, fileName), this.caseTimeoutMs);
     slot.busy = false;
     if (outcome === TIMED_OUT) {
-      this.#replace(0);
+      this.#replace(slotIndex);
       return { ok: false, problem: { message: `The pipeline definition did not finish loading within ${this.caseTimeoutMs / 1000} s (an endless loop at its top level?).` } };
     }
     if (outcome.ok) slot.source = source;
@@ -296,7 +312,7 @@ export class PageAnalysisPool {
     const slot: Slot = { worker, api: Comlink.wrap<AnalysisWorkerApi>(worker), source: null, busy: false, currentStep: null, onCaseDone: null };
     worker.addEventListener('message', (event) => {
       if (isWatchdogMessage(event.data)) slot.currentStep = event.data.agentblameWatchdog;
-      else if (isCaseDoneMessage(event.data)) slot.onCaseDone?.(event.data.agentblameCaseDone, event.data.outcome);
+      else if (isCaseDoneMessage(event.data)) slot.onCaseDone?.(event.data.agentblameCaseDone, withCoalitions(event.data));
     });
     return slot;
   }

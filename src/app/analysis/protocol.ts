@@ -4,6 +4,7 @@
  */
 import type { PendingRequest } from '../../engine/model-call.ts';
 import type { CaseDef, CaseResult } from '../../engine/types.ts';
+import type { PackedCoalitions } from '../../engine/packed-coalitions.ts';
 
 /** What the page knows of a compiled definition: the engine's one summary type. */
 export type { DefinitionSummary } from '../../engine/definition-summary.ts';
@@ -32,7 +33,9 @@ export type CallOutcome = CaseResult | { pending: PendingRequest[] };
 export interface CaseDoneMessage {
   /** The case's position in its batch. */
   agentblameCaseDone: number;
+  /** Without its coalition table when that is packed in `coalitions` (engine/packed-coalitions.ts). */
   outcome: CallOutcome;
+  coalitions?: PackedCoalitions;
 }
 
 export function isCaseDoneMessage(data: unknown): data is CaseDoneMessage {
