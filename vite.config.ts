@@ -1,5 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { fileURLToPath } from 'node:url';
+import { docsPages } from './src/docs-site/docs-plugin.ts';
 
 /**
  * The Content-Security-Policy of the built pages. Scripts, styles, workers and fetches come only
@@ -42,7 +44,7 @@ function contentSecurityPolicy(): Plugin {
 export default defineConfig({
   // Relative base: the build works from any sub-path of any static host.
   base: './',
-  plugins: [svelte(), contentSecurityPolicy()],
+  plugins: [svelte(), contentSecurityPolicy(), docsPages(fileURLToPath(new URL('.', import.meta.url)))],
   worker: { format: 'es' },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },

@@ -21,6 +21,8 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   // The command's pool: Node by nature (its worker entries are in workers/).
   'src/node': { folders: ['src/node', 'src/engine'], packages: [], nodeBuiltins: true, forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/ },
   'src/demos': { folders: ['src/demos', 'src/engine', 'src/formats', 'src/sandbox'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/, nodeBuiltins: true },
+  // The docs as static pages: a Vite plugin, run by the build and the dev server (Node).
+  'src/docs-site': { folders: ['src/docs-site'], packages: ['vite'], nodeBuiltins: true },
   // The command: everything below it, never the page.
   'src/cli': {
     folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/node'],
