@@ -63,7 +63,7 @@ describe('the docs as pages', () => {
     for (const doc of docs.slice(1)) expect(paths).toContain(`docs/${doc.file.replace(/\.md$/, '.html')}`);
     for (const page of pages.filter((p) => p.path.endsWith('.html'))) {
       for (const [, href] of page.html.matchAll(/href="([^"]+)"/g)) {
-        if (/^(https?:|#)/.test(href) || href === 'docs.css' || href === '../index.html') continue;
+        if (/^(https?:|#|data:)/.test(href) || href === 'docs.css' || href === '../index.html') continue;
         const [file, anchor] = href.split('#');
         const target = pages.find((p) => p.path === `docs/${file}`);
         expect(target, `${page.path} links to ${href}`).toBeDefined();
