@@ -30,18 +30,33 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
     forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/,
     nodeBuiltins: true,
   },
-  // The page: everything below it, never the command or its Node pool. It creates the workers (workers/).
+  // The page: everything below it, never the command, its Node pool or the sandbox (definitions
+  // run only in the page's workers, see WORKER_ENTRY_RULE).
   'src/app': {
-    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report', 'workers'],
+    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report'],
     packages: ['svelte', 'comlink', 'chart.js', 'idb', '@codemirror/lang-javascript', '@codemirror/language', '@codemirror/state', '@codemirror/view'],
     forbiddenGlobals: /\b(process|require)\s*[.(]/,
   },
-  // Worker entries stay thin: they wrap sandbox and engine calls for the pools (and read files for the page).
+  // The command's worker entries (the build bundles them from here): thin wrappers of sandbox and
+  // engine calls for NodeAnalysisPool; nothing of the page.
   workers: {
-    folders: ['workers', 'src/engine', 'src/sandbox', 'src/formats', 'src/runs', 'src/session', 'src/node', 'src/app/analysis', 'src/app/importing'],
-    packages: ['comlink', 'tsx'],
+    folders: ['workers', 'src/engine', 'src/sandbox', 'src/node'],
+    packages: ['tsx'],
     nodeFiles: /\.(node\.ts|mjs)$/,
   },
+};
+
+/**
+ * The page's worker entries (`*.worker.ts` in src/app, next to the client that starts them) and
+ * the app modules they import: sandbox and engine calls, file reading, plain messages. They may
+ * import the sandbox (nothing else of the page may), never Svelte, the DOM or another app folder;
+ * the page imports them for their types only (a value import would pull the sandbox into the page).
+ */
+const WORKER_ENTRY = /\.worker\.ts$/;
+const WORKER_ENTRY_RULE = {
+  folders: ['src/engine', 'src/sandbox', 'src/formats', 'src/runs', 'src/session'],
+  packages: ['comlink'],
+  forbiddenGlobals: /\b(document|window|localStorage|process|require)\s*[.(]/,
 };
 
 const SRC = join(import.meta.dirname);
@@ -58,10 +73,16 @@ function files(dir: string): string[] {
 }
 
 function importsOf(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;'"]*?from\s*['"]([^'"]+)['"]/g)) out.push(m[1]);
-  for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]);
-  for (const m of text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) out.push(m[1]);
+  return imports(text).map((found) => found.spec);
+}
+
+/** Every module a file names: imports, re-exports, dynamic imports, and `new URL(..., import.meta.url)` (how workers are started). */
+function imports(text: string): { spec: string; typeOnly: boolean }[] {
+  const out: { spec: string; typeOnly: boolean }[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s([^;'"]*?)from\s*['"]([^'"]+)['"]/g)) out.push({ spec: m[2], typeOnly: /^type\s/.test(m[1]) });
+  for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ spec: m[1], typeOnly: false });
+  for (const m of text.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) out.push({ spec: m[1], typeOnly: false });
+  for (const m of text.matchAll(/\bnew\s+URL\(\s*['"](\.[^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g)) out.push({ spec: m[1], typeOnly: false });
   return out;
 }
 
@@ -70,6 +91,8 @@ describe('folder dependency rules', () => {
     it(`${folder} imports only what it may`, () => {
       const problems: string[] = [];
       for (const file of files(join(ROOT, folder))) {
+        // The page's worker entries have a rule of their own (WORKER_ENTRY_RULE, below).
+        if (folder === 'src/app' && WORKER_ENTRY.test(file)) continue;
         const text = readFileSync(file, 'utf8');
         for (const spec of importsOf(text)) {
           if (spec.startsWith('.')) {
@@ -91,6 +114,56 @@ describe('folder dependency rules', () => {
       expect(problems).toEqual([]);
     });
   }
+});
+
+describe('the page\'s workers', () => {
+  const APP = join(SRC, 'app');
+  const appFiles = files(APP);
+  const entries = appFiles.filter((file) => WORKER_ENTRY.test(file));
+
+  it('have their entries next to their clients in src/app (workers/ holds the command\'s only)', () => {
+    expect(entries.map((file) => relative(ROOT, file)).sort()).toEqual(['src/app/analysis/analysis.worker.ts', 'src/app/importing/import.worker.ts']);
+    expect(readdirSync(join(ROOT, 'workers')).filter((name) => WORKER_ENTRY.test(name))).toEqual([]);
+  });
+
+  it('import only sandbox and engine code, and app modules of their own folder that do the same', () => {
+    const problems: string[] = [];
+    const checked = new Set<string>();
+    const queue = [...entries];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (checked.has(file)) continue;
+      checked.add(file);
+      const text = readFileSync(file, 'utf8');
+      for (const { spec } of imports(text)) {
+        if (!spec.startsWith('.')) {
+          if (!WORKER_ENTRY_RULE.packages.includes(spec)) problems.push(`${relative(ROOT, file)} imports package ${spec}`);
+          continue;
+        }
+        const target = join(file, '..', spec);
+        const where = relative(ROOT, target);
+        if (WORKER_ENTRY_RULE.folders.some((f) => where.startsWith(f + '/'))) continue;
+        if (join(target, '..') === join(file, '..') && /\.ts$/.test(target) && !/\.svelte(\.ts)?$/.test(target)) queue.push(target);
+        else problems.push(`${relative(ROOT, file)} imports ${where}`);
+      }
+      const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      const hit = code.match(WORKER_ENTRY_RULE.forbiddenGlobals);
+      if (hit) problems.push(`${relative(ROOT, file)} uses ${hit[0]}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('are imported by the page for their types only, and started by URL', () => {
+    const problems: string[] = [];
+    for (const file of appFiles) {
+      if (WORKER_ENTRY.test(file)) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s([^;'"]*?)from\s*['"]([^'"]+\.worker\.ts)['"]/g)) {
+        if (!/^type\s/.test(m[1])) problems.push(`${relative(ROOT, file)} imports values from ${m[2]}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
 });
 
 describe('the rules cover every folder', () => {

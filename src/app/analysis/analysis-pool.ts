@@ -11,7 +11,7 @@ import * as Comlink from 'comlink';
 import type { ModelAnswer, ModelUsage, PendingRequest } from '../../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
-import type { AnalysisWorkerApi } from '../../../workers/analysis.worker.ts';
+import type { AnalysisWorkerApi } from './analysis.worker.ts';
 import { errorResult } from '../../engine/case-result.ts';
 import { MAX_BATCH, MAX_MODEL_ROUNDS, phaseText } from '../../engine/pool-contract.ts';
 import { isCaseDoneMessage, isWatchdogMessage, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';

@@ -5,7 +5,8 @@
 import * as Comlink from 'comlink';
 import type { CaseDef } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
-import type { ImportWorkerApi } from '../../../workers/import.worker.ts';
+import { createImportWorker } from './create-import-worker.ts';
+import type { ImportWorkerApi } from './import.worker.ts';
 import { IMPORT_CHUNK, type ImportOutcome, type ImportProgress } from './import-protocol.ts';
 
 export type ImportResult =
@@ -17,7 +18,7 @@ function yieldToPage(): Promise<void> {
 }
 
 export async function importInWorker(source: Blob | string, fileName: string, onProgress: (progress: ImportProgress) => void): Promise<ImportResult> {
-  const worker = new Worker(new URL('../../../workers/import.worker.ts', import.meta.url), { type: 'module', name: 'agentblame-import' });
+  const worker = createImportWorker();
   const api = Comlink.wrap<ImportWorkerApi>(worker);
   try {
     const outcome = await api.open(source, fileName, Comlink.proxy(onProgress));

@@ -5,17 +5,17 @@
  * worker if a definition never returns), and table games one call each.
  */
 import * as Comlink from 'comlink';
-import { ensureLockdown } from '../src/sandbox/lockdown.ts';
-import { PHASE_DEFERRED, PHASE_IDLE, PHASE_METRIC } from '../src/engine/pool-contract.ts';
-import { analyzeSourceCaseRound, describeSource } from '../src/sandbox/analyze-source.ts';
-import type { ModelAnswer, PendingRequest } from '../src/engine/model-call.ts';
-import { analyzeTableGame } from '../src/engine/index.ts';
-import type { AnalysisSettings, CaseDef, CaseResult } from '../src/engine/types.ts';
-import type { TableGame } from '../src/formats/game.ts';
-import { errorResult } from '../src/engine/case-result.ts';
-import { splitCoalitions } from '../src/engine/packed-coalitions.ts';
-import type { CaseDoneMessage, LoadOutcome, WatchdogMessage } from '../src/app/analysis/protocol.ts';
-import { describeProblem } from '../src/app/analysis/definition-summary.ts';
+import { ensureLockdown } from '../../sandbox/lockdown.ts';
+import { PHASE_DEFERRED, PHASE_IDLE, PHASE_METRIC } from '../../engine/pool-contract.ts';
+import { analyzeSourceCaseRound, describeSource } from '../../sandbox/analyze-source.ts';
+import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
+import { analyzeTableGame } from '../../engine/index.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { TableGame } from '../../formats/game.ts';
+import { errorResult } from '../../engine/case-result.ts';
+import { splitCoalitions } from '../../engine/packed-coalitions.ts';
+import type { CaseDoneMessage, LoadOutcome, WatchdogMessage } from './protocol.ts';
+import { describeProblem } from './definition-summary.ts';
 
 ensureLockdown();
 

@@ -4,17 +4,17 @@
  * chunks (a 50 MB trace would otherwise arrive as one message that takes the page long to unpack).
  */
 import * as Comlink from 'comlink';
-import { parseInputFile } from '../src/formats/detect.ts';
-import type { CaseDef } from '../src/engine/types.ts';
-import type { TableGame } from '../src/formats/game.ts';
-import type { ImportOutcome, ImportProblem, ImportProgress } from '../src/app/importing/import-protocol.ts';
-import type { RecordedRunFile } from '../src/runs/types.ts';
-import type { Predictions } from '../src/runs/score.ts';
-import { describeImportError } from '../src/app/importing/describe-import-error.ts';
-import { readBlobText } from '../src/app/importing/read-blob-text.ts';
-import { summarizeParsed } from '../src/app/importing/summarize-parsed.ts';
-import { opensWithJsonFormat } from '../src/formats/importer.ts';
-import { importSessionText, looksLikeHtml } from '../src/session/session-file.ts';
+import { parseInputFile } from '../../formats/detect.ts';
+import type { CaseDef } from '../../engine/types.ts';
+import type { TableGame } from '../../formats/game.ts';
+import type { ImportOutcome, ImportProblem, ImportProgress } from './import-protocol.ts';
+import type { RecordedRunFile } from '../../runs/types.ts';
+import type { Predictions } from '../../runs/score.ts';
+import { describeImportError } from './describe-import-error.ts';
+import { readBlobText } from './read-blob-text.ts';
+import { summarizeParsed } from './summarize-parsed.ts';
+import { opensWithJsonFormat } from '../../formats/importer.ts';
+import { importSessionText, looksLikeHtml } from '../../session/session-file.ts';
 
 /** One file of a many-file open: its runs or predictions, or what it is instead, or its problem. */
 export type RunFileOutcome =
