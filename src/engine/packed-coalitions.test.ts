@@ -89,3 +89,17 @@ describe('a table that arrived packed', () => {
     expect([...again.values]).toEqual(new Array(256).fill(1));
   });
 });
+
+describe('a joined result', () => {
+  it('reads, spreads, clones and prints like the original, and its table is only unpacked when read', () => {
+    const result = attributed(table((mask) => mask / 7));
+    const { result: bare, coalitions } = splitCoalitions(result);
+    const joined = joinCoalitions(bare, coalitions);
+    expect(typeof Object.getOwnPropertyDescriptor(joined, 'coalitions')?.get).toBe('function');
+    expect(structuredClone(joined)).toEqual(result);
+    expect(JSON.stringify({ ...joined })).toBe(JSON.stringify(result));
+    expect(Object.keys(joined)).toEqual(Object.keys(result));
+    expect(joined.coalitions).toBe(joined.coalitions);
+    expect(joined.coalitions).toEqual(result.coalitions);
+  });
+});

@@ -56,30 +56,53 @@ export function unpackCoalitions(players: readonly string[], packed: PackedCoali
   return out;
 }
 
-/**
- * Tables unpacked here (results and their tables are never changed in place), by the array handed out: a result that arrived packed (from a worker) is
- * stored packed again without a second packing pass. Keyed by the array itself, so a result whose
- * table was replaced is packed afresh.
- */
+/** Results whose table is still packed (made by joinCoalitions and not read yet), with their table. */
 const packedOf = new WeakMap<object, PackedCoalitions>();
 
 /**
  * A result without its coalition table, and the table packed (null when it has none or cannot be
  * packed). The key stays, set to undefined, so joining puts the table back in its place in the
- * key order (a session file or report prints the same text).
+ * key order (a session file or report prints the same text). A result from joinCoalitions whose
+ * table nobody has read is split without unpacking it.
  */
 export function splitCoalitions(result: CaseResult): { result: CaseResult; coalitions: PackedCoalitions | null } {
+  const still = packedOf.get(result);
+  if (still !== undefined && isPacked(result)) return { result: withTable(result, undefined), coalitions: still };
   const table = result.coalitions;
   if (table === undefined) return { result, coalitions: null };
-  const packed = packedOf.get(table) ?? packCoalitions(result.players, table);
+  const packed = packCoalitions(result.players, table);
   if (packed === null) return { result, coalitions: null };
-  return { result: { ...result, coalitions: undefined }, coalitions: packed };
+  return { result: withTable(result, undefined), coalitions: packed };
 }
 
-/** Puts a packed table back into its result (the inverse of splitCoalitions). */
+/**
+ * Puts a packed table back into its result (the inverse of splitCoalitions). The table is
+ * unpacked when first read: most results reach the page's state and IndexedDB without anyone
+ * reading it (only an open case's view does), and unpacking 256 coalitions of every 8-step case
+ * as it arrives was a visible share of the page's main thread. Reading it (a property read,
+ * spread, JSON or structured clone) gives the same plain array every time.
+ */
 export function joinCoalitions(result: CaseResult, coalitions: PackedCoalitions | null | undefined): CaseResult {
   if (!coalitions || result.error !== undefined || !result.failed) return result;
-  const table = unpackCoalitions(result.players, coalitions);
-  packedOf.set(table, coalitions);
-  return { ...result, coalitions: table };
+  const joined = withTable(result, undefined);
+  let table: { fixed: string[]; value: number }[] | undefined;
+  Object.defineProperty(joined, 'coalitions', {
+    enumerable: true,
+    configurable: true,
+    get: () => (table ??= unpackCoalitions(result.players, coalitions)),
+  });
+  packedOf.set(joined, coalitions);
+  return joined;
+}
+
+/** Whether the result's table is still the lazy one joinCoalitions put there. */
+function isPacked(result: CaseResult): boolean {
+  return typeof Object.getOwnPropertyDescriptor(result, 'coalitions')?.get === 'function';
+}
+
+/** A copy of `result` with `coalitions` set in its place in the key order, reading no other accessor. */
+function withTable(result: CaseResult, table: undefined): CaseResult {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(result)) copy[key] = key === 'coalitions' ? table : (result as unknown as Record<string, unknown>)[key];
+  return copy as unknown as CaseResult;
 }
