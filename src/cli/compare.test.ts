@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,23 @@ function blame(...args: string[]) {
   const r = spawnSync(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+describe('session files as input, through the importer list the page uses', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'blame-opened-'));
+  const saved = join(dir, 'refund.agentblame-session.json');
+  blame(join(DEMOS, 'refund-policy.trace.json'), '--save', saved);
+
+  it('opens a session file whose format is not its first field, as the page does (sniffing alone missed it)', () => {
+    const { format, ...rest } = JSON.parse(readFileSync(saved, 'utf8')) as Record<string, unknown>;
+    const reordered = join(dir, 'reordered.json');
+    writeFileSync(reordered, JSON.stringify({ ...rest, format }));
+    const original = blame(saved, '--json');
+    const opened = blame(reordered, '--json');
+    expect(opened.stderr).toBe('');
+    expect(opened.status).toBe(0);
+    expect(JSON.parse(opened.stdout).batch).toEqual(JSON.parse(original.stdout).batch);
+  });
+});
 
 describe('blame --compare', () => {
   const dir = mkdtempSync(join(tmpdir(), 'blame-compare-'));

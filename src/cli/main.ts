@@ -12,13 +12,13 @@ import { analyzeTableGame, type TableGame } from '../engine/table-game.ts';
 import { fixesUsed, type FixUsed } from '../engine/fix-choice.ts';
 import { toSessionGames, toTableGames } from '../session/games.ts';
 import { buildSession } from '../session/build-session.ts';
-import { exportSessionFile, importSessionText } from '../session/session-file.ts';
+import { exportSessionFile } from '../session/session-file.ts';
+import { parseOpenedFile, sessionImporter, type OpenedInput } from '../session/opened-input.ts';
 import { mergeStudySessions, StudyMergeError } from '../session/merge-study.ts';
 import { shardOf } from '../session/shard.ts';
 import { studyFingerprint } from '../session/study-fingerprint.ts';
 import type { Session, StudyMark } from '../session/types.ts';
-import { isSessionText, rerunFlag, rerunSettings } from './session-input.ts';
-import { parseInputFile } from '../formats/detect.ts';
+import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
 import { printable } from './printable.ts';
@@ -167,20 +167,35 @@ function storedAnalysis(session: Session, opts: CliOptions, notes?: string[]): A
   };
 }
 
-function readSession(file: string, text: string): Session {
+/**
+ * An input file read through the importer list the page uses (src/session/opened-input.ts). A
+ * session file's or report's problem names the file; other formats' errors name their JSON path.
+ */
+function readInput(file: string, text: string): OpenedInput {
   try {
-    return importSessionText(text);
+    return parseOpenedFile(text, basename(file));
   } catch (e) {
-    if (e instanceof FormatError) throw new InputError(`"${file}": ${e.message}`);
+    if (e instanceof FormatError && sessionImporter.sniff(text)) throw new InputError(`"${file}": ${e.message}`);
     throw e;
   }
 }
 
-/** Session files given as input: one is printed (or re-run with other settings), several are merged. */
-async function analyzeSessions(opts: CliOptions, texts: readonly string[]): Promise<Analysis> {
-  const notSession = opts.files.find((_, k) => !isSessionText(texts[k]));
+/** A file that sniffs as a session file or report, read as one. */
+function readSession(file: string, text: string): Session {
+  const input = readInput(file, text);
+  if (input.kind !== 'session') throw new InputError(`"${file}" is not a session file`);
+  return input.session;
+}
+
+/** Several input files: session files (or reports) to merge, each read through the importer list. */
+function readSessionsToMerge(opts: CliOptions, texts: readonly string[]): { file: string; session: Session }[] {
+  const notSession = opts.files.find((_, k) => !sessionImporter.sniff(texts[k]));
   if (notSession !== undefined) throw new InputError(`"${notSession}" is not a session file: several input files are merged, and only session files (or reports) merge`);
-  const sessions = opts.files.map((file, k) => ({ file, session: readSession(file, texts[k]) }));
+  return opts.files.map((file, k) => ({ file, session: readSession(file, texts[k]) }));
+}
+
+/** Session files given as input: one is printed (or re-run with other settings), several are merged. */
+async function analyzeSessions(opts: CliOptions, sessions: readonly { file: string; session: Session }[]): Promise<Analysis> {
   const rerun = rerunFlag(opts);
   if (sessions.length > 1) {
     if (rerun) throw new InputError(`${rerun} re-runs a study: give it one session file, or merge first and re-run the merged file`);
@@ -213,9 +228,8 @@ function analyzeGames(games: TableGame[], opts: CliOptions): Analysis {
 
 async function analyze(opts: CliOptions): Promise<Analysis> {
   const texts = opts.files.map((file) => readText(file, 'input file'));
-  if (texts.length > 1 || isSessionText(texts[0])) return analyzeSessions(opts, texts);
-  const text = texts[0];
-  const input = parseInputFile(text, basename(opts.file));
+  if (texts.length > 1) return analyzeSessions(opts, readSessionsToMerge(opts, texts));
+  const input = readInput(opts.file, texts[0]);
   const pipelineText = opts.pipeline !== undefined ? readText(opts.pipeline, 'pipeline definition') : undefined;
   switch (input.kind) {
     case 'trace': {
@@ -231,6 +245,8 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
       throw new InputError(`"${opts.file}" holds ${input.kind === 'runs' ? `recorded runs (${input.runs.format})` : 'attribution predictions'}: open it with --inspect (and score with --score FILE)`);
     case 'game':
       return analyzeGames(input.game.games, opts);
+    case 'session':
+      return analyzeSessions(opts, [{ file: opts.file, session: input.session }]);
   }
 }
 
@@ -285,7 +301,7 @@ async function writeHtml(path: string, session: Session, a: Analysis, compared?:
 /** --compare FILE: the analysis beside an earlier session file's (or report's) results. */
 function compareWithFile(file: string, a: Analysis): NamedComparison {
   const text = readText(file, 'session to compare with');
-  if (!isSessionText(text)) throw new InputError(`--compare "${file}": expected a session file or an exported report (what --save or the workbench writes)`);
+  if (!sessionImporter.sniff(text)) throw new InputError(`--compare "${file}": expected a session file or an exported report (what --save or the workbench writes)`);
   return compareWithSession(readSession(file, text), { results: a.results, batch: a.batch, delta: a.settings.delta });
 }
 

@@ -1,16 +1,10 @@
 /**
- * Session files (and reports, which embed one) as the command's input: printed as stored,
- * re-run with other settings, or merged (docs/shards.md).
+ * Session files (and reports, which embed one) as the command's input, read through the importer
+ * list (src/session/opened-input.ts): printed as stored, re-run with other settings, or merged
+ * (docs/shards.md). Here: which flags re-run a stored study.
  */
 import type { AnalysisSettings } from '../engine/types.ts';
-import { opensWithJsonFormat } from '../formats/importer.ts';
-import { looksLikeHtml } from '../session/session-file.ts';
 import type { CliOptions } from './args.ts';
-
-/** Whether a file's text is a session file or an exported report. */
-export function isSessionText(text: string): boolean {
-  return opensWithJsonFormat(text, 'agentblame-session') || looksLikeHtml(text);
-}
 
 /** Flags that set a setting of the study, by the setting they set. */
 const SETTING_FLAGS: Readonly<Record<string, keyof AnalysisSettings>> = {

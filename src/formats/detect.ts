@@ -17,7 +17,7 @@ export type { ImportedInput, Importer } from './importer.ts';
 export const IMPORTERS: readonly Importer[] = [traceImporter, gameImporter, pipelineImporter, ...RECORDED_RUN_IMPORTERS];
 
 /** "this reads: agentblame-trace (JSON or JSONL), ..." */
-export function describeReadableFormats(importers: readonly Importer[] = IMPORTERS): string {
+export function describeReadableFormats(importers: readonly Importer<unknown>[] = IMPORTERS): string {
   return `this reads: ${importers.map((importer) => importer.label).join('; ')}`;
 }
 
@@ -42,7 +42,9 @@ function firstJsonValue(text: string): unknown {
  * Detects the format of `text` and parses it. Throws FormatError naming the problem, or listing
  * the formats we read when the file is none of them.
  */
-export function parseInputFile(text: string, fileName?: string, importers: readonly Importer[] = IMPORTERS): ImportedInput {
+export function parseInputFile(text: string, fileName?: string): ImportedInput;
+export function parseInputFile<Input>(text: string, fileName: string | undefined, importers: readonly Importer<Input>[]): Input;
+export function parseInputFile(text: string, fileName?: string, importers: readonly Importer<unknown>[] = IMPORTERS): unknown {
   const sniffed = importers.find((importer) => importer.sniff(text, fileName));
   if (sniffed !== undefined) return sniffed.import(text, fileName);
 

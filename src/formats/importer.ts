@@ -1,8 +1,10 @@
 /**
  * The extension point for input formats, in the style of speedscope's importers: each format is one
  * file exporting an Importer; `detect.ts` keeps the list and asks each in turn whether it
- * recognises a file. To read a new format (session files, HTML reports), add its variant to
- * ImportedInput, write an importer, and add it to the list in detect.ts.
+ * recognises a file. To read a new format, add its variant to ImportedInput, write an importer,
+ * and add it to the list in detect.ts. A layer above may extend the list with inputs of its own:
+ * session files and reports are read by `src/session/opened-input.ts` (a session is not a format
+ * this layer knows), through the same `parseInputFile`.
  */
 import type { GameFile } from './game.ts';
 import type { TraceFile } from './trace.ts';
@@ -18,7 +20,8 @@ export type ImportedInput =
   /** Predicted culprits to score against labelled runs: `{ "<run id>": { agent, step } }`. */
   | { kind: 'predictions'; predictions: Predictions };
 
-export interface Importer {
+/** One input format; `Input` is what it reads into (ImportedInput here, wider where a layer above adds formats). */
+export interface Importer<Input = ImportedInput> {
   /** How the format is named in "this reads ..." messages. */
   readonly label: string;
   /**
@@ -29,7 +32,7 @@ export interface Importer {
   /** Cheap check on the file name and the start of the text; must not parse the whole file. */
   sniff(text: string, fileName?: string): boolean;
   /** Parses and validates; throws FormatError. */
-  import(text: string, fileName?: string): ImportedInput;
+  import(text: string, fileName?: string): Input;
 }
 
 /**

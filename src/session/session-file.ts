@@ -8,6 +8,9 @@ import { extractSessionFromReport } from './extract-session.ts';
 import { migrateSession } from './migrate.ts';
 import type { Session } from './types.ts';
 
+/** The `format` field of a session file. */
+export const SESSION_FORMAT = 'agentblame-session';
+
 /**
  * The file text for a session: pretty-printed JSON of the session without its storage revision
  * (a revision only means something inside one browser's store). Infinite limits such as

@@ -4,7 +4,6 @@
  * chunks (a 50 MB trace would otherwise arrive as one message that takes the page long to unpack).
  */
 import * as Comlink from 'comlink';
-import { parseInputFile } from '../../formats/detect.ts';
 import type { CaseDef } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
 import type { ImportOutcome, ImportProblem, ImportProgress } from './import-protocol.ts';
@@ -13,8 +12,7 @@ import type { Predictions } from '../../runs/score.ts';
 import { describeImportError } from './describe-import-error.ts';
 import { readBlobText } from './read-blob-text.ts';
 import { summarizeParsed } from './summarize-parsed.ts';
-import { opensWithJsonFormat } from '../../formats/importer.ts';
-import { importSessionText, looksLikeHtml } from '../../session/session-file.ts';
+import { parseOpenedFile } from '../../session/opened-input.ts';
 
 /** One file of a many-file open: its runs or predictions, or what it is instead, or its problem. */
 export type RunFileOutcome =
@@ -33,11 +31,7 @@ const api = {
       const text = typeof source === 'string' ? source : await readBlobText(source, (loaded, total) => onProgress?.({ phase: 'reading', loaded, total }));
       const size = typeof source === 'string' ? source.length : source.size;
       onProgress?.({ phase: 'validating', loaded: size, total: size });
-      if (opensWithJsonFormat(text, 'agentblame-session') || looksLikeHtml(text)) {
-        const session = importSessionText(text);
-        return { ok: true, kind: 'session', name: session.name, session, caseCount: 0, gameCount: 0 };
-      }
-      const parsed = summarizeParsed(parseInputFile(text, fileName));
+      const parsed = summarizeParsed(parseOpenedFile(text, fileName));
       cases = parsed.cases;
       games = parsed.games;
       return parsed.outcome;
@@ -62,7 +56,7 @@ const api = {
     const out: RunFileOutcome[] = [];
     for (const { source, fileName } of sources) {
       try {
-        const input = parseInputFile(await readBlobText(source, () => {}), fileName);
+        const input = parseOpenedFile(await readBlobText(source, () => {}), fileName);
         if (input.kind === 'runs') out.push({ fileName, ok: true, runs: input.runs });
         else if (input.kind === 'predictions') out.push({ fileName, ok: true, predictions: input.predictions });
         else out.push({ fileName, ok: false, kind: input.kind });

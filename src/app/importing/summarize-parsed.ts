@@ -1,10 +1,10 @@
 import type { CaseDef } from '../../engine/types.ts';
-import type { ImportedInput } from '../../formats/detect.ts';
 import type { TableGame } from '../../formats/game.ts';
+import type { OpenedInput } from '../../session/opened-input.ts';
 import type { ImportOutcome } from './import-protocol.ts';
 
 /** Splits what an importer returned into the summary the page gets first and the bulk it pulls later. */
-export function summarizeParsed(input: ImportedInput): { outcome: ImportOutcome; cases: CaseDef[]; games: TableGame[] } {
+export function summarizeParsed(input: OpenedInput): { outcome: ImportOutcome; cases: CaseDef[]; games: TableGame[] } {
   switch (input.kind) {
     case 'trace':
       return {
@@ -30,6 +30,8 @@ export function summarizeParsed(input: ImportedInput): { outcome: ImportOutcome;
       return { outcome: { ok: true, kind: 'runs', runs: input.runs, caseCount: 0, gameCount: 0 }, cases: [], games: [] };
     case 'predictions':
       return { outcome: { ok: true, kind: 'predictions', predictions: input.predictions, caseCount: 0, gameCount: 0 }, cases: [], games: [] };
+    case 'session':
+      return { outcome: { ok: true, kind: 'session', name: input.session.name, session: input.session, caseCount: 0, gameCount: 0 }, cases: [], games: [] };
   }
 }
 
