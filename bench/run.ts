@@ -6,6 +6,7 @@
  *   npm run bench -- --only exact,mc      # some groups: refund, rag, eight-step, exact, mc, sandbox, model-steps, own-cases
  *   npm run bench -- --runs 5 --workers 1 # more runs; demo batches on one worker thread
  *   npm run bench -- --smoke              # every workload at a tiny size (seconds)
+ *   npm run bench -- --only own-cases --own-cases 8000,40000 --runs 1 --warmup 0
  */
 import { availableParallelism, cpus, loadavg, platform } from 'node:os';
 import { writeFileSync, readFileSync, existsSync } from 'node:fs';
@@ -91,6 +92,11 @@ function parseArgs(argv: string[]): { sizes: SuiteSizes; only?: string[]; out: s
     else if (a === '--runs') overrides.runs = int('--runs', 1);
     else if (a === '--warmup') overrides.warmup = int('--warmup', 0);
     else if (a === '--workers') overrides.workers = int('--workers', 0);
+    else if (a === '--own-cases') overrides.ownCases = value().split(',').map((v) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw new Error('--own-cases takes case counts, e.g. 8000,40000');
+      return n;
+    });
     else if (a === '--no-write') out = null;
     else throw new Error(`unknown argument ${a} (see the comment at the top of bench/run.ts)`);
   }

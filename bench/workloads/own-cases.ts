@@ -2,7 +2,7 @@
  * A definition that lists its own cases against the same cases given separately (as a trace
  * gives them), on the Node worker pool: issue 10 found the first quadratic (its cases rebuilt and
  * its text re-sent and re-hashed for every case). The ratio should stay near 1 and must not grow
- * with the number of cases.
+ * with the number of cases. Cases built by a loop at the top level are the same cases again.
  */
 import { DEFAULT_SETTINGS } from '../../src/engine/index.ts';
 import type { CaseDef } from '../../src/engine/types.ts';
@@ -22,6 +22,11 @@ function ownCasesSource(cases: readonly CaseDef[] | null): string {
   return `export default {\n  name: 'own-cases',\n  ${STEPS}${listed}\n};\n`;
 }
 
+/** The same cases built by a loop at the definition's top level (issue 10: rebuilt for every case). */
+function builtCasesSource(n: number): string {
+  return `const cases = [];\nfor (let i = 0; i < ${n}; i++) cases.push({ id: 'c' + i, inputs: { x: i } });\nexport default {\n  name: 'own-cases',\n  ${STEPS}\n  cases,\n};\n`;
+}
+
 export async function ownCasesWorkload(sizes: SuiteSizes): Promise<WorkloadResult[]> {
   const rows: WorkloadResult[] = [];
   for (const n of sizes.ownCases) {
@@ -38,9 +43,13 @@ export async function ownCasesWorkload(sizes: SuiteSizes): Promise<WorkloadResul
       });
     const separate = await timed(ownCasesSource(null));
     const listed = await timed(ownCasesSource(cases));
-    if (listed.result.length !== n || JSON.stringify(listed.result) !== JSON.stringify(separate.result)) throw new Error(`own cases (${n}): results differ from the same cases given separately`);
+    const built = await timed(builtCasesSource(n));
+    for (const [what, other] of [['listed', listed], ['built', built]] as const) {
+      if (other.result.length !== n || JSON.stringify(other.result) !== JSON.stringify(separate.result)) throw new Error(`own cases (${n}, ${what}): results differ from the same cases given separately`);
+    }
     rows.push({ group: 'own-cases', name: `${n} cases given separately (as a trace)`, ...separate.timing });
     rows.push({ group: 'own-cases', name: `${n} cases listed in the definition`, ...listed.timing, detail: { overSeparate: listed.timing.wallMs / separate.timing.wallMs } });
+    rows.push({ group: 'own-cases', name: `${n} cases built by its top level`, ...built.timing, detail: { overSeparate: built.timing.wallMs / separate.timing.wallMs } });
   }
   return rows;
 }

@@ -5,9 +5,10 @@ import { describeThrown } from './explain-error.ts';
 import { ensureLockdown } from './lockdown.ts';
 import { makeLlmGate } from './llm-gate.ts';
 import { makeNoiseGate } from './noise-gate.ts';
-import { toPipelineDef } from './pipeline-shape.ts';
+import { toPipelineDef, type CopiedDefinition } from './pipeline-shape.ts';
 import { DEFAULT_BINDING, prepareSource, type PreparedSource } from './prepare-source.ts';
 import { makeSandboxRealm } from './sandbox-realm.ts';
+import { originalColumn } from './source-edits.ts';
 
 /**
  * Compile an untrusted pipeline definition (docs/formats.md, "Pipeline definitions") into the
@@ -79,7 +80,7 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
       }
       const copied = toPipelineDef(exported, { gate: makeNoiseGate(), llmGate: makeLlmGate(), locate });
       // Skipped (left undefined) only when an earlier instance of the same source checked them.
-      const cases = options.cases === false && casesChecked ? undefined : copyCaseDefs(copied.readCases(), name);
+      const cases = options.cases === false && casesChecked ? undefined : copyCaseDefs(readCases(copied, name, locate), name);
       let valid: ValidPipeline;
       try {
         valid = validatePipeline(copied.definition);
@@ -95,6 +96,18 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
 }
 
 /**
+ * The exported `cases`. They may be built only now (a getter, see prepare-source): what building
+ * them throws is a definition error with the user's line and column, like any top-level error.
+ */
+function readCases(copied: CopiedDefinition, fileName: string, locate: (stack: string) => string | undefined): unknown {
+  try {
+    return copied.readCases();
+  } catch (error) {
+    throw new DefinitionError(`${fileName}: evaluating the definition failed: building its cases: ${describeThrown(error, locate)}`);
+  }
+}
+
+/**
  * The name goes into a `//# sourceURL=` comment and into messages: keep it to one harmless line.
  */
 function safeFileName(fileName: string): string {
@@ -104,7 +117,7 @@ function safeFileName(fileName: string): string {
 
 /**
  * Map the first `file:line:column` of a stack from the evaluated text back to the user's file:
- * line 1 carries the wrapper's head, and the `export default` line carries the rewrite's shift.
+ * line 1 carries the wrapper's head, and the lines the rewrite edited carry its shifts.
  */
 function makeLocator(fileName: string, headLength: number, prepared: PreparedSource): (stack: string) => string | undefined {
   const escaped = fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -115,7 +128,6 @@ function makeLocator(fileName: string, headLength: number, prepared: PreparedSou
     const line = Number(match[1]);
     let column = Number(match[2]);
     if (line === 1) column -= headLength;
-    if (line === prepared.exportLine && column > prepared.exportColumn + prepared.exportShift) column -= prepared.exportShift;
-    return `${fileName}:${line}:${Math.max(1, column)}`;
+    return `${fileName}:${line}:${Math.max(1, originalColumn(prepared.shifts, line, column))}`;
   };
 }

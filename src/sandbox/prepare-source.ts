@@ -1,5 +1,7 @@
 import { parse, type Node, type Program } from 'acorn';
 import { DefinitionError } from './definition-error.ts';
+import { deferCaseBuilding, isCasesProperty } from './deferred-cases.ts';
+import { applyEdits, lineKeepingEdit, type ColumnShift, type SourceEdit } from './source-edits.ts';
 import { formatPosition, positionAt } from './source-position.ts';
 
 /** The binding the rewritten `export default` assigns; user code cannot plausibly collide with it. */
@@ -9,12 +11,8 @@ export const DEFAULT_BINDING = '__agentblame_default_export__';
 export interface PreparedSource {
   /** Statements for a function body: the user's code with `export default X` turned into a const. */
   body: string;
-  /** 1-based line of the `export default` in the user's file. */
-  exportLine: number;
-  /** 1-based column, on exportLine, after which generated columns are shifted by exportShift. */
-  exportColumn: number;
-  /** How many columns the rewrite added on exportLine after exportColumn. */
-  exportShift: number;
+  /** Where the rewrite moved columns (every line keeps its number); see originalColumn. */
+  shifts: ColumnShift[];
 }
 
 /**
@@ -46,40 +44,27 @@ export function prepareSource(source: string, fileName: string): PreparedSource 
   rejectSesRejectedText(source, fileName);
 
   const declaration = (exportNode as Node & { declaration: Node }).declaration;
-  const head = `const ${DEFAULT_BINDING} = (`;
-  const body =
-    source.slice(0, exportNode.start) +
-    head +
-    lazyCases(source, declaration) +
-    ');' +
-    source.slice(exportNode.end);
-  const exportPosition = positionAt(source, exportNode.start);
-  return {
-    body,
-    exportLine: exportPosition.line,
-    exportColumn: exportPosition.column,
-    exportShift: head.length - (declaration.start - exportNode.start),
-  };
+  const { text, shifts } = applyEdits(source, [
+    lineKeepingEdit(source, exportNode.start, declaration.start, `const ${DEFAULT_BINDING} = (`),
+    ...lazyCases(source, declaration),
+    ...deferCaseBuilding(source, program, exportNode, declaration),
+    lineKeepingEdit(source, declaration.end, exportNode.end, ');'),
+  ]);
+  return { body: text, shifts };
 }
 
 /**
- * The exported object's text, with an inline `cases: EXPR` turned into `get cases() { return (EXPR); }`.
+ * An inline `cases: EXPR` of the exported object turned into `get cases() { return (EXPR); }`.
  * Every case is analysed on a fresh instance of the definition (its top level runs again), and
  * only the first instance reads the cases: evaluated eagerly, a definition listing n cases would
  * build them n times over (O(n^2)). The getter runs EXPR only when read, so each later instance
- * costs as much as a definition without cases. Lines stay where they were.
+ * costs as much as a definition without cases. Cases given by name: see deferCaseBuilding.
  */
-function lazyCases(source: string, declaration: Node): string {
-  const text = source.slice(declaration.start, declaration.end);
-  if (declaration.type !== 'ObjectExpression') return text;
-  type Property = Node & { key: Node & { name?: string; value?: unknown }; value: Node; kind: string; computed: boolean; shorthand: boolean; method: boolean };
-  const properties = (declaration as Node & { properties: Node[] }).properties as Property[];
-  const cases = properties.find(
-    (p) => p.type === 'Property' && p.kind === 'init' && !p.computed && !p.shorthand && !p.method && (p.key.name === 'cases' || p.key.value === 'cases'),
-  );
-  if (cases === undefined) return text;
-  const at = (offset: number) => offset - declaration.start;
-  return `${text.slice(0, at(cases.start))}get cases() { return (${text.slice(at(cases.value.start), at(cases.value.end))}); }${text.slice(at(cases.end))}`;
+function lazyCases(source: string, declaration: Node): SourceEdit[] {
+  if (declaration.type !== 'ObjectExpression') return [];
+  const cases = (declaration as Node & { properties: Node[] }).properties.find(isCasesProperty);
+  if (cases === undefined || cases.shorthand || cases.value.type === 'Identifier') return [];
+  return [lineKeepingEdit(source, cases.start, cases.value.start, 'get cases() { return ('), lineKeepingEdit(source, cases.value.end, cases.end, '); }')];
 }
 
 function parseModule(source: string, fileName: string): Program {
