@@ -24,7 +24,7 @@ import { modelStepsWorkload } from './workloads/model-steps.ts';
 import { recordedRunsWorkload } from './workloads/recorded-runs.ts';
 import { ownCasesWorkload } from './workloads/own-cases.ts';
 
-export const WORKLOADS: Record<string, (sizes: SuiteSizes) => Promise<WorkloadResult[]>> = {
+export const WORKLOADS: Record<string, (sizes: SuiteSizes, log: (line: string) => void) => Promise<WorkloadResult[]>> = {
   // Sandbox first: it also times plain definitions, best measured before anything else warms up.
   sandbox: sandboxOverheadWorkload,
   refund: refundWorkload,
@@ -56,7 +56,7 @@ export async function runSuite(sizes: SuiteSizes, only: readonly string[] = Obje
     const fn = WORKLOADS[name];
     if (!fn) throw new Error(`unknown workload group "${name}" (groups: ${Object.keys(WORKLOADS).join(', ')})`);
     const t0 = performance.now();
-    const rows = await fn(sizes);
+    const rows = await fn(sizes, log);
     log(`${name}: ${rows.length} rows in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     workloads.push(...rows);
   }

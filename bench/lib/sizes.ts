@@ -49,7 +49,7 @@ export const FULL_SIZES: SuiteSizes = {
   mcTargetError: 0.02,
   mcSeeds: 5,
   estimatorTablePlayers: [16, 32, 64],
-  estimatorPipelinePlayers: [16, 32],
+  estimatorPipelinePlayers: [16, 32, 64],
   estimatorMaxPermutations: 50_000,
   sandboxCases: 200,
   ownCases: [2000, 8000],

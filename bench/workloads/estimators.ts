@@ -47,7 +47,8 @@ function gameFor(kind: 'table' | 'pipeline', weights: number[], quota: number): 
   return new BlameGame(weightedMajorityPipeline(weights, quota), { id: 'majority', inputs: { start: 0 } }, { mode: 'recorded', worlds: 1 });
 }
 
-export async function estimatorsWorkload(sizes: SuiteSizes): Promise<WorkloadResult[]> {
+/** `log` hears each row as it is measured: the whole group runs for tens of minutes at n = 64. */
+export async function estimatorsWorkload(sizes: SuiteSizes, log: (line: string) => void = () => {}): Promise<WorkloadResult[]> {
   const rows: WorkloadResult[] = [];
   const configs: { estimator: string; radius: Radius }[] = [{ estimator: 'permutation', radius: 'bernstein' }, ...ESTIMATOR_NAMES.map((estimator) => ({ estimator, radius: 'betting' as Radius }))];
   const sizesByKind = [
@@ -81,6 +82,7 @@ export async function estimatorsWorkload(sizes: SuiteSizes): Promise<WorkloadRes
             ...(stop === 'top1' ? { topIsRight: top === exact.indexOf(Math.max(...exact)) } : {}),
           },
         });
+        log(`  ${rows[rows.length - 1].name}: ${est.queries} queries, cost ${est.cost}, stopped: ${est.stopReason}`);
       }
     }
   }
