@@ -1,9 +1,14 @@
 /**
  * What the two analysis pools share (the page's PageAnalysisPool over Web Workers, the command's
- * NodeAnalysisPool over worker threads or processes): batch size, the cap on model rounds, and the
- * markers a worker reports for where a case is, so a case stopped at its time limit is described
- * the same way by both (docs/architecture.md, "Layers").
+ * NodeAnalysisPool over worker threads or processes), so a case is treated the same by both
+ * (docs/architecture.md, "Analysis pools"): batch size, time limits (a case's own, plus an
+ * allowance for compiling a definition new to a worker), the markers a worker reports for where a
+ * case is, the error results of a case stopped or lost, and the rounds of model requests. How each
+ * pool stops a worker is its own (Web Workers cannot be asked where they are while they spin).
  */
+import type { ModelAnswer, ModelUsage, PendingRequest } from './model-call.ts';
+import type { AnalysisSettings, CaseResult, ErrorCaseResult } from './types.ts';
+import { errorResult } from './case-result.ts';
 
 /** Largest batch of cases per call: small, so the work still spreads evenly over the workers. */
 export const MAX_BATCH = 16;
@@ -26,4 +31,86 @@ export function phaseText(phase: number | null, players: readonly string[]): str
   if (phase === PHASE_DEFINITION) return ' while evaluating the definition';
   if (phase === PHASE_DEFERRED) return ' in promise callbacks its steps left running';
   return '';
+}
+
+/** The pool owner's model host, as both pools use it (docs/model-host.md). */
+export interface ModelResolver {
+  /** Answers from the cache, or sends each distinct request once. */
+  resolve(requests: (PendingRequest & { caseId: string })[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>>;
+  /** Requests, cache hits and tokens charged to one case. */
+  usage(caseId: string): ModelUsage;
+}
+
+/** About two batches per worker for a short run, so the workers finish together; MAX_BATCH for long ones. */
+export function batchSizeFor(cases: number, workers: number): number {
+  return Math.max(1, Math.min(MAX_BATCH, Math.ceil(cases / (2 * Math.max(1, workers)))));
+}
+
+/**
+ * Time added to the limit of the first case (or the compile) a worker runs of a definition it has
+ * not seen: 1 s per 100 000 characters of source, for parsing, compiling and checking the
+ * definition's own cases. A small definition gets nothing noticeable; a spinning one is still
+ * stopped after the case limit and this.
+ */
+export function preparationAllowanceMs(source: string): number {
+  return Math.ceil(source.length / 100_000) * 1000;
+}
+
+/** `10 s`, `0.5 s`. */
+export function formatDuration(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** A case's error result, its message prefixed with the case (the form every pool uses). */
+export function caseErrorResult(caseId: string, players: readonly string[], settings: Pick<AnalysisSettings, 'method'>, message: string): ErrorCaseResult {
+  return errorResult(caseId, players, settings, `case "${caseId}": ${message}`);
+}
+
+/** A case stopped at its time limit (its worker was replaced), naming where it was. */
+export function timedOutResult(caseId: string, players: readonly string[], settings: Pick<AnalysisSettings, 'method'>, limitMs: number, phase: number | null): ErrorCaseResult {
+  return caseErrorResult(caseId, players, settings, `timed out after ${formatDuration(limitMs)}${phaseText(phase, players)}`);
+}
+
+/** A definition whose top level ran past its time limit (limit and allowance included). */
+export function definitionTimedOutMessage(fileName: string, limitMs: number): string {
+  return `${fileName}: evaluating the definition timed out after ${formatDuration(limitMs)}`;
+}
+
+/**
+ * One round of model requests for a case that waits on them: fetch what it asks for through the
+ * model host and return every answer known so far, or the case's error message (no host, a host
+ * that failed, more than MAX_MODEL_ROUNDS rounds). `round` counts from 1; `noModel` tells the user
+ * how to set a model up where they are (the page's settings, the command's flags).
+ */
+export async function nextModelAnswers(options: {
+  caseId: string;
+  requests: readonly PendingRequest[];
+  known: Readonly<Record<string, ModelAnswer>> | null | undefined;
+  round: number;
+  model: ModelResolver | undefined;
+  noModel: string;
+  signal?: AbortSignal;
+}): Promise<{ ok: true; answers: Record<string, ModelAnswer> } | { ok: false; error: string }> {
+  const { caseId, requests, model } = options;
+  const step = requests[0]?.step ?? '?';
+  if (!model) return { ok: false, error: `step "${step}" calls a model (llm.chat or llm.choose), but ${options.noModel}` };
+  if (options.round > MAX_MODEL_ROUNDS) {
+    return { ok: false, error: `step "${step}" still asks for new model requests after ${MAX_MODEL_ROUNDS} rounds; a step's requests must follow from its inputs and earlier answers` };
+  }
+  let fetched: Map<string, ModelAnswer>;
+  try {
+    fetched = await model.resolve(requests.map((request) => ({ ...request, caseId })), options.signal);
+  } catch (error) {
+    return { ok: false, error: `model requests of step "${step}" failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const answers: Record<string, ModelAnswer> = { ...options.known };
+  for (const request of requests) {
+    answers[request.key] = fetched.get(request.key) ?? { error: `the model host returned no answer for a request of step "${request.step}"` };
+  }
+  return { ok: true, answers };
+}
+
+/** A finished case with the model usage charged to it, when it took model rounds and has no error. */
+export function withModelUsage(result: CaseResult, rounds: number, model: ModelResolver | undefined): CaseResult {
+  return rounds > 0 && model && result.error === undefined ? { ...result, usage: model.usage(result.id) } : result;
 }

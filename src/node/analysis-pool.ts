@@ -1,10 +1,19 @@
 import { availableParallelism } from 'node:os';
-import type { ModelAnswer, ModelUsage, PendingRequest } from '../engine/model-call.ts';
+import type { ModelAnswer } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { DefinitionSummary } from '../engine/definition-summary.ts';
-import { errorResult } from '../engine/case-result.ts';
 import { type WorkerReply, type WorkerRequest } from './protocol.ts';
-import { MAX_BATCH, MAX_MODEL_ROUNDS, phaseText } from '../engine/pool-contract.ts';
+import {
+  batchSizeFor,
+  caseErrorResult,
+  definitionTimedOutMessage,
+  MAX_MODEL_ROUNDS,
+  nextModelAnswers,
+  preparationAllowanceMs,
+  timedOutResult,
+  withModelUsage,
+  type ModelResolver,
+} from '../engine/pool-contract.ts';
 import { WorkerProcess } from './worker-process.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
@@ -21,17 +30,10 @@ export interface AnalysisPoolOptions {
   model?: ModelResolver;
 }
 
-/**
- * The pool owner's model host, as the pool uses it: every request pending in any case goes through
- * its `resolve`, which answers from the cache or sends each distinct request once (docs/model-host.md).
- */
-export interface ModelResolver {
-  resolve(requests: (PendingRequest & { caseId: string })[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>>;
-  /** Requests, cache hits and tokens charged to one case. */
-  usage(caseId: string): ModelUsage;
-}
+export { MAX_MODEL_ROUNDS, preparationAllowanceMs, type ModelResolver };
 
-export { MAX_MODEL_ROUNDS };
+/** How a model is set up for the command, for the error of a model step without one. */
+const NO_MODEL = 'no model is configured: pass --model-url URL --model ID, or --cache FILE holding its responses';
 
 /** A bad pipeline definition, as reported by a worker; the message names file and step. */
 export class PipelineDefinitionError extends Error {
@@ -123,7 +125,7 @@ export class NodeAnalysisPool {
         this.enqueue([{ kind: 'describe', source, settle: (reply) => {
           if (reply.type === 'described') resolve(reply.description);
           else if (reply.type === 'failed') reject(reply.definitionError ? new PipelineDefinitionError(reply.message) : new Error(reply.message));
-          else if (reply.type === 'timeout') reject(new PipelineDefinitionError(`${this.fileName}: evaluating the definition timed out after ${formatDuration(this.timeoutMs + preparationAllowanceMs(source))}`));
+          else if (reply.type === 'timeout') reject(new PipelineDefinitionError(definitionTimedOutMessage(this.fileName, this.timeoutMs + preparationAllowanceMs(source))));
           else if (reply.type === 'crash') reject(new Error(`${this.fileName}: the worker describing the definition stopped: ${reply.message}`));
         } }]);
       });
@@ -143,20 +145,19 @@ export class NodeAnalysisPool {
   async run(source: string, cases: readonly CaseDef[], settings: AnalysisSettings, onResult?: (index: number, result: CaseResult) => void, keep?: (result: CaseResult) => CaseResult): Promise<CaseResult[]> {
     const description = await this.describe(source);
     const players = description.steps.map((step) => step.name);
-    // About two batches per worker for a short run, so both finish together; MAX_BATCH for long ones.
-    const batchSize = Math.max(1, Math.min(MAX_BATCH, Math.ceil(cases.length / (2 * this.size))));
+    const batchSize = batchSizeFor(cases.length, this.size);
     const units: Unit[] = [];
     const results = cases.map(
       (caseDef, index) =>
         new Promise<CaseResult>((resolve, reject) => {
           let rounds = 0;
           const finish = (result: CaseResult) => {
-            const withUsage = rounds > 0 && this.model && result.error === undefined ? { ...result, usage: this.model.usage(caseDef.id) } : result;
+            const withUsage = withModelUsage(result, rounds, this.model);
             const kept = keep ? keep(withUsage) : withUsage;
             onResult?.(index, kept);
             resolve(kept);
           };
-          const fail = (message: string) => finish(errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${message}`));
+          const fail = (message: string) => finish(caseErrorResult(caseDef.id, players, settings, message));
           const unit = (answers: Record<string, ModelAnswer> | null): Unit => ({
             kind: 'case',
             source,
@@ -168,10 +169,10 @@ export class NodeAnalysisPool {
               if (reply.type === 'result') finish(reply.result);
               else if (reply.type === 'pending') {
                 rounds++;
-                void this.fetchAndRequeue(caseDef.id, reply.requests, answers, rounds).then(
-                  (next) => (typeof next === 'string' ? fail(next) : this.enqueue([unit(next)])),
+                void nextModelAnswers({ caseId: caseDef.id, requests: reply.requests, known: answers, round: rounds, model: this.model, noModel: NO_MODEL }).then(
+                  (next) => (next.ok ? this.enqueue([unit(next.answers)]) : fail(next.error)),
                 );
-              } else if (reply.type === 'timeout') fail(`timed out after ${formatDuration(this.timeoutMs)}${phaseText(reply.phase, players)}`);
+              } else if (reply.type === 'timeout') finish(timedOutResult(caseDef.id, players, settings, this.timeoutMs, reply.phase));
               else if (reply.type === 'crash') fail(`the analysis worker stopped: ${reply.message}`);
               else if (reply.type === 'failed' && !reply.definitionError) fail(reply.message);
               else reject(reply.type === 'failed' ? new PipelineDefinitionError(reply.message) : new Error(`unexpected reply ${reply.type}`));
@@ -182,28 +183,6 @@ export class NodeAnalysisPool {
     );
     this.enqueue(units);
     return Promise.all(results);
-  }
-
-  /**
-   * Fetch what a case waits for through the model host; the case's answers so far plus the new
-   * ones, or the message of its error (no host, the host failed, too many rounds).
-   */
-  private async fetchAndRequeue(caseId: string, requests: PendingRequest[], known: Record<string, ModelAnswer> | null, rounds: number): Promise<Record<string, ModelAnswer> | string> {
-    const step = requests[0]?.step ?? '?';
-    if (!this.model) return `step "${step}" calls a model (llm.chat or llm.choose), but no model is configured: pass --model-url URL --model ID, or --cache FILE holding its responses`;
-    if (rounds > MAX_MODEL_ROUNDS) return `step "${step}" still asks for new model requests after ${MAX_MODEL_ROUNDS} rounds; a step's requests must follow from its inputs and earlier answers`;
-    let fetched: Map<string, ModelAnswer>;
-    try {
-      fetched = await this.model.resolve(requests.map((request) => ({ ...request, caseId })));
-    } catch (error) {
-      return `model requests of step "${step}" failed: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    const answers: Record<string, ModelAnswer> = { ...known };
-    for (const request of requests) {
-      const answer = fetched.get(request.key);
-      answers[request.key] = answer ?? { error: `the model host returned no answer for a request of step "${request.step}"` };
-    }
-    return answers;
   }
 
   /** Stop every worker. Cases still waiting get an error result; describes still waiting reject. */
@@ -392,21 +371,6 @@ export class NodeAnalysisPool {
     if (terminate) void slot.worker.terminate();
     this.slots[index] = this.startWorker();
   }
-}
-
-/**
- * Time added to the limit of the first case (or the describe) a worker runs of a definition it
- * has not seen: 1 s per 100 000 characters of source, for parsing, compiling and checking the
- * definition's own cases. A small definition gets nothing noticeable; a spinning one is still
- * stopped after the case limit and this.
- */
-export function preparationAllowanceMs(source: string): number {
-  return Math.ceil(source.length / 100_000) * 1000;
-}
-
-/** `10 s`, `0.5 s`. */
-function formatDuration(ms: number): string {
-  return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
 /** Marks a timeout whose worker did not say where it was. */

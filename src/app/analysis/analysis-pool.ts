@@ -8,12 +8,21 @@
  * on how many workers there are or which one ran which case.
  */
 import * as Comlink from 'comlink';
-import type { ModelAnswer, ModelUsage, PendingRequest } from '../../engine/model-call.ts';
+import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
 import type { AnalysisWorkerApi } from './analysis.worker.ts';
 import { errorResult } from '../../engine/case-result.ts';
-import { MAX_BATCH, MAX_MODEL_ROUNDS, phaseText } from '../../engine/pool-contract.ts';
+import {
+  batchSizeFor,
+  caseErrorResult,
+  definitionTimedOutMessage,
+  nextModelAnswers,
+  preparationAllowanceMs,
+  timedOutResult,
+  withModelUsage,
+  type ModelResolver,
+} from '../../engine/pool-contract.ts';
 import { isCaseDoneMessage, isWatchdogMessage, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
@@ -31,14 +40,13 @@ export interface PoolJob {
   players: readonly string[];
   onResult(index: number, result: CaseResult): void;
   /** Answers model steps' requests (cache, then endpoint); without it a model call is a per-case error. */
-  model?: PageModelResolver;
+  model?: ModelResolver;
 }
 
-/** The page's model host as the pool uses it (see src/node/analysis-pool.ts ModelResolver). */
-export interface PageModelResolver {
-  resolve(requests: (PendingRequest & { caseId: string })[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>>;
-  usage(caseId: string): ModelUsage;
-}
+export { batchSizeFor };
+
+/** How a model is set up on the page, for the error of a model step without one. */
+const NO_MODEL = 'no model is set up: open Settings > Model';
 
 
 function isPending(outcome: CallOutcome): outcome is { pending: PendingRequest[] } {
@@ -58,11 +66,6 @@ interface Slot {
   onCaseDone: ((position: number, outcome: CallOutcome) => void) | null;
 }
 
-
-/** About two batches per worker for a short run, so the workers finish together; MAX_BATCH for long ones. */
-export function batchSizeFor(cases: number, workers: number): number {
-  return Math.max(1, Math.min(MAX_BATCH, Math.ceil(cases / (2 * Math.max(1, workers)))));
-}
 
 /** A batch's case outcome with its packed coalition table put back. */
 function withCoalitions(message: CaseDoneMessage): CallOutcome {
@@ -101,11 +104,12 @@ export class PageAnalysisPool {
   async #loadInSlot(slotIndex: number, source: string, fileName: string): Promise<LoadOutcome> {
     const slot = this.#slots[slotIndex];
     slot.busy = true;
-    const outcome = await raceTimeout(this.#load(slot, source, fileName), this.caseTimeoutMs);
+    const limitMs = this.#loadLimitMs(source);
+    const outcome = await raceTimeout(this.#load(slot, source, fileName), limitMs);
     slot.busy = false;
     if (outcome === TIMED_OUT) {
       this.#replace(slotIndex);
-      return { ok: false, problem: { message: `The pipeline definition did not finish loading within ${this.caseTimeoutMs / 1000} s (an endless loop at its top level?).` } };
+      return { ok: false, problem: { message: definitionTimedOutMessage(fileName, limitMs) } };
     }
     if (outcome.ok) slot.source = source;
     return outcome;
@@ -218,22 +222,14 @@ export class PageAnalysisPool {
     for (let round = 0; ; round++) {
       const outcome = round === 0 && first !== undefined ? first : await this.#runItem(slotIndex, item, job, cancelled, answers, round === 0 && timedOut);
       if (outcome === CANCELLED) return CANCELLED;
-      if (!isPending(outcome)) return round > 0 && job.model && outcome.error === undefined ? { ...outcome, usage: job.model.usage(id) } : outcome;
-      const step = outcome.pending[0]?.step ?? '?';
-      const fail = (message: string) => errorResult(id, players, job.settings, `case "${id}": ${message}`);
-      if (!job.model) return fail(`step "${step}" calls a model (llm.chat or llm.choose), but no model is set up: open Settings > Model`);
-      if (round >= MAX_MODEL_ROUNDS) return fail(`step "${step}" still asks for new model requests after ${MAX_MODEL_ROUNDS} rounds`);
-      let fetched: Map<string, ModelAnswer>;
-      try {
-        const got = await Promise.race([job.model.resolve(outcome.pending.map((r) => ({ ...r, caseId: id })), signal), cancelled]);
-        if (got === CANCELLED) return CANCELLED;
-        fetched = got;
-      } catch (error) {
-        if (signal.aborted) return CANCELLED;
-        return fail(`model requests of step "${step}" failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      answers = { ...answers };
-      for (const r of outcome.pending) answers[r.key] = fetched.get(r.key) ?? { error: `the model host returned no answer for a request of step "${r.step}"` };
+      if (!isPending(outcome)) return withModelUsage(outcome, round, job.model);
+      const next = await Promise.race([
+        nextModelAnswers({ caseId: id, requests: outcome.pending, known: answers, round: round + 1, model: job.model, noModel: NO_MODEL, signal }),
+        cancelled,
+      ]);
+      if (next === CANCELLED || signal.aborted) return CANCELLED;
+      if (!next.ok) return caseErrorResult(id, players, job.settings, next.error);
+      answers = next.answers;
     }
   }
 
@@ -262,9 +258,8 @@ export class PageAnalysisPool {
     const second = await this.#call(slotIndex, item, job, cancelled, true, answers);
     if (second !== TIMED_OUT) return second;
     const step = this.#slots[slotIndex].currentStep;
-    const where = phaseText(step, players);
     this.#replace(slotIndex);
-    return errorResult(id, players, job.settings, `case "${id}": ran past its time limit of ${this.caseTimeoutMs / 1000} s${where} (an endless loop?); the worker running it was stopped and replaced.`);
+    return timedOutResult(id, players, job.settings, this.caseTimeoutMs, step);
   }
 
   /** One timed call into a slot's worker; `watch` asks it to report each step it starts. */
@@ -285,16 +280,22 @@ export class PageAnalysisPool {
     const slot = this.#slots[slotIndex];
     if (slot.source === source) return true;
     slot.busy = true;
-    const outcome = await Promise.race([raceTimeout(this.#load(slot, source, fileName), this.caseTimeoutMs), cancelled]);
+    const limitMs = this.#loadLimitMs(source);
+    const outcome = await Promise.race([raceTimeout(this.#load(slot, source, fileName), limitMs), cancelled]);
     slot.busy = false;
     if (outcome === CANCELLED) return CANCELLED;
     if (outcome === TIMED_OUT) {
       this.#replace(slotIndex);
-      return `The pipeline definition did not finish loading within ${this.caseTimeoutMs / 1000} s.`;
+      return definitionTimedOutMessage(fileName, limitMs);
     }
     if (!outcome.ok) return outcome.problem.message;
     slot.source = source;
     return true;
+  }
+
+  /** A definition's compile gets a case's time limit plus the allowance for its size (engine/pool-contract.ts). */
+  #loadLimitMs(source: string): number {
+    return this.caseTimeoutMs + preparationAllowanceMs(source);
   }
 
   /** Comlink types a union result as a union of promises; this restores one promise of the union. */

@@ -9,7 +9,8 @@ import { toyAnswer } from '../../engine/testing/toy-model.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import { analyzeSourceCaseRound, describeSource } from '../../sandbox/analyze-source.ts';
 import { TRIAGE_SOURCE } from '../../sandbox/testing/triage-source.ts';
-import { PageAnalysisPool, type PageModelResolver, type WorkItem } from './analysis-pool.ts';
+import type { ModelResolver } from '../../engine/pool-contract.ts';
+import { PageAnalysisPool, type WorkItem } from './analysis-pool.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, models: { default: 'toy-1' } };
 
@@ -35,7 +36,7 @@ function sandboxWorker(): Worker {
   return Object.assign(port1, { terminate: () => (port1.close(), port2.close()) }) as unknown as Worker;
 }
 
-class ToyResolver implements PageModelResolver {
+class ToyResolver implements ModelResolver {
   readonly sent: string[] = [];
   private readonly known = new Map<string, ModelAnswer>();
   async resolve(requests: (PendingRequest & { caseId: string })[]) {
@@ -82,7 +83,7 @@ describe('the page pool with model steps', () => {
   });
 
   it('cancels while requests are in flight', async () => {
-    const never: PageModelResolver = { resolve: () => new Promise(() => {}), usage: () => ({ ...NO_USAGE }) };
+    const never: ModelResolver = { resolve: () => new Promise(() => {}), usage: () => ({ ...NO_USAGE }) };
     const pool = new PageAnalysisPool(1, sandboxWorker);
     const controller = new AbortController();
     const running = pool.run({ items: work, source: TRIAGE_SOURCE, settings, players, onResult: () => {}, model: never }, controller.signal);
