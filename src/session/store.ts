@@ -328,31 +328,40 @@ export class SessionStore {
 type WriteTransaction = IDBPTransaction<SessionDbSchema, StoreName[], 'readwrite'>;
 type ResultsObjectStore = IDBPObjectStore<SessionDbSchema, StoreName[], 'results', 'readwrite'>;
 
+/** Requests issued together in a results merge; each group waits for the last one, so no task runs long. */
+const WRITES_PER_TASK = 48;
+
 /**
  * Upserts results per case inside the caller's transaction and returns the summary with its
  * counts updated: a case seen before keeps its place in the order and has its old contribution
- * to the counts replaced.
+ * to the counts replaced. Which cases are stored comes from one key listing of the session (not
+ * a read per case), and the writes go in groups, each issued from the previous group's completion
+ * (the transaction stays active): issuing the 300 writes of one autosave in a single task kept the
+ * page's main thread busy for up to 300 ms (bench/README.md, "Page speed").
  */
 async function mergeResults(store: ResultsObjectStore, summary: SummaryRecord, results: readonly CaseResult[]): Promise<SummaryRecord> {
   const next = { ...summary };
   const latest = new Map<string, CaseResult>();
   for (const result of results) latest.set(result.id, result); // The last result for a case wins.
-  const existing = await issueAll([...latest.keys()].map((caseId) => () => store.get([summary.id, caseId])));
+  const storedKeys = await store.getAllKeys(resultsRange(summary.id));
+  const stored = new Set(storedKeys.map((key) => key[1]));
+  const seen = [...latest.keys()].filter((caseId) => stored.has(caseId));
+  const previous = new Map(seen.length === 0 ? [] : (await issueAll(seen.map((caseId) => () => store.get([summary.id, caseId])))).map((record, i) => [seen[i], record]));
   const writes: (() => Promise<unknown>)[] = [];
-  [...latest.values()].forEach((result, index) => {
-    const previous = existing[index];
+  for (const result of latest.values()) {
+    const before = previous.get(result.id);
     let seq: number;
-    if (previous === undefined) {
+    if (before === undefined) {
       seq = next.nextSeq++;
       next.casesAnalysed += 1;
     } else {
-      seq = previous.seq;
-      if (isAnalysedFailure(previous.result)) next.failuresAnalysed -= 1;
+      seq = before.seq;
+      if (isAnalysedFailure(before.result)) next.failuresAnalysed -= 1;
     }
     if (isAnalysedFailure(result)) next.failuresAnalysed += 1;
     writes.push(() => store.put(resultRecord(summary.id, seq, result)));
-  });
-  await issueAll(writes);
+  }
+  for (let start = 0; start < writes.length; start += WRITES_PER_TASK) await issueAll(writes.slice(start, start + WRITES_PER_TASK));
   return next;
 }
 
