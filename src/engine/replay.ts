@@ -332,16 +332,7 @@ export class Replayer {
     for (let i = 0; i < this.n; i++) {
       const hit = template.outputs[i];
       const at = this.stepSources[i];
-      let node = state.caches[2 * i];
-      if (node === undefined) node = state.caches[2 * i] = new Map();
-      const last = at.length - 1;
-      for (let j = 0; j < last; j++) {
-        const id = outputIds[at[j]];
-        let next = node.get(id) as CacheNode | undefined;
-        if (next === undefined) node.set(id, (next = new Map()));
-        node = next;
-      }
-      node.set(last >= 0 ? outputIds[at[last]] : 0, hit);
+      this.leafLevel(state, 2 * i, at, outputIds).set(at.length > 0 ? outputIds[at[at.length - 1]] : 0, hit);
       state.prefixHits![i][0] = hit;
       this.spent += this.variants[i][0].cost;
       this.executions++;
@@ -380,20 +371,8 @@ export class Replayer {
         }
       }
       const at = this.stepSources[i];
-      // Walk the trie by the ids of the inputs that come from earlier steps; the leaf level is
-      // keyed by the last of them (0 for a step that reads only case inputs).
-      const slot = 2 * i + variantIndex;
-      let node = state.caches[slot];
-      if (node === undefined) node = state.caches[slot] = new Map();
-      let leafKey = 0;
-      const last = at.length - 1;
-      for (let j = 0; j < last; j++) {
-        const id = outputIds[at[j]];
-        let next = node.get(id) as CacheNode | undefined;
-        if (next === undefined) node.set(id, (next = new Map()));
-        node = next;
-      }
-      if (last >= 0) leafKey = outputIds[at[last]];
+      const node = this.leafLevel(state, 2 * i + variantIndex, at, outputIds);
+      const leafKey = at.length > 0 ? outputIds[at[at.length - 1]] : 0;
       let hit = node.get(leafKey) as CachedOutput | undefined;
       if (hit === undefined) {
         hit = this.execute(state, w, i, variantIndex, values, factual);
@@ -405,6 +384,24 @@ export class Replayer {
     }
     if (factual) state.factualDone = true;
     return new ReplayedRun(this.scoreOf(values, outputIds), values, outputIds, this.stepNames);
+  }
+
+  /**
+   * The leaf level of a step variant's cache trie (`slot` = 2 * step + variant) for the outputs so
+   * far: the trie is walked by the ids of the inputs that come from earlier steps, all but the
+   * last; the leaf level is keyed by the last of them (0 for a step that reads only case inputs).
+   */
+  private leafLevel(state: WorldState, slot: number, at: Int32Array, outputIds: readonly number[]): CacheNode {
+    let node = state.caches[slot];
+    if (node === undefined) node = state.caches[slot] = new Map();
+    const last = at.length - 1;
+    for (let j = 0; j < last; j++) {
+      const id = outputIds[at[j]];
+      let next = node.get(id) as CacheNode | undefined;
+      if (next === undefined) node.set(id, (next = new Map()));
+      node = next;
+    }
+    return node;
   }
 
   /** Run step i's variant on the outputs so far (a cache miss): charge its cost, freeze and intern its output. */

@@ -5,6 +5,7 @@ import { excerpt, maskKey, ModelEndpointError, ModelRequestCancelled } from './e
 import { parseChatResponse } from './parse-chat-response.ts';
 import { retryAfterMs } from './retry-after.ts';
 import { abortableSleep, type Sleep } from './sleep.ts';
+import { raceAbort } from './race-abort.ts';
 
 export interface SendOptions {
   /** The HTTP client (default: the global fetch). */
@@ -144,24 +145,4 @@ export function quoteEndpointError(text: string): string {
   }
   const short = excerpt(message);
   return short === '' ? '' : `: "${short}"`;
-}
-
-/** Settle with `promise`, or reject at once when `signal` aborts (an injected sleep may ignore it). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new ModelRequestCancelled());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new ModelRequestCancelled());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -3,6 +3,7 @@ import { sendChat, type SendOptions } from './connector.ts';
 import type { EndpointConfig } from './endpoint.ts';
 import { ModelEndpointError, ModelRequestCancelled } from './endpoint-error.ts';
 import { MemoryResponseCache, type CacheEntry, type ResponseCache } from './response-cache.ts';
+import { raceAbort } from './race-abort.ts';
 
 /** A pending request and the case that asked for it (for accounting). */
 export type HostRequest = PendingRequest & { caseId: string };
@@ -338,24 +339,4 @@ export class ModelHost {
 
 function isResponse(value: unknown): value is ModelResponse {
   return typeof value === 'object' && value !== null && typeof (value as ModelResponse).text === 'string' && typeof (value as ModelResponse).usage === 'object';
-}
-
-/** Settle with `promise`, or reject with ModelRequestCancelled as soon as `signal` aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new ModelRequestCancelled());
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
