@@ -10,6 +10,9 @@ import { RunningStats } from '../stats/welford.ts';
 import { intervalsSatisfy, narrowEnough } from './stop-rules.ts';
 import { pairedRankingSeparated, pairedTopSeparated, type PairTests } from './paired-stop.ts';
 
+/** Slack when reading accumulated fractional work (sums of 2/(n - 1) fall just short of integers). */
+const WORK_TOLERANCE = 1e-9;
+
 /**
  * One round of a sampling estimator: writes one i.i.d. sample of every player's Shapley
  * estimator into `out` (each unbiased for phi_i, within [-bound, bound] (bound: the last argument
@@ -113,7 +116,10 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
   let rounds = 0;
   // Permutations used, or their equivalent in queries (fractional for estimators without orders).
   let work = 0;
-  const permutations = () => Math.floor(work + 1e-9);
+  // Fractional rounds (2/3 of a permutation, fifteen of them) sum to just under a whole number:
+  // the cap and the count both read the work with this tolerance.
+  const workDone = () => work + WORK_TOLERANCE;
+  const permutations = () => Math.floor(workDone());
   let stopReason: EstimatorOutput['stopReason'] = 'maxPermutations';
   let checkpointCi: [number, number][] = stats.map(() => [-span, span]);
   let atCheckpoint = false;
@@ -130,8 +136,7 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
   };
   const means = () => stats.map((s) => s.mean);
 
-  // The same tolerance as permutations(): fifteen rounds of 2/3 sum to just under 10.
-  while (work + 1e-9 < opts.maxPermutations) {
+  while (workDone() < opts.maxPermutations) {
     if (rounds > 0 && game.cost() >= opts.budget) {
       stopReason = 'budget';
       break;
