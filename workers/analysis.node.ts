@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DefinitionError } from '../src/engine/index.ts';
-import { analyzeSourceCaseRound, describeSource } from '../src/sandbox/analyze-source.ts';
+import { analyzeSourceCaseRound, describeForAnalysis } from '../src/sandbox/analyze-source.ts';
 import type { ModelAnswer } from '../src/engine/model-call.ts';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
 import {
@@ -83,7 +83,8 @@ async function handle(request: WorkerRequest): Promise<void> {
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
     let reply: WorkerReply;
     try {
-      reply = { type: 'described', job: request.job, description: describeSource(request.source, request.fileName) };
+      const { summary, analysisSource } = describeForAnalysis(request.source, request.fileName);
+      reply = { type: 'described', job: request.job, description: summary, ...(analysisSource !== request.source && { analysisSource }) };
     } catch (error) {
       reply = failure(request.job, 0, error);
     }
@@ -101,7 +102,8 @@ async function handle(request: WorkerRequest): Promise<void> {
       const known = request.answers?.[index];
       const answers = new Map<string, ModelAnswer>(known ? Object.entries(known) : []);
       if (source === undefined) throw new Error('internal: a run without a definition reached a new worker');
-      const round = analyzeSourceCaseRound(source, request.cases[index], request.settings, answers, hooks, request.fileName);
+      // The pool describes every definition before it runs cases of it.
+      const round = analyzeSourceCaseRound(source, request.cases[index], request.settings, answers, hooks, request.fileName, { casesDescribed: true });
       if (round.kind === 'pending') reply = { type: 'pending', job: request.job, index, requests: round.requests };
       else reply = { type: 'result', job: request.job, index, result: round.result };
     } catch (error) {

@@ -76,6 +76,36 @@ describe('NodeAnalysisPool', () => {
     }
   });
 
+  it('sends workers the definition without its listed cases, and they never read them (issue 10, defect 12)', async () => {
+    // Reading the list leaves a mark the step reports: a worker that read it would give other
+    // results. Case c0 spins, so the other cases run on a fresh worker, one that did not describe.
+    const body = `const seen = [];
+export default {
+  name: 'own',
+  steps: [{ name: 'a', inputs: ['x'], cost: 1, run: ({ x }) => { if (x === 0) while (true) {} return seen.length > 0 ? 'read' : x % 2 ? 'bad' : 'ok'; }, fixes: [{ name: 'f', cost: 1, run: () => 'ok' }] }],
+  metric: (outputs) => (outputs.a === 'ok' ? 1 : 0),
+  CASES
+};`;
+    const cases = Array.from({ length: 60 }, (_, i) => ({ id: `c${i}`, inputs: { x: i } }));
+    const listedSource = body.replace('CASES', `cases: (seen.push(1), [\n${cases.map((c) => JSON.stringify(c)).join(',\n')}\n]),`);
+    const sent = vi.spyOn(WorkerProcess.prototype, 'postMessage');
+    try {
+      const pool = makePool(1, 1500);
+      const description = await pool.describe(listedSource);
+      expect(description.cases).toEqual(cases);
+      const listed = await pool.run(listedSource, description.cases, DEFAULT_SETTINGS);
+      const given = await makePool(1, 1500).run(body.replace('CASES', ''), cases, DEFAULT_SETTINGS);
+      expect(listed[0].error).toBe('case "c0": timed out after 1.5 s in step "a"');
+      expect(listed.slice(1).map((r) => r.error ?? r.factualOutputs?.a)).toEqual(cases.slice(1).map((c) => (c.inputs.x % 2 ? 'bad' : 'ok')));
+      expect(listed).toEqual(given);
+      const runSources = sent.mock.calls.map(([request]) => request as WorkerRequest).filter((r) => r.type === 'run' && r.source !== undefined);
+      expect(runSources.length).toBeGreaterThan(0);
+      for (const request of runSources) expect(request.source).not.toContain('"c59"');
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
   it('gives a definition new to a worker 1 s per 100 000 characters for parsing it, and says so when it still times out', async () => {
     expect(preparationAllowanceMs('x'.repeat(10))).toBe(1000);
     expect(preparationAllowanceMs('x'.repeat(100_000))).toBe(1000);

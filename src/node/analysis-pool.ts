@@ -96,7 +96,8 @@ export class NodeAnalysisPool {
   private readonly model: ModelResolver | undefined;
   private readonly slots: Slot[] = [];
   private readonly queue: Unit[] = [];
-  private readonly descriptions = new Map<string, Promise<DefinitionSummary>>();
+  /** Per definition: its summary, and the text runs send workers (without an inline case list). */
+  private readonly descriptions = new Map<string, Promise<{ summary: DefinitionSummary; analysisSource: string }>>();
   private nextJobId = 1;
   private closed = false;
   /** Workers that died before becoming ready, in a row; a broken worker script stops the pool. */
@@ -117,13 +118,17 @@ export class NodeAnalysisPool {
   }
 
   /** The definition's structure and cases; rejects with PipelineDefinitionError for a bad definition. */
-  describe(source: string): Promise<DefinitionSummary> {
+  async describe(source: string): Promise<DefinitionSummary> {
+    return (await this.described(source)).summary;
+  }
+
+  private described(source: string): Promise<{ summary: DefinitionSummary; analysisSource: string }> {
     if (this.closed) return Promise.reject(new Error(this.broken ?? 'the pool was closed'));
     let description = this.descriptions.get(source);
     if (!description) {
-      description = new Promise<DefinitionSummary>((resolve, reject) => {
+      description = new Promise((resolve, reject) => {
         this.enqueue([{ kind: 'describe', source, settle: (reply) => {
-          if (reply.type === 'described') resolve(reply.description);
+          if (reply.type === 'described') resolve({ summary: reply.description, analysisSource: reply.analysisSource ?? source });
           else if (reply.type === 'failed') reject(reply.definitionError ? new PipelineDefinitionError(reply.message) : new Error(reply.message));
           else if (reply.type === 'timeout') reject(new PipelineDefinitionError(definitionTimedOutMessage(this.fileName, this.timeoutMs + preparationAllowanceMs(source))));
           else if (reply.type === 'crash') reject(new Error(`${this.fileName}: the worker describing the definition stopped: ${reply.message}`));
@@ -143,7 +148,7 @@ export class NodeAnalysisPool {
    * arrives, so a long run never holds every case's full result at once.
    */
   async run(source: string, cases: readonly CaseDef[], settings: AnalysisSettings, onResult?: (index: number, result: CaseResult) => void, keep?: (result: CaseResult) => CaseResult): Promise<CaseResult[]> {
-    const description = await this.describe(source);
+    const { summary: description, analysisSource } = await this.described(source);
     const players = description.steps.map((step) => step.name);
     const batchSize = batchSizeFor(cases.length, this.size);
     const units: Unit[] = [];
@@ -160,7 +165,8 @@ export class NodeAnalysisPool {
           const fail = (message: string) => finish(caseErrorResult(caseDef.id, players, settings, message));
           const unit = (answers: Record<string, ModelAnswer> | null): Unit => ({
             kind: 'case',
-            source,
+            // Workers analyse given cases: they never parse or check the definition's own list.
+            source: analysisSource,
             settings,
             caseDef,
             answers,

@@ -28,7 +28,12 @@ export type WorkerRequest =
 
 export type WorkerReply =
   | { type: 'ready' }
-  | { type: 'described'; job: number; description: DefinitionSummary }
+  /**
+   * `analysisSource`: the definition without its inline case list, when it has one worth dropping;
+   * the pool sends runs that text instead, and a run's worker never reads the definition's own
+   * cases (the describe checked them).
+   */
+  | { type: 'described'; job: number; description: DefinitionSummary; analysisSource?: string }
   | { type: 'result'; job: number; index: number; result: CaseResult }
   /** Case `index` waits for these model responses: the pool fetches them and sends the case again. */
   | { type: 'pending'; job: number; index: number; requests: PendingRequest[] }

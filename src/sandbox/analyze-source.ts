@@ -28,6 +28,11 @@ const PREPARED_CACHE_LIMIT = 16;
  * depend on how cases are spread over workers). Throws DefinitionError naming file and step.
  */
 export function compileChecked(source: string, fileName = 'pipeline.js', options: InstantiateOptions = {}): ValidPipeline {
+  return preparedFor(source, fileName).instantiate(options);
+}
+
+/** The memoised parse of a definition (see `prepared`). Throws DefinitionError. */
+function preparedFor(source: string, fileName: string): PreparedPipeline {
   let byName = prepared.get(source);
   if (byName === undefined) {
     if (prepared.size >= PREPARED_CACHE_LIMIT) prepared.delete(prepared.keys().next().value!);
@@ -40,12 +45,30 @@ export function compileChecked(source: string, fileName = 'pipeline.js', options
     if (byName.size >= PREPARED_CACHE_LIMIT) byName.delete(byName.keys().next().value!);
     byName.set(fileName, entry);
   }
-  return entry.instantiate(options);
+  return entry;
 }
 
 /** The definition's structure and its own cases, as plain data. Throws DefinitionError. */
 export function describeSource(source: string, fileName = 'pipeline.js'): DefinitionSummary {
   return summarizeDefinition(compileChecked(source, fileName));
+}
+
+/**
+ * describeSource, plus the text the pool's workers should analyse cases with: the definition
+ * without its inline case list (the same text when it has none; see withoutListedCases), so a
+ * worker never parses or checks a case list it has no use for. Throws DefinitionError.
+ */
+export function describeForAnalysis(source: string, fileName = 'pipeline.js'): { summary: DefinitionSummary; analysisSource: string } {
+  const summary = describeSource(source, fileName);
+  return { summary, analysisSource: preparedFor(source, fileName).analysisSource };
+}
+
+export interface AnalysisOptions {
+  /**
+   * The pool described this definition already (which checked its own cases): the definition's
+   * cases are then never read here, not even on a worker's first instance of it.
+   */
+  casesDescribed?: boolean;
 }
 
 /**
@@ -61,9 +84,11 @@ export function analyzeSourceCaseRound(
   answers: ReadonlyMap<string, ModelAnswer>,
   hooks: SandboxHooks = {},
   fileName = 'pipeline.js',
+  options: AnalysisOptions = {},
 ): CaseRound {
-  // The definition's own cases are not needed here (they are checked on its first instance).
-  const def = compileChecked(source, fileName, { cases: false });
+  // The definition's own cases are not needed here (they are checked on its first instance, or
+  // were checked where the pool described it).
+  const def = compileChecked(source, fileName, { cases: options.casesDescribed === true ? 'skip' : false });
   const onMetricStart = hooks.onMetricStart;
   const pipeline: ValidPipeline = onMetricStart
     ? {

@@ -9,6 +9,7 @@ import { toPipelineDef, type CopiedDefinition } from './pipeline-shape.ts';
 import { DEFAULT_BINDING, prepareSource, type PreparedSource } from './prepare-source.ts';
 import { makeSandboxRealm } from './sandbox-realm.ts';
 import { originalColumn } from './source-edits.ts';
+import { withoutListedCases } from './without-listed-cases.ts';
 
 /**
  * Compile an untrusted pipeline definition (docs/formats.md, "Pipeline definitions") into the
@@ -28,6 +29,8 @@ export function compilePipeline(source: string, fileName = 'pipeline.js'): Valid
 /** A parsed and checked definition that can be evaluated any number of times. */
 export interface PreparedPipeline {
   readonly fileName: string;
+  /** The source without its inline case list, for workers that analyse given cases (see withoutListedCases). */
+  readonly analysisSource: string;
   /**
    * Run the definition's top level again and build a validated definition from what it exports
    * (validatePipeline, the one rule set, runs here: once per instance, never per case). Each
@@ -43,9 +46,12 @@ export interface InstantiateOptions {
    * Copy and check the definition's own `cases` (default true). Analysing a case does not need
    * them, and copying a few hundred cases cost more than the case's analysis; the top level runs
    * without clock, randomness or mutable globals, so it exports the same cases every time, and
-   * checking them on the first instance of a prepared definition checks them for all.
+   * checking them on the first instance of a prepared definition checks them for all: `false`
+   * leaves them out of every later instance. `'skip'` never reads them: for a worker whose pool
+   * described the same definition elsewhere (which checked them), so no worker reads 300 000
+   * cases again only to drop them.
    */
-  cases?: boolean;
+  cases?: boolean | 'skip';
 }
 
 /** Parse and rewrite once (the costly part); see compilePipeline. Throws DefinitionError. */
@@ -69,6 +75,7 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
   let casesChecked = false;
   return {
     fileName: name,
+    analysisSource: withoutListedCases(source, prepared.listedCases),
     instantiate: (options = {}) => {
       // Re-running the definition's top level gives fresh closures; the compartment's globals
       // are frozen, so nothing else carries state from one instance to the next.
@@ -80,7 +87,8 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
       }
       const copied = toPipelineDef(exported, { gate: makeNoiseGate(), llmGate: makeLlmGate(), locate });
       // Skipped (left undefined) only when an earlier instance of the same source checked them.
-      const cases = options.cases === false && casesChecked ? undefined : copyCaseDefs(readCases(copied, name, locate), name);
+      const skip = options.cases === 'skip' || (options.cases === false && casesChecked);
+      const cases = skip ? undefined : copyCaseDefs(readCases(copied, name, locate), name);
       let valid: ValidPipeline;
       try {
         valid = validatePipeline(copied.definition);
@@ -88,8 +96,10 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
         if (error instanceof DefinitionError) throw new DefinitionError(`${name}: ${error.message}`);
         throw error;
       }
-      if (cases !== undefined) valid.cases = cases;
-      casesChecked = true;
+      if (cases !== undefined) {
+        valid.cases = cases;
+        casesChecked = true;
+      }
       return valid;
     },
   };

@@ -13,6 +13,11 @@ export interface PreparedSource {
   body: string;
   /** Where the rewrite moved columns (every line keeps its number); see originalColumn. */
   shifts: ColumnShift[];
+  /**
+   * Where the exported object's inline `cases: EXPR` has EXPR in the user's source, when nothing
+   * but reading `cases` can evaluate it (see withoutListedCases); null otherwise.
+   */
+  listedCases: { start: number; end: number } | null;
 }
 
 /**
@@ -44,13 +49,26 @@ export function prepareSource(source: string, fileName: string): PreparedSource 
   rejectSesRejectedText(source, fileName);
 
   const declaration = (exportNode as Node & { declaration: Node }).declaration;
+  const lazy = lazyCases(source, declaration);
   const { text, shifts } = applyEdits(source, [
     lineKeepingEdit(source, exportNode.start, declaration.start, `const ${DEFAULT_BINDING} = (`),
-    ...lazyCases(source, declaration),
+    ...lazy,
     ...deferCaseBuilding(source, program, exportNode, declaration),
     lineKeepingEdit(source, declaration.end, exportNode.end, ');'),
   ]);
-  return { body: text, shifts };
+  return { body: text, shifts, listedCases: lazy.length > 0 ? listedCasesRange(declaration) : null };
+}
+
+/**
+ * The inline cases' expression, if only the `cases` getter can ever evaluate it: the getter is
+ * called with the exported object as `this` only by whoever reads `cases`, but another accessor
+ * of that object (`get name() { return this.cases.length }`) would read it too, so then none.
+ */
+function listedCasesRange(declaration: Node): { start: number; end: number } | null {
+  const properties = (declaration as Node & { properties: Node[] }).properties;
+  const cases = properties.find(isCasesProperty)!;
+  const accessor = properties.some((p) => p !== cases && p.type === 'Property' && (p as Node & { kind: string }).kind !== 'init');
+  return accessor ? null : { start: cases.value.start, end: cases.value.end };
 }
 
 /**
