@@ -22,10 +22,10 @@ import { createServer } from 'node:net';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { median } from '../lib/measure.ts';
 import { largeTraceText } from './large-trace.ts';
+import { CHROMIUM_ARGS } from './chromium-args.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const RESULTS = resolve(ROOT, 'bench/results.json');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Installed before any page script: records long tasks and when the run's status changes. */
 const INIT_SCRIPT = `

@@ -1,7 +1,8 @@
 /**
  * The IndexedDB layout of the session store and its upgrades.
  *
- * Version 3 (current) splits each session by how often its parts change, so that saving a new
+ * Version 4 (current) is version 3 with the cases of new saves cut into `inputChunks` (below).
+ * Version 3 splits each session by how often its parts change, so that saving a new
  * name, status, settings or batch result writes a few small records however large the study is:
  *  - `summaries`: the list entry plus the mutable fields (name, status, updatedAt, revision);
  *    listing reads only these.
@@ -10,6 +11,10 @@
  *    of a study, written only when it changes (see SessionStore.put).
  *  - `results`: one record per finished case, keyed [sessionId, caseId], so autosave during an
  *    analysis appends a few small records instead of rewriting the whole session.
+ *  - `inputChunks` (version 4): the cases of an `inputs` record that has `caseChunks`, in chunks
+ *    of a few dozen keyed [sessionId, index], each written in its own task (case-chunks.ts), so
+ *    storing a 50 MB study never blocks the page for long. An `inputs` record without
+ *    `caseChunks` (written by version 3, or by an upgrade) holds its cases inline and reads as is.
  *  - `unreadable`: records an upgrade could not read, kept rather than dropped.
  * Version 2 kept the inputs inside `bodies`; version 1 kept whole sessions (any schema version)
  * in one `sessions` store.
@@ -21,9 +26,10 @@ import { issueAll } from './issue-all.ts';
 import { migrateSession } from './migrate.ts';
 import type { Session, SessionSummary } from './types.ts';
 import { summarize } from './summary.ts';
+import type { CaseChunkRecord } from './case-chunks.ts';
 
 export const DB_NAME = 'agentblame';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** A summary as stored: plus the next sequence number for appended results. */
 export interface SummaryRecord extends SessionSummary {
@@ -38,6 +44,9 @@ export interface SummaryRecord extends SessionSummary {
 
 /** What the user brought: the bulk of a session, stored apart and rewritten only when it changes. */
 export type SessionInputs = Pick<Session, 'id' | 'fileName' | 'pipeline' | 'cases' | 'games'>;
+
+/** An `inputs` record: with `caseChunks`, its `cases` are empty and stored in that many chunks. */
+export type StoredInputs = SessionInputs & { caseChunks?: number };
 
 /** The small, rarely changing rest of a session (a full save rewrites it). */
 export type SessionBody = Omit<Session, 'name' | 'updatedAt' | 'status' | 'revision' | 'results' | keyof SessionInputs> & { id: string };
@@ -77,7 +86,8 @@ export interface UnreadableRecord {
 export interface SessionDbSchema extends DBSchema {
   summaries: { key: string; value: SummaryRecord };
   bodies: { key: string; value: SessionBody };
-  inputs: { key: string; value: SessionInputs };
+  inputs: { key: string; value: StoredInputs };
+  inputChunks: { key: [string, number]; value: CaseChunkRecord };
   results: { key: [string, string]; value: ResultRecord };
   unreadable: { key: number; value: UnreadableRecord };
   /** Version 1 only: whole sessions. Removed by the upgrade to version 2. */
@@ -135,6 +145,12 @@ function createCurrentStores(db: IDBPDatabase<SessionDbSchema>): void {
   db.createObjectStore('inputs', { keyPath: 'id' });
   db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
   db.createObjectStore('unreadable', { autoIncrement: true });
+  createChunkStore(db);
+}
+
+/** 3 -> 4: the store of case chunks; version-3 inputs records keep their cases inline. */
+function createChunkStore(db: IDBPDatabase<SessionDbSchema>): void {
+  db.createObjectStore('inputChunks', { keyPath: ['sessionId', 'index'] });
 }
 
 /**
@@ -210,7 +226,10 @@ export async function openSessionDb(name = DB_NAME, version = DB_VERSION, now = 
         try {
           if (oldVersion === 0) createCurrentStores(database);
           else if (oldVersion === 1) await upgradeFrom1(database, tx, now());
-          else if (oldVersion === 2) await upgradeFrom2To3(database, tx, now());
+          else if (oldVersion === 2) {
+            await upgradeFrom2To3(database, tx, now());
+            createChunkStore(database);
+          } else if (oldVersion === 3) createChunkStore(database);
         } catch (error) {
           upgradeError = error;
           try {

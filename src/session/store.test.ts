@@ -6,6 +6,7 @@ import { DB_VERSION } from './db.ts';
 import { SessionNotFoundError, StaleWriteError, StorageFullError } from './errors.ts';
 import { SessionStore } from './store.ts';
 import { countPuts } from './testing/count-puts.ts';
+import { CASES_PER_CHUNK } from './case-chunks.ts';
 import { simulateQuota } from './testing/quota.ts';
 import { errorCaseResult, gameSession, result, session, sessionV0 } from './testing/sample-session.ts';
 import type { RunLocks } from './run-lock.ts';
@@ -353,7 +354,7 @@ describe('database upgrades', () => {
     opened.splice(0);
     const db = await openDB(name);
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'inputs', 'results', 'summaries', 'unreadable']);
+    expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'inputChunks', 'inputs', 'results', 'summaries', 'unreadable']);
     db.close();
   });
 
@@ -447,5 +448,96 @@ describe('database upgrades', () => {
     const unreadable = await db.getAll('unreadable');
     expect(unreadable.map((u) => u.raw.id)).toEqual(['cases-lost']);
     db.close();
+  });
+});
+
+describe('cases stored in chunks (version 4)', () => {
+  const manyCases = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `c${i}`, inputs: { text: `case ${i}` }, seed: i }));
+
+  it('writes the cases in chunks, each put issued after the previous one finished, and reads them back in order', async () => {
+    const name = freshName();
+    const store = await openStore(name);
+    const cases = manyCases(2 * CASES_PER_CHUNK + 5);
+    const prototype = globalThis.IDBObjectStore.prototype;
+    const originalPut = prototype.put;
+    let inFlight = 0;
+    const inFlightAtIssue: number[] = [];
+    prototype.put = function put(this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      const request = originalPut.apply(this, args);
+      if (this.name === 'inputChunks') {
+        inFlightAtIssue.push(inFlight++);
+        request.addEventListener('success', () => inFlight--);
+      }
+      return request;
+    };
+    let saved: Awaited<ReturnType<SessionStore['put']>>;
+    try {
+      saved = await store.put(session({ cases, results: [] }));
+    } finally {
+      prototype.put = originalPut;
+    }
+    expect(inFlightAtIssue).toEqual([0, 0, 0]);
+    expect((await store.get(saved.id))?.cases).toEqual(cases);
+    store.close();
+    opened.splice(0);
+    const db = await openDB(name);
+    expect((await db.get('inputs', saved.id)).cases).toEqual([]);
+    expect((await db.getAll('inputChunks')).map((chunk) => chunk.cases.length)).toEqual([CASES_PER_CHUNK, CASES_PER_CHUNK, 5]);
+    db.close();
+  });
+
+  it('replaces the chunks when the cases change and deletes them with the session', async () => {
+    const name = freshName();
+    const store = await openStore(name);
+    const created = await store.put(session({ cases: manyCases(CASES_PER_CHUNK + 1), results: [] }));
+    const fewer = await store.put({ ...created, cases: manyCases(3) });
+    expect((await store.get(created.id))?.cases).toEqual(manyCases(3));
+    const raw = await openDB(name);
+    expect(await raw.count('inputChunks')).toBe(1);
+    await store.delete(fewer.id);
+    expect(await raw.count('inputChunks')).toBe(0);
+    raw.close();
+  });
+
+  it('refuses to open a session whose chunks are missing, naming it', async () => {
+    const name = freshName();
+    const store = await openStore(name);
+    const created = await store.put(session({ id: 'chunked', cases: manyCases(CASES_PER_CHUNK + 1), results: [] }));
+    const raw = await openDB(name);
+    await raw.delete('inputChunks', [created.id, 1]);
+    raw.close();
+    await expect(store.get(created.id)).rejects.toThrow('The stored cases of session "chunked" are incomplete: 1 of 2 parts were found.');
+  });
+
+  it('reads a version-3 database, whose inputs hold their cases inline, and chunks them on the next change', async () => {
+    const name = freshName();
+    const stored = { ...session({ id: 'v3-session', results: [result('q1')] }), revision: 2 };
+    const legacy = await openDB(name, 3, {
+      upgrade(db) {
+        db.createObjectStore('summaries', { keyPath: 'id' });
+        db.createObjectStore('bodies', { keyPath: 'id' });
+        db.createObjectStore('inputs', { keyPath: 'id' });
+        db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
+        db.createObjectStore('unreadable', { autoIncrement: true });
+      },
+    });
+    const { name: _n, updatedAt: _u, status: _s, revision: _r, results, fileName, pipeline, cases, games: _g, ...body } = stored;
+    await legacy.put('summaries', { id: stored.id, name: stored.name, pipelineName: 'refund-policy', fileName, createdAt: stored.createdAt,
+      updatedAt: stored.updatedAt, status: stored.status, revision: 2, caseCount: 3, casesAnalysed: 1, failuresAnalysed: 1, nextSeq: 1, inputsToken: 'old' });
+    await legacy.put('bodies', body);
+    await legacy.put('inputs', { id: stored.id, fileName, pipeline, cases });
+    await legacy.put('results', { sessionId: stored.id, caseId: 'q1', seq: 0, result: results[0] });
+    legacy.close();
+
+    const store = await openStore(name);
+    const read = await store.get('v3-session');
+    expect(read).toEqual(stored);
+    if (read === undefined) throw new Error('the session should be read');
+    await store.put({ ...read, cases: [...read.cases, { id: 'q4', inputs: {} }], results: [] });
+    expect((await store.get('v3-session'))?.cases.map((c) => c.id)).toEqual(['q1', 'q2', 'q3', 'q4']);
+    const raw = await openDB(name);
+    expect(raw.version).toBe(DB_VERSION);
+    expect(await raw.count('inputChunks')).toBe(1);
+    raw.close();
   });
 });

@@ -23,8 +23,10 @@ import {
   type SessionDb,
   type SessionDbSchema,
   type SessionInputs,
+  type StoredInputs,
   type SummaryRecord,
 } from './db.ts';
+import { chunkCases, chunksRange, joinChunks } from './case-chunks.ts';
 import { isQuotaError, SessionNotFoundError, StaleWriteError, StorageFullError, StorageUnavailableError } from './errors.ts';
 import type { RunLocks } from './run-lock.ts';
 import { issueAll } from './issue-all.ts';
@@ -42,7 +44,7 @@ export interface SessionStoreOptions {
   broadcast?: boolean;
 }
 
-type StoreName = 'summaries' | 'bodies' | 'inputs' | 'results';
+type StoreName = 'summaries' | 'bodies' | 'inputs' | 'inputChunks' | 'results';
 
 function toSummary(record: SummaryRecord): SessionSummary {
   const { nextSeq: _nextSeq, inputsToken: _inputsToken, ...summary } = record;
@@ -72,6 +74,12 @@ function sameInputs(seen: InputsSeen, inputs: SessionInputs): boolean {
     // Both without games, or both with the same (still living) array.
     (seen.games === undefined ? inputs.games === undefined : seen.games.deref() === inputs.games && inputs.games !== undefined)
   );
+}
+
+/** A stored inputs record with its cases in place (read from its chunks when it has them). */
+function withCases(stored: StoredInputs, chunks: Parameters<typeof joinChunks>[2]): SessionInputs {
+  const { caseChunks, ...inputs } = stored;
+  return caseChunks === undefined ? inputs : { ...inputs, cases: joinChunks(stored.id, caseChunks, chunks) };
 }
 
 function newestFirst(a: SessionSummary, b: SessionSummary): number {
@@ -153,15 +161,17 @@ export class SessionStore {
    * The store remembers the inputs it returns, so saving them back unchanged does not rewrite them.
    */
   async get(id: string): Promise<Session | undefined> {
-    const tx = this.#db.transaction(['summaries', 'bodies', 'inputs', 'results'], 'readonly');
-    const [summary, body, inputs, records] = await Promise.all([
+    const tx = this.#db.transaction(['summaries', 'bodies', 'inputs', 'inputChunks', 'results'], 'readonly');
+    const [summary, body, stored, chunks, records] = await Promise.all([
       tx.objectStore('summaries').get(id),
       tx.objectStore('bodies').get(id),
       tx.objectStore('inputs').get(id),
+      tx.objectStore('inputChunks').getAll(chunksRange(id)),
       tx.objectStore('results').getAll(resultsRange(id)),
       tx.done,
     ]);
-    if (summary === undefined || body === undefined || inputs === undefined) return undefined;
+    if (summary === undefined || body === undefined || stored === undefined) return undefined;
+    const inputs = withCases(stored, chunks);
     if (summary.inputsToken !== undefined) this.#rememberInputs(summary.inputsToken, inputs);
     return joinSession(summary, body, inputs, records);
   }
@@ -184,7 +194,7 @@ export class SessionStore {
     const updatedAt = this.#now();
     const saved: Session = { ...session, updatedAt, revision: session.revision + 1 };
     const { summary, body, inputs } = splitSession({ ...saved, results: [] });
-    const inputsToken = await this.#write(`save "${session.name}"`, ['summaries', 'bodies', 'inputs', 'results'], async (tx) => {
+    const inputsToken = await this.#write(`save "${session.name}"`, ['summaries', 'bodies', 'inputs', 'inputChunks', 'results'], async (tx) => {
       const summaries = tx.objectStore('summaries');
       const stored = await summaries.get(session.id);
       if (stored === undefined && session.revision !== 0) throw new SessionNotFoundError(session.id);
@@ -202,11 +212,15 @@ export class SessionStore {
         await results.delete(resultsRange(session.id));
       }
       const merged = await mergeResults(results, base, session.results);
-      await issueAll([
+      const chunks = keepInputs ? [] : chunkCases(session.id, inputs.cases);
+      await issueAll<unknown>([
         () => summaries.put(merged),
         () => tx.objectStore('bodies').put(body),
-        ...(keepInputs ? [] : [() => tx.objectStore('inputs').put(inputs)]),
+        ...(keepInputs ? [] : [() => tx.objectStore('inputs').put({ ...inputs, cases: [], caseChunks: chunks.length }), () => tx.objectStore('inputChunks').delete(chunksRange(session.id))]),
       ]);
+      // One chunk per task: each put is issued from the previous one's completion (the transaction stays active).
+      const chunkStore = tx.objectStore('inputChunks');
+      for (const chunk of chunks) await chunkStore.put(chunk);
       return token;
     });
     // Only once the transaction committed: a rolled-back write must not count as stored.
@@ -263,11 +277,12 @@ export class SessionStore {
 
   /** Deletes a session and all its results (a no-op when it is already gone). */
   async delete(id: string): Promise<void> {
-    await this.#write('delete the session', ['summaries', 'bodies', 'inputs', 'results'], async (tx) => {
+    await this.#write('delete the session', ['summaries', 'bodies', 'inputs', 'inputChunks', 'results'], async (tx) => {
       await issueAll([
         () => tx.objectStore('summaries').delete(id),
         () => tx.objectStore('bodies').delete(id),
         () => tx.objectStore('inputs').delete(id),
+        () => tx.objectStore('inputChunks').delete(chunksRange(id)),
         () => tx.objectStore('results').delete(resultsRange(id)),
       ]);
     });
