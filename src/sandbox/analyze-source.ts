@@ -5,6 +5,10 @@ import { preparePipeline, type InstantiateOptions, type PreparedPipeline } from 
 import { errorResult } from '../engine/case-result.ts';
 import { boundKeptOutputs } from '../engine/kept-outputs.ts';
 import { PlainDataError, sealPlain } from './plain-data.ts';
+import { copyCaseDefs } from './case-defs.ts';
+import { jsonCaseList } from './json-case-list.ts';
+import { rejectSesRejectedText } from './prepare-source.ts';
+import { withoutListedCases } from './without-listed-cases.ts';
 
 export interface SandboxHooks {
   /** Before every step execution (from the engine), e.g. for a watchdog that names the step. */
@@ -50,7 +54,7 @@ function preparedFor(source: string, fileName: string): PreparedPipeline {
 
 /** The definition's structure and its own cases, as plain data. Throws DefinitionError. */
 export function describeSource(source: string, fileName = 'pipeline.js'): DefinitionSummary {
-  return summarizeDefinition(compileChecked(source, fileName));
+  return describeForAnalysis(source, fileName).summary;
 }
 
 /**
@@ -59,8 +63,26 @@ export function describeSource(source: string, fileName = 'pipeline.js'): Defini
  * worker never parses or checks a case list it has no use for. Throws DefinitionError.
  */
 export function describeForAnalysis(source: string, fileName = 'pipeline.js'): { summary: DefinitionSummary; analysisSource: string } {
-  const summary = describeSource(source, fileName);
-  return { summary, analysisSource: preparedFor(source, fileName).analysisSource };
+  const json = jsonCaseList(source);
+  if (json !== null) {
+    // The definition is parsed and run without the list, which JSON.parse reads (see jsonCaseList).
+    const analysisSource = withoutListedCases(source, json.range);
+    let prepared: PreparedPipeline | null = null;
+    try {
+      prepared = preparedFor(analysisSource, fileName);
+      // What the sandbox refuses anywhere in a file, it refuses in the list too.
+      rejectSesRejectedText(source, prepared.fileName);
+    } catch {
+      // Not parsed: the whole text, read the ordinary way below, gives the error where the user wrote it.
+      prepared = null;
+    }
+    if (prepared?.listedCases?.start === json.range.start) {
+      const definition = prepared.instantiate({ cases: 'skip' });
+      definition.cases = copyCaseDefs(json.list, prepared.fileName);
+      return { summary: summarizeDefinition(definition), analysisSource };
+    }
+  }
+  return { summary: summarizeDefinition(compileChecked(source, fileName)), analysisSource: preparedFor(source, fileName).analysisSource };
 }
 
 export interface AnalysisOptions {

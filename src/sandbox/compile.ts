@@ -31,6 +31,8 @@ export interface PreparedPipeline {
   readonly fileName: string;
   /** The source without its inline case list, for workers that analyse given cases (see withoutListedCases). */
   readonly analysisSource: string;
+  /** Where the inline case list is in the source (PreparedSource.listedCases). */
+  readonly listedCases: { start: number; end: number } | null;
   /**
    * Run the definition's top level again and build a validated definition from what it exports
    * (validatePipeline, the one rule set, runs here: once per instance, never per case). Each
@@ -76,6 +78,7 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
   return {
     fileName: name,
     analysisSource: withoutListedCases(source, prepared.listedCases),
+    listedCases: prepared.listedCases,
     instantiate: (options = {}) => {
       // Re-running the definition's top level gives fresh closures; the compartment's globals
       // are frozen, so nothing else carries state from one instance to the next.

@@ -165,7 +165,7 @@ function isNode(value: unknown): value is Node {
   return value !== null && typeof value === 'object' && typeof (value as Node).type === 'string';
 }
 
-function rejectSesRejectedText(source: string, fileName: string): void {
+export function rejectSesRejectedText(source: string, fileName: string): void {
   for (const { pattern, what, why } of SES_REJECTED_TEXT) {
     const match = pattern.exec(source);
     if (!match) continue;

@@ -3,6 +3,8 @@ import { DEFAULT_SETTINGS } from '../engine/index.ts';
 import { analyzeSourceCase, compileChecked, describeForAnalysis } from './analyze-source.ts';
 import { prepareSource } from './prepare-source.ts';
 import { withoutListedCases } from './without-listed-cases.ts';
+import { jsonCaseList } from './json-case-list.ts';
+import { summarizeDefinition } from '../engine/definition-summary.ts';
 
 const STEPS = `steps: [{ name: 'a', inputs: ['x'], cost: 1, run: ({ x }) => (x % 2 ? 'bad' : 'ok'), fixes: [{ name: 'f', cost: 1, run: () => 'ok' }] }],
   metric: (outputs) => (outputs.a === 'ok' ? 1 : 0),`;
@@ -68,5 +70,49 @@ describe("the definition as the pool's workers analyse it (issue 10, defect 12)"
     expect(compileChecked(bad, 'skipped.js', { cases: 'skip' }).cases).toBeUndefined();
     // Still checked by the next instance that reads them.
     expect(() => compileChecked(bad, 'skipped.js', { cases: false })).toThrow('skipped.js: cases[1].id: duplicate case id "a" (also cases[0])');
+  });
+});
+
+describe('a case list written as JSON, read with JSON.parse (issue 10, defect 12)', () => {
+  /** What the definition gives read the ordinary way (acorn, then the sandbox evaluates the list). */
+  const ordinary = (source: string) => {
+    try {
+      return summarizeDefinition(compileChecked(source, 'p.js'));
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const described = (source: string) => {
+    try {
+      return describeForAnalysis(source, 'p.js').summary;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  };
+  const jsonList = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ id: `c${i}`, inputs: { x: i, text: 'a "quoted" ] [ } {' } })));
+
+  it('gives what the ordinary reading gives, the list left out of what workers analyse', () => {
+    const source = definition(jsonList(60));
+    expect(jsonCaseList(source)).not.toBeNull();
+    expect(described(source)).toEqual(ordinary(source));
+    expect(describeForAnalysis(source, 'p.js').analysisSource).not.toContain('c59');
+  });
+
+  it('reads other texts that look like a case list the ordinary way, with the same result or error', () => {
+    const sources = [
+      // The text in a comment or a string, before the real list.
+      `// cases: ${jsonList(60)}\n${definition(listed(3))}`,
+      definition(listed(3)).replace("name: 'own',", `name: 'own', note: "cases: ${jsonList(60).replace(/"/g, '\\"')}",`),
+      // A __proto__ key is the prototype in JavaScript, a property in JSON.
+      definition(jsonList(60).replace('"inputs":{"x":5,', '"inputs":{"__proto__":{"y":1},"x":5,')),
+      // Errors in the list, or text the sandbox refuses anywhere.
+      definition(jsonList(60).replace('"id":"c7"', '"id":"c6"')),
+      definition(jsonList(60).replace('"id":"c7"', '"id":"<!-- c7"')),
+      definition(jsonList(60)).replace("name: 'own',", 'name: 1,'),
+      definition(jsonList(60)).replace("name: 'own',", "get name() { return 'n' + this.cases.length; },"),
+    ];
+    for (const source of sources) expect(described(source), source.slice(0, 200)).toEqual(ordinary(source));
+    expect(described(sources[3])).toContain('duplicate case id "c6"');
+    expect(described(sources[4])).toContain('looks like an HTML comment marker');
   });
 });
