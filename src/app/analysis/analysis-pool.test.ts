@@ -16,6 +16,8 @@ interface FakeWorld {
   started: number;
   /** Sizes of the batch calls, in order. */
   batches?: number[];
+  /** The definitions workers were asked to load, and whether to describe them. */
+  loads?: string[];
 }
 
 /** A fake worker: case "hang*" never returns; others echo their id with a cost of their index. */
@@ -28,7 +30,11 @@ function fakeWorkerFactory(world: FakeWorld) {
         ? new Promise<CaseResult>(() => {})
         : testResult({ id: caseDef.id, players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, shapley: { a: Number(caseDef.inputs.n) }, cost: Number(caseDef.inputs.n), evaluations: 2, permutations: 0 });
     const api = {
-      load: () => ({ ok: true, summary: { name: 'p', steps: [], cases: [], threshold: 1 } }),
+      // A describe answers the text the other workers should load (without the listed cases).
+      load: (source: string, _fileName: string, describe: boolean) => {
+        world.loads?.push(`${describe ? 'describe' : 'load'} ${source}`);
+        return { ok: true, summary: { name: 'p', steps: [], cases: [], threshold: 1 }, ...(describe && { analysisSource: `${source} without its cases` }) };
+      },
       analyzeCase,
       // As the real worker: each outcome posted as it finishes, outside Comlink.
       analyzeCases: async (caseDefs: CaseDef[]) => {
@@ -177,6 +183,19 @@ describe('PageAnalysisPool', () => {
     // The pool is usable again afterwards.
     const again = await runAll(pool, items(['c0', 'c1']));
     expect(again.results.map((r) => r?.id)).toEqual(['c0', 'c1']);
+    pool.dispose();
+  });
+
+  it('describes a definition in one worker; the others, and workers started later, load it without its listed cases (issue 10, defect 12)', async () => {
+    const world: FakeWorld = { terminated: 0, started: 0, loads: [] };
+    const pool = new PageAnalysisPool(3, fakeWorkerFactory(world), 50);
+    expect((await pool.load('src', 'p.js')).ok).toBe(true);
+    expect(world.loads).toEqual(['describe src', 'load src without its cases', 'load src without its cases']);
+    world.loads = [];
+    const { results } = await runAll(pool, items(['c0', 'hang1', 'c2']));
+    expect(results[2]?.shapley).toEqual({ a: 2 });
+    // The stuck case's worker was replaced; its successor (re-running the case) loads the text without the list.
+    expect(world.loads).toEqual(['load src without its cases']);
     pool.dispose();
   });
 

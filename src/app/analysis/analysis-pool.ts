@@ -78,6 +78,8 @@ const CANCELLED: unique symbol = Symbol('cancelled');
 export class PageAnalysisPool {
   readonly #slots: Slot[] = [];
   readonly #createWorker: () => Worker;
+  /** The definition last described, and the text the workers analyse it with. */
+  #described: { source: string; analysisSource: string } | null = null;
   /** Time limit for one case (and for compiling a definition), in milliseconds. */
   caseTimeoutMs: number;
 
@@ -92,20 +94,26 @@ export class PageAnalysisPool {
   }
 
   /**
-   * Compiles a definition in every worker at once, with the same time limit as a case, so that all
-   * of them start on cases together (compiling in the sandbox is about as long as a hundred small
-   * cases); answers the first worker's outcome (the others' is the same: compiling is deterministic).
+   * Describes a definition in the first worker, then compiles it in the others at once, with the
+   * same time limit as a case, so that all of them start on cases together (compiling in the
+   * sandbox is about as long as a hundred small cases). The others get the text without an inline
+   * case list and never read the definition's cases (issue 10, defect 12: each re-parsed and
+   * re-checked every listed case). Answers the first worker's outcome.
    */
   async load(source: string, fileName: string): Promise<LoadOutcome> {
-    const outcomes = await Promise.all(this.#slots.map((_, i) => this.#loadInSlot(i, source, fileName)));
-    return outcomes[0];
+    const outcome = await this.#loadInSlot(0, source, fileName, true);
+    if (!outcome.ok) return outcome;
+    this.#described = { source, analysisSource: outcome.analysisSource ?? source };
+    await Promise.all(this.#slots.slice(1).map((_, i) => this.#loadInSlot(i + 1, source, fileName, false)));
+    return outcome;
   }
 
-  async #loadInSlot(slotIndex: number, source: string, fileName: string): Promise<LoadOutcome> {
+  async #loadInSlot(slotIndex: number, source: string, fileName: string, describe: boolean): Promise<LoadOutcome> {
     const slot = this.#slots[slotIndex];
     slot.busy = true;
-    const limitMs = this.#loadLimitMs(source);
-    const outcome = await raceTimeout(this.#load(slot, source, fileName), limitMs);
+    const text = describe ? source : this.#analysisSource(source);
+    const limitMs = this.#loadLimitMs(text);
+    const outcome = await raceTimeout(this.#load(slot, text, fileName, describe), limitMs);
     slot.busy = false;
     if (outcome === TIMED_OUT) {
       this.#replace(slotIndex);
@@ -113,6 +121,11 @@ export class PageAnalysisPool {
     }
     if (outcome.ok) slot.source = source;
     return outcome;
+  }
+
+  /** The text workers analyse `source` with: without its inline case list, once a worker described it. */
+  #analysisSource(source: string): string {
+    return this.#described?.source === source ? this.#described.analysisSource : source;
   }
 
   /** Runs every item; resolves 'cancelled' as soon as `signal` aborts (busy workers are replaced). */
@@ -280,8 +293,11 @@ export class PageAnalysisPool {
     const slot = this.#slots[slotIndex];
     if (slot.source === source) return true;
     slot.busy = true;
-    const limitMs = this.#loadLimitMs(source);
-    const outcome = await Promise.race([raceTimeout(this.#load(slot, source, fileName), limitMs), cancelled]);
+    // A definition this pool has not described is described here (its cases checked).
+    const described = this.#described?.source === source;
+    const text = this.#analysisSource(source);
+    const limitMs = this.#loadLimitMs(text);
+    const outcome = await Promise.race([raceTimeout(this.#load(slot, text, fileName, !described), limitMs), cancelled]);
     slot.busy = false;
     if (outcome === CANCELLED) return CANCELLED;
     if (outcome === TIMED_OUT) {
@@ -289,6 +305,7 @@ export class PageAnalysisPool {
       return definitionTimedOutMessage(fileName, limitMs);
     }
     if (!outcome.ok) return outcome.problem.message;
+    if (!described) this.#described = { source, analysisSource: outcome.analysisSource ?? source };
     slot.source = source;
     return true;
   }
@@ -299,8 +316,8 @@ export class PageAnalysisPool {
   }
 
   /** Comlink types a union result as a union of promises; this restores one promise of the union. */
-  #load(slot: Slot, source: string, fileName: string): Promise<LoadOutcome> {
-    return slot.api.load(source, fileName) as Promise<LoadOutcome>;
+  #load(slot: Slot, source: string, fileName: string, describe: boolean): Promise<LoadOutcome> {
+    return slot.api.load(source, fileName, describe) as Promise<LoadOutcome>;
   }
 
   #replace(slotIndex: number): void {

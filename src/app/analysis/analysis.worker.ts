@@ -7,7 +7,8 @@
 import * as Comlink from 'comlink';
 import { ensureLockdown } from '../../sandbox/lockdown.ts';
 import { PHASE_DEFERRED, PHASE_IDLE, PHASE_METRIC } from '../../engine/pool-contract.ts';
-import { analyzeSourceCaseRound, describeSource } from '../../sandbox/analyze-source.ts';
+import { analyzeSourceCaseRound, compileChecked, describeForAnalysis } from '../../sandbox/analyze-source.ts';
+import { summarizeDefinition } from '../../engine/definition-summary.ts';
 import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
 import { analyzeTableGame } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
@@ -83,13 +84,20 @@ async function settleDeferredWork(): Promise<string | null> {
 }
 
 const api = {
-  /** Compiles `source` in the sandbox and keeps it for the following `analyzeCase` calls. */
-  async load(source: string, fileName: string): Promise<LoadOutcome> {
+  /**
+   * Compiles `source` in the sandbox and keeps it for the following `analyzeCase` calls. With
+   * `describe`, answers its summary with its own cases (and the text other workers should load,
+   * without an inline case list); without, the pool described it already and the definition's
+   * cases are never read here.
+   */
+  async load(source: string, fileName: string, describe = true): Promise<LoadOutcome> {
     let outcome: LoadOutcome;
     try {
-      const summary = describeSource(source, fileName);
-      loaded = { source, fileName, players: summary.steps.map((step) => step.name) };
-      outcome = { ok: true, summary };
+      const { summary, analysisSource } = describe
+        ? describeForAnalysis(source, fileName)
+        : { summary: summarizeDefinition(compileChecked(source, fileName, { cases: 'skip' })), analysisSource: source };
+      loaded = { source: analysisSource, fileName, players: summary.steps.map((step) => step.name) };
+      outcome = { ok: true, summary, ...(analysisSource !== source && { analysisSource }) };
     } catch (error) {
       loaded = null;
       outcome = { ok: false, problem: describeProblem(error, fileName) };
@@ -114,7 +122,8 @@ const api = {
     let outcome: CaseResult | { pending: PendingRequest[] };
     try {
       const known = new Map<string, ModelAnswer>(answers ? Object.entries(answers) : []);
-      const round = analyzeSourceCaseRound(loaded.source, caseDef, settings, known, watch ? watchdogHooks : undefined, loaded.fileName);
+      // Every load described the definition here or in another worker of the pool first.
+      const round = analyzeSourceCaseRound(loaded.source, caseDef, settings, known, watch ? watchdogHooks : undefined, loaded.fileName, { casesDescribed: true });
       outcome = round.kind === 'pending' ? { pending: round.requests } : round.result;
     } catch (error) {
       outcome = errorResult(caseDef.id, players, settings, error instanceof Error ? error.message : String(error));

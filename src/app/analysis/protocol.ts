@@ -49,4 +49,5 @@ export interface DefinitionProblem {
   column?: number;
 }
 
-export type LoadOutcome = { ok: true; summary: DefinitionSummary } | { ok: false; problem: DefinitionProblem };
+/** `analysisSource`: the definition without its inline case list, for the pool's other workers (when it has one). */
+export type LoadOutcome = { ok: true; summary: DefinitionSummary; analysisSource?: string } | { ok: false; problem: DefinitionProblem };
