@@ -13,6 +13,7 @@ import {
   PHASE_DEFERRED,
   PHASE_DEFINITION,
   PHASE_IDLE,
+  PHASE_INPUTS,
   PHASE_METRIC,
   PROGRESS_CASE,
   PROGRESS_PHASE,
@@ -60,6 +61,7 @@ function describeReason(reason: unknown): string {
 const hooks = {
   onStepStart: (stepIndex: number) => Atomics.store(progress, PROGRESS_PHASE, stepIndex),
   onMetricStart: () => Atomics.store(progress, PROGRESS_PHASE, PHASE_METRIC),
+  onInputsStart: () => Atomics.store(progress, PROGRESS_PHASE, PHASE_INPUTS),
 };
 
 function failure(job: number, index: number, error: unknown): WorkerReply {

@@ -22,6 +22,10 @@ export const PHASE_DEFINITION = -2;
 export const PHASE_METRIC = -3;
 /** Running what a case left behind (promise callbacks) before it is answered. */
 export const PHASE_DEFERRED = -4;
+/** Copying the case's inputs into the sandbox (sealed plain data), after the definition's instance is made. */
+export const PHASE_INPUTS = -5;
+/** Not started: the worker was still receiving the case (its inputs copied across to it). */
+export const PHASE_RECEIVING = -6;
 
 /** " in step \"x\"", " in the metric", ...: where a case was when it was stopped ('' when unknown). */
 export function phaseText(phase: number | null, players: readonly string[]): string {
@@ -30,6 +34,8 @@ export function phaseText(phase: number | null, players: readonly string[]): str
   if (phase === PHASE_METRIC) return ' in the metric';
   if (phase === PHASE_DEFINITION) return ' while evaluating the definition';
   if (phase === PHASE_DEFERRED) return ' in promise callbacks its steps left running';
+  if (phase === PHASE_INPUTS) return " before its first step, while copying the case's inputs into the sandbox";
+  if (phase === PHASE_RECEIVING) return " before its first step, while the case's inputs were being copied to the worker";
   return '';
 }
 
@@ -66,14 +72,23 @@ export function caseErrorResult(caseId: string, players: readonly string[], sett
   return errorResult(caseId, players, settings, `case "${caseId}": ${message}`);
 }
 
-/** A case stopped at its time limit (its worker was replaced), naming where it was. */
-export function timedOutResult(caseId: string, players: readonly string[], settings: Pick<AnalysisSettings, 'method'>, limitMs: number, phase: number | null): ErrorCaseResult {
-  return caseErrorResult(caseId, players, settings, `timed out after ${formatDuration(limitMs)}${phaseText(phase, players)}`);
+/** `10 s`, or `12 s (10 s + 2 s to compile the definition)` for a limit with a preparation allowance. */
+export function formatLimit(limitMs: number, allowanceMs = 0): string {
+  if (allowanceMs <= 0) return formatDuration(limitMs);
+  return `${formatDuration(limitMs + allowanceMs)} (${formatDuration(limitMs)} + ${formatDuration(allowanceMs)} to compile the definition)`;
 }
 
-/** A definition whose top level ran past its time limit (limit and allowance included). */
-export function definitionTimedOutMessage(fileName: string, limitMs: number): string {
-  return `${fileName}: evaluating the definition timed out after ${formatDuration(limitMs)}`;
+/**
+ * A case stopped at its time limit (its worker was replaced), naming where it was; `allowanceMs`:
+ * the preparation allowance it had on top (the first case of a definition new to its worker).
+ */
+export function timedOutResult(caseId: string, players: readonly string[], settings: Pick<AnalysisSettings, 'method'>, limitMs: number, phase: number | null, allowanceMs = 0): ErrorCaseResult {
+  return caseErrorResult(caseId, players, settings, `timed out after ${formatLimit(limitMs, allowanceMs)}${phaseText(phase, players)}`);
+}
+
+/** A definition whose top level ran past its time limit plus its preparation allowance. */
+export function definitionTimedOutMessage(fileName: string, limitMs: number, allowanceMs: number): string {
+  return `${fileName}: evaluating the definition timed out after ${formatLimit(limitMs, allowanceMs)}`;
 }
 
 /**

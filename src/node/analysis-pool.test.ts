@@ -111,7 +111,34 @@ export default {
     expect(preparationAllowanceMs('x'.repeat(100_000))).toBe(1000);
     expect(preparationAllowanceMs('x'.repeat(12_000_000))).toBe(120_000);
     const spinning = `// ${'x'.repeat(150_000)}\nwhile (true) {}\nexport default {};`;
-    await expect(makePool(1, 500).describe(spinning)).rejects.toThrow('pipeline.js: evaluating the definition timed out after 2.5 s');
+    await expect(makePool(1, 500).describe(spinning)).rejects.toThrow('pipeline.js: evaluating the definition timed out after 2.5 s (0.5 s + 2 s to compile the definition)');
+  });
+
+  it("says what allowance the first case of a definition new to its worker had, when it times out (issue 10)", async () => {
+    // 150 000 characters: 2 s of allowance. The first case spins on the worker that described the
+    // definition (no allowance), the second on its fresh successor (the allowance).
+    const source = `// ${'x'.repeat(150_000)}\n${TRAPPED_SOURCE}`;
+    const results = await makePool(1, 500).run(source, [question('s1', 'loop', 1), question('s2', 'loop', 2)], DEFAULT_SETTINGS);
+    expect(results.map((r) => r.error)).toEqual([
+      'case "s1": timed out after 0.5 s in step "writer"',
+      'case "s2": timed out after 2.5 s (0.5 s + 2 s to compile the definition) in step "writer"',
+    ]);
+  });
+
+  it('says a case timed out before its first step when its worker never started it (its inputs still on the way)', async () => {
+    const pool = makePool(1, 500);
+    await pool.describe(REFUND_POLICY_SOURCE);
+    // The batch never arrives, as one whose inputs take longer to copy than the limit.
+    const send = WorkerProcess.prototype.postMessage;
+    const lost = vi.spyOn(WorkerProcess.prototype, 'postMessage').mockImplementation(function (this: WorkerProcess, request) {
+      if (request.type !== 'run' || request.cases[0].id !== 'huge') send.call(this, request);
+    });
+    try {
+      const [result] = await pool.run(REFUND_POLICY_SOURCE, [question('huge', 'refund?', 1)], DEFAULT_SETTINGS);
+      expect(result.error).toBe(`case "huge": timed out after 0.5 s before its first step, while the case's inputs were being copied to the worker`);
+    } finally {
+      lost.mockRestore();
+    }
   });
 
   it('gives identical results with 1 and 2 workers', async () => {

@@ -2,13 +2,14 @@ import { availableParallelism } from 'node:os';
 import type { ModelAnswer } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { DefinitionSummary } from '../engine/definition-summary.ts';
-import { type WorkerReply, type WorkerRequest } from './protocol.ts';
+import { PHASE_IDLE, type WorkerReply, type WorkerRequest } from './protocol.ts';
 import {
   batchSizeFor,
   caseErrorResult,
   definitionTimedOutMessage,
   MAX_MODEL_ROUNDS,
   nextModelAnswers,
+  PHASE_RECEIVING,
   preparationAllowanceMs,
   timedOutResult,
   withModelUsage,
@@ -40,7 +41,8 @@ export class PipelineDefinitionError extends Error {
   override name = 'PipelineDefinitionError';
 }
 
-type Outcome = WorkerReply | { type: 'timeout'; phase: number } | { type: 'crash'; message: string };
+/** `allowanceMs`: the preparation allowance the stopped case had on top of the pool's limit. */
+type Outcome = WorkerReply | { type: 'timeout'; phase: number; allowanceMs: number } | { type: 'crash'; message: string };
 
 /** One thing to do: describe a definition, or analyse one case. Cases of one `run` call are sent in batches. */
 type Unit =
@@ -63,6 +65,8 @@ interface Job {
   /** done[k]: unit k has been settled. */
   done: boolean[];
   remaining: number;
+  /** The preparation allowance on the watchdog's current limit (until the job's first answer). */
+  allowanceMs: number;
 }
 
 
@@ -130,7 +134,7 @@ export class NodeAnalysisPool {
         this.enqueue([{ kind: 'describe', source, settle: (reply) => {
           if (reply.type === 'described') resolve({ summary: reply.description, analysisSource: reply.analysisSource ?? source });
           else if (reply.type === 'failed') reject(reply.definitionError ? new PipelineDefinitionError(reply.message) : new Error(reply.message));
-          else if (reply.type === 'timeout') reject(new PipelineDefinitionError(definitionTimedOutMessage(this.fileName, this.timeoutMs + preparationAllowanceMs(source))));
+          else if (reply.type === 'timeout') reject(new PipelineDefinitionError(definitionTimedOutMessage(this.fileName, this.timeoutMs, preparationAllowanceMs(source))));
           else if (reply.type === 'crash') reject(new Error(`${this.fileName}: the worker describing the definition stopped: ${reply.message}`));
         } }]);
       });
@@ -178,7 +182,7 @@ export class NodeAnalysisPool {
                 void nextModelAnswers({ caseId: caseDef.id, requests: reply.requests, known: answers, round: rounds, model: this.model, noModel: NO_MODEL }).then(
                   (next) => (next.ok ? this.enqueue([unit(next.answers)]) : fail(next.error)),
                 );
-              } else if (reply.type === 'timeout') finish(timedOutResult(caseDef.id, players, settings, this.timeoutMs, reply.phase));
+              } else if (reply.type === 'timeout') finish(timedOutResult(caseDef.id, players, settings, this.timeoutMs, reply.phase, reply.allowanceMs));
               else if (reply.type === 'crash') fail(`the analysis worker stopped: ${reply.message}`);
               else if (reply.type === 'failed' && !reply.definitionError) fail(reply.message);
               else reject(reply.type === 'failed' ? new PipelineDefinitionError(reply.message) : new Error(`unexpected reply ${reply.type}`));
@@ -235,7 +239,7 @@ export class NodeAnalysisPool {
         units.push(this.queue.shift()!);
       }
     }
-    return { id: this.nextJobId++, units, done: units.map(() => false), remaining: units.length };
+    return { id: this.nextJobId++, units, done: units.map(() => false), remaining: units.length, allowanceMs: 0 };
   }
 
   private dispatch(): void {
@@ -272,6 +276,7 @@ export class NodeAnalysisPool {
   /** (Re)start the watchdog of the case the worker is on: it gets `timeoutMs` from now. */
   private armTimer(slot: Slot, job: Job, extraMs = 0): void {
     if (slot.timer) clearTimeout(slot.timer);
+    job.allowanceMs = extraMs;
     slot.timer = setTimeout(() => this.onTimeout(slot, job), this.timeoutMs + extraMs);
   }
 
@@ -323,7 +328,11 @@ export class NodeAnalysisPool {
     this.replaceWorker(slot, false);
     void stuckWorker.progress().then((progress) => {
       void stuckWorker.terminate();
-      this.failCurrent(job, progress?.case ?? firstUnfinished(job), { type: 'timeout', phase: progress?.phase ?? PHASE_UNKNOWN });
+      // Idle with a job sent: the worker never started it (it was still receiving the batch, e.g.
+      // huge inputs); the case counter is then the previous batch's.
+      const received = progress !== null && progress.phase !== PHASE_IDLE;
+      const phase = progress === null ? PHASE_UNKNOWN : received ? progress.phase : PHASE_RECEIVING;
+      this.failCurrent(job, received ? progress.case : firstUnfinished(job), { type: 'timeout', phase, allowanceMs: job.allowanceMs });
       this.dispatch();
     });
   }

@@ -46,7 +46,7 @@ export type WorkerReply =
  * holds a step index (>= 0) or one of these markers; slot 1 (PROGRESS_CASE) the index, within
  * its batch, of the case in progress.
  */
-export { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_IDLE, PHASE_METRIC } from '../engine/pool-contract.ts';
+export { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_IDLE, PHASE_INPUTS, PHASE_METRIC } from '../engine/pool-contract.ts';
 export const PROGRESS_PHASE = 0;
 export const PROGRESS_CASE = 1;
 /** Int32 slots in the buffer. */

@@ -15,6 +15,8 @@ export interface SandboxHooks {
   onStepStart?(stepIndex: number): void;
   /** Before every metric call. */
   onMetricStart?(): void;
+  /** Before the case's inputs are copied into the sandbox (huge inputs take a while). */
+  onInputsStart?(): void;
 }
 
 /**
@@ -123,6 +125,7 @@ export function analyzeSourceCaseRound(
     : def;
   // The metric receives the case's inputs as they are: hand the engine a sealed copy up front.
   let inputs: CaseDef['inputs'];
+  hooks.onInputsStart?.();
   try {
     inputs = sealPlain(caseDef.inputs ?? {}, 'inputs') as CaseDef['inputs'];
   } catch (error) {

@@ -87,7 +87,8 @@ describe('PageAnalysisPool', () => {
     const { outcome, results } = await runAll(pool, items(['c0', 'hang1', 'c2']));
     expect(outcome).toBe('done');
     expect(results[0]?.error).toBeUndefined();
-    expect(results[1]?.error).toBe('case "hang1": timed out after 0.05 s');
+    // The fake reports nothing, not even that it started the case: as a worker still receiving it.
+    expect(results[1]?.error).toBe(`case "hang1": timed out after 0.05 s before its first step, while the case's inputs were being copied to the worker`);
     // Shaped like the engine's own error results: the step names kept, no values measured.
     expect(results[1]).toMatchObject({ id: 'hang1', players: ['a'], method: 'exact', failed: true, cost: 0 });
     expect(results[1]?.vEmpty).toBeNaN();
@@ -118,7 +119,7 @@ describe('PageAnalysisPool', () => {
     const { outcome, results } = await runAll(pool, items(['c0', 'hang1', 'c2', 'c3', 'c4', 'c5']));
     expect(outcome).toBe('done');
     expect(results.map((r) => r?.id)).toEqual(['c0', 'hang1', 'c2', 'c3', 'c4', 'c5']);
-    expect(results[1]?.error).toBe('case "hang1": timed out after 0.05 s');
+    expect(results[1]?.error).toMatch(/^case "hang1": timed out after 0\.05 s before its first step/);
     expect(results.filter((r) => r?.error !== undefined)).toHaveLength(1);
     expect(results[5]?.shapley).toEqual({ a: 5 });
     // The batch's timeout and the watched re-run: two workers stopped, no third run of the stuck case.
@@ -208,7 +209,7 @@ describe('PageAnalysisPool', () => {
     const outcome = await pool.load('while (true) {}', 'forever.js');
     expect(outcome.ok).toBe(false);
     // The case limit plus the compile allowance (1 s per 100 000 characters), as in the command's pool.
-    if (!outcome.ok) expect(outcome.problem.message).toBe('forever.js: evaluating the definition timed out after 1.03 s');
+    if (!outcome.ok) expect(outcome.problem.message).toBe('forever.js: evaluating the definition timed out after 1.03 s (0.03 s + 1 s to compile the definition)');
     pool.dispose();
   });
 });

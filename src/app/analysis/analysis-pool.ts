@@ -18,6 +18,7 @@ import {
   caseErrorResult,
   definitionTimedOutMessage,
   nextModelAnswers,
+  PHASE_RECEIVING,
   preparationAllowanceMs,
   timedOutResult,
   withModelUsage,
@@ -117,7 +118,7 @@ export class PageAnalysisPool {
     slot.busy = false;
     if (outcome === TIMED_OUT) {
       this.#replace(slotIndex);
-      return { ok: false, problem: { message: definitionTimedOutMessage(fileName, limitMs) } };
+      return { ok: false, problem: { message: definitionTimedOutMessage(fileName, this.caseTimeoutMs, preparationAllowanceMs(text)) } };
     }
     if (outcome.ok) slot.source = source;
     return outcome;
@@ -270,7 +271,8 @@ export class PageAnalysisPool {
     }
     const second = await this.#call(slotIndex, item, job, cancelled, true, answers);
     if (second !== TIMED_OUT) return second;
-    const step = this.#slots[slotIndex].currentStep;
+    // A watched case reports where it is from its start: nothing reported, it never started.
+    const step = this.#slots[slotIndex].currentStep ?? (item.kind === 'case' ? PHASE_RECEIVING : null);
     this.#replace(slotIndex);
     return timedOutResult(id, players, job.settings, this.caseTimeoutMs, step);
   }
@@ -302,7 +304,7 @@ export class PageAnalysisPool {
     if (outcome === CANCELLED) return CANCELLED;
     if (outcome === TIMED_OUT) {
       this.#replace(slotIndex);
-      return definitionTimedOutMessage(fileName, limitMs);
+      return definitionTimedOutMessage(fileName, this.caseTimeoutMs, preparationAllowanceMs(text));
     }
     if (!outcome.ok) return outcome.problem.message;
     if (!described) this.#described = { source, analysisSource: outcome.analysisSource ?? source };

@@ -6,7 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import { ensureLockdown } from '../../sandbox/lockdown.ts';
-import { PHASE_DEFERRED, PHASE_IDLE, PHASE_METRIC } from '../../engine/pool-contract.ts';
+import { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_IDLE, PHASE_INPUTS, PHASE_METRIC } from '../../engine/pool-contract.ts';
 import { analyzeSourceCaseRound, compileChecked, describeForAnalysis } from '../../sandbox/analyze-source.ts';
 import { summarizeDefinition } from '../../engine/definition-summary.ts';
 import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
@@ -31,7 +31,7 @@ function report(step: number): void {
   const message: WatchdogMessage = { agentblameWatchdog: step };
   self.postMessage(message);
 }
-const watchdogHooks = { onStepStart: report, onMetricStart: () => report(PHASE_METRIC) };
+const watchdogHooks = { onStepStart: report, onMetricStart: () => report(PHASE_METRIC), onInputsStart: () => report(PHASE_INPUTS) };
 
 /**
  * Work a definition leaves behind (promise callbacks, an async run's continuation) runs after its
@@ -119,6 +119,8 @@ const api = {
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     const { players } = loaded;
     reportedStep = PHASE_IDLE;
+    // From its start, so the page can tell a case that never started (its inputs still on the way).
+    if (watch) report(PHASE_DEFINITION);
     let outcome: CaseResult | { pending: PendingRequest[] };
     try {
       const known = new Map<string, ModelAnswer>(answers ? Object.entries(answers) : []);
