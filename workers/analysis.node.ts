@@ -86,6 +86,8 @@ async function handle(request: WorkerRequest): Promise<void> {
     let reply: WorkerReply;
     try {
       const { summary, analysisSource } = describeForAnalysis(request.source, request.fileName);
+      // Runs of this definition come without a source: the pool knows we keep the text it runs with.
+      lastSource = analysisSource;
       reply = { type: 'described', job: request.job, description: summary, ...(analysisSource !== request.source && { analysisSource }) };
     } catch (error) {
       reply = failure(request.job, 0, error);

@@ -199,7 +199,7 @@ export default {
     const pool = makePool(1, 1000);
     await expect(pool.describe(oneStepSource('return 1;', 'while (true) {}'))).rejects.toThrow(
       // 1 s of limit and 1 s of preparation allowance (a definition is new to the worker describing it).
-      new PipelineDefinitionError('pipeline.js: evaluating the definition timed out after 2 s'),
+      new PipelineDefinitionError('pipeline.js: evaluating the definition timed out after 2 s (1 s + 1 s to compile the definition)'),
     );
     // The pool recovers.
     await expect(pool.describe(REFUND_POLICY_SOURCE)).resolves.toMatchObject({ name: 'refund-policy' });

@@ -308,6 +308,8 @@ export class NodeAnalysisPool {
     }
     const job = slot.job;
     if (!job || job.id !== reply.job) return;
+    // The worker keeps the text cases of this definition are run with (WorkerReply 'described').
+    if (reply.type === 'described' && reply.analysisSource !== undefined) slot.source = reply.analysisSource;
     const index = reply.type === 'described' ? 0 : reply.index;
     if (!(index >= 0 && index < job.units.length) || job.done[index]) return;
     job.done[index] = true;

@@ -31,7 +31,7 @@ export type WorkerReply =
   /**
    * `analysisSource`: the definition without its inline case list, when it has one worth dropping;
    * the pool sends runs that text instead, and a run's worker never reads the definition's own
-   * cases (the describe checked them).
+   * cases (the describe checked them). The describing worker keeps that text as its last source.
    */
   | { type: 'described'; job: number; description: DefinitionSummary; analysisSource?: string }
   | { type: 'result'; job: number; index: number; result: CaseResult }
