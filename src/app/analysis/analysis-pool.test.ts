@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import { PageAnalysisPool, batchSizeFor, type WorkItem } from './analysis-pool.ts';
+import { PAGE_MAX_BATCH, pageBatchSize } from './page-batch-size.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, seed: 0 };
 
@@ -100,15 +101,27 @@ describe('PageAnalysisPool', () => {
     pool.dispose();
   });
 
-  it('sends cases in batches (about two per worker, at most 16) and gives the same results as one at a time', async () => {
+  it('sends cases in batches (about two per worker, at most 48) and gives the same results as one at a time', async () => {
     const world: FakeWorld = { terminated: 0, started: 0, batches: [] };
     const pool = new PageAnalysisPool(2, fakeWorkerFactory(world));
     const ids = Array.from({ length: 40 }, (_, i) => `c${i}`);
     const { results } = await runAll(pool, items(ids));
     expect(world.batches).toEqual([10, 10, 10, 10]);
     expect(results.map((r) => r?.shapley)).toEqual(ids.map((_, i) => ({ a: i })));
+    expect(pageBatchSize(1000, 2)).toBe(PAGE_MAX_BATCH);
+    expect(pageBatchSize(3, 4)).toBe(1);
+    // The command's pool keeps its smaller batches.
     expect(batchSizeFor(1000, 2)).toBe(16);
-    expect(batchSizeFor(3, 4)).toBe(1);
+    pool.dispose();
+  });
+
+  it('sends the 400 cases of the agent demo to 2 workers in 9 calls, not 25', async () => {
+    const world: FakeWorld = { terminated: 0, started: 0, batches: [] };
+    const pool = new PageAnalysisPool(2, fakeWorkerFactory(world));
+    const ids = Array.from({ length: 400 }, (_, i) => `c${i}`);
+    const { results } = await runAll(pool, items(ids));
+    expect(world.batches).toEqual([48, 48, 48, 48, 48, 48, 48, 48, 16]);
+    expect(results.map((r) => r?.id)).toEqual(ids);
     pool.dispose();
   });
 

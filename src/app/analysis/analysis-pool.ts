@@ -1,6 +1,6 @@
 /**
- * A pool of analysis workers (Comlink). Cases go to whichever worker is free in small batches, one
- * call per batch (as the command's Node pool does), so a worker goes straight from one case to the
+ * A pool of analysis workers (Comlink). Cases go to whichever worker is free in batches, one
+ * call per batch (as the command's Node pool does, with larger batches: page-batch-size.ts), so a worker goes straight from one case to the
  * next instead of idling for a round trip; it posts each case's outcome as it finishes. Every case
  * is timed on its own, and a worker that runs past the limit is terminated and replaced, so a
  * hostile or buggy definition costs one case (see #runBatch and #runItem), never the page. Results come back by case index:
@@ -27,6 +27,7 @@ import {
 import { isCaseDoneMessage, isWatchdogMessage, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
+import { pageBatchSize } from './page-batch-size.ts';
 
 export type WorkItem = { kind: 'case'; index: number; caseDef: CaseDef } | { kind: 'game'; index: number; game: TableGame };
 
@@ -141,7 +142,7 @@ export class PageAnalysisPool {
       };
       signal.addEventListener('abort', stopBusyWorkers, { once: true });
     });
-    const batchSize = batchSizeFor(job.items.length, this.#slots.length);
+    const batchSize = pageBatchSize(job.items.length, this.#slots.length);
     const drain = async (slotIndex: number): Promise<void> => {
       while (!signal.aborted && next < job.items.length) {
         // Consecutive cases go as one batch; a table game (cheap, no definition) goes alone.
