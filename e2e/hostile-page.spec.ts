@@ -96,3 +96,51 @@ test('a definition returning 300 MB outputs per case leaves the tab alive and re
   await page.getByRole('tab', { name: 'Batch' }).click();
   await expect(meanShapley(page, 'a')).toHaveText(/1\.000/);
 });
+
+/**
+ * Issue 10: steps that hoard memory cost only their case. `new Array(1e8).fill(7)` (800 MB) takes
+ * Chromium 8-15 s: it finishes, or the case's time limit stops it; an array grown without end is
+ * always stopped by the limit. Either way the worker is replaced (its memory freed), the tab stays
+ * alive and responsive, and the other cases are analysed. (A step that reaches Chromium's heap
+ * limit before its time limit takes the tab's renderer down: docs/security.md, "Memory in the page".)
+ */
+const HOARDING_DEFINITION = `export default {
+  name: "hoarding",
+  steps: [
+    { name: "a", inputs: ["x"], cost: 1,
+      run: ({ x }) => {
+        if (x === "fill") return String(new Array(1e8).fill(7).length);
+        if (x === "grow") { const a = []; for (;;) a.push({ i: a.length }); }
+        return "bad";
+      },
+      fixes: [{ name: "f", cost: 1, run: () => "ok" }] },
+  ],
+  metric: (outputs) => (outputs.a === "ok" ? 1 : 0),
+  cases: [{ id: "c1", inputs: { x: "q" } }, { id: "c2", inputs: { x: "fill" } }, { id: "c3", inputs: { x: "grow" } }, { id: "c4", inputs: { x: "q" } }],
+};
+`;
+
+test('steps hoarding memory cost their own case only; the tab survives and the other cases finish', async ({ page }) => {
+  test.setTimeout(150_000);
+  let crashed = false;
+  page.on('crash', () => (crashed = true));
+  await page.goto('./?workers=1');
+  await dropFiles(page, [{ name: 'hoarding.pipeline.js', content: HOARDING_DEFINITION, type: 'text/javascript' }]);
+  await waitForDone(page, 120_000);
+  expect(crashed).toBe(false);
+  const row = (id: string) => page.locator(`[data-testid=case-list] tr[data-case=${id}]`);
+  await page.getByRole('tab', { name: /Cases/ }).click();
+  for (const id of ['c1', 'c4']) await expect(row(id)).toContainText('failed');
+  await expect(row('c3')).toContainText('error');
+  await row('c3').getByRole('button', { name: 'c3' }).click();
+  await expect(page.getByTestId('case-error')).toContainText('case "c3": timed out after 10 s in step "a"');
+  await page.getByRole('button', { name: '← All cases' }).click();
+  // The 800 MB array: analysed, or stopped by the limit in its step.
+  if ((await row('c2').innerText()).includes('error')) {
+    await row('c2').getByRole('button', { name: 'c2' }).click();
+    await expect(page.getByTestId('case-error')).toContainText('case "c2": timed out after 10 s in step "a"');
+    await page.getByRole('button', { name: '← All cases' }).click();
+  } else await expect(row('c2')).toContainText('failed');
+  await page.getByRole('tab', { name: 'Batch' }).click();
+  await expect(meanShapley(page, 'a')).toHaveText(/1\.000/);
+});
