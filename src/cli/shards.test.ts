@@ -76,9 +76,11 @@ describe('the RAG demo in posterior mode, sharded three ways and merged', () => 
   it('a shard killed mid-run leaves no file, and re-run alone it merges as before', async () => {
     const killedPath = at('killed-2.json');
     const child = spawn(process.execPath, [BLAME, ...study, '--shard', '2/3', '--save', killedPath], { cwd: ROOT, stdio: 'ignore' });
+    // Listened for from the start: a child that ended before the kill would otherwise hang the test.
+    const exited = new Promise((resolve) => child.once('exit', resolve));
     await new Promise((resolve) => setTimeout(resolve, 800));
     child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await exited;
     expect(existsSync(killedPath)).toBe(false);
     expect(blame(...study, '--shard', '2/3', '--save', killedPath).status).toBe(0);
     expect(blame(at('shard-1.json'), killedPath, at('shard-3.json'), '--json').stdout).toBe(whole.stdout);
