@@ -5,6 +5,7 @@
  * when each worker first and last worked, and the messages the page and workers posted.
  *
  *   npx tsx bench/browser/trace-threads.ts --dist dist --workers 2 --trace eight-step-agent [--out /tmp/t.json]
+ *   npx tsx bench/browser/trace-threads.ts --dist dist --workers 1 --file large.trace.json   # opened with the file picker
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -64,15 +65,20 @@ async function main(): Promise<void> {
   const port = Number(arg('--port', '5199'));
   const out = arg('--out', '');
   const mode = arg('--mode', 'recorded');
+  // A trace file opened with the file picker (as the bench opens the 10 000-case trace), no warm-up visit.
+  const file = arg('--file', '');
   const preview = await startPreview(dist, port);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     // A warm-up visit (HTTP cache, code cache), as the bench makes.
+    if (!file) await warmUp();
+    async function warmUp(): Promise<void> {
     const warm = await browser.newContext();
     const warmPage = await warm.newPage();
     await warmPage.goto(`http://127.0.0.1:${port}/?trace=demos/${trace}.trace.json&workers=${workers}`);
     await warmPage.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: 120_000 });
     await warm.close();
+    }
 
     const cdp = await browser.newBrowserCDPSession();
     const events: TraceEvent[] = [];
@@ -87,8 +93,11 @@ async function main(): Promise<void> {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.addInitScript(INIT_SCRIPT);
-    await page.goto(`http://127.0.0.1:${port}/?trace=demos/${trace}.trace.json&workers=${workers}`);
-    await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: 120_000 });
+    if (file) {
+      await page.goto(`http://127.0.0.1:${port}/?workers=${workers}`);
+      await page.locator('input[type="file"]').first().setInputFiles(file);
+    } else await page.goto(`http://127.0.0.1:${port}/?trace=demos/${trace}.trace.json&workers=${workers}`);
+    await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: 600_000 });
     if (mode === 'posterior') {
       await page.evaluate(() => performance.clearMarks());
       await page.getByLabel('Mode', { exact: true }).selectOption('posterior');
