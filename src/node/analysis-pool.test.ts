@@ -125,17 +125,22 @@ export default {
     ]);
   });
 
-  it('says a case timed out before its first step when its worker never started it (its inputs still on the way)', async () => {
+  it('says a case timed out before its first step when its worker never started it (its inputs still on the way), and blames no other case of its batch', async () => {
     const pool = makePool(1, 500);
     await pool.describe(REFUND_POLICY_SOURCE);
-    // The batch never arrives, as one whose inputs take longer to copy than the limit.
+    // A batch holding "huge" never arrives, as one whose inputs take longer to copy than the limit.
     const send = WorkerProcess.prototype.postMessage;
     const lost = vi.spyOn(WorkerProcess.prototype, 'postMessage').mockImplementation(function (this: WorkerProcess, request) {
-      if (request.type !== 'run' || request.cases[0].id !== 'huge') send.call(this, request);
+      if (request.type !== 'run' || !request.cases.some((c) => c.id === 'huge')) send.call(this, request);
     });
     try {
-      const [result] = await pool.run(REFUND_POLICY_SOURCE, [question('huge', 'refund?', 1)], DEFAULT_SETTINGS);
-      expect(result.error).toBe(`case "huge": timed out after 0.5 s before its first step, while the case's inputs were being copied to the worker`);
+      // Batches of 2: "before" and "huge" are sent together, then each on its own.
+      const results = await pool.run(REFUND_POLICY_SOURCE, [question('before', 'refund?', 1), question('huge', 'refund?', 2), question('after', 'refund?', 3)], DEFAULT_SETTINGS);
+      expect(results.map((r) => r.error)).toEqual([
+        undefined,
+        `case "huge": timed out after 0.5 s before its first step, while the case's inputs were being copied to the worker`,
+        undefined,
+      ]);
     } finally {
       lost.mockRestore();
     }

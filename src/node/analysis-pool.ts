@@ -330,11 +330,18 @@ export class NodeAnalysisPool {
     this.replaceWorker(slot, false);
     void stuckWorker.progress().then((progress) => {
       void stuckWorker.terminate();
-      // Idle with a job sent: the worker never started it (it was still receiving the batch, e.g.
-      // huge inputs); the case counter is then the previous batch's.
-      const received = progress !== null && progress.phase !== PHASE_IDLE;
-      const phase = progress === null ? PHASE_UNKNOWN : received ? progress.phase : PHASE_RECEIVING;
-      this.failCurrent(job, received ? progress.case : firstUnfinished(job), { type: 'timeout', phase, allowanceMs: job.allowanceMs });
+      // Not started: idle with the job sent, or its process too busy relaying the batch to answer
+      // (huge inputs: 3 million small objects took longer than 10 s to copy across).
+      const started = progress !== null && progress.phase !== PHASE_IDLE;
+      const receiving = !started && (progress !== null || job.remaining === job.units.length);
+      if (receiving && job.remaining > 1) {
+        // Which case's inputs are huge is not known: each goes again on its own, so only that one times out.
+        for (const unit of unfinished(job)) if (unit.kind === 'case') unit.batchSize = 1;
+        this.failCurrent(job, -1, { type: 'timeout', phase: PHASE_RECEIVING, allowanceMs: job.allowanceMs });
+      } else {
+        const phase = started ? progress.phase : receiving ? PHASE_RECEIVING : PHASE_UNKNOWN;
+        this.failCurrent(job, started ? progress.case : firstUnfinished(job), { type: 'timeout', phase, allowanceMs: job.allowanceMs });
+      }
       this.dispatch();
     });
   }
