@@ -47,9 +47,9 @@ export interface ModelResolver {
   usage(caseId: string): ModelUsage;
 }
 
-/** About two batches per worker for a short run, so the workers finish together; MAX_BATCH for long ones. */
-export function batchSizeFor(cases: number, workers: number): number {
-  return Math.max(1, Math.min(MAX_BATCH, Math.ceil(cases / (2 * Math.max(1, workers)))));
+/** About two batches per worker for a short run, so the workers finish together; `max` (MAX_BATCH) for long ones. */
+export function batchSizeFor(cases: number, workers: number, max = MAX_BATCH): number {
+  return Math.max(1, Math.min(max, Math.ceil(cases / (2 * Math.max(1, workers)))));
 }
 
 /**

@@ -1,3 +1,5 @@
+import { batchSizeFor } from '../../engine/pool-contract.ts';
+
 /**
  * Largest batch of cases the page sends a worker in one call. The command's pool uses 16
  * (engine/pool-contract.ts MAX_BATCH); in the page each batch's answer and the next batch go
@@ -7,7 +9,7 @@
  */
 export const PAGE_MAX_BATCH = 48;
 
-/** About two batches per worker for a short run (so the workers finish together), PAGE_MAX_BATCH for long ones. */
+/** The pools' batch rule (batchSizeFor) with the page's larger cap. */
 export function pageBatchSize(cases: number, workers: number): number {
-  return Math.max(1, Math.min(PAGE_MAX_BATCH, Math.ceil(cases / (2 * Math.max(1, workers)))));
+  return batchSizeFor(cases, workers, PAGE_MAX_BATCH);
 }
