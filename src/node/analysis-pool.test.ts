@@ -160,7 +160,10 @@ export default {
     const cases = [question('ok1', 'refund?', 1), question('spin', 'loop', 2), question('ok2', 'shipping?', 3), question('ok3', 'returns?', 4)];
     const results = await pool.run(TRAPPED_SOURCE, cases, DEFAULT_SETTINGS);
     expect(results.map((r) => r.id)).toEqual(['ok1', 'spin', 'ok2', 'ok3']);
-    expect(results[1]).toMatchObject({ id: 'spin', failed: true, error: 'case "spin": timed out after 1 s in step "writer"' });
+    // With 2 workers the spinning case may be the first its worker runs of the definition: then it
+    // had the compile allowance, and says so.
+    expect(results[1]).toMatchObject({ id: 'spin', failed: true });
+    expect(results[1].error).toMatch(/^case "spin": timed out after (1 s|2 s \(1 s \+ 1 s to compile the definition\)) in step "writer"$/);
     for (const index of [0, 2, 3]) {
       expect(results[index].error).toBeUndefined();
       expect(results[index].shapley!.planner).toBeCloseTo(5 / 12, 12);
