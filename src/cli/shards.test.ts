@@ -75,10 +75,13 @@ describe('the RAG demo in posterior mode, sharded three ways and merged', () => 
 
   it('a shard killed mid-run leaves no file, and re-run alone it merges as before', async () => {
     const killedPath = at('killed-2.json');
-    const child = spawn(process.execPath, [BLAME, ...study, '--shard', '2/3', '--save', killedPath], { cwd: ROOT, stdio: 'ignore' });
+    // Many more worlds than the study, so the shard is still running when it is killed (on an idle
+    // machine the study's own shard can finish within the 800 ms); its re-run is the study's.
+    const child = spawn(process.execPath, [BLAME, ...study, '--worlds', '5000', '--shard', '2/3', '--save', killedPath], { cwd: ROOT, stdio: 'ignore' });
     // Listened for from the start: a child that ended before the kill would otherwise hang the test.
     const exited = new Promise((resolve) => child.once('exit', resolve));
     await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(child.exitCode).toBe(null);
     child.kill('SIGKILL');
     await exited;
     expect(existsSync(killedPath)).toBe(false);
