@@ -9,6 +9,7 @@ import { DefinitionError } from '../src/engine/index.ts';
 import { analyzeSourceCaseRound, describeForAnalysis } from '../src/sandbox/analyze-source.ts';
 import type { ModelAnswer } from '../src/engine/model-call.ts';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
+import { splitCoalitions } from '../src/engine/packed-coalitions.ts';
 import {
   PHASE_DEFERRED,
   PHASE_DEFINITION,
@@ -109,7 +110,10 @@ async function handle(request: WorkerRequest): Promise<void> {
       // The pool describes every definition before it runs cases of it.
       const round = analyzeSourceCaseRound(source, request.cases[index], request.settings, answers, hooks, request.fileName, { casesDescribed: true });
       if (round.kind === 'pending') reply = { type: 'pending', job: request.job, index, requests: round.requests };
-      else reply = { type: 'result', job: request.job, index, result: round.result };
+      else {
+        const { result, coalitions } = splitCoalitions(round.result);
+        reply = { type: 'result', job: request.job, index, result, ...(coalitions !== null && { coalitions }) };
+      }
     } catch (error) {
       reply = failure(request.job, index, error);
     }

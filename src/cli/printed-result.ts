@@ -10,8 +10,14 @@ import { keptResult } from '../engine/kept-outputs.ts';
 export function resultKeeper(savesSession: boolean, cases: number): (result: CaseResult) => CaseResult {
   if (savesSession) return (result) => keptResult(result, cases);
   return (result) => {
-    if (result.factualOutputs === undefined && result.fixedOutputs === undefined && result.coalitions === undefined && result.history === undefined) return result;
-    const { factualOutputs: _factual, fixedOutputs: _fixed, coalitions: _coalitions, history: _history, ...printed } = result;
-    return printed as CaseResult;
+    if (!Object.keys(result).some((key) => UNPRINTED.has(key))) return result;
+    // Copied key by key: reading `coalitions` would unpack a table that is dropped anyway
+    // (engine/packed-coalitions.ts joinCoalitions).
+    const printed: Record<string, unknown> = {};
+    for (const key of Object.keys(result)) if (!UNPRINTED.has(key)) printed[key] = (result as unknown as Record<string, unknown>)[key];
+    return printed as unknown as CaseResult;
   };
 }
+
+/** Result fields tables and JSON never print. */
+const UNPRINTED = new Set(['factualOutputs', 'fixedOutputs', 'coalitions', 'history']);

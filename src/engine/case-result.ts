@@ -5,7 +5,8 @@
  */
 import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResult, Game, Method, PairInteraction, PassedCaseResult, ShapleyEstimate } from './types.ts';
 import { fixAlone, leaveOneOut } from './baselines.ts';
-import { type Coalition, emptyCoalition, fullCoalition, hasPlayer, singletonCoalition } from './coalition.ts';
+import { type Coalition, emptyCoalition, fullCoalition, singletonCoalition } from './coalition.ts';
+import { joinCoalitions, type PackedCoalitions } from './packed-coalitions.ts';
 import { resolveMethod } from './settings.ts';
 import { namedRecord } from './named-record.ts';
 import { boundText } from './bound-text.ts';
@@ -61,12 +62,20 @@ function byName<T>(players: readonly string[], xs: readonly T[]): Record<string,
   return namedRecord(players, xs);
 }
 
-function coalitionList(players: readonly string[], entries: readonly (readonly [Coalition, number])[]): { fixed: string[]; value: number }[] {
-  return entries.map(([mask, value]) => {
-    const fixed: string[] = [];
-    for (let i = 0; i < players.length; i++) if (hasPlayer(mask, i)) fixed.push(players[i]);
-    return { fixed, value };
-  });
+/**
+ * The evaluated coalitions as a packed table (masks fit 32 bits: tables are listed for at most
+ * COALITION_TABLE_MAX_PLAYERS players). Building 2^n small objects per case was most of the
+ * result's cost for an exact 8-step case, and most results are stored or sent on without anyone
+ * reading the table (bench/README.md, "Fifth round").
+ */
+function packedEvaluated(entries: readonly (readonly [Coalition, number])[]): PackedCoalitions {
+  const masks = new Uint32Array(entries.length);
+  const values = new Float64Array(entries.length);
+  for (let k = 0; k < entries.length; k++) {
+    masks[k] = Number(entries[k][0]);
+    values[k] = entries[k][1];
+  }
+  return { masks, values };
 }
 
 /** Fields a case result may carry whatever its kind, set by the caller. */
@@ -136,7 +145,8 @@ export function attributedResult(game: Game, a: AttributionInputs, extras: Resul
   const resolvedAlone = players.filter((_, i) => game.value(singletonCoalition(n, i)) >= a.threshold);
   const m = a.measured();
   const { estimate } = a;
-  return {
+  const listed = players.length <= COALITION_TABLE_MAX_PLAYERS;
+  const result: AttributedCaseResult = {
     id: a.caseId,
     players,
     method: a.method,
@@ -158,9 +168,11 @@ export function attributedResult(game: Game, a: AttributionInputs, extras: Resul
     permutations: estimate.permutations,
     stopReason: estimate.stopReason,
     fixable: m.evaluated.some(([, v]) => v >= a.threshold),
-    ...(players.length <= COALITION_TABLE_MAX_PLAYERS ? { coalitions: coalitionList(players, m.evaluated) } : {}),
+    // A place held in the key order; joinCoalitions fills it with the table, unpacked when read.
+    ...(listed ? { coalitions: undefined } : {}),
     ...(m.fixedOutputs !== undefined && { fixedOutputs: m.fixedOutputs }),
     ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
     ...(a.interactions !== undefined && { interactions: a.interactions }),
   };
+  return listed ? (joinCoalitions(result, packedEvaluated(m.evaluated)) as AttributedCaseResult) : result;
 }

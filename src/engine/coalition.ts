@@ -40,9 +40,15 @@ export function complementOf(mask: Coalition, n: number): Coalition {
   return typeof mask === 'bigint' ? ((1n << BigInt(n)) - 1n) ^ mask : 2 ** n - 1 - mask;
 }
 
-/** Whether player i is in `mask` (arithmetic for numbers: masks may exceed 32 bits). */
+/**
+ * Whether player i is in `mask`. Number masks may exceed 32 bits, so they take arithmetic, except
+ * below 2^31 where a shift gives the same answer several times faster (result tables read every
+ * bit of every coalition; `>>` reads its count mod 32, hence the check on i).
+ */
 export function hasPlayer(mask: Coalition, i: number): boolean {
-  return typeof mask === 'bigint' ? ((mask >> BigInt(i)) & 1n) === 1n : Math.floor(mask / 2 ** i) % 2 === 1;
+  if (typeof mask === 'bigint') return ((mask >> BigInt(i)) & 1n) === 1n;
+  if (mask < 0x80000000) return i < 31 && ((mask >> i) & 1) === 1;
+  return Math.floor(mask / 2 ** i) % 2 === 1;
 }
 
 /** Whether `mask` is empty, of either kind. */

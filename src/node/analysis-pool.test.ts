@@ -3,6 +3,7 @@ import { DEFAULT_SETTINGS } from '../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import { oneStepSource } from '../sandbox/testing/one-step.ts';
 import { REFUND_POLICY_SOURCE } from '../sandbox/testing/refund-policy.ts';
+import { analyzeSourceCase } from '../sandbox/analyze-source.ts';
 import { NodeAnalysisPool, PipelineDefinitionError, preparationAllowanceMs } from './analysis-pool.ts';
 import { WorkerProcess } from './worker-process.ts';
 import type { WorkerRequest } from './protocol.ts';
@@ -184,6 +185,19 @@ export default {
     expect(results[1].error).toBe('case "c1": timed out after 1 s in step "writer"');
     for (const index of [0, 2, 3, 4, 5]) expect(results[index].error).toBeUndefined();
     expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('gives the same results as analysing in this thread, coalition tables included', async () => {
+    // The worker sends each table packed (typed arrays) and the pool puts it back (engine/packed-coalitions.ts).
+    const cases = Array.from({ length: 6 }, (_, i) => ({ id: `n${i}`, inputs: { x: i }, seed: 500 + i }));
+    const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact' };
+    const pooled = await makePool(2).run(NOISY_SOURCE, cases, settings);
+    const inThread = cases.map((c) => analyzeSourceCase(NOISY_SOURCE, c, settings));
+    const failing = inThread.filter((r) => r.failed && r.error === undefined);
+    expect(failing.length).toBeGreaterThan(0);
+    for (const r of failing) expect(r.coalitions).toHaveLength(32);
+    expect(JSON.stringify(pooled)).toBe(JSON.stringify(inThread));
+    expect(pooled).toEqual(inThread);
   });
 
   it('gives the same results whatever the batches', async () => {

@@ -16,6 +16,7 @@ import {
   type ModelResolver,
 } from '../engine/pool-contract.ts';
 import { WorkerProcess } from './worker-process.ts';
+import { joinCoalitions } from '../engine/packed-coalitions.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
 export interface AnalysisPoolOptions {
@@ -176,7 +177,7 @@ export class NodeAnalysisPool {
             answers,
             batchSize,
             settle: (reply) => {
-              if (reply.type === 'result') finish(reply.result);
+              if (reply.type === 'result') finish(joinCoalitions(reply.result, reply.coalitions));
               else if (reply.type === 'pending') {
                 rounds++;
                 void nextModelAnswers({ caseId: caseDef.id, requests: reply.requests, known: answers, round: rounds, model: this.model, noModel: NO_MODEL }).then(

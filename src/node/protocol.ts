@@ -1,6 +1,7 @@
 import type { ModelAnswer, PendingRequest } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { DefinitionSummary } from '../engine/definition-summary.ts';
+import type { PackedCoalitions } from '../engine/packed-coalitions.ts';
 
 /**
  * Messages between the NodeAnalysisPool and its worker threads (all structured-clone safe). A `run`
@@ -34,7 +35,11 @@ export type WorkerReply =
    * cases (the describe checked them). The describing worker keeps that text as its last source.
    */
   | { type: 'described'; job: number; description: DefinitionSummary; analysisSource?: string }
-  | { type: 'result'; job: number; index: number; result: CaseResult }
+  /**
+   * `coalitions`: the result's coalition table packed as typed arrays (engine/packed-coalitions.ts),
+   * taken out of `result`; a clone of 256 small objects per 8-step case cost more than its analysis.
+   */
+  | { type: 'result'; job: number; index: number; result: CaseResult; coalitions?: PackedCoalitions }
   /** Case `index` waits for these model responses: the pool fetches them and sends the case again. */
   | { type: 'pending'; job: number; index: number; requests: PendingRequest[] }
   /** The job (or case `index` of a run) could not run at all: a bad definition (DefinitionError) or an internal failure. */
