@@ -19,6 +19,7 @@ import {
   PROGRESS_CASE,
   PROGRESS_PHASE,
   type WorkerReply,
+  type WorkerReplyGroup,
   type WorkerRequest,
 } from '../src/node/protocol.ts';
 
@@ -29,6 +30,25 @@ const progress = new Int32Array((workerData as { progress: SharedArrayBuffer }).
 ensureLockdown();
 
 const send = (reply: WorkerReply): void => port.postMessage(reply);
+
+/**
+ * Case answers held back to go in one message (WorkerReplyGroup): never longer than this after the
+ * first one held, and never past the end of the batch. A case that spins or kills the worker
+ * loses the held answers with it; the pool then runs those cases again (the result is the same).
+ */
+const HOLD_MS = 4;
+let held: WorkerReply[] = [];
+let heldSince = 0;
+function hold(reply: WorkerReply, lastOfBatch: boolean): void {
+  if (held.length === 0) heldSince = performance.now();
+  held.push(reply);
+  if (lastOfBatch || performance.now() - heldSince >= HOLD_MS) flushHeld();
+}
+function flushHeld(): void {
+  if (held.length === 1) send(held[0]);
+  else if (held.length > 1) port!.postMessage({ type: 'replies', replies: held } satisfies WorkerReplyGroup);
+  held = [];
+}
 
 /**
  * Work a definition leaves behind (promise callbacks, an async run's continuation) runs after its
@@ -122,7 +142,7 @@ async function handle(request: WorkerRequest): Promise<void> {
       // The pool prefixes the case's id.
       reply = { type: 'failed', job: request.job, index, message: deferred, definitionError: false };
     }
-    send(reply);
+    hold(reply, index === request.cases.length - 1);
   }
   Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
 }

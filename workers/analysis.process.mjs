@@ -16,10 +16,14 @@ Atomics.store(progress, 0, config.idlePhase);
 const send = (message) => {
   if (process.connected) process.send(message);
 };
-/** Report why the thread ended, then end this process (only once the report is written). */
+/**
+ * Report why the thread ended and where it was (its last progress: the pool blames that case),
+ * then end this process (only once the report is written).
+ */
 const endWith = (message) => {
   if (!process.connected) process.exit(0);
-  process.send({ type: 'worker-error', message }, () => process.exit(0));
+  const where = { phase: Atomics.load(progress, 0), case: Atomics.load(progress, 1) };
+  process.send({ type: 'worker-error', message, where }, () => process.exit(0));
 };
 
 const worker = new Worker(new URL(config.url), {

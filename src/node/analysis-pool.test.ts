@@ -6,7 +6,8 @@ import { REFUND_POLICY_SOURCE } from '../sandbox/testing/refund-policy.ts';
 import { analyzeSourceCase } from '../sandbox/analyze-source.ts';
 import { NodeAnalysisPool, PipelineDefinitionError, preparationAllowanceMs } from './analysis-pool.ts';
 import { WorkerProcess } from './worker-process.ts';
-import type { WorkerRequest } from './protocol.ts';
+import type { WorkerReply, WorkerRequest, WorkerWhere } from './protocol.ts';
+import { analysisWorkerScript } from './worker-script.ts';
 
 const pools: NodeAnalysisPool[] = [];
 function makePool(size: number, timeoutMs = 10_000): NodeAnalysisPool {
@@ -247,6 +248,34 @@ export default {
     const [hog, ...fine] = await pool.run(source, cases, DEFAULT_SETTINGS);
     expect(hog.error).toMatch(/^case "hog": the analysis worker stopped: .*memory/i);
     for (const result of fine) expect(result.error).toBeUndefined();
+  });
+
+  it('hears from a worker whose thread ran out of memory which case of its batch it was on, though it held the earlier answer back', async () => {
+    const source = oneStepSource("if (inputs.question !== 'hoard') return 'as run'; const kept = []; while (true) kept.push(new Array(1e5).fill(kept.length));");
+    const replies: WorkerReply[] = [];
+    let worker: WorkerProcess | undefined;
+    const death = new Promise<{ message: string; where?: WorkerWhere }>((resolve) => {
+      worker = new WorkerProcess(analysisWorkerScript(), 64, {
+        message: (reply) => {
+          replies.push(reply);
+          if (reply.type === 'ready') worker!.postMessage({ type: 'describe', job: 1, source, fileName: 'pipeline.js' });
+          if (reply.type === 'described') {
+            const cases = ['q', 'hoard', 'q2'].map((text, i) => ({ id: `c${i}`, inputs: { question: text, doc: null } }));
+            worker!.postMessage({ type: 'run', job: 2, fileName: 'pipeline.js', cases, settings: DEFAULT_SETTINGS });
+          }
+        },
+        death: (message, where) => resolve({ message, where }),
+      });
+    });
+    try {
+      const { message, where } = await death;
+      expect(message).toMatch(/memory/i);
+      expect(where?.case).toBe(1);
+      // Case c0's answer was held to go with the next one's (WorkerReplyGroup), and was lost with the thread.
+      expect(replies.filter((reply) => reply.type === 'result')).toEqual([]);
+    } finally {
+      await worker?.terminate();
+    }
   });
 
   it.each([

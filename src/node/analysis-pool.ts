@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { ModelAnswer } from '../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import type { DefinitionSummary } from '../engine/definition-summary.ts';
-import { PHASE_IDLE, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import { PHASE_IDLE, type WorkerReply, type WorkerRequest, type WorkerWhere } from './protocol.ts';
 import {
   batchSizeFor,
   caseErrorResult,
@@ -236,7 +236,8 @@ export class NodeAnalysisPool {
     if (first.kind === 'case') {
       while (units.length < first.batchSize && this.queue.length > 0) {
         const next = this.queue[0];
-        if (next.kind !== 'case' || next.source !== first.source || next.settings !== first.settings) break;
+        // A case sent alone (batchSize 1, after an unexplained death) is never joined to a batch.
+        if (next.kind !== 'case' || next.batchSize === 1 || next.source !== first.source || next.settings !== first.settings) break;
         units.push(this.queue.shift()!);
       }
     }
@@ -294,7 +295,7 @@ export class NodeAnalysisPool {
     const slot = { ready: false, source: null, job: null, timer: null } as Omit<Slot, 'worker'> as Slot;
     slot.worker = new WorkerProcess(analysisWorkerScript(), this.memoryLimitMb, {
       message: (reply) => this.onReply(slot, reply),
-      death: (message) => this.onWorkerDeath(slot, message),
+      death: (message, where) => this.onWorkerDeath(slot, message, where),
     });
     slot.worker.unref();
     return slot;
@@ -347,11 +348,10 @@ export class NodeAnalysisPool {
     });
   }
 
-  private onWorkerDeath(slot: Slot, message: string): void {
+  private onWorkerDeath(slot: Slot, message: string, where?: WorkerWhere): void {
     if (this.closed || !this.slots.includes(slot)) return;
     const job = slot.job;
-    // A worker analyses its batch in order: the first unanswered case is the one it died on.
-    const current = job ? firstUnfinished(job) : -1;
+    const current = job ? deathCase(job, where) : -1;
     this.finishJob(slot);
     if (!slot.ready && ++this.startupFailures >= 3) {
       // The worker script itself fails: respawning would loop forever.
@@ -362,7 +362,12 @@ export class NodeAnalysisPool {
       return;
     }
     this.replaceWorker(slot);
-    if (job) this.failCurrent(job, current, { type: 'crash', message });
+    if (job && current === UNKNOWN_CASE) {
+      // The whole process died with several cases unanswered (a worker holds quick answers back),
+      // so which one killed it is not known: each goes again on its own, and the next death names it.
+      for (const unit of unfinished(job)) if (unit.kind === 'case') unit.batchSize = 1;
+      this.failCurrent(job, -1, { type: 'crash', message });
+    } else if (job) this.failCurrent(job, current, { type: 'crash', message });
     this.dispatch();
   }
 
@@ -400,6 +405,19 @@ export class NodeAnalysisPool {
 
 /** Marks a timeout whose worker did not say where it was. */
 const PHASE_UNKNOWN = -100;
+
+/** Marks a death whose case is not known (see onWorkerDeath). */
+const UNKNOWN_CASE = -2;
+
+/**
+ * The unit of `job` a dead worker was on: where its thread said it was; else, with one unit
+ * unanswered, that one; else not known (answers may have been held back: WorkerReplyGroup).
+ */
+function deathCase(job: Job, where: WorkerWhere | undefined): number {
+  if (job.units[0].kind === 'describe') return firstUnfinished(job);
+  if (where !== undefined && where.phase !== PHASE_IDLE && where.case >= 0 && where.case < job.units.length && !job.done[where.case]) return where.case;
+  return job.remaining === 1 ? firstUnfinished(job) : UNKNOWN_CASE;
+}
 
 /** Index of the first unit of a job that has not been settled, or -1. */
 function firstUnfinished(job: Job): number {

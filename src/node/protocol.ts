@@ -46,6 +46,26 @@ export type WorkerReply =
   | { type: 'failed'; job: number; index: number; message: string; definitionError: boolean };
 
 /**
+ * Several case replies of one batch in one message: a worker holds the answers of quick cases for
+ * up to a few milliseconds (workers/analysis.node.ts, HOLD_MS) and sends them together, since each
+ * message crosses a thread, a process and the pipe to the command (about a third of the command's
+ * time on 8-step cases of 2 ms each). The worker process unrolls the group (worker-process.ts).
+ */
+export interface WorkerReplyGroup {
+  type: 'replies';
+  replies: WorkerReply[];
+}
+
+/**
+ * Where a worker's thread was when it ended, read by its process from the progress buffer: the
+ * pool blames that case, not the first unanswered one (answers may be held back, see WorkerReplyGroup).
+ */
+export interface WorkerWhere {
+  phase: number;
+  case: number;
+}
+
+/**
  * What a worker is doing, written into a SharedArrayBuffer with Atomics so the pool can read it
  * even while the worker spins in user code and cannot post messages. Slot 0 (PROGRESS_PHASE)
  * holds a step index (>= 0) or one of these markers; slot 1 (PROGRESS_CASE) the index, within

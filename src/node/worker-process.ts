@@ -1,19 +1,20 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRootFrom } from './bundle-cache.mjs';
-import { PHASE_IDLE, PROGRESS_SLOTS, type WorkerReply, type WorkerRequest } from './protocol.ts';
+import { PHASE_IDLE, PROGRESS_SLOTS, type WorkerReply, type WorkerReplyGroup, type WorkerRequest, type WorkerWhere } from './protocol.ts';
 import type { WorkerScript } from './worker-script.ts';
 
 /** Where a worker was when asked: a step index or PHASE_* marker, and the case's index in its batch. */
-export interface WorkerProgress {
-  phase: number;
-  case: number;
-}
+export type WorkerProgress = WorkerWhere;
 
 export interface WorkerProcessEvents {
   message(reply: WorkerReply): void;
-  /** The worker is gone (its thread failed, ran out of memory, or the process died); called once. */
-  death(message: string): void;
+  /**
+   * The worker is gone (its thread failed, ran out of memory, or the process died); called once.
+   * `where`: the thread's last progress, when its process could still read it (not when the
+   * whole process died).
+   */
+  death(message: string, where?: WorkerWhere): void;
 }
 
 /** How long the pool waits for a stuck worker's process to say where its thread is. */
@@ -57,17 +58,20 @@ export class WorkerProcess {
       // Definitions see the same local time everywhere (the Date methods that read the time zone).
       env: { ...process.env, TZ: 'UTC' },
     });
-    const die = (message: string) => {
+    const die = (message: string, where?: WorkerWhere) => {
       if (this.dead) return;
       this.dead = true;
       this.answerProgress(null);
-      events.death(message);
+      events.death(message, where);
     };
     this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
-    this.child.on('message', (message: WorkerReply | { type: 'worker-error'; message: string } | ({ type: 'progress' } & WorkerProgress)) => {
+    this.child.on('message', (message: WorkerReply | WorkerReplyGroup | { type: 'worker-error'; message: string; where?: WorkerWhere } | ({ type: 'progress' } & WorkerProgress)) => {
       if (message.type === 'progress') this.answerProgress({ phase: message.phase, case: message.case });
-      else if (message.type === 'worker-error') die(message.message);
-      else if (!this.dead) events.message(message);
+      else if (message.type === 'worker-error') die(message.message, message.where);
+      else if (message.type === 'replies') {
+        // The pool may stop this worker while handling one reply of the group: the rest are then dropped.
+        for (const reply of message.replies) if (!this.dead) events.message(reply);
+      } else if (!this.dead) events.message(message);
     });
     this.child.on('error', (error) => die(error.message));
     this.child.on('exit', (code, signal) => {
