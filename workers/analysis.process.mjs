@@ -53,5 +53,8 @@ process.on('message', (message) => {
     worker.postMessage(message);
   }
 });
-// The pool went away (closed, or the command ended): stop at once.
+// The pool went away (closed, or the command ended): stop at once. This module is loaded
+// asynchronously, so the channel may have closed before the listener was added (a pool that
+// exited right after starting us): then `connected` is already false and no event will come.
 process.on('disconnect', () => process.exit(0));
+if (!process.connected) process.exit(0);
