@@ -19,6 +19,8 @@ interface FakeWorld {
   batches?: number[];
   /** The definitions workers were asked to load, and whether to describe them. */
   loads?: string[];
+  /** A describe answers only once this many plain loads have arrived (to see they run at once). */
+  describeAfterLoads?: number;
 }
 
 /** A fake worker: case "hang*" never returns; others echo their id with a cost of their index. */
@@ -31,10 +33,13 @@ function fakeWorkerFactory(world: FakeWorld) {
         ? new Promise<CaseResult>(() => {})
         : testResult({ id: caseDef.id, players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, shapley: { a: Number(caseDef.inputs.n) }, cost: Number(caseDef.inputs.n), evaluations: 2, permutations: 0 });
     const api = {
-      // A describe answers the text the other workers should load (without the listed cases).
-      load: (source: string, _fileName: string, describe: boolean) => {
+      // A describe of a definition listing cases ("listed ...") answers the text the other workers
+      // should load (without the listed cases).
+      load: async (source: string, _fileName: string, describe: boolean) => {
         world.loads?.push(`${describe ? 'describe' : 'load'} ${source}`);
-        return { ok: true, summary: { name: 'p', steps: [], cases: [], threshold: 1 }, ...(describe && { analysisSource: `${source} without its cases` }) };
+        const loadsSeen = () => (world.loads ?? []).filter((l) => l.startsWith('load')).length;
+        while (describe && loadsSeen() < (world.describeAfterLoads ?? 0)) await new Promise((r) => setTimeout(r, 1));
+        return { ok: true, summary: { name: 'p', steps: [], cases: [], threshold: 1 }, ...(describe && source.startsWith('listed') && { analysisSource: `${source} without its cases` }) };
       },
       analyzeCase,
       // As the real worker: each outcome posted as it finishes, outside Comlink.
@@ -200,16 +205,31 @@ describe('PageAnalysisPool', () => {
     pool.dispose();
   });
 
-  it('describes a definition in one worker; the others, and workers started later, load it without its listed cases (issue 10, defect 12)', async () => {
+  it('describes a definition in one worker while the others compile it; one listing cases is compiled again without them, also in workers started later (issue 10, defect 12)', async () => {
     const world: FakeWorld = { terminated: 0, started: 0, loads: [] };
     const pool = new PageAnalysisPool(3, fakeWorkerFactory(world), 50);
-    expect((await pool.load('src', 'p.js')).ok).toBe(true);
-    expect(world.loads).toEqual(['describe src', 'load src without its cases', 'load src without its cases']);
+    expect((await pool.load('listed src', 'p.js')).ok).toBe(true);
+    expect(world.loads!.slice(0, 3).sort()).toEqual(['describe listed src', 'load listed src', 'load listed src']);
+    expect(world.loads!.slice(3)).toEqual(['load listed src without its cases', 'load listed src without its cases']);
     world.loads = [];
-    const { results } = await runAll(pool, items(['c0', 'hang1', 'c2']));
+    const job = { items: items(['c0', 'hang1', 'c2']), source: 'listed src', settings, players: ['a'] };
+    const results: (CaseResult | undefined)[] = [];
+    await pool.run({ ...job, onResult: (i, r) => (results[i] = r) }, new AbortController().signal);
     expect(results[2]?.shapley).toEqual({ a: 2 });
     // The stuck case's worker was replaced; its successor (re-running the case) loads the text without the list.
-    expect(world.loads).toEqual(['load src without its cases']);
+    expect(world.loads).toEqual(['load listed src without its cases']);
+    pool.dispose();
+  });
+
+  it('compiles a definition without listed cases once in every worker, all at once', async () => {
+    const world: FakeWorld = { terminated: 0, started: 0, loads: [], describeAfterLoads: 2 };
+    const pool = new PageAnalysisPool(3, fakeWorkerFactory(world), 50);
+    expect(await pool.load('src', 'p.js')).toMatchObject({ ok: true });
+    expect(world.loads!.sort()).toEqual(['describe src', 'load src', 'load src']);
+    world.loads = [];
+    const { results } = await runAll(pool, items(['c0', 'c1', 'c2', 'c3']));
+    expect(results.map((r) => r?.id)).toEqual(['c0', 'c1', 'c2', 'c3']);
+    expect(world.loads).toEqual([]);
     pool.dispose();
   });
 

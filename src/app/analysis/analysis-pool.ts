@@ -75,6 +75,13 @@ function withCoalitions(message: CaseDoneMessage): CallOutcome {
   return isPending(outcome) ? outcome : joinCoalitions(outcome, coalitions);
 }
 
+/**
+ * Largest definition the other workers compile while the first one describes it (with its cases
+ * skipped, before the pool knows whether it lists cases inline): 200 000 characters compile in
+ * tens of milliseconds; a larger text is compiled once, without its case list.
+ */
+const PARALLEL_COMPILE_MAX_CHARS = 200_000;
+
 const CANCELLED: unique symbol = Symbol('cancelled');
 
 export class PageAnalysisPool {
@@ -96,17 +103,33 @@ export class PageAnalysisPool {
   }
 
   /**
-   * Describes a definition in the first worker, then compiles it in the others at once, with the
-   * same time limit as a case, so that all of them start on cases together (compiling in the
-   * sandbox is about as long as a hundred small cases). The others get the text without an inline
-   * case list and never read the definition's cases (issue 10, defect 12: each re-parsed and
-   * re-checked every listed case). Answers the first worker's outcome.
+   * Describes a definition in the first worker and compiles it in the others at the same time,
+   * with the same time limit as a case, so that all of them start on cases together (compiling in
+   * the sandbox is about as long as a hundred small cases; one after the other, the second worker's
+   * compile was on the way to every first result). The others never read the definition's cases
+   * (issue 10, defect 12: each re-parsed and re-checked every listed case): they compile it with its
+   * cases skipped, and when the description shows an inline case list (text to analyse without it),
+   * they compile that text again; a source too large for that extra compile to be cheap waits for
+   * the description instead. Answers the first worker's outcome.
    */
   async load(source: string, fileName: string): Promise<LoadOutcome> {
-    const outcome = await this.#loadInSlot(0, source, fileName, true);
-    if (!outcome.ok) return outcome;
+    const others = this.#slots.slice(1).map((_, i) => i + 1);
+    const parallel = source.length <= PARALLEL_COMPILE_MAX_CHARS;
+    const [outcome] = await Promise.all([
+      this.#loadInSlot(0, source, fileName, true),
+      ...(parallel ? others.map((slotIndex) => this.#loadInSlot(slotIndex, source, fileName, false)) : []),
+    ]);
+    if (!outcome.ok) {
+      // A definition whose description failed (its listed cases, say) is loaded nowhere.
+      for (const slotIndex of others) if (this.#slots[slotIndex].source === source) this.#slots[slotIndex].source = null;
+      return outcome;
+    }
     this.#described = { source, analysisSource: outcome.analysisSource ?? source };
-    await Promise.all(this.#slots.slice(1).map((_, i) => this.#loadInSlot(i + 1, source, fileName, false)));
+    if (!parallel || outcome.analysisSource !== undefined) {
+      // The first compile had the inline case list: each slot compiles the text without it.
+      for (const slotIndex of others) this.#slots[slotIndex].source = null;
+      await Promise.all(others.map((slotIndex) => this.#loadInSlot(slotIndex, source, fileName, false)));
+    }
     return outcome;
   }
 

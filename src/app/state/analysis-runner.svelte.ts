@@ -132,6 +132,14 @@ export class AnalysisRunner {
     return Number.isInteger(requested) && requested > 0 && requested <= 16 ? requested : poolSize(navigator.hardwareConcurrency);
   }
 
+  /**
+   * Starts the analysis workers now (their bundle, the sandbox's lockdown), while the page is still
+   * opening or the user is choosing a study, instead of when the first definition is compiled.
+   */
+  startWorkers(): void {
+    this.#getPool();
+  }
+
   /** The settings a new study starts with. */
   defaultSettings(): AnalysisSettings {
     return { ...DEFAULT_SETTINGS };
