@@ -2,7 +2,8 @@
  * Interleaved A/B of two builds of the workbench (the machine's load moves too much for runs taken
  * minutes apart to compare): for each round, each build, each demo and each worker count, one
  * analysis timed as `npm run bench:browser` times it (status "running" to "done"). Prints the
- * medians and the 2-vs-1 speed-ups.
+ * medians and the 2-vs-1 speed-ups, page open to done, and the CPU time the browser used from
+ * opening the page to done (steadier than wall time when other jobs share the cores).
  *
  *   npm run build -- --outDir /tmp/a && ... --outDir /tmp/b
  *   npx tsx bench/browser/ab.ts /tmp/a /tmp/b [rounds]
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from '@playwright/test';
 import { median } from '../lib/measure.ts';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
+import { sampleDescendantsCpu } from './process-cpu.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const INIT_SCRIPT = `
@@ -41,20 +43,29 @@ async function preview(dist: string, port: number): Promise<ChildProcess> {
   throw new Error(`vite preview of ${dist} did not answer`);
 }
 
-/** One analysis: [running -> done, navigation start -> done] in ms. */
-async function timeRun(browser: Browser, port: number, trace: string, workers: number): Promise<[number, number]> {
+/**
+ * One analysis: [running -> done, navigation start -> done] in ms, and the CPU time the browser's
+ * processes used from before the navigation to done and from running to done (NaN where /proc is
+ * not there; sampled every 25 ms).
+ */
+async function timeRun(browser: Browser, port: number, trace: string, workers: number): Promise<[number, number, number, number]> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.addInitScript(INIT_SCRIPT);
+  const cpu = sampleDescendantsCpu();
   try {
+    const opened = Date.now();
     await page.goto(`http://127.0.0.1:${port}/?trace=demos/${trace}.trace.json&workers=${workers}`);
     await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: 120_000 });
     const log = (await page.evaluate('window.__status')) as { status: string; at: number }[];
     const start = log.find((s) => s.status === 'running')?.at;
     const end = log.find((s) => s.status === 'done')?.at;
     if (start === undefined || end === undefined) throw new Error(`status not seen: ${JSON.stringify(log)}`);
-    return [end - start, end];
+    cpu.stop();
+    const origin = (await page.evaluate('performance.timeOrigin')) as number;
+    return [end - start, end, cpu.at(origin + end) - cpu.at(opened), cpu.at(origin + end) - cpu.at(origin + start)];
   } finally {
+    cpu.stop();
     await context.close();
   }
 }
@@ -73,10 +84,12 @@ async function main(): Promise<void> {
       for (const [i, dist] of builds.entries()) {
         for (const trace of demos) {
           for (const workers of [1, 2]) {
-            const [analysis, openToDone] = await timeRun(browser, 5290 + i, trace, workers);
+            const [analysis, openToDone, cpu, analysisCpu] = await timeRun(browser, 5290 + i, trace, workers);
             if (round < 0) continue; // warm-up round
             add(`${dist} ${trace} ${workers}`, analysis);
             add(`${dist} ${trace} ${workers} open`, openToDone);
+            add(`${dist} ${trace} ${workers} cpu`, cpu);
+            add(`${dist} ${trace} ${workers} analysis cpu`, analysisCpu);
           }
         }
       }
@@ -88,9 +101,13 @@ async function main(): Promise<void> {
         const two = median(times.get(`${dist} ${trace} 2`)!);
         const oneOpen = median(times.get(`${dist} ${trace} 1 open`)!);
         const twoOpen = median(times.get(`${dist} ${trace} 2 open`)!);
+        const oneCpu = median(times.get(`${dist} ${trace} 1 cpu`)!);
+        const twoCpu = median(times.get(`${dist} ${trace} 2 cpu`)!);
+        const oneAnalysisCpu = median(times.get(`${dist} ${trace} 1 analysis cpu`)!);
+        const twoAnalysisCpu = median(times.get(`${dist} ${trace} 2 analysis cpu`)!);
         console.log(
           `${dist.padEnd(24)} ${trace.padEnd(17)} analysis 1 worker ${one.toFixed(0).padStart(5)} ms, 2 workers ${two.toFixed(0).padStart(5)} ms: ${(one / two).toFixed(2)}x` +
-            `   (page open to done: ${oneOpen.toFixed(0)} / ${twoOpen.toFixed(0)} ms)   runs 2w: ${times.get(`${dist} ${trace} 2`)!.map((t) => t.toFixed(0)).join(' ')}`,
+            `   (page open to done: ${oneOpen.toFixed(0)} / ${twoOpen.toFixed(0)} ms; browser CPU ${oneCpu.toFixed(0)} / ${twoCpu.toFixed(0)} ms, of which running to done ${oneAnalysisCpu.toFixed(0)} / ${twoAnalysisCpu.toFixed(0)} ms)   runs 2w: ${times.get(`${dist} ${trace} 2`)!.map((t) => t.toFixed(0)).join(' ')}`,
         );
       }
     }
