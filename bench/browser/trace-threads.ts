@@ -1,8 +1,9 @@
 /**
  * Where the page's analysis time goes, thread by thread: opens a demo trace in headless Chromium
  * with N workers, records a CDP trace of every thread of every process while it runs, and prints,
- * for the analysis window (status "running" to "done"), each thread's busy time (top-level tasks),
- * when each worker first and last worked, and the messages the page and workers posted.
+ * for the analysis window (status "running" to "done"), each thread's busy time (top-level tasks
+ * and microtask checkpoints), when each worker first and last worked, the CPU time per kind of
+ * thread and how much of it V8's background compilers took, and the main thread's nested events.
  *
  *   npx tsx bench/browser/trace-threads.ts --dist dist --workers 2 --trace eight-step-agent [--out /tmp/t.json]
  *   npx tsx bench/browser/trace-threads.ts --dist dist --workers 1 --file large.trace.json   # opened with the file picker
@@ -87,8 +88,8 @@ async function main(): Promise<void> {
     await cdp.send('Tracing.start', {
       transferMode: 'ReportEvents',
       traceConfig: { includedCategories: process.argv.includes('--detail')
-          ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8', 'v8.execute', '__metadata']
-          : ['toplevel', 'blink.user_timing', 'devtools.timeline', '__metadata'] },
+          ? ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8', 'v8.execute', 'disabled-by-default-v8.compile', '__metadata']
+          : ['toplevel', 'blink.user_timing', 'devtools.timeline', 'v8.execute', 'disabled-by-default-v8.compile', '__metadata'] },
     });
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -130,10 +131,14 @@ function summarize(events: TraceEvent[]): void {
   const t1 = done.ts;
   const windowMs = (t1 - t0) / 1000;
   console.log(`analysis window: ${windowMs.toFixed(0)} ms`);
-  // Busy time: the union of top-level tasks (they nest) clipped to the window.
+  // Busy time: the union of top-level tasks (they nest) clipped to the window. A worker runs most
+  // of its JavaScript in the microtask checkpoint after a task (each case continues after its task
+  // hops), outside the task's own trace event: RunMicrotasks (v8.execute) counts as work too.
+  // Without it a worker analysing cases looked idle most of the window.
+  const isWork = (e: TraceEvent): e is TraceEvent & { dur: number } => e.ph === 'X' && e.dur !== undefined && (e.cat.split(',').includes('toplevel') || e.name === 'RunMicrotasks');
   const spans = new Map<string, [number, number][]>();
   for (const e of events) {
-    if (e.ph !== 'X' || !e.cat.split(',').includes('toplevel') || e.dur === undefined) continue;
+    if (!isWork(e)) continue;
     const s = Math.max(e.ts, t0);
     const f = Math.min(e.ts + e.dur, t1);
     if (f <= s) continue;
@@ -173,6 +178,35 @@ function summarize(events: TraceEvent[]): void {
       `${(procs.get(pid) ?? '?').padEnd(10)} ${(names.get(key) ?? key).padEnd(28)} busy ${(t.busy / 1000).toFixed(0).padStart(5)} ms (${((100 * t.busy) / (t1 - t0)).toFixed(0).padStart(3)} %), ${String(t.tasks).padStart(5)} tasks, longest ${(t.longest / 1000).toFixed(1)} ms, from +${((t.first - t0) / 1000).toFixed(0)} to +${((t.last - t0) / 1000).toFixed(0)} ms`,
     );
   }
+  // CPU time (the trace's thread time) of the outermost work events per kind of thread, and the
+  // part of it V8's background compilers (Maglev, TurboFan) took: every worker is its own isolate
+  // and compiles the same hot code again.
+  const cpuByKind = new Map<string, number>();
+  const work = new Map<string, (TraceEvent & { dur: number })[]>();
+  for (const e of events) {
+    if (!isWork(e) || (e as { tdur?: number }).tdur === undefined || e.ts < t0 || e.ts > t1) continue;
+    const key = `${e.pid}:${e.tid}`;
+    if (!work.has(key)) work.set(key, []);
+    work.get(key)!.push(e);
+  }
+  for (const [key, list] of work) {
+    list.sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+    let end = -Infinity;
+    let cpu = 0;
+    for (const e of list) {
+      if (e.ts < end) continue;
+      cpu += (e as { tdur?: number }).tdur ?? 0;
+      end = e.ts + e.dur;
+    }
+    const pid = Number(key.split(':')[0]);
+    const kind = `${procs.get(pid) ?? '?'} ${names.get(key) ?? key}`;
+    cpuByKind.set(kind, (cpuByKind.get(kind) ?? 0) + cpu);
+  }
+  let jitCpu = 0;
+  for (const e of events) if ((e.name === 'V8.TurbofanTask' || e.name === 'V8.MaglevTask') && e.ts >= t0 && e.ts <= t1) jitCpu += (e as { tdur?: number }).tdur ?? 0;
+  console.log('CPU time by kind of thread (all threads of a kind together):');
+  for (const [kind, cpu] of [...cpuByKind].sort((a, b) => b[1] - a[1])) if (cpu >= 2000) console.log(`  ${kind.padEnd(50)} ${(cpu / 1000).toFixed(0).padStart(6)} ms`);
+  console.log(`  of which V8's background compilers (Maglev, TurboFan)   ${(jitCpu / 1000).toFixed(0).padStart(6)} ms`);
   // The main thread's time by what the task did (the largest nested events).
   const main = rows.find(([key]) => names.get(key) === 'CrRendererMain');
   if (main) {
