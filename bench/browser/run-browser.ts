@@ -4,7 +4,7 @@
  *  1. the 200-case stochastic RAG analysis and the 400-case eight-step agent (opened with
  *     `?trace=`, which starts the analysis) with one analysis worker and with one per core
  *     (`?workers=N`): wall time and the speed-up;
- *     and, since the workers start and warm up as the page opens (before "running"), the time
+ *     and, since the workers start as the page opens and compile before "running", the time
  *     from the navigation to "done" and the browser's CPU time, for both;
  *  2. main-thread long tasks (PerformanceObserver 'longtask', > 50 ms) while it runs;
  *  3. the import time of a generated ~50 MB, 10 000-case trace opened with the file picker, and
@@ -109,8 +109,8 @@ interface RunFigures {
   wallMs: number;
   /**
    * Navigation start to "done" (recorded runs only, NaN for the posterior re-run): the workers
-   * start and warm up before "running", so this is the figure that shows whether that only moved
-   * time out of the analysis window.
+   * start and compile before "running", so this is the figure that shows whether work was only
+   * moved out of the analysis window.
    */
   openToDoneMs: number;
   /** CPU time of the browser's processes from the navigation to "done", and from "running" to "done" (NaN without /proc). */

@@ -17,8 +17,6 @@ import { errorResult } from '../../engine/case-result.ts';
 import { splitCoalitions } from '../../engine/packed-coalitions.ts';
 import type { CaseDoneMessage, LoadOutcome, WatchdogMessage } from './protocol.ts';
 import { describeProblem } from './definition-summary.ts';
-import { WARM_UP_FILE_NAME, WARM_UP_SOURCE } from './warm-up-definition.ts';
-import { DEFAULT_SETTINGS } from '../../engine/settings.ts';
 
 ensureLockdown();
 
@@ -85,37 +83,6 @@ async function settleDeferredWork(): Promise<string | null> {
   return `a promise it created was rejected and never handled: ${text}`;
 }
 
-/**
- * Set by the page's first call: the warm-up (below) stops at once, so it never delays real work
- * by more than one of its cases.
- */
-let calledByPage = false;
-
-/**
- * Analyses the warm-up definition's cases one task at a time until WARM_UP_MS have passed or the
- * page calls, results thrown away: V8 then compiles the engine's and the sandbox's hot code now,
- * while the page opens, instead of during the first analysis (warm-up-definition.ts).
- */
-const WARM_UP_MS = 250;
-async function warmUp(): Promise<void> {
-  const started = performance.now();
-  let cases: CaseDef[];
-  try {
-    cases = describeForAnalysis(WARM_UP_SOURCE, WARM_UP_FILE_NAME).summary.cases;
-  } catch {
-    return;
-  }
-  const settings: AnalysisSettings = { ...DEFAULT_SETTINGS };
-  for (let i = 0; !calledByPage && performance.now() - started < WARM_UP_MS; i++) {
-    try {
-      analyzeSourceCaseRound(WARM_UP_SOURCE, cases[i % cases.length], { ...settings, seed: i }, new Map(), undefined, WARM_UP_FILE_NAME, { casesDescribed: true });
-    } catch {
-      return;
-    }
-    await hop();
-  }
-}
-
 const api = {
   /**
    * Compiles `source` in the sandbox and keeps it for the following `analyzeCase` calls. With
@@ -124,7 +91,6 @@ const api = {
    * cases are never read here.
    */
   async load(source: string, fileName: string, describe = true): Promise<LoadOutcome> {
-    calledByPage = true;
     let outcome: LoadOutcome;
     try {
       const { summary, analysisSource } = describe
@@ -150,7 +116,6 @@ const api = {
    * the requests it waits for, and the page calls again once it has them.
    */
   async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>): Promise<CaseResult | { pending: PendingRequest[] }> {
-    calledByPage = true;
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     const { players } = loaded;
     reportedStep = PHASE_IDLE;
@@ -185,7 +150,6 @@ const api = {
   },
 
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult {
-    calledByPage = true;
     try {
       return analyzeTableGame(game, settings);
     } catch (error) {
@@ -197,4 +161,3 @@ const api = {
 export type AnalysisWorkerApi = typeof api;
 
 Comlink.expose(api);
-void warmUp();
