@@ -21,6 +21,9 @@ export const PAGE_CSP = [
   // llama.cpp, vLLM on this machine). A hosted endpoint's origin is added by whoever deploys.
   "connect-src 'self' http://localhost:* http://127.0.0.1:*",
   "worker-src 'self'",
+  // The analysis frame (public/analysis-frame.html), which starts the analysis workers in
+  // sandboxed children of its own, under its own policy.
+  "frame-src 'self'",
   "manifest-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
@@ -45,7 +48,12 @@ export default defineConfig({
   // Relative base: the build works from any sub-path of any static host.
   base: './',
   plugins: [svelte(), contentSecurityPolicy(), docsPages(fileURLToPath(new URL('.', import.meta.url)))],
-  worker: { format: 'es' },
+  // Each worker is one self-contained classic script: the analysis worker is started from a
+  // sandboxed frame's blob: URL (src/app/analysis/analysis-frame.ts), where a module worker could
+  // neither load (Chromium refuses an opaque origin's blob: module) nor import other chunks
+  // (cross-origin to the frame); 'iife' fails the build rather than split a worker into chunks.
+  // Strict, as the modules it is built from are.
+  worker: { format: 'iife', rolldownOptions: { output: { strict: true } } },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
   build: { target: 'es2022', sourcemap: false },
