@@ -6,10 +6,12 @@ import { docsPages } from './src/docs-site/docs-plugin.ts';
 /**
  * The Content-Security-Policy of the built pages. Scripts, styles, workers and fetches come only
  * from the page's own origin, so untrusted traces and definitions cannot pull anything in or send
- * anything out. A meta CSP does not govern Web Workers (they take the policy of their own
- * response), so `public/_headers` repeats it, with 'unsafe-eval' for the workers only: the SES
- * compartment that runs pipeline definitions evaluates their source. Only the page may reach a
- * model endpoint (loopback origins); the workers, where definitions run, keep connect-src 'self'.
+ * anything out. A meta CSP does not govern Web Workers started from a URL (they take the policy of
+ * their own response), so `public/_headers` repeats it, with 'unsafe-eval' for those workers only:
+ * the SES compartment that runs pipeline definitions evaluates their source. The analysis workers
+ * are started from blob: URLs in sandboxed children of public/analysis-frame.html and inherit that
+ * frame's policy instead ('unsafe-eval', connect-src 'none'), so the page itself never allows eval.
+ * Only the page may reach a model endpoint (loopback origins); no worker may.
  */
 export const PAGE_CSP = [
   "default-src 'self'",
