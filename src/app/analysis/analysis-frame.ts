@@ -46,12 +46,16 @@ function analysisFrame(): Promise<Window> {
   return frameWindow;
 }
 
-/** The worker bundle, fetched once. */
+/** The worker bundle, fetched once (again by the next worker if that failed: offline before it was cached). */
 function analysisWorkerCode(url: string): Promise<Blob> {
-  workerCode ??= fetch(url).then(async (response) => {
-    if (!response.ok) throw new Error(`fetching the worker script ${url} answered ${response.status}`);
-    return new Blob([await response.text()], { type: 'text/javascript' });
-  });
+  if (workerCode === null) {
+    const fetched = fetch(url).then(async (response) => {
+      if (!response.ok) throw new Error(`fetching the worker script ${url} answered ${response.status}`);
+      return new Blob([await response.text()], { type: 'text/javascript' });
+    });
+    fetched.catch(() => (workerCode = null));
+    workerCode = fetched;
+  }
   return workerCode;
 }
 
