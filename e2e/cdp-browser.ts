@@ -46,10 +46,14 @@ export function launchCdpBrowser(executablePath: string, args: string[]): CdpBro
     on(method, listener) {
       listeners.set(method, [...(listeners.get(method) ?? []), listener]);
     },
+    /** Asks the browser to close (it then ends its own processes, which may still write to its profile), killing it if it does not. */
     async close() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill();
+      toBrowser.write(JSON.stringify({ id: nextId++, method: 'Browser.close', params: {} }) + '\0');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -232,6 +232,7 @@ test('a step that runs out of memory loses its worker, not the tab; the case say
     expect(crashed.every((type) => type === 'iframe')).toBe(true);
   } finally {
     await browser.close();
-    rmSync(profile, { recursive: true, force: true });
+    // Its last processes may still be leaving files there for a moment.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 });
