@@ -18,15 +18,15 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface FakeWorker {
   dead: boolean;
+  /** Cases it is analysing now. */
+  running: number;
   lose(reason: string): void;
 }
 
 class FakeBrowser {
   /** The workers of the live process; a crash loses them all and the next ones start in a new process. */
   process = new Set<FakeWorker>();
-  /** Calls running in all workers now. */
-  running = 0;
-  /** For each run of an "oom" case: how many other calls were running when it started. */
+  /** For each run of an "oom" case: how many cases other live workers were analysing when it started. */
   oomRuns: number[] = [];
   started = 0;
 
@@ -44,18 +44,18 @@ class FakeBrowser {
     this.started++;
     const { port1, port2 } = new MessageChannel();
     let lose: (reason: string) => void = () => {};
-    const me: FakeWorker = { dead: false, lose: (reason) => lose(reason) };
+    const me: FakeWorker = { dead: false, running: 0, lose: (reason) => lose(reason) };
     this.process.add(me);
     const analyzeCase = async (caseDef: CaseDef, _s: AnalysisSettings, watch = false): Promise<CaseResult> => {
       if (watch) port2.postMessage({ agentblameWatchdog: 0 });
       if (caseDef.id.startsWith('oom')) {
-        this.oomRuns.push(this.running);
+        this.oomRuns.push([...this.process].filter((worker) => worker !== me && !worker.dead).reduce((sum, worker) => sum + worker.running, 0));
         setTimeout(() => this.crash(), 3);
         return never();
       }
-      this.running++;
+      me.running++;
       await pause(10);
-      this.running--;
+      me.running--;
       if (me.dead) return never();
       return testResult({ id: caseDef.id, players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, shapley: { a: Number(caseDef.inputs.n) }, cost: 1, evaluations: 2, permutations: 0 });
     };
