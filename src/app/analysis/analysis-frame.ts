@@ -27,7 +27,7 @@ function analysisFrame(): Promise<Window> {
     const frame = document.createElement('iframe');
     frame.src = new URL(FRAME_FILE, document.baseURI).href;
     frame.title = 'agentblame analysis workers';
-    frame.hidden = true;
+    frame.style.cssText = 'position: fixed; left: 0; bottom: 0; width: 1px; height: 1px; border: 0; opacity: 0; pointer-events: none;';
     frame.setAttribute('aria-hidden', 'true');
     frame.tabIndex = -1;
     const timer = setTimeout(() => {
