@@ -27,6 +27,9 @@ function analysisFrame(): Promise<Window> {
     const frame = document.createElement('iframe');
     frame.src = new URL(FRAME_FILE, document.baseURI).href;
     frame.title = 'agentblame analysis workers';
+    // Shown (1 px, transparent) rather than hidden: Chromium runs a hidden frame's children as
+    // background work, and the page's analysis was 10-18 % slower so (bench/README.md, "Page
+    // speed, fourth round").
     frame.style.cssText = 'position: fixed; left: 0; bottom: 0; width: 1px; height: 1px; border: 0; opacity: 0; pointer-events: none;';
     frame.setAttribute('aria-hidden', 'true');
     frame.tabIndex = -1;
