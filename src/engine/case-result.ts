@@ -6,7 +6,7 @@
 import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResult, Game, Method, PairInteraction, PassedCaseResult, ShapleyEstimate } from './types.ts';
 import { fixAlone, leaveOneOut } from './baselines.ts';
 import { type Coalition, emptyCoalition, fullCoalition, singletonCoalition } from './coalition.ts';
-import { joinCoalitions, type PackedCoalitions } from './packed-coalitions.ts';
+import { attachPackedTable, type PackedCoalitions } from './packed-coalitions.ts';
 import { resolveMethod } from './settings.ts';
 import { namedRecord } from './named-record.ts';
 import { boundText } from './bound-text.ts';
@@ -168,11 +168,11 @@ export function attributedResult(game: Game, a: AttributionInputs, extras: Resul
     permutations: estimate.permutations,
     stopReason: estimate.stopReason,
     fixable: m.evaluated.some(([, v]) => v >= a.threshold),
-    // A place held in the key order; joinCoalitions fills it with the table, unpacked when read.
+    // A place held in the key order; attachPackedTable fills it with the table, unpacked when read.
     ...(listed ? { coalitions: undefined } : {}),
     ...(m.fixedOutputs !== undefined && { fixedOutputs: m.fixedOutputs }),
     ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
     ...(a.interactions !== undefined && { interactions: a.interactions }),
   };
-  return listed ? (joinCoalitions(result, packedEvaluated(m.evaluated)) as AttributedCaseResult) : result;
+  return listed ? attachPackedTable(result, packedEvaluated(m.evaluated)) : result;
 }

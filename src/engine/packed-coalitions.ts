@@ -84,15 +84,22 @@ export function splitCoalitions(result: CaseResult): { result: CaseResult; coali
  */
 export function joinCoalitions(result: CaseResult, coalitions: PackedCoalitions | null | undefined): CaseResult {
   if (!coalitions || result.error !== undefined || !result.failed) return result;
-  const joined = withTable(result, undefined);
+  return attachPackedTable(withTable(result, undefined), coalitions);
+}
+
+/**
+ * joinCoalitions on a result its caller has just built (not shared yet), without copying it:
+ * `coalitions` becomes the lazily unpacked table, in its place in the key order if the key is there.
+ */
+export function attachPackedTable<R extends CaseResult>(fresh: R, coalitions: PackedCoalitions): R {
   let table: { fixed: string[]; value: number }[] | undefined;
-  Object.defineProperty(joined, 'coalitions', {
+  Object.defineProperty(fresh, 'coalitions', {
     enumerable: true,
     configurable: true,
-    get: () => (table ??= unpackCoalitions(result.players, coalitions)),
+    get: () => (table ??= unpackCoalitions(fresh.players, coalitions)),
   });
-  packedOf.set(joined, coalitions);
-  return joined;
+  packedOf.set(fresh, coalitions);
+  return fresh;
 }
 
 /** Whether the result's table is still the lazy one joinCoalitions put there. */
