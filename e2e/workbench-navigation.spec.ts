@@ -102,8 +102,11 @@ test('a reload reopens the same study and view; the batch bars are sorted by siz
   await page.locator('[data-testid=case-list] tbody tr').first().getByRole('button').click();
   await expect(page.getByTestId('case-waterfall')).toBeVisible();
   const url = page.url();
+  const entries = await page.evaluate(() => history.length);
   await page.reload();
   expect(page.url()).toBe(url);
+  // Reopening writes no entry of its own (a stray start page would be where Back goes).
+  expect(await page.evaluate(() => history.length)).toBe(entries);
   await expect(page.getByTestId('case-detail')).toBeVisible();
   await expect(page.getByTestId('case-waterfall')).toBeVisible();
 });

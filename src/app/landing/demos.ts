@@ -25,9 +25,19 @@ export async function fetchDemoResponses(id: string): Promise<unknown[]> {
   return (await response.text()).split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as unknown);
 }
 
+/** The files a demo may ship as, in the order they are looked for. */
+function demoFileNames(id: string): string[] {
+  return [`${id}.trace.json`, `${id}.pipeline.js`];
+}
+
+/** Whether a study opened from `fileName` is the shipped demo `id` (a stored session remembers its file). */
+export function isDemoFile(id: string, fileName: string): boolean {
+  return DEMOS.some((demo) => demo.id === id) && demoFileNames(id).includes(fileName);
+}
+
 /** Fetches a demo from next to the build (relative, so it works from any sub-path). */
 export async function fetchDemo(id: string): Promise<{ text: string; fileName: string }> {
-  for (const fileName of [`${id}.trace.json`, `${id}.pipeline.js`]) {
+  for (const fileName of demoFileNames(id)) {
     const response = await fetch(new URL(`demos/${fileName}`, document.baseURI), { credentials: 'same-origin' });
     if (response.ok) return { text: await response.text(), fileName };
   }

@@ -27,6 +27,12 @@ export class UrlSync {
   readonly #deps: UrlSyncDeps;
   /** Set once the address the page was opened with has been applied (before that, it is not overwritten). */
   #started = $state(false);
+  /**
+   * Openings from the address still in progress. While one runs, what is shown is half-way (no
+   * study yet, or a study not yet linked to its demo); writing that would push a stray entry
+   * (the start page) into the history and drop the link's demo.
+   */
+  #applying = $state(0);
 
   constructor(deps: UrlSyncDeps) {
     this.#deps = deps;
@@ -59,7 +65,7 @@ export class UrlSync {
   write(): void {
     const title = this.title();
     if (document.title !== title) document.title = title;
-    if (!this.#started) return;
+    if (!this.#started || this.#applying > 0) return;
     const state = this.#deps.runner.study ? this.current() : null;
     const hash = state ? toHash(state) : '';
     if (hash === location.hash.replace(/^#/, '')) return;
@@ -81,6 +87,16 @@ export class UrlSync {
 
   /** Shows what `state` names: its study (opened if another one), then its view. */
   async apply(state: UrlState, initial: boolean): Promise<void> {
+    this.#applying++;
+    try {
+      await this.#apply(state, initial);
+    } finally {
+      this.#started = true;
+      this.#applying--;
+    }
+  }
+
+  async #apply(state: UrlState, initial: boolean): Promise<void> {
     const { runner, nav, opener, sync } = this.#deps;
     const setNavigation = () => {
       nav.view = state.view;
@@ -105,7 +121,8 @@ export class UrlSync {
     let opened: Promise<unknown> | null = null;
     setNavigation();
     if (state.session !== null && (await sync.store?.get(state.session))) {
-      opened = opener.openStored(state.session, { keepNavigation: true });
+      // A link to a stored demo session keeps naming the demo, for browsers without the session.
+      opened = opener.openStored(state.session, { keepNavigation: true, demo: state.demo });
     } else if (traceQuery() !== null) {
       opened = this.#openTraceQuery(settings);
     } else if (state.demo !== null) {
@@ -113,7 +130,6 @@ export class UrlSync {
     } else if (!initial && runner.study) {
       opener.close();
     }
-    this.#started = true;
     if (opened) await waitUntil(() => runner.study !== null, opened);
   }
 

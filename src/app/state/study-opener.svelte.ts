@@ -12,7 +12,7 @@ import type { Predictions } from '../../runs/score.ts';
 import { importInWorker } from '../importing/import-client.ts';
 import type { ImportProblem, ImportProgress } from '../importing/import-protocol.ts';
 import type { Study } from '../importing/study.ts';
-import { DEMOS, fetchDemo, fetchDemoResponses } from '../landing/demos.ts';
+import { DEMOS, fetchDemo, fetchDemoResponses, isDemoFile } from '../landing/demos.ts';
 import { validateCacheEntry } from '../../model/validate-cache-entry.ts';
 import type { AnalysisRunner } from './analysis-runner.svelte.ts';
 import type { SessionSync } from './session-sync.svelte.ts';
@@ -28,6 +28,8 @@ export interface Notice {
 export interface OpenOptions {
   settings?: Partial<AnalysisSettings>;
   keepNavigation?: boolean;
+  /** The shipped demo it is, so the address names the demo while its first analysis runs. */
+  demo?: string;
 }
 
 export class StudyOpener {
@@ -136,7 +138,7 @@ export class StudyOpener {
         });
         await this.#runner.responseStore.putMany(entries);
       }
-      await this.openSource(text, fileName, options);
+      await this.openSource(text, fileName, { ...options, demo: id });
       if (this.#runner.study?.fileName === fileName) this.demo = id;
     } catch (error) {
       this.notice = { title: 'Could not open the demo', problem: { message: (error as Error).message } };
@@ -155,7 +157,7 @@ export class StudyOpener {
 
   /** A study from a file: it becomes a new session. */
   async openNewStudy(study: Study, options: OpenOptions = {}): Promise<void> {
-    this.demo = null;
+    this.demo = options.demo ?? null;
     this.#sync.startNew(study.name);
     const settings = options.settings ? { ...this.#runner.defaultSettings(), ...options.settings } : undefined;
     await this.#runner.openStudy(study, { ...(settings ? { settings } : {}), keepNavigation: options.keepNavigation === true });
@@ -178,8 +180,9 @@ export class StudyOpener {
   }
 
   /** Continues a stored session: its settings and results, resumed if it was interrupted. */
-  async openSession(session: Session, options: { keepNavigation?: boolean } = {}): Promise<void> {
-    this.demo = null;
+  async openSession(session: Session, options: { keepNavigation?: boolean; demo?: string | null } = {}): Promise<void> {
+    // Set before the study opens, so its first address already names the demo it came from.
+    this.demo = options.demo != null && isDemoFile(options.demo, session.fileName) ? options.demo : null;
     this.#sync.adopt(session);
     const results: CaseResult[] = session.results;
     await this.#runner.openStudy(
@@ -195,7 +198,7 @@ export class StudyOpener {
   }
 
   /** Opens a session stored in this browser by id. */
-  async openStored(id: string, options: { keepNavigation?: boolean } = {}): Promise<boolean> {
+  async openStored(id: string, options: { keepNavigation?: boolean; demo?: string | null } = {}): Promise<boolean> {
     const session = await this.#sync.store?.get(id);
     if (session) {
       await this.openSession(session, options);
