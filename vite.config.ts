@@ -6,10 +6,12 @@ import { docsPages } from './src/docs-site/docs-plugin.ts';
 /**
  * The Content-Security-Policy of the built pages. Scripts, styles, workers and fetches come only
  * from the page's own origin, so untrusted traces and definitions cannot pull anything in or send
- * anything out. A meta CSP does not govern Web Workers (they take the policy of their own
- * response), so `public/_headers` repeats it, with 'unsafe-eval' for the workers only: the SES
- * compartment that runs pipeline definitions evaluates their source. Only the page may reach a
- * model endpoint (loopback origins); the workers, where definitions run, keep connect-src 'self'.
+ * anything out. A meta CSP does not govern Web Workers started from a URL (they take the policy of
+ * their own response), so `public/_headers` repeats it, with 'unsafe-eval' for those workers only:
+ * the SES compartment that runs pipeline definitions evaluates their source. The analysis workers
+ * are started from blob: URLs in sandboxed children of public/analysis-frame.html and inherit that
+ * frame's policy instead ('unsafe-eval', connect-src 'none'), so the page itself never allows eval.
+ * Only the page may reach a model endpoint (loopback origins); no worker may.
  */
 export const PAGE_CSP = [
   "default-src 'self'",
@@ -21,6 +23,9 @@ export const PAGE_CSP = [
   // llama.cpp, vLLM on this machine). A hosted endpoint's origin is added by whoever deploys.
   "connect-src 'self' http://localhost:* http://127.0.0.1:*",
   "worker-src 'self'",
+  // The analysis frame (public/analysis-frame.html), which starts the analysis workers in
+  // sandboxed children of its own, under its own policy.
+  "frame-src 'self'",
   "manifest-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",
@@ -45,7 +50,12 @@ export default defineConfig({
   // Relative base: the build works from any sub-path of any static host.
   base: './',
   plugins: [svelte(), contentSecurityPolicy(), docsPages(fileURLToPath(new URL('.', import.meta.url)))],
-  worker: { format: 'es' },
+  // Each worker is one self-contained classic script: the analysis worker is started from a
+  // sandboxed frame's blob: URL (src/app/analysis/analysis-frame.ts), where a module worker could
+  // neither load (Chromium refuses an opaque origin's blob: module) nor import other chunks
+  // (cross-origin to the frame); 'iife' fails the build rather than split a worker into chunks.
+  // Strict, as the modules it is built from are.
+  worker: { format: 'iife', rolldownOptions: { output: { strict: true } } },
   server: { host: '127.0.0.1', port: 5173 },
   preview: { host: '127.0.0.1', port: 4173 },
   build: { target: 'es2022', sourcemap: false },

@@ -3,7 +3,9 @@
  * call per batch (as the command's Node pool does, with larger batches: page-batch-size.ts), so a worker goes straight from one case to the
  * next instead of idling for a round trip; it posts each case's outcome as it finishes. Every case
  * is timed on its own, and a worker that runs past the limit is terminated and replaced, so a
- * hostile or buggy definition costs one case (see #runBatch and #runItem), never the page. Results come back by case index:
+ * hostile or buggy definition costs one case (see #runBatch and #runItem), never the page. A worker
+ * lost with its process (out of memory, in its sandboxed frame: analysis-frame.ts) costs one case
+ * too: the call that was running alone when it was lost (call-gate.ts). Results come back by case index:
  * every case is analysed on its own with the same settings and seed, so the results do not depend
  * on how many workers there are or which one ran which case.
  */
@@ -18,13 +20,16 @@ import {
   caseErrorResult,
   definitionTimedOutMessage,
   nextModelAnswers,
+  PHASE_DEFINITION,
   PHASE_RECEIVING,
+  phaseText,
   preparationAllowanceMs,
   timedOutResult,
   withModelUsage,
   type ModelResolver,
 } from '../../engine/pool-contract.ts';
-import { isCaseDoneMessage, isWatchdogMessage, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';
+import { isCaseDoneMessage, isWatchdogMessage, type AnalysisWorker, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';
+import { CallGate, type Release } from './call-gate.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
 import { pageBatchSize } from './page-batch-size.ts';
@@ -56,7 +61,7 @@ function isPending(outcome: CallOutcome): outcome is { pending: PendingRequest[]
 }
 
 interface Slot {
-  worker: Worker;
+  worker: AnalysisWorker;
   api: Comlink.Remote<AnalysisWorkerApi>;
   /** The definition this worker has compiled, if any. */
   source: string | null;
@@ -66,7 +71,29 @@ interface Slot {
   currentStep: number | null;
   /** Called with each case outcome a running batch posts (position in the batch). */
   onCaseDone: ((position: number, outcome: CallOutcome) => void) | null;
+  /** Settles when the worker is lost (never, for workers whose loss cannot be seen). */
+  lost: Promise<WorkerLost>;
+  /** Why the worker was lost, once it was. */
+  gone: string | null;
 }
+
+/** A call ended by the loss of its worker (its process crashed), with why. */
+class WorkerLost {
+  constructor(readonly reason: string) {}
+}
+
+const NEVER = new Promise<never>(() => {});
+
+/** The error of a case whose worker was lost while it ran alone, naming where it was. */
+function lostResult(caseId: string, players: readonly string[], settings: AnalysisSettings, phase: number | null, reason: string): CaseResult {
+  return caseErrorResult(caseId, players, settings, `the worker was lost${phaseText(phase, players)}: ${reason}`);
+}
+
+/**
+ * How a call runs: plainly; watched (each step it starts reported), after it ran out of time; or
+ * watched and alone in the pool, after its worker was lost.
+ */
+type CallMode = 'plain' | 'watched' | 'alone';
 
 
 /** A batch's case outcome with its packed coalition table put back. */
@@ -86,13 +113,14 @@ const CANCELLED: unique symbol = Symbol('cancelled');
 
 export class PageAnalysisPool {
   readonly #slots: Slot[] = [];
-  readonly #createWorker: () => Worker;
+  readonly #createWorker: () => AnalysisWorker;
+  readonly #gate = new CallGate();
   /** The definition last described, and the text the workers analyse it with. */
   #described: { source: string; analysisSource: string } | null = null;
   /** Time limit for one case (and for compiling a definition), in milliseconds. */
   caseTimeoutMs: number;
 
-  constructor(size: number, createWorker: () => Worker, caseTimeoutMs = 10_000) {
+  constructor(size: number, createWorker: () => AnalysisWorker, caseTimeoutMs = 10_000) {
     this.#createWorker = createWorker;
     this.caseTimeoutMs = caseTimeoutMs;
     for (let i = 0; i < Math.max(1, size); i++) this.#slots.push(this.#startSlot());
@@ -133,19 +161,33 @@ export class PageAnalysisPool {
     return outcome;
   }
 
+  /** A worker lost while compiling beside others is tried again alone; lost alone, the definition is the cause. */
   async #loadInSlot(slotIndex: number, source: string, fileName: string, describe: boolean): Promise<LoadOutcome> {
-    const slot = this.#slots[slotIndex];
-    slot.busy = true;
     const text = describe ? source : this.#analysisSource(source);
     const limitMs = this.#loadLimitMs(text);
-    const outcome = await raceTimeout(this.#load(slot, text, fileName, describe), limitMs);
-    slot.busy = false;
-    if (outcome === TIMED_OUT) {
-      this.#replace(slotIndex);
-      return { ok: false, problem: { message: definitionTimedOutMessage(fileName, this.caseTimeoutMs, preparationAllowanceMs(text)) } };
+    for (const alone of [false, true]) {
+      const release = (await (alone ? this.#gate.alone() : this.#gate.shared()))!;
+      const slot = this.#liveSlot(slotIndex);
+      slot.busy = true;
+      const outcome = await Promise.race([raceTimeout(this.#load(slot, text, fileName, describe), limitMs), slot.lost]);
+      slot.busy = false;
+      // Workers are replaced before the gate lets the next call in, so none starts on a lost one.
+      if (outcome instanceof WorkerLost) {
+        if (alone) this.#replaceAfterLossAlone();
+        else this.#replace(slotIndex);
+        release();
+        if (alone) return { ok: false, problem: { message: `${fileName}: evaluating the definition: the worker was lost: ${outcome.reason}` } };
+        continue;
+      }
+      if (outcome === TIMED_OUT) this.#replace(slotIndex);
+      release();
+      if (outcome === TIMED_OUT) {
+        return { ok: false, problem: { message: definitionTimedOutMessage(fileName, this.caseTimeoutMs, preparationAllowanceMs(text)) } };
+      }
+      if (outcome.ok) slot.source = source;
+      return outcome;
     }
-    if (outcome.ok) slot.source = source;
-    return outcome;
+    throw new Error('unreachable: the second load runs alone');
   }
 
   /** The text workers analyse `source` with: without its inline case list, once a worker described it. */
@@ -194,16 +236,19 @@ export class PageAnalysisPool {
    * Runs consecutive cases in one call. Each case has its own time limit: the timer restarts as
    * each outcome arrives. A case that runs out of time loses the worker; the cases before it keep
    * their outcomes, it is re-run alone with its steps reported (to name the stuck step), and the
-   * cases after it run one by one. A case waiting for model responses continues in rounds.
+   * cases after it run one by one. A worker lost with its process is handled the same way, except
+   * that the case it was on is re-run alone in the pool (#runItem). A case waiting for model
+   * responses continues in rounds.
    */
   async #runBatch(slotIndex: number, batch: WorkItem[], job: PoolJob, cancelled: Promise<typeof CANCELLED>, signal: AbortSignal): Promise<void | typeof CANCELLED> {
     const cases = batch.map((item) => (item as Extract<WorkItem, { kind: 'case' }>).caseDef);
-    const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
-    if (loaded === CANCELLED) return CANCELLED;
-    if (loaded !== true) {
-      for (const item of batch) job.onResult(item.index, errorResult(cases[batch.indexOf(item)].id, [...job.players], job.settings, loaded));
+    const entered = await this.#enter(slotIndex, job, 'plain', cancelled, signal);
+    if (entered === CANCELLED) return CANCELLED;
+    if (typeof entered === 'string') {
+      for (const item of batch) job.onResult(item.index, errorResult(cases[batch.indexOf(item)].id, [...job.players], job.settings, entered));
       return;
     }
+    const { release, lost } = entered;
     const slot = this.#slots[slotIndex];
     const outcomes: CallOutcome[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -220,19 +265,21 @@ export class PageAnalysisPool {
       restartTimer();
     };
     restartTimer();
-    const call = slot.api.analyzeCases(cases, job.settings) as Promise<number>;
-    const ended = await Promise.race([call, expiry, cancelled]);
+    // Lost while its definition was being compiled (beside others): as if lost before its first case.
+    const ended = lost ?? (await Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, expiry, cancelled, slot.lost]));
     clearTimeout(timer);
     slot.onCaseDone = null;
     slot.busy = false;
+    const stopped = ended === TIMED_OUT ? 'timed out' : ended instanceof WorkerLost ? 'lost' : null;
+    if (stopped !== null) this.#replace(slotIndex);
+    release();
     if (ended === CANCELLED) return CANCELLED;
     const finished = outcomes.length;
-    if (ended === TIMED_OUT) this.#replace(slotIndex);
     for (let position = 0; position < batch.length; position++) {
       const item = batch[position];
       let result: CaseResult | typeof CANCELLED;
       if (position < finished) result = await this.#runWithModel(slotIndex, item, job, cancelled, signal, outcomes[position]);
-      else if (position === finished && ended === TIMED_OUT) result = await this.#runWithModel(slotIndex, item, job, cancelled, signal, undefined, true);
+      else if (position === finished && stopped !== null) result = await this.#runWithModel(slotIndex, item, job, cancelled, signal, undefined, stopped);
       else result = await this.#runWithModel(slotIndex, item, job, cancelled, signal);
       if (result === CANCELLED) return CANCELLED;
       job.onResult(item.index, result);
@@ -243,7 +290,7 @@ export class PageAnalysisPool {
    * Runs an item in rounds: while its case waits for model responses, fetch them through the job's
    * model host (the worker is free meanwhile only in the sense that this slot waits; other slots go
    * on) and run it again with everything known so far. `first` is an outcome of round 0 already
-   * known (from a batch); `timedOut` says the item already ran out of time once.
+   * known (from a batch); `stopped` says the item already ran out of time, or lost its worker, once.
    */
   async #runWithModel(
     slotIndex: number,
@@ -252,13 +299,13 @@ export class PageAnalysisPool {
     cancelled: Promise<typeof CANCELLED>,
     signal: AbortSignal,
     first?: CallOutcome,
-    timedOut = false,
+    stopped: 'timed out' | 'lost' | null = null,
   ): Promise<CaseResult | typeof CANCELLED> {
     const id = item.kind === 'case' ? item.caseDef.id : item.game.id;
     const players = item.kind === 'case' ? [...job.players] : [...item.game.players];
     let answers: Record<string, ModelAnswer> | undefined;
     for (let round = 0; ; round++) {
-      const outcome = round === 0 && first !== undefined ? first : await this.#runItem(slotIndex, item, job, cancelled, answers, round === 0 && timedOut);
+      const outcome = round === 0 && first !== undefined ? first : await this.#runItem(slotIndex, item, job, cancelled, signal, answers, round === 0 ? stopped : null);
       if (outcome === CANCELLED) return CANCELLED;
       if (!isPending(outcome)) return withModelUsage(outcome, round, job.model);
       const next = await Promise.race([
@@ -271,50 +318,99 @@ export class PageAnalysisPool {
     }
   }
 
-  /** `timedOut`: the item already ran out of time once (in a batch), so it goes straight to the watched run. */
-  async #runItem(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, answers?: Record<string, ModelAnswer>, timedOut = false): Promise<CallOutcome | typeof CANCELLED> {
+  /**
+   * Runs an item until it answers. A call that runs out of time is run again in a fresh worker,
+   * watched: naming the stuck step needs a message per step, which would slow every case several
+   * times over, and replay is deterministic, so it gets stuck in the same place. A call whose worker
+   * is lost is run again alone in the pool (the workers may share the lost process, so any call then
+   * running was lost with it): lost again alone, the item is the cause. `stopped`: what already
+   * happened to it once (in a batch).
+   */
+  async #runItem(
+    slotIndex: number,
+    item: WorkItem,
+    job: PoolJob,
+    cancelled: Promise<typeof CANCELLED>,
+    signal: AbortSignal,
+    answers?: Record<string, ModelAnswer>,
+    stopped: 'timed out' | 'lost' | null = null,
+  ): Promise<CallOutcome | typeof CANCELLED> {
     const id = item.kind === 'case' ? item.caseDef.id : item.game.id;
     const players = item.kind === 'case' ? [...job.players] : [...item.game.players];
-    if (!timedOut) {
-      if (item.kind === 'case') {
-        const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
-        if (loaded === CANCELLED) return CANCELLED;
-        if (loaded !== true) return errorResult(id, players, job.settings, loaded);
+    let mode: CallMode = stopped === 'lost' ? 'alone' : stopped === 'timed out' ? 'watched' : 'plain';
+    for (;;) {
+      const entered = await this.#enter(slotIndex, item.kind === 'case' ? job : null, mode, cancelled, signal);
+      if (entered === CANCELLED) return CANCELLED;
+      if (typeof entered === 'string') return errorResult(id, players, job.settings, entered);
+      const { release, lost } = entered;
+      const outcome = lost ?? (await this.#call(slotIndex, item, job, cancelled, mode, answers));
+      // The gate is held until lost or stuck workers are replaced, so no call starts on one.
+      if (outcome === CANCELLED) {
+        release();
+        return CANCELLED;
       }
-      const first = await this.#call(slotIndex, item, job, cancelled, false, answers);
-      if (first !== TIMED_OUT) return first;
-      // Naming the stuck step needs a message per step, which would slow every case several times
-      // over; so only a case that ran out of time is run again, in a fresh worker, with its steps
-      // reported. Replay is deterministic, so it gets stuck in the same place.
+      if (outcome instanceof WorkerLost) {
+        const step = lost !== null ? PHASE_DEFINITION : this.#slots[slotIndex].currentStep;
+        if (mode === 'alone') this.#replaceAfterLossAlone();
+        else this.#replace(slotIndex);
+        release();
+        if (mode === 'alone') return lostResult(id, players, job.settings, step, outcome.reason);
+        mode = 'alone';
+        continue;
+      }
+      if (outcome !== TIMED_OUT) {
+        release();
+        return outcome;
+      }
+      // A watched case reports where it is from its start: nothing reported, it never started.
+      const step = mode === 'plain' ? null : (this.#slots[slotIndex].currentStep ?? (item.kind === 'case' ? PHASE_RECEIVING : null));
       this.#replace(slotIndex);
+      release();
+      if (mode !== 'plain') return timedOutResult(id, players, job.settings, this.caseTimeoutMs, step);
+      mode = 'watched';
     }
-    if (item.kind === 'case') {
-      const loaded = await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
-      if (loaded === CANCELLED) return CANCELLED;
-      if (loaded !== true) return errorResult(id, players, job.settings, loaded);
-    }
-    const second = await this.#call(slotIndex, item, job, cancelled, true, answers);
-    if (second !== TIMED_OUT) return second;
-    // A watched case reports where it is from its start: nothing reported, it never started.
-    const step = this.#slots[slotIndex].currentStep ?? (item.kind === 'case' ? PHASE_RECEIVING : null);
-    this.#replace(slotIndex);
-    return timedOutResult(id, players, job.settings, this.caseTimeoutMs, step);
   }
 
-  /** One timed call into a slot's worker; `watch` asks it to report each step it starts. */
-  async #call(slotIndex: number, item: WorkItem, job: PoolJob, cancelled: Promise<typeof CANCELLED>, watch: boolean, answers?: Record<string, ModelAnswer>): Promise<CallOutcome | typeof CANCELLED | typeof TIMED_OUT> {
+  /**
+   * Waits at the gate for a call in `mode` (alone, or beside others), starts a fresh worker if the
+   * slot's was lost meanwhile, and makes sure it has the job's definition (`job` null: none needed).
+   * Answers the gate's release, to hold until the call has ended and a lost or stuck worker is
+   * replaced, with `lost` set if the worker was lost while compiling the definition; else why not
+   * (the gate released): cancelled, or the definition's problem.
+   */
+  async #enter(slotIndex: number, job: PoolJob | null, mode: CallMode, cancelled: Promise<typeof CANCELLED>, signal: AbortSignal): Promise<{ release: Release; lost: WorkerLost | null } | typeof CANCELLED | string> {
+    const release = await (mode === 'alone' ? this.#gate.alone(signal) : this.#gate.shared(signal));
+    if (release === null) return CANCELLED;
+    this.#liveSlot(slotIndex);
+    const loaded = job === null ? true : await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
+    if (loaded === true) return { release, lost: null };
+    if (loaded instanceof WorkerLost) return { release, lost: loaded };
+    release();
+    return loaded;
+  }
+
+  /** One timed call into a slot's worker; watched modes ask it to report each step it starts. */
+  async #call(
+    slotIndex: number,
+    item: WorkItem,
+    job: PoolJob,
+    cancelled: Promise<typeof CANCELLED>,
+    mode: CallMode,
+    answers?: Record<string, ModelAnswer>,
+  ): Promise<CallOutcome | typeof CANCELLED | typeof TIMED_OUT | WorkerLost> {
     const slot = this.#slots[slotIndex];
     slot.busy = true;
     slot.currentStep = null;
+    const watch = mode !== 'plain';
     const call: Promise<CallOutcome> =
       item.kind === 'case' ? (slot.api.analyzeCase(item.caseDef, job.settings, watch, answers) as Promise<CallOutcome>) : slot.api.analyzeGame(item.game, job.settings);
-    const outcome = await Promise.race([raceTimeout(call, this.caseTimeoutMs), cancelled]);
+    const outcome = await Promise.race([raceTimeout(call, this.caseTimeoutMs), cancelled, slot.lost]);
     slot.busy = false;
     return outcome;
   }
 
-  /** True when the slot's worker has the job's definition compiled, else why it could not be. */
-  async #ensureLoaded(slotIndex: number, source: string | undefined, fileName: string, cancelled: Promise<typeof CANCELLED>): Promise<true | string | typeof CANCELLED> {
+  /** True when the slot's worker has the job's definition compiled, else why it could not be (or that its worker was lost). */
+  async #ensureLoaded(slotIndex: number, source: string | undefined, fileName: string, cancelled: Promise<typeof CANCELLED>): Promise<true | string | typeof CANCELLED | WorkerLost> {
     if (source === undefined) return 'No pipeline definition is open: drop its .js file next to the trace.';
     const slot = this.#slots[slotIndex];
     if (slot.source === source) return true;
@@ -323,9 +419,9 @@ export class PageAnalysisPool {
     const described = this.#described?.source === source;
     const text = this.#analysisSource(source);
     const limitMs = this.#loadLimitMs(text);
-    const outcome = await Promise.race([raceTimeout(this.#load(slot, text, fileName, !described), limitMs), cancelled]);
+    const outcome = await Promise.race([raceTimeout(this.#load(slot, text, fileName, !described), limitMs), cancelled, slot.lost]);
     slot.busy = false;
-    if (outcome === CANCELLED) return CANCELLED;
+    if (outcome === CANCELLED || outcome instanceof WorkerLost) return outcome;
     if (outcome === TIMED_OUT) {
       this.#replace(slotIndex);
       return definitionTimedOutMessage(fileName, this.caseTimeoutMs, preparationAllowanceMs(text));
@@ -351,12 +447,33 @@ export class PageAnalysisPool {
     this.#slots[slotIndex] = this.#startSlot();
   }
 
+  /**
+   * After a worker was lost running alone, every worker is replaced: the others were idle, most
+   * likely in the same process, and lost with it before their own loss was noticed; a call alone on
+   * one of them would be lost at once and wrongly charged.
+   */
+  #replaceAfterLossAlone(): void {
+    for (let i = 0; i < this.#slots.length; i++) this.#replace(i);
+  }
+
+  /** The slot, with a fresh worker if its own was lost while idle (another worker of its process ran out of memory). */
+  #liveSlot(slotIndex: number): Slot {
+    if (this.#slots[slotIndex].gone !== null) this.#replace(slotIndex);
+    return this.#slots[slotIndex];
+  }
+
   #startSlot(): Slot {
     const worker = this.#createWorker();
-    const slot: Slot = { worker, api: Comlink.wrap<AnalysisWorkerApi>(worker), source: null, busy: false, currentStep: null, onCaseDone: null };
+    const slot: Slot = { worker, api: Comlink.wrap<AnalysisWorkerApi>(worker), source: null, busy: false, currentStep: null, onCaseDone: null, lost: NEVER, gone: null };
+    if (worker.lost)
+      slot.lost = worker.lost.then((reason) => {
+        slot.gone = reason;
+        return new WorkerLost(reason);
+      });
     worker.addEventListener('message', (event) => {
-      if (isWatchdogMessage(event.data)) slot.currentStep = event.data.agentblameWatchdog;
-      else if (isCaseDoneMessage(event.data)) slot.onCaseDone?.(event.data.agentblameCaseDone, withCoalitions(event.data));
+      const { data } = event as MessageEvent;
+      if (isWatchdogMessage(data)) slot.currentStep = data.agentblameWatchdog;
+      else if (isCaseDoneMessage(data)) slot.onCaseDone?.(data.agentblameCaseDone, withCoalitions(data));
     });
     return slot;
   }

@@ -15,7 +15,7 @@ import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.t
 import type { TableGame } from '../../formats/game.ts';
 import { errorResult } from '../../engine/case-result.ts';
 import { splitCoalitions } from '../../engine/packed-coalitions.ts';
-import type { CaseDoneMessage, LoadOutcome, WatchdogMessage } from './protocol.ts';
+import { isConnectMessage, type CaseDoneMessage, type LoadOutcome, type WatchdogMessage } from './protocol.ts';
 import { describeProblem } from './definition-summary.ts';
 
 ensureLockdown();
@@ -23,13 +23,16 @@ ensureLockdown();
 /** The compiled definition, with its step names for the result of a case that cannot run. */
 let loaded: { source: string; fileName: string; players: string[] } | null = null;
 
+/** The port the page talks to this worker on (ConnectMessage); null until it arrives. */
+let page: MessagePort | null = null;
+
 /** The step (or PHASE_* marker) last reported to the page in this case. */
 let reportedStep = PHASE_IDLE;
 function report(step: number): void {
   if (step === reportedStep) return;
   reportedStep = step;
   const message: WatchdogMessage = { agentblameWatchdog: step };
-  self.postMessage(message);
+  page?.postMessage(message);
 }
 const watchdogHooks = { onStepStart: report, onMetricStart: () => report(PHASE_METRIC), onInputsStart: () => report(PHASE_INPUTS) };
 
@@ -144,7 +147,7 @@ const api = {
       const outcome = await api.analyzeCase(caseDefs[position], settings);
       const packed = 'pending' in outcome ? { result: outcome, coalitions: null } : splitCoalitions(outcome);
       const message: CaseDoneMessage = { agentblameCaseDone: position, outcome: packed.result, ...(packed.coalitions && { coalitions: packed.coalitions }) };
-      self.postMessage(message);
+      page?.postMessage(message);
     }
     return caseDefs.length;
   },
@@ -160,4 +163,9 @@ const api = {
 
 export type AnalysisWorkerApi = typeof api;
 
-Comlink.expose(api);
+self.addEventListener('message', function connect(event: MessageEvent) {
+  if (!isConnectMessage(event.data)) return;
+  self.removeEventListener('message', connect);
+  page = event.data.agentblameConnect;
+  Comlink.expose(api, page);
+});

@@ -1,7 +1,29 @@
-/** Starts one analysis Web Worker. Vite bundles the worker from this literal `new URL(...)`. */
-export function createAnalysisWorker(): Worker {
-  return new Worker(new URL('./analysis.worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'agentblame-analysis',
+import type { AnalysisWorker } from './protocol.ts';
+import { createFramedWorker } from './analysis-frame.ts';
+// The worker's bundle (vite.config.ts: one classic script), by URL: it is started from a frame.
+import analysisWorkerUrl from './analysis.worker.ts?worker&url';
+
+let warned = false;
+
+/**
+ * Starts one analysis worker. The built site starts it in a sandboxed frame of its own process
+ * (analysis-frame.ts), so its running out of memory cannot take the tab down. The dev server
+ * serves the worker as modules, which a sandboxed frame cannot load, so there it starts in the
+ * page's own process, and says so once.
+ */
+export function createAnalysisWorker(): AnalysisWorker {
+  if (!import.meta.env.DEV) return createFramedWorker(analysisWorkerUrl);
+  if (!warned) {
+    warned = true;
+    console.warn('agentblame (dev server): analysis workers run in the page\'s process, not in sandboxed frames; a definition that runs out of memory takes this tab down. The built site (npm run build) contains them.');
+  }
+  const worker = new Worker(analysisWorkerUrl, { type: 'module', name: 'agentblame-analysis' });
+  const { port1, port2 } = new MessageChannel();
+  worker.postMessage({ agentblameConnect: port2 }, [port2]);
+  return Object.assign(port1, {
+    terminate: () => {
+      worker.terminate();
+      port1.close();
+    },
   });
 }

@@ -5,10 +5,35 @@
 import type { PendingRequest } from '../../engine/model-call.ts';
 import type { CaseDef, CaseResult } from '../../engine/types.ts';
 import type { PackedCoalitions } from '../../engine/packed-coalitions.ts';
+import type { Endpoint } from 'comlink';
 
 /** What the page knows of a compiled definition: the engine's one summary type. */
 export type { DefinitionSummary } from '../../engine/definition-summary.ts';
 import type { DefinitionSummary } from '../../engine/definition-summary.ts';
+
+/**
+ * One analysis worker as the pool sees it: a Comlink endpoint to its API (a port, or a Worker),
+ * a way to stop it, and, where that can be seen, word that it was lost without being stopped.
+ */
+export interface AnalysisWorker extends Endpoint {
+  /** Ends the worker and frees its memory. */
+  terminate(): void;
+  /** Settles with why (the end of a sentence: "its process crashed, ...") when the worker is gone; never, for workers whose loss cannot be seen. */
+  readonly lost?: Promise<string>;
+}
+
+/**
+ * The first message a worker gets, on its own channel: the port the page talks to it on. Its
+ * Comlink API and the messages below go through that port, so the page reaches a worker the same
+ * way whether it started it itself or an analysis frame did (create-analysis-worker.ts).
+ */
+export interface ConnectMessage {
+  agentblameConnect: MessagePort;
+}
+
+export function isConnectMessage(data: unknown): data is ConnectMessage {
+  return typeof data === 'object' && data !== null && (data as Partial<ConnectMessage>).agentblameConnect instanceof MessagePort;
+}
 
 /**
  * Posted by a worker (outside Comlink), when asked to watch a case, as it starts a step different
