@@ -1,6 +1,6 @@
 /**
  * Vite plugin: the docs as static pages (docs-pages.ts). The build writes them under `docs/` of
- * the output; the dev server (`npm start`) renders them on request from the files as they are now.
+ * the output; the dev server (`npm run dev`) renders them on request from the files as they are now.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
