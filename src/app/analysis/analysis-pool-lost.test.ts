@@ -48,6 +48,8 @@ class FakeBrowser {
     this.process.add(me);
     const analyzeCase = async (caseDef: CaseDef, _s: AnalysisSettings, watch = false): Promise<CaseResult> => {
       if (watch) port2.postMessage({ agentblameWatchdog: 0 });
+      // A call that rejects (as when a value cannot be cloned), not a lost worker.
+      if (caseDef.id.startsWith('reject')) throw new Error('could not be cloned');
       if (caseDef.id.startsWith('oom')) {
         this.oomRuns.push([...this.process].filter((worker) => worker !== me && !worker.dead).reduce((sum, worker) => sum + worker.running, 0));
         setTimeout(() => this.crash(), 3);
@@ -139,6 +141,19 @@ describe('PageAnalysisPool, workers lost with their process', () => {
     expect(results.map((r) => r?.shapley)).toEqual([{ a: 0 }, { a: 1 }, { a: 2 }]);
     pool.dispose();
   });
+
+  it('a call that rejects fails its run but frees the gate: a later run needing a call alone finishes', async () => {
+    const browser = new FakeBrowser();
+    const pool = new PageAnalysisPool(2, browser.factory);
+    await expect(runAll(pool, items(['c0', 'reject1', 'c2', 'c3']))).rejects.toThrow('could not be cloned');
+    await pause(50);
+    // The "oom" case must run alone to be charged, which waits for every shared call's release.
+    const { outcome, results } = await runAll(pool, items(['c0', 'oom1', 'c2', 'c3']));
+    expect(outcome).toBe('done');
+    expect(results[1]?.error).toBe(`case "oom1": the worker was lost in step "a": ${CRASHED}`);
+    expect(results.filter((r) => r?.error === undefined).map((r) => r?.id)).toEqual(['c0', 'c2', 'c3']);
+    pool.dispose();
+  }, 10_000);
 
   it('replaces a worker lost while idle before giving it work, charging nothing', async () => {
     const browser = new FakeBrowser();

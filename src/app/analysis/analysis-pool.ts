@@ -169,7 +169,7 @@ export class PageAnalysisPool {
       const release = (await (alone ? this.#gate.alone() : this.#gate.shared()))!;
       const slot = this.#liveSlot(slotIndex);
       slot.busy = true;
-      const outcome = await Promise.race([raceTimeout(this.#load(slot, text, fileName, describe), limitMs), slot.lost]);
+      const outcome = await releasedIfThrown(Promise.race([raceTimeout(this.#load(slot, text, fileName, describe), limitMs), slot.lost]), release, slot);
       slot.busy = false;
       // Workers are replaced before the gate lets the next call in, so none starts on a lost one.
       if (outcome instanceof WorkerLost) {
@@ -266,7 +266,16 @@ export class PageAnalysisPool {
     };
     restartTimer();
     // Lost while its definition was being compiled (beside others): as if lost before its first case.
-    const ended = lost ?? (await Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, expiry, cancelled, slot.lost]));
+    let ended: number | typeof TIMED_OUT | typeof CANCELLED | WorkerLost;
+    try {
+      ended = lost ?? (await Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, expiry, cancelled, slot.lost]));
+    } catch (error) {
+      clearTimeout(timer);
+      slot.onCaseDone = null;
+      slot.busy = false;
+      release();
+      throw error;
+    }
     clearTimeout(timer);
     slot.onCaseDone = null;
     slot.busy = false;
@@ -343,7 +352,7 @@ export class PageAnalysisPool {
       if (entered === CANCELLED) return CANCELLED;
       if (typeof entered === 'string') return errorResult(id, players, job.settings, entered);
       const { release, lost } = entered;
-      const outcome = lost ?? (await this.#call(slotIndex, item, job, cancelled, mode, answers));
+      const outcome = lost ?? (await releasedIfThrown(this.#call(slotIndex, item, job, cancelled, mode, answers), release, this.#slots[slotIndex]));
       // The gate is held until lost or stuck workers are replaced, so no call starts on one.
       if (outcome === CANCELLED) {
         release();
@@ -381,8 +390,8 @@ export class PageAnalysisPool {
   async #enter(slotIndex: number, job: PoolJob | null, mode: CallMode, cancelled: Promise<typeof CANCELLED>, signal: AbortSignal): Promise<{ release: Release; lost: WorkerLost | null } | typeof CANCELLED | string> {
     const release = await (mode === 'alone' ? this.#gate.alone(signal) : this.#gate.shared(signal));
     if (release === null) return CANCELLED;
-    this.#liveSlot(slotIndex);
-    const loaded = job === null ? true : await this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled);
+    const slot = this.#liveSlot(slotIndex);
+    const loaded = job === null ? true : await releasedIfThrown(this.#ensureLoaded(slotIndex, job.source, job.fileName ?? 'pipeline.js', cancelled), release, slot);
     if (loaded === true) return { release, lost: null };
     if (loaded instanceof WorkerLost) return { release, lost: loaded };
     release();
@@ -476,5 +485,20 @@ export class PageAnalysisPool {
       else if (isCaseDoneMessage(data)) slot.onCaseDone?.(data.agentblameCaseDone, withCoalitions(data));
     });
     return slot;
+  }
+}
+
+/**
+ * Awaits a call made under the gate. A call that rejects (the worker threw outside its own error
+ * handling, or a value could not be cloned) fails the run as it always did, but first frees its
+ * slot and the gate, which would otherwise stay held for good: every later call waits at a held gate.
+ */
+async function releasedIfThrown<T>(call: Promise<T>, release: Release, slot: Slot): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    slot.busy = false;
+    release();
+    throw error;
   }
 }
