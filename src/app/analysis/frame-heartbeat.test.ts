@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CRASHED, watchHeartbeat, type HeartbeatTiming } from './frame-heartbeat.ts';
+import { CRASHED, watchHeartbeat, type Clock, type HeartbeatTiming } from './frame-heartbeat.ts';
 
 const timing: HeartbeatTiming = { intervalMs: 10, silentMs: 80, startMs: 300 };
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,6 +57,36 @@ describe('watchHeartbeat', () => {
     state.alive = false;
     await pause(250);
     expect(lost).toEqual([]);
+    child.close();
+  });
+
+  it('never chains timers five deep (Chromium slows such chains in a hidden tab), answered or silent', async () => {
+    // How deep each timer is: 1 when started outside a timer callback (an echo), else its parent's + 1.
+    let depth = 0;
+    let deepest = 0;
+    const clock: Clock = {
+      setTimeout: (callback, ms) => {
+        const level = depth + 1;
+        deepest = Math.max(deepest, level);
+        return setTimeout(() => {
+          depth = level;
+          try {
+            callback();
+          } finally {
+            depth = 0;
+          }
+        }, ms);
+      },
+      clearTimeout: (timer) => clearTimeout(timer),
+    };
+    const { page, child, state } = frame();
+    const lost: string[] = [];
+    watchHeartbeat(page, (reason) => lost.push(reason), timing, clock);
+    await pause(200);
+    state.alive = false;
+    await expect.poll(() => lost, { timeout: 2000, interval: 20 }).toEqual([CRASHED]);
+    expect(deepest).toBeGreaterThanOrEqual(2);
+    expect(deepest).toBeLessThan(5);
     child.close();
   });
 });
