@@ -35,6 +35,9 @@ function analysisFrame(): Promise<Window> {
     frame.tabIndex = -1;
     const timer = setTimeout(() => {
       removeEventListener('message', ready);
+      // The next worker tries a fresh frame: one slow start must not leave the tab without workers.
+      frame.remove();
+      frameWindow = null;
       reject(new Error(`${FRAME_FILE} did not load within ${FRAME_START_MS / 1000} s (is it deployed beside index.html?)`));
     }, FRAME_START_MS);
     function ready(event: MessageEvent) {
