@@ -4,7 +4,7 @@
  * list keeps its filter, sort and scroll across a visit to a case, with previous/next case.
  */
 import { expect, test } from '@playwright/test';
-import { waitForDone } from './workbench-helpers.ts';
+import { dropFiles, waitForDone } from './workbench-helpers.ts';
 
 test('a case link opened in a fresh tab shows that case; Back and Forward stay in the app', async ({ page, context }) => {
   await page.goto('./');
@@ -109,4 +109,30 @@ test('a reload reopens the same study and view; the batch bars are sorted by siz
   expect(await page.evaluate(() => history.length)).toBe(entries);
   await expect(page.getByTestId('case-detail')).toBeVisible();
   await expect(page.getByTestId('case-waterfall')).toBeVisible();
+});
+
+test('Back from a second study reopens the first at its view, and Forward returns to the second', async ({ page }) => {
+  await page.goto('./#demo=refund-policy');
+  await waitForDone(page);
+  await page.getByRole('tab', { name: /^Cases/ }).click();
+  await expect(page).toHaveURL(/view=cases/);
+  const first = page.url();
+  // A second study, dropped while the first is open: a new session.
+  const content = await page.evaluate(() => fetch('demos/refund-policy-b.trace.json').then((response) => response.text()));
+  await dropFiles(page, [{ name: 'refund-policy-b.trace.json', content, type: 'application/json' }]);
+  await waitForDone(page);
+  await expect(page).not.toHaveURL(first);
+  const second = page.url();
+  const entries = await page.evaluate(() => history.length);
+
+  await page.goBack();
+  await expect(page.getByTestId('case-list')).toBeVisible();
+  await expect(page.getByText('refund-policy.trace.json')).toBeVisible();
+  // Reopening writes nothing of its own: the address stays the first study's, and Forward still leads on.
+  await page.waitForTimeout(500);
+  expect(page.url()).toBe(first);
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+  await page.goForward();
+  await expect(page).toHaveURL(second);
+  await expect(page.getByText('refund-policy-b.trace.json')).toBeVisible();
 });

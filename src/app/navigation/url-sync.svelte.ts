@@ -119,6 +119,8 @@ export class UrlSync {
     const settings = this.#linkSettings(state);
     // The study opens in the background (its analysis may take a while); the view is set first.
     let opened: Promise<unknown> | null = null;
+    // Back from another study: that one is open until this one replaces it, and is not it.
+    const before = runner.study;
     setNavigation();
     if (state.session !== null && (await sync.store?.get(state.session))) {
       // A link to a stored demo session keeps naming the demo, for browsers without the session.
@@ -130,7 +132,7 @@ export class UrlSync {
     } else if (!initial && runner.study) {
       opener.close();
     }
-    if (opened) await waitUntil(() => runner.study !== null, opened);
+    if (opened) await waitUntil(() => runner.study !== null && runner.study !== before, opened);
   }
 
   /** The link's settings, checked like a session file's; a bad one is named in the banner and ignored. */
