@@ -29,6 +29,8 @@ class FakeBrowser {
   /** For each run of an "oom" case: how many cases other live workers were analysing when it started. */
   oomRuns: number[] = [];
   started = 0;
+  /** The longest a crashed worker's loss may go unnoticed (each frame's heartbeat notices on its own). */
+  noticeMs = 5;
 
   crash(): void {
     const lost = this.process;
@@ -36,7 +38,7 @@ class FakeBrowser {
     // As the heartbeat: each frame is noticed a little later.
     for (const worker of lost) {
       worker.dead = true;
-      setTimeout(() => worker.lose(CRASHED), 1 + Math.floor(Math.random() * 5));
+      setTimeout(() => worker.lose(CRASHED), 1 + Math.floor(Math.random() * this.noticeMs));
     }
   }
 
@@ -141,6 +143,19 @@ describe('PageAnalysisPool, workers lost with their process', () => {
     expect(results.map((r) => r?.shapley)).toEqual([{ a: 0 }, { a: 1 }, { a: 2 }]);
     pool.dispose();
   });
+
+  it('with two cases that crash the process, charges only those two, however late each loss is noticed', async () => {
+    for (let round = 0; round < 6; round++) {
+      const browser = new FakeBrowser();
+      browser.noticeMs = 60;
+      const pool = new PageAnalysisPool(2, browser.factory);
+      const ids = ['c0', 'oom1', 'c2', 'c3', 'oom4', 'c5', 'c6', 'c7'];
+      const { outcome, results } = await runAll(pool, items(ids));
+      expect(outcome).toBe('done');
+      expect(results.filter((r) => r?.error !== undefined).map((r) => r?.id)).toEqual(['oom1', 'oom4']);
+      pool.dispose();
+    }
+  }, 30_000);
 
   it('a call that rejects fails its run but frees the gate: a later run needing a call alone finishes', async () => {
     const browser = new FakeBrowser();
