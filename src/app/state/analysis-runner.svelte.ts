@@ -5,6 +5,7 @@
  * read these runes and call the methods; everything that crosses to a worker or to IndexedDB is
  * raw (never a proxy).
  */
+import { nextPaint } from './next-paint.ts';
 import { aggregateBatch, DEFAULT_SETTINGS, keptResult, studyBatchOptions } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
 import { PageAnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
@@ -245,6 +246,7 @@ export class AnalysisRunner {
     const run = ++this.#runCounter;
     const pool = this.#getPool();
     pool.caseTimeoutMs = this.caseTimeoutS * 1000;
+    await nextPaint();
     const outcome = await pool.run(
       {
         items,
