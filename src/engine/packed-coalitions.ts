@@ -84,7 +84,21 @@ export function splitCoalitions(result: CaseResult): { result: CaseResult; coali
  */
 export function joinCoalitions(result: CaseResult, coalitions: PackedCoalitions | null | undefined): CaseResult {
   if (!coalitions || result.error !== undefined || !result.failed) return result;
-  return attachPackedTable(withTable(result, undefined), coalitions);
+  // Copied key by key with the getter added in its place: turning an existing key into a getter
+  // (as attachPackedTable does) puts the object in V8's dictionary mode, which slows every later
+  // read of it, and the page reads each result many times (batch, list, storage).
+  const copy: Record<string, unknown> = {};
+  let placed = false;
+  for (const key of Object.keys(result)) {
+    if (key === 'coalitions') {
+      defineLazyTable(copy as unknown as CaseResult, coalitions);
+      placed = true;
+    } else copy[key] = (result as unknown as Record<string, unknown>)[key];
+  }
+  const joined = copy as unknown as CaseResult;
+  if (!placed) defineLazyTable(joined, coalitions);
+  packedOf.set(joined, coalitions);
+  return joined;
 }
 
 /**
@@ -92,14 +106,19 @@ export function joinCoalitions(result: CaseResult, coalitions: PackedCoalitions 
  * `coalitions` becomes the lazily unpacked table, in its place in the key order if the key is there.
  */
 export function attachPackedTable<R extends CaseResult>(fresh: R, coalitions: PackedCoalitions): R {
-  let table: { fixed: string[]; value: number }[] | undefined;
-  Object.defineProperty(fresh, 'coalitions', {
-    enumerable: true,
-    configurable: true,
-    get: () => (table ??= unpackCoalitions(fresh.players, coalitions)),
-  });
+  defineLazyTable(fresh, coalitions);
   packedOf.set(fresh, coalitions);
   return fresh;
+}
+
+/** `coalitions` as a getter that unpacks the table on first read and keeps it. */
+function defineLazyTable(result: CaseResult, coalitions: PackedCoalitions): void {
+  let table: { fixed: string[]; value: number }[] | undefined;
+  Object.defineProperty(result, 'coalitions', {
+    enumerable: true,
+    configurable: true,
+    get: () => (table ??= unpackCoalitions(result.players, coalitions)),
+  });
 }
 
 /** Whether the result's table is still the lazy one joinCoalitions put there. */
