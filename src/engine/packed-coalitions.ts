@@ -67,12 +67,12 @@ const packedOf = new WeakMap<object, PackedCoalitions>();
  */
 export function splitCoalitions(result: CaseResult): { result: CaseResult; coalitions: PackedCoalitions | null } {
   const still = packedOf.get(result);
-  if (still !== undefined && isPacked(result)) return { result: withTable(result, undefined), coalitions: still };
+  if (still !== undefined && isPacked(result)) return { result: withoutTable(result), coalitions: still };
   const table = result.coalitions;
   if (table === undefined) return { result, coalitions: null };
   const packed = packCoalitions(result.players, table);
   if (packed === null) return { result, coalitions: null };
-  return { result: withTable(result, undefined), coalitions: packed };
+  return { result: withoutTable(result), coalitions: packed };
 }
 
 /**
@@ -84,19 +84,10 @@ export function splitCoalitions(result: CaseResult): { result: CaseResult; coali
  */
 export function joinCoalitions(result: CaseResult, coalitions: PackedCoalitions | null | undefined): CaseResult {
   if (!coalitions || result.error !== undefined || !result.failed) return result;
-  // Copied key by key with the getter added in its place: turning an existing key into a getter
-  // (as attachPackedTable does) puts the object in V8's dictionary mode, which slows every later
-  // read of it, and the page reads each result many times (batch, list, storage).
-  const copy: Record<string, unknown> = {};
-  let placed = false;
-  for (const key of Object.keys(result)) {
-    if (key === 'coalitions') {
-      defineLazyTable(copy as unknown as CaseResult, coalitions);
-      placed = true;
-    } else copy[key] = (result as unknown as Record<string, unknown>)[key];
-  }
-  const joined = copy as unknown as CaseResult;
-  if (!placed) defineLazyTable(joined, coalitions);
+  // The getter is added while copying, not put over an existing key (as attachPackedTable does):
+  // that puts the object in V8's dictionary mode, which slows every later read of it, and the page
+  // reads each result many times (batch, list, storage).
+  const joined = copyPlacingTable(result, (copy) => defineLazyTable(copy, coalitions));
   packedOf.set(joined, coalitions);
   return joined;
 }
@@ -126,9 +117,24 @@ function isPacked(result: CaseResult): boolean {
   return typeof Object.getOwnPropertyDescriptor(result, 'coalitions')?.get === 'function';
 }
 
-/** A copy of `result` with `coalitions` set in its place in the key order, reading no other accessor. */
-function withTable(result: CaseResult, table: undefined): CaseResult {
+/** A copy of `result` whose `coalitions` key is kept, set to undefined. */
+function withoutTable(result: CaseResult): CaseResult {
+  return copyPlacingTable(result, (copy) => ((copy as { coalitions?: unknown }).coalitions = undefined));
+}
+
+/**
+ * A copy of `result`, key by key, with `coalitions` set by `place` in its place in the key order
+ * (last if it had none), reading no other accessor: the table may be a getter not read yet.
+ */
+function copyPlacingTable(result: CaseResult, place: (copy: CaseResult) => void): CaseResult {
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(result)) copy[key] = key === 'coalitions' ? table : (result as unknown as Record<string, unknown>)[key];
+  let placed = false;
+  for (const key of Object.keys(result)) {
+    if (key === 'coalitions') {
+      place(copy as unknown as CaseResult);
+      placed = true;
+    } else copy[key] = (result as unknown as Record<string, unknown>)[key];
+  }
+  if (!placed) place(copy as unknown as CaseResult);
   return copy as unknown as CaseResult;
 }

@@ -21,7 +21,7 @@ let frameWindow: Promise<Window> | null = null;
 let workerCode: Promise<Blob> | null = null;
 let nextWorker = 0;
 
-/** The hidden analysis frame, added once; resolves when its script runs. */
+/** The analysis frame (1 px, transparent), added once; resolves when its script runs. */
 function analysisFrame(): Promise<Window> {
   frameWindow ??= new Promise<Window>((resolve, reject) => {
     const frame = document.createElement('iframe');

@@ -179,11 +179,12 @@ export class PageAnalysisPool {
         if (alone) return { ok: false, problem: { message: `${fileName}: evaluating the definition: the worker was lost: ${outcome.reason}` } };
         continue;
       }
-      if (outcome === TIMED_OUT) this.#replace(slotIndex);
-      release();
       if (outcome === TIMED_OUT) {
+        this.#replace(slotIndex);
+        release();
         return { ok: false, problem: { message: definitionTimedOutMessage(fileName, this.caseTimeoutMs, preparationAllowanceMs(text)) } };
       }
+      release();
       if (outcome.ok) slot.source = source;
       return outcome;
     }
@@ -268,17 +269,12 @@ export class PageAnalysisPool {
     // Lost while its definition was being compiled (beside others): as if lost before its first case.
     let ended: number | typeof TIMED_OUT | typeof CANCELLED | WorkerLost;
     try {
-      ended = lost ?? (await Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, expiry, cancelled, slot.lost]));
-    } catch (error) {
+      ended = lost ?? (await releasedIfThrown(Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, expiry, cancelled, slot.lost]), release, slot));
+    } finally {
       clearTimeout(timer);
       slot.onCaseDone = null;
       slot.busy = false;
-      release();
-      throw error;
     }
-    clearTimeout(timer);
-    slot.onCaseDone = null;
-    slot.busy = false;
     const stopped = ended === TIMED_OUT ? 'timed out' : ended instanceof WorkerLost ? 'lost' : null;
     if (stopped !== null) this.#replace(slotIndex);
     release();

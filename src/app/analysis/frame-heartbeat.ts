@@ -8,9 +8,9 @@
 export interface HeartbeatTiming {
   /** Between two pings. */
   intervalMs: number;
-  /** Unanswered this long (and at least three pings), a frame that answered before is lost. */
+  /** Silent this long, a frame that answered before is suspected (then lost two intervals later). */
   silentMs: number;
-  /** Unanswered this long, a frame that never answered did not start. */
+  /** Silent this long, a frame that never answered is suspected of not having started. */
   startMs: number;
 }
 

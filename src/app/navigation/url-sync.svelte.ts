@@ -25,14 +25,13 @@ export interface UrlSyncDeps {
 
 export class UrlSync {
   readonly #deps: UrlSyncDeps;
-  /** Set once the address the page was opened with has been applied (before that, it is not overwritten). */
-  #started = $state(false);
   /**
-   * Openings from the address still in progress. While one runs, what is shown is half-way (no
-   * study yet, or a study not yet linked to its demo); writing that would push a stray entry
-   * (the start page) into the history and drop the link's demo.
+   * Openings from the address still in progress, counting the address the page was opened with
+   * until start() has applied it (it is not overwritten before). While one runs, what is shown is
+   * half-way (no study yet, or a study not yet linked to its demo); writing that would push a
+   * stray entry (the start page) into the history and drop the link's demo.
    */
-  #applying = $state(0);
+  #applying = $state(1);
 
   constructor(deps: UrlSyncDeps) {
     this.#deps = deps;
@@ -65,7 +64,7 @@ export class UrlSync {
   write(): void {
     const title = this.title();
     if (document.title !== title) document.title = title;
-    if (!this.#started || this.#applying > 0) return;
+    if (this.#applying > 0) return;
     const state = this.#deps.runner.study ? this.current() : null;
     const hash = state ? toHash(state) : '';
     if (hash === location.hash.replace(/^#/, '')) return;
@@ -82,7 +81,11 @@ export class UrlSync {
     await sync.init();
     const opening = this.apply(fromHash(location.hash), true);
     window.addEventListener('popstate', () => void this.apply(fromHash(location.hash), false));
-    await opening;
+    try {
+      await opening;
+    } finally {
+      this.#applying--;
+    }
   }
 
   /** Shows what `state` names: its study (opened if another one), then its view. */
@@ -91,7 +94,6 @@ export class UrlSync {
     try {
       await this.#apply(state, initial);
     } finally {
-      this.#started = true;
       this.#applying--;
     }
   }

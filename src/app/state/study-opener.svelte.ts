@@ -32,6 +32,12 @@ export interface OpenOptions {
   demo?: string;
 }
 
+/** How a stored session is opened: whether the view set beforehand stays, and the demo its link names. */
+export interface StoredOpenOptions {
+  keepNavigation?: boolean;
+  demo?: string | null;
+}
+
 export class StudyOpener {
   importing = $state.raw<(ImportProgress & { fileName: string }) | null>(null);
   notice = $state.raw<Notice | null>(null);
@@ -180,7 +186,7 @@ export class StudyOpener {
   }
 
   /** Continues a stored session: its settings and results, resumed if it was interrupted. */
-  async openSession(session: Session, options: { keepNavigation?: boolean; demo?: string | null } = {}): Promise<void> {
+  async openSession(session: Session, options: StoredOpenOptions = {}): Promise<void> {
     // Set before the study opens, so its first address already names the demo it came from.
     this.demo = options.demo != null && isDemoFile(options.demo, session.fileName) ? options.demo : null;
     this.#sync.adopt(session);
@@ -198,7 +204,7 @@ export class StudyOpener {
   }
 
   /** Opens a session stored in this browser by id. */
-  async openStored(id: string, options: { keepNavigation?: boolean; demo?: string | null } = {}): Promise<boolean> {
+  async openStored(id: string, options: StoredOpenOptions = {}): Promise<boolean> {
     const session = await this.#sync.store?.get(id);
     if (session) {
       await this.openSession(session, options);
