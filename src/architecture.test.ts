@@ -67,8 +67,8 @@ function files(dir: string): string[] {
     const p = join(dir, name);
     // Test fixtures and test support never ship.
     if (statSync(p).isDirectory()) return name === 'fixtures' || name === 'testing' ? [] : files(p);
-    // Test-only helpers may use Node; they never ship.
-    return /\.(ts|mjs|js)$/.test(name) && !/(\.test\.ts|test-helpers\.ts)$/.test(name) ? [p] : [];
+    // Test-only helpers may use Node; they never ship. Svelte components import like modules.
+    return /\.(ts|mjs|js|svelte)$/.test(name) && !/(\.test\.ts|test-helpers\.ts)$/.test(name) ? [p] : [];
   });
 }
 
@@ -86,6 +86,32 @@ function imports(text: string): { spec: string; typeOnly: boolean }[] {
   return out;
 }
 
+type Rule = (typeof RULES)[string];
+
+/** What breaks `rule` in one file of `folder` (the file's path is absolute, its text as read). */
+function ruleProblems(folder: string, rule: Rule, file: string, text: string): string[] {
+  const problems: string[] = [];
+  for (const spec of importsOf(text)) {
+    if (spec.startsWith('.')) {
+      const target = relative(ROOT, join(file, '..', spec));
+      if (!rule.folders.some((f) => target === f || target.startsWith(f + '/'))) problems.push(`${relative(ROOT, file)} imports ${target}`);
+    } else {
+      const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      if (spec.startsWith('node:') && (rule.nodeBuiltins || rule.nodeFiles?.test(file))) continue;
+      if (!rule.packages.includes(pkg)) problems.push(`${relative(ROOT, file)} imports package ${spec}`);
+    }
+  }
+  // A module found by pattern at build time is an import no reader or tool can follow.
+  if (/\bimport\.meta\.glob\b/.test(text)) problems.push(`${relative(ROOT, file)} imports through import.meta.glob`);
+  if (rule.forbiddenGlobals && !rule.nodeFiles?.test(file)) {
+    // Comments and template literals (inline page scripts shipped as text) are not engine code.
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/`[\s\S]*?`/g, '``').replace(/\/\/.*$/gm, '');
+    const hit = code.match(rule.forbiddenGlobals);
+    if (hit) problems.push(`${relative(ROOT, file)} uses ${hit[0]}`);
+  }
+  return problems;
+}
+
 describe('folder dependency rules', () => {
   for (const [folder, rule] of Object.entries(RULES)) {
     it(`${folder} imports only what it may`, () => {
@@ -93,23 +119,7 @@ describe('folder dependency rules', () => {
       for (const file of files(join(ROOT, folder))) {
         // The page's worker entries have a rule of their own (WORKER_ENTRY_RULE, below).
         if (folder === 'src/app' && WORKER_ENTRY.test(file)) continue;
-        const text = readFileSync(file, 'utf8');
-        for (const spec of importsOf(text)) {
-          if (spec.startsWith('.')) {
-            const target = relative(ROOT, join(file, '..', spec));
-            if (!rule.folders.some((f) => target === f || target.startsWith(f + '/'))) problems.push(`${relative(ROOT, file)} imports ${target}`);
-          } else {
-            const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
-            if (spec.startsWith('node:') && (rule.nodeBuiltins || rule.nodeFiles?.test(file))) continue;
-            if (!rule.packages.includes(pkg)) problems.push(`${relative(ROOT, file)} imports package ${spec}`);
-          }
-        }
-        if (rule.forbiddenGlobals && !rule.nodeFiles?.test(file)) {
-          // Comments and template literals (inline page scripts shipped as text) are not engine code.
-          const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/`[\s\S]*?`/g, '``').replace(/\/\/.*$/gm, '');
-          const hit = code.match(rule.forbiddenGlobals);
-          if (hit) problems.push(`${relative(ROOT, file)} uses ${hit[0]}`);
-        }
+        problems.push(...ruleProblems(folder, rule, file, readFileSync(file, 'utf8')));
       }
       expect(problems).toEqual([]);
     });
@@ -176,3 +186,87 @@ describe('the rules cover every folder', () => {
   });
 });
 
+
+/**
+ * Every import cycle among shipped modules (type-only imports included: a cycle of types still ties
+ * the files' meaning together), each as one strongly connected component (Tarjan 1972).
+ */
+function importCycles(modules: readonly string[], textOf: (file: string) => string): string[][] {
+  const known = new Set(modules);
+  const edges = new Map<string, string[]>();
+  for (const file of modules) {
+    const out: string[] = [];
+    for (const { spec } of imports(textOf(file))) {
+      if (!spec.startsWith('.')) continue;
+      const target = join(file, '..', spec.replace(/\?.*$/, ''));
+      if (known.has(target)) out.push(target);
+    }
+    edges.set(file, out);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v)!) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      const selfImport = edges.get(v)!.includes(v);
+      if (component.length > 1 || selfImport) cycles.push(component.map((f) => relative(ROOT, f)).sort());
+    }
+  };
+  for (const file of modules) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
+describe('no import cycles', () => {
+  it('no shipped module reaches itself through its imports, type-only ones included', () => {
+    const modules = [...files(SRC), ...files(join(ROOT, 'workers'))];
+    expect(importCycles(modules, (file) => readFileSync(file, 'utf8'))).toEqual([]);
+  });
+
+  it('the cycle check finds a type-only cycle through a Svelte component', () => {
+    const a = join(SRC, 'app', 'a.ts');
+    const b = join(SRC, 'app', 'B.svelte');
+    const c = join(SRC, 'app', 'c.ts');
+    const texts: Record<string, string> = {
+      [a]: "import type { B } from './B.svelte';\n",
+      [b]: "<script lang=\"ts\">\n  import { c } from './c.ts';\n</script>\n",
+      [c]: "import type { A } from './a.ts';\n",
+    };
+    expect(importCycles([a, b, c], (file) => texts[file])).toEqual([['src/app/B.svelte', 'src/app/a.ts', 'src/app/c.ts']]);
+    texts[c] = '';
+    expect(importCycles([a, b, c], (file) => texts[file])).toEqual([]);
+  });
+});
+
+describe('the rules read Svelte components', () => {
+  it('a component of the page that imports the command is refused', () => {
+    const file = join(SRC, 'app', 'views', 'BatchView.svelte');
+    const text = "<script lang=\"ts\">\n  import { run } from '../../cli/main.ts';\n</script>\n";
+    expect(files(join(SRC, 'app')).some((f) => f.endsWith('.svelte'))).toBe(true);
+    expect(ruleProblems('src/app', RULES['src/app'], file, text)).toEqual(['src/app/views/BatchView.svelte imports src/cli/main.ts']);
+  });
+
+  it('an import hidden behind import.meta.glob is refused', () => {
+    const file = join(SRC, 'app', 'App.svelte');
+    const text = "<script lang=\"ts\">\n  const found = import.meta.glob('./sessions/*.svelte', { eager: true });\n</script>\n";
+    expect(ruleProblems('src/app', RULES['src/app'], file, text)).toEqual(['src/app/App.svelte imports through import.meta.glob']);
+  });
+});

@@ -1,4 +1,4 @@
-import type { EstimatorName } from './shapley/registry.ts';
+import type { EstimatorName } from './shapley/estimator-names.ts';
 import type { Coalition } from './coalition.ts';
 
 export type { EstimatorName };
