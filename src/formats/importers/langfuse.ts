@@ -10,6 +10,7 @@ import { childPath, indexPath } from '../json-path.ts';
 import { expectArray, expectObject, isJsonObject, ownField, type JsonObject } from '../validate.ts';
 import { parseJsonKeepingBigInts } from '../recorded/big-int-json.ts';
 import { optObject, optString, optStringOrNumber, requireString, toCount } from '../recorded/fields.ts';
+import { attributeMap } from '../recorded/otel-attributes.ts';
 import { opening } from '../recorded/sniff.ts';
 import { spanKind } from '../recorded/span-step.ts';
 import { isoToMs } from '../recorded/times.ts';
@@ -32,7 +33,7 @@ function originalAttributes(metadata: unknown): Record<string, unknown> {
       return {};
     }
   }
-  return isJsonObject(value) && isJsonObject(value.attributes) ? { ...value.attributes } : {};
+  return isJsonObject(value) && isJsonObject(value.attributes) ? Object.assign(attributeMap(), value.attributes) : attributeMap();
 }
 
 function usageOf(observation: JsonObject, path: string): TokenUsage | null {
@@ -62,7 +63,7 @@ function observationStep(value: unknown, path: string, traceId: string): StepDra
     model: kind === 'llm' || kind === 'agent' ? model : null,
     usage: kind === 'llm' ? usageOf(o, path) : null,
     error: level === 'ERROR' ? (optString(o, 'statusMessage', path) ?? 'error') : null,
-    attributes: { type, ...(level ? { level } : {}), ...attributes },
+    attributes: Object.assign(attributeMap(), { type, ...(level ? { level } : {}) }, attributes),
   };
   const input = ownField(o, 'input');
   const output = ownField(o, 'output');
