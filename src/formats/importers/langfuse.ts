@@ -38,8 +38,8 @@ function originalAttributes(metadata: unknown): Record<string, unknown> {
 
 function usageOf(observation: JsonObject, path: string): TokenUsage | null {
   const details = optObject(observation, 'usageDetails', path);
-  const input = toCount(details ? ownField(details, 'input') : undefined, childPath(path, 'usageDetails.input')) ?? toCount(ownField(observation, 'inputUsage'), childPath(path, 'inputUsage'));
-  const output = toCount(details ? ownField(details, 'output') : undefined, childPath(path, 'usageDetails.output')) ?? toCount(ownField(observation, 'outputUsage'), childPath(path, 'outputUsage'));
+  const input = toCount(details ? ownField(details, 'input') : undefined, childPath(childPath(path, 'usageDetails'), 'input')) ?? toCount(ownField(observation, 'inputUsage'), childPath(path, 'inputUsage'));
+  const output = toCount(details ? ownField(details, 'output') : undefined, childPath(childPath(path, 'usageDetails'), 'output')) ?? toCount(ownField(observation, 'outputUsage'), childPath(path, 'outputUsage'));
   if ((input ?? 0) === 0 && (output ?? 0) === 0) return null;
   return { input: input ?? 0, output: output ?? 0 };
 }
@@ -80,16 +80,21 @@ export function readLangfuse(text: string) {
   const list = ownField(parsed, 'observations') !== undefined ? expectArray(ownField(parsed, 'observations'), 'observations') : expectArray(ownField(trace, 'observations') ?? [], 'trace.observations');
   const where = ownField(parsed, 'observations') !== undefined ? 'observations' : 'trace.observations';
   const steps = list.map((o, i) => observationStep(o, indexPath(where, i), traceId));
-  const starts = steps.map((s) => s.start).filter((t): t is number => t !== null);
-  const ends = steps.map((s) => s.end).filter((t): t is number => t !== null);
+  // A loop, not Math.min(...starts): spreading 130 000 observations overflows the call stack.
   const traceStart = isoToMs(ownField(trace, 'timestamp'), 'trace.timestamp');
+  let first = traceStart;
+  let last: number | null = null;
+  for (const s of steps) {
+    if (s.start !== null && (first === null || s.start < first)) first = s.start;
+    if (s.end !== null && (last === null || s.end > last)) last = s.end;
+  }
   const root: StepDraft = {
     id: traceId,
     parent: null,
     name: optString(trace, 'name', 'trace') ?? 'trace',
     kind: 'chain',
-    start: starts.length ? Math.min(traceStart ?? Infinity, ...starts) : traceStart,
-    end: ends.length ? Math.max(...ends) : null,
+    start: first,
+    end: last,
     model: null,
     usage: null,
     error: null,

@@ -42,11 +42,11 @@ export function anyValue(value: unknown, path: string, depth = 0): unknown {
     const inner = expectObject(ownField(v, 'arrayValue'), childPath(path, 'arrayValue'));
     const values = ownField(inner, 'values');
     if (values === undefined) return [];
-    return expectArray(values, childPath(path, 'arrayValue.values')).map((x, i) => anyValue(x, indexPath(childPath(path, 'arrayValue.values'), i), depth + 1));
+    return expectArray(values, childPath(childPath(path, 'arrayValue'), 'values')).map((x, i) => anyValue(x, indexPath(childPath(childPath(path, 'arrayValue'), 'values'), i), depth + 1));
   }
   if (Object.hasOwn(v, 'kvlistValue')) {
     const inner = expectObject(ownField(v, 'kvlistValue'), childPath(path, 'kvlistValue'));
-    return foldKeyValues(ownField(inner, 'values'), childPath(path, 'kvlistValue.values'), depth + 1);
+    return foldKeyValues(ownField(inner, 'values'), childPath(childPath(path, 'kvlistValue'), 'values'), depth + 1);
   }
   if (Object.hasOwn(v, 'bytesValue')) return ownField(v, 'bytesValue');
   return null;
