@@ -73,6 +73,7 @@ export function readRunFiles(paths: readonly string[]): { files: RecordedRunFile
     if (named) throw new RunFileError(problem.otherKind ? `"${path}" ${problem.reason}` : `${path}: ${problem.reason}`);
     skipped.push({ file: path, reason: problem.reason });
   }
+  skipped.sort((a, b) => a.file.localeCompare(b.file, 'en', { numeric: true }));
   if (files.length === 0) throw new RunFileError(`no recorded runs in ${paths.join(', ')}: ${skipped.slice(0, 3).map((s) => `${s.file}: ${s.reason}`).join('; ')}${skipped.length > 3 ? '; ...' : ''}`);
   return { files, skipped };
 }
