@@ -4,17 +4,18 @@
  *   blame -- FILE|DIR... --score PRED.json [--json]
  *                                               a predictions file and the no-replay baselines,
  *                                               scored against the runs' labels (Who&When)
- * A folder is read recursively (its .json and .jsonl files). Exit status 2 on bad input.
+ * A folder is read recursively (its .json and .jsonl files; those that are not recorded runs are
+ * skipped, listed after the output). Exit status 2 on bad input.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { parseInputFile } from '../formats/detect.ts';
+import { readFileSync } from 'node:fs';
+import { printable } from './printable.ts';
+import { readRunFiles, RunFileError, skippedText, type SkippedFile } from './run-files.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
 import { inspectFiles } from '../runs/inspect-json.ts';
 import { runText } from '../runs/inspect-text.ts';
 import { randomBaseline, scoreHeuristics, scorePredictions, type ScoreSummary } from '../runs/score.ts';
-import type { RecordedRun, RecordedRunFile } from '../runs/types.ts';
+import type { RecordedRun } from '../runs/types.ts';
 
 export const INSPECT_USAGE = `usage: npm run --silent blame -- FILE|FOLDER... --inspect [--json]
        npm run --silent blame -- FILE|FOLDER... --score PREDICTIONS.json [--json]`;
@@ -54,41 +55,6 @@ function parseInspectArgs(argv: readonly string[]): InspectOptions {
   return opts;
 }
 
-/** Files to read: named files as given, folders walked in name order (numbers in numeric order). */
-function expand(path: string): string[] {
-  let stat;
-  try {
-    stat = statSync(path);
-  } catch {
-    throw new InspectInputError(`cannot read "${path}": no such file or folder`);
-  }
-  if (!stat.isDirectory()) return [path];
-  const names = readdirSync(path).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  return names.flatMap((name) => {
-    const full = join(path, name);
-    if (statSync(full).isDirectory()) return expand(full);
-    return /\.(json|jsonl)$/i.test(name) ? [full] : [];
-  });
-}
-
-function readRuns(paths: readonly string[]): RecordedRunFile[] {
-  const files = paths.flatMap(expand);
-  if (files.length === 0) throw new InspectInputError(`no .json or .jsonl files in ${paths.join(', ')}`);
-  return files.map((file) => {
-    const text = readFileSync(file, 'utf8');
-    // The file's folder and name: Who&When runs are named `hand/12` from it.
-    const name = `${basename(dirname(file))}/${basename(file)}`;
-    try {
-      const input = parseInputFile(text, name);
-      if (input.kind !== 'runs') throw new InspectInputError(`"${file}" is not a recorded run (it is a ${input.kind} file)`);
-      return input.runs;
-    } catch (e) {
-      if (e instanceof FormatError) throw new InspectInputError(`${file}: ${e.message}`);
-      throw e;
-    }
-  });
-}
-
 function percent(x: number): string {
   return `${(100 * x).toFixed(2)}%`;
 }
@@ -97,7 +63,7 @@ function summaryLine(label: string, s: ScoreSummary): string {
   return `${label.padEnd(28)} runs ${String(s.runs).padStart(4)}  agent ${percent(s.agent.rate).padStart(7)} [${percent(s.agent.ci[0])}, ${percent(s.agent.ci[1])}]  step ${percent(s.step.rate).padStart(7)} [${percent(s.step.ci[0])}, ${percent(s.step.ci[1])}]${s.missing ? `  (${s.missing} without a pick)` : ''}`;
 }
 
-function scoreReport(runs: readonly RecordedRun[], predictions: ReturnType<typeof parsePredictions> | undefined, json: boolean): string {
+function scoreReport(runs: readonly RecordedRun[], predictions: ReturnType<typeof parsePredictions> | undefined, json: boolean, skipped: readonly SkippedFile[] = []): string {
   const labelled = runs.filter((r) => r.label !== undefined);
   if (labelled.length === 0) throw new InspectInputError('none of the runs carries a label to score against (Who&When logs do)');
   const groups = [...new Set(labelled.map((r) => r.group).filter((g): g is string => g !== undefined))].sort();
@@ -107,24 +73,31 @@ function scoreReport(runs: readonly RecordedRun[], predictions: ReturnType<typeo
   const scored = predictions && Object.keys(predictions).length > 0 ? scorePredictions(labelled, predictions) : undefined;
   const unknown = predictions ? Object.keys(predictions).filter((id) => !labelled.some((r) => r.id === id)) : [];
   if (json) {
-    return JSON.stringify({ runs: labelled.length, ...(scored ? { predictions: { all: scored.all, groups: scored.groups, unknownRuns: unknown } } : {}), heuristics, random });
+    return JSON.stringify({ runs: labelled.length, ...(scored ? { predictions: { all: scored.all, groups: scored.groups, unknownRuns: unknown } } : {}), heuristics, random, ...(skipped.length ? { skipped } : {}) });
   }
   const lines: string[] = ['Scores against the labels (exact step index; agent names case-insensitive; 95% Wilson intervals)'];
   const block = (title: string, all: ScoreSummary, byGroup: Record<string, ScoreSummary>): void => {
     lines.push(summaryLine(title, all));
-    for (const g of groups) if (byGroup[g]) lines.push(summaryLine(`  ${g}`, byGroup[g]));
+    for (const g of groups) if (byGroup[g]) lines.push(summaryLine(`  ${printable(g)}`, byGroup[g]));
   };
   if (scored) block('predictions', scored.all, scored.groups);
   for (const h of heuristics) block(h.name, h.all, h.groups);
-  for (const [key, r] of Object.entries(random)) lines.push(`${(key === 'all' ? 'random (expected)' : `  ${key}`).padEnd(28)} runs ${String(r.runs).padStart(4)}  agent ${percent(r.agent).padStart(7)}  step ${percent(r.step).padStart(7)}`);
-  if (unknown.length) lines.push(`${unknown.length} prediction(s) name runs not given: ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ', ...' : ''}`);
+  for (const [key, r] of Object.entries(random)) lines.push(`${(key === 'all' ? 'random (expected)' : `  ${printable(key)}`).padEnd(28)} runs ${String(r.runs).padStart(4)}  agent ${percent(r.agent).padStart(7)}  step ${percent(r.step).padStart(7)}`);
+  if (unknown.length) lines.push(`${unknown.length} prediction(s) name runs not given: ${unknown.slice(0, 5).map(printable).join(', ')}${unknown.length > 5 ? ', ...' : ''}`);
   return lines.join('\n');
 }
 
 export async function inspectMain(argv: readonly string[]): Promise<number> {
   try {
     const opts = parseInspectArgs(argv);
-    const files = readRuns(opts.paths);
+    let read;
+    try {
+      read = readRunFiles(opts.paths);
+    } catch (e) {
+      if (e instanceof RunFileError) throw new InspectInputError(e.message);
+      throw e;
+    }
+    const { files, skipped } = read;
     let out: string;
     if (opts.score !== undefined) {
       let text: string;
@@ -140,18 +113,19 @@ export async function inspectMain(argv: readonly string[]): Promise<number> {
         if (e instanceof FormatError) throw new InspectInputError(`${opts.score}: ${e.message}`);
         throw e;
       }
-      out = scoreReport(files.flatMap((f) => f.runs), predictions, opts.json);
+      out = scoreReport(files.flatMap((f) => f.runs), predictions, opts.json, skipped);
+      if (!opts.json && skipped.length) out += `\n\n${skippedText(skipped, printable)}`;
     } else if (opts.json) {
-      out = JSON.stringify(inspectFiles(files));
+      out = JSON.stringify({ ...inspectFiles(files), ...(skipped.length ? { skipped } : {}) });
     } else {
       const runs = files.flatMap((f) => f.runs);
-      out = [...runs.map(runText), ...(runs.some((r) => r.label) ? [scoreReport(runs, undefined, false)] : [])].join('\n\n');
+      out = [...runs.map((run) => runText(run, printable)), ...(runs.some((r) => r.label) ? [scoreReport(runs, undefined, false)] : []), ...(skipped.length ? [skippedText(skipped, printable)] : [])].join('\n\n');
     }
     process.stdout.write(out + '\n');
     return 0;
   } catch (e) {
     if (e instanceof InspectInputError) {
-      process.stderr.write(`blame: ${e.message.replace(/\s*\n\s*/g, ' ')}\n${e.usage ? `${INSPECT_USAGE}\n` : ''}`);
+      process.stderr.write(`blame: ${printable(e.message.replace(/\s*\n\s*/g, ' '))}\n${e.usage ? `${INSPECT_USAGE}\n` : ''}`);
       return 2;
     }
     throw e;

@@ -1,5 +1,7 @@
 /** Helpers for the format tests (not imported by production code). */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { FormatError } from './format-error.ts';
 
 /** Runs `parse` and returns the FormatError it throws; fails the test if it returns or throws another error. */
@@ -17,3 +19,17 @@ export function formatErrorOf(parse: () => unknown): FormatError {
 export function readFixture(name: string): string {
   return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 }
+
+/**
+ * The real trace samples beside the repository (`../shared/samples`), or null when this checkout has
+ * none (a fresh clone): tests that read them skip, saying so. `AGENTBLAME_SHARED` names the shared
+ * folder when the checkout is not beside it (a git worktree elsewhere).
+ */
+export function sharedSamplesDir(): string | null {
+  const shared = process.env.AGENTBLAME_SHARED ?? fileURLToPath(new URL('../../../shared', import.meta.url));
+  const samples = join(shared, 'samples');
+  return existsSync(samples) ? samples : null;
+}
+
+/** Why tests that need the samples were skipped. */
+export const NO_SAMPLES = 'skipped: ../shared/samples is not beside this checkout (set AGENTBLAME_SHARED to its folder to run these)';

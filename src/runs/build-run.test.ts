@@ -43,22 +43,48 @@ describe('buildRun', () => {
     expect(run.steps.at(-1)!.depth).toBe(19999);
   });
 
-  it('counts the tokens of one model call wrapped in several LLM spans once, on the outermost', () => {
-    const usage = { input: 100, output: 7 };
+  it("counts the tokens of one model call wrapped in several LLM spans once, on the innermost (the provider's count)", () => {
+    // An Agno-style wrapper estimating 399 output tokens around the provider's call that reports 7.
+    const estimate = { input: 120, output: 399 };
+    const provider = { input: 100, output: 7 };
     const run = buildRun({
       id: 'r',
       steps: [
         step('agent', null, { kind: 'agent', start: 0 }),
-        step('call_llm', 'agent', { kind: 'llm', usage, start: 1 }),
-        step('generate', 'call_llm', { kind: 'llm', usage, start: 2 }),
-        step('openai.chat', 'generate', { kind: 'llm', usage, start: 3 }),
+        step('OpenAIChat.invoke', 'agent', { kind: 'llm', usage: estimate, start: 1 }),
+        step('generate', 'OpenAIChat.invoke', { kind: 'llm', start: 2 }),
+        step('chat gpt-4o-mini', 'generate', { kind: 'llm', usage: provider, start: 3 }),
         step('tool', 'generate', { kind: 'tool', start: 4 }),
         step('second', 'agent', { kind: 'llm', usage: { input: 5, output: 1 }, start: 5 }),
       ],
     });
-    expect(run.steps.map((s) => s.usage)).toEqual([null, usage, null, null, null, { input: 5, output: 1 }]);
-    expect(run.steps.find((s) => s.id === 'openai.chat')!.wrappedUsage).toEqual(usage);
+    expect(run.steps.map((s) => s.usage)).toEqual([null, null, null, provider, null, { input: 5, output: 1 }]);
+    expect(run.steps.find((s) => s.id === 'OpenAIChat.invoke')!.wrappedUsage).toEqual(estimate);
     expect(runUsage(run)).toEqual({ input: 105, output: 8 });
+  });
+
+  it('keeps each inner call when one wrapper spans two provider calls (the wrapper holds their sum)', () => {
+    const run = buildRun({
+      id: 'r',
+      steps: [
+        step('ai.generateText', null, { kind: 'llm', usage: { input: 30, output: 9 }, start: 0 }),
+        step('doGenerate 1', 'ai.generateText', { kind: 'llm', usage: { input: 10, output: 4 }, start: 1 }),
+        step('doGenerate 2', 'ai.generateText', { kind: 'llm', usage: { input: 20, output: 5 }, start: 2 }),
+      ],
+    });
+    expect(runUsage(run)).toEqual({ input: 30, output: 9 });
+    expect(run.steps[0].usage).toBeNull();
+    expect(run.steps[0].wrappedUsage).toEqual({ input: 30, output: 9 });
+  });
+
+  it('gives 20 000 steps of one repeated id distinct ids (a suffix each) without trying every earlier suffix', () => {
+    const steps = Array.from({ length: 20000 }, (_, i) => step('dup', null, { start: i }));
+    steps.push(step('dup#3', null, { start: 20000 }));
+    const run = buildRun({ id: 'r', steps });
+    const ids = run.steps.map((s) => s.id);
+    expect(new Set(ids).size).toBe(20001);
+    expect(ids.slice(0, 3)).toEqual(['dup', 'dup#2', 'dup#3']);
+    expect(ids).toContain('dup#3#2');
   });
 
   it('gives repeated ids a suffix so each step stays addressable', () => {

@@ -30,14 +30,22 @@ function compareSiblings(a: StepDraft, b: StepDraft): number {
 /**
  * Builds a run's tree from its steps: execution order (depth first, siblings sorted), orphans
  * kept as roots, cycles broken (never followed), and the tokens of one model call wrapped in
- * several LLM spans counted once, on the outermost span that carries them (FORMATS.md §2).
+ * several LLM spans counted once, on the innermost span that carries them: the provider's own
+ * count, not a framework's estimate around it (FORMATS.md §2).
  * Steps with a repeated id keep the first; later ones get a suffix so every id stays unique.
  */
 export function buildRun(draft: RunDraft): RecordedRun {
   const byId = new Map<string, StepDraft>();
+  // The next suffix to try per repeated id, so 20 000 copies of one id cost linear time, not quadratic.
+  const nextSuffix = new Map<string, number>();
   for (const step of draft.steps) {
     let id = step.id;
-    for (let n = 2; byId.has(id); n++) id = `${step.id}#${n}`;
+    if (byId.has(id)) {
+      let n = nextSuffix.get(step.id) ?? 2;
+      while (byId.has(`${step.id}#${n}`)) n++;
+      id = `${step.id}#${n}`;
+      nextSuffix.set(step.id, n + 1);
+    }
     byId.set(id, id === step.id ? step : { ...step, id });
   }
   const children = new Map<string, StepDraft[]>();
@@ -93,23 +101,23 @@ export function buildRun(draft: RunDraft): RecordedRun {
   };
 }
 
-/** An LLM step inside another LLM step that already carries tokens is the same call: drop its copy. */
+/**
+ * One model call wrapped in several LLM steps (a framework's `invoke` around the provider's `chat`)
+ * counts its tokens once, on the innermost LLM step that carries them: the outer copies are the
+ * framework's own estimates or sums and move to `wrappedUsage`. Steps are in depth-first order,
+ * so walking them backwards visits every descendant before its ancestor: one pass, linear.
+ */
 function countWrappedTokensOnce(steps: RecordedStep[]): void {
-  const byId = new Map(steps.map((s) => [s.id, s]));
-  for (const step of steps) {
-    if (step.kind !== 'llm' || step.usage === null) continue;
-    const seen = new Set<string>([step.id]);
-    for (let up = step.parent; up !== null && !seen.has(up); ) {
-      seen.add(up);
-      const ancestor = byId.get(up);
-      if (!ancestor) break;
-      if (ancestor.kind === 'llm' && (ancestor.usage !== null || ancestor.wrappedUsage !== undefined)) {
-        step.wrappedUsage = step.usage;
-        step.usage = null;
-        break;
-      }
-      up = ancestor.parent;
+  const hasInnerUsage = new Set<string>();
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i];
+    const inner = hasInnerUsage.has(step.id);
+    if (step.kind === 'llm' && step.usage !== null && inner) {
+      step.wrappedUsage = step.usage;
+      step.usage = null;
     }
+    const carries = inner || (step.kind === 'llm' && (step.usage !== null || step.wrappedUsage !== undefined));
+    if (carries && step.parent !== null) hasInnerUsage.add(step.parent);
   }
 }
 

@@ -33,7 +33,12 @@ function tryJson(text: string): unknown {
 function asText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  return JSON.stringify(value, null, 2);
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    // Nested too deep for JSON.stringify (a hostile file): say so rather than fail the whole view.
+    return '[a value nested too deep to show]';
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -138,7 +143,7 @@ function readFlat(attributes: Record<string, unknown>, prefix: string, scheme: '
       if (!field.startsWith('message.')) continue;
       field = field.slice('message.'.length);
     }
-    const entry = byIndex.get(index) ?? {};
+    const entry = byIndex.get(index) ?? (Object.create(null) as Record<string, unknown>);
     entry[field] = value;
     byIndex.set(index, entry);
   }
@@ -178,7 +183,7 @@ function collectIndexed(fields: Record<string, unknown>, name: string): Record<s
     const dot = rest.indexOf('.');
     const index = Number(rest.slice(0, dot));
     if (dot < 0 || !Number.isInteger(index)) continue;
-    const entry = byIndex.get(index) ?? {};
+    const entry = byIndex.get(index) ?? (Object.create(null) as Record<string, unknown>);
     entry[rest.slice(dot + 1)] = value;
     byIndex.set(index, entry);
   }

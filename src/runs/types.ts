@@ -52,7 +52,7 @@ export interface RecordedStep extends StepDraft {
   depth: number;
   /** Why `parent` was cleared: the recorded parent is not in the file, or it closed a cycle. */
   detached?: { parent: string; reason: 'missing' | 'cycle' };
-  /** Tokens dropped because an enclosing model-call span already counts them (wrapped calls). */
+  /** Tokens not counted because a model call inside this step reports them (a wrapper's estimate or sum). */
   wrappedUsage?: TokenUsage;
 }
 

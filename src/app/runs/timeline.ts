@@ -33,6 +33,12 @@ export function timelineBars(run: RecordedRun): (Bar | null)[] {
   });
 }
 
+/** A step's time as ISO text, or '' for one a Date cannot show (importers refuse those; this is a last guard). */
+export function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isFinite(date.getTime()) ? date.toISOString() : '';
+}
+
 /** Latency as people read it: 850 ms, 2.35 s, 1 min 12 s. */
 export function formatLatency(ms: number): string {
   if (ms < 1) return `${ms.toFixed(2)} ms`;
@@ -55,7 +61,7 @@ export function parentChain(run: RecordedRun, stepId: string): RecordedRun['step
   const seen = new Set<string>();
   for (let step = byId.get(stepId); step && !seen.has(step.id); step = step.parent === null ? undefined : byId.get(step.parent)) {
     seen.add(step.id);
-    chain.unshift(step);
+    chain.push(step);
   }
-  return chain;
+  return chain.reverse();
 }

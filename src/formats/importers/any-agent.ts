@@ -21,16 +21,16 @@ export function readAnyAgent(text: string) {
     const span = expectObject(value, path);
     const context = expectObject(ownField(span, 'context'), childPath(path, 'context'));
     const parent = optObject(span, 'parent', path);
-    const id = normalizeOtelId(optStringOrNumber(context, 'span_id', childPath(path, 'context')), childPath(path, 'context.span_id'), 16, true);
-    if (id === null) throw new FormatError(childPath(path, 'context.span_id'), 'missing (expected a span id)');
+    const id = normalizeOtelId(optStringOrNumber(context, 'span_id', childPath(path, 'context')), childPath(childPath(path, 'context'), 'span_id'), 16, true);
+    if (id === null) throw new FormatError(childPath(childPath(path, 'context'), 'span_id'), 'missing (expected a span id)');
     const status = optObject(span, 'status', path);
     const code = status ? optString(status, 'status_code', childPath(path, 'status')) : undefined;
     const description = status ? optString(status, 'description', childPath(path, 'status')) : undefined;
     return {
-      traceId: normalizeOtelId(optStringOrNumber(context, 'trace_id', childPath(path, 'context')), childPath(path, 'context.trace_id'), 32, true) ?? '',
+      traceId: normalizeOtelId(optStringOrNumber(context, 'trace_id', childPath(path, 'context')), childPath(childPath(path, 'context'), 'trace_id'), 32, true) ?? '',
       span: {
         id,
-        parent: parent ? normalizeOtelId(optStringOrNumber(parent, 'span_id', childPath(path, 'parent')), childPath(path, 'parent.span_id'), 16, true) : null,
+        parent: parent ? normalizeOtelId(optStringOrNumber(parent, 'span_id', childPath(path, 'parent')), childPath(childPath(path, 'parent'), 'span_id'), 16, true) : null,
         name: optString(span, 'name', path) ?? '',
         start: nanosToMs(ownField(span, 'start_time'), childPath(path, 'start_time')),
         end: nanosToMs(ownField(span, 'end_time'), childPath(path, 'end_time')),

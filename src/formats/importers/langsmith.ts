@@ -5,24 +5,38 @@
  * execution order. One run per `trace_id`.
  */
 import { buildRun } from '../../runs/build-run.ts';
-import type { RunStatus, StepDraft, StepKind, TokenUsage } from '../../runs/types.ts';
+import type { RunStatus, StepDraft, TokenUsage } from '../../runs/types.ts';
 import { FormatError } from '../format-error.ts';
 import type { Importer } from '../importer.ts';
 import { childPath, indexPath } from '../json-path.ts';
 import { expectArray, expectObject, isJsonObject, ownField, type JsonObject } from '../validate.ts';
 import { parseJsonKeepingBigInts } from '../recorded/big-int-json.ts';
-import { optObject, optString, requireString, toCount } from '../recorded/fields.ts';
+import { optObject, optString, toCount } from '../recorded/fields.ts';
+import { langsmithKind } from '../recorded/langsmith-kind.ts';
 import { opening } from '../recorded/sniff.ts';
 import { msOrIsoToMs } from '../recorded/times.ts';
 
-const RUN_KIND: Record<string, StepKind> = { llm: 'llm', chain: 'chain', tool: 'tool', retriever: 'retriever', prompt: 'other', parser: 'other', embedding: 'other' };
 
-/** The run list, with post and patch merged; each with the path it came from. */
-function runList(parsed: unknown): { run: JsonObject; path: string }[] {
-  if (Array.isArray(parsed)) return parsed.map((r, i) => ({ run: expectObject(r, indexPath('', i)), path: indexPath('', i) }));
+/** A run's id: its `id`, else the last segment of its dotted order; never empty. */
+function runId(run: JsonObject, path: string): string {
+  const own = optString(run, 'id', path);
+  const id = own !== undefined && own.trim() !== '' ? own : idFromDottedOrder(optString(run, 'dotted_order', path));
+  if (id === null || id === '') throw new FormatError(childPath(path, 'id'), `${own === undefined ? 'missing' : 'empty'} (expected the run id, or a dotted_order naming it)`);
+  return id;
+}
+
+/** The run list, with post and patch merged; each with its id and the path it came from. */
+function runList(parsed: unknown): { run: JsonObject; path: string; id: string }[] {
+  const listed = (list: unknown[], where: string) =>
+    list.map((r, i) => {
+      const path = indexPath(where, i);
+      const run = expectObject(r, path);
+      return { run, path, id: runId(run, path) };
+    });
+  if (Array.isArray(parsed)) return listed(parsed, '');
   const root = expectObject(parsed, '(top level)');
-  if (Object.hasOwn(root, 'runs')) return expectArray(ownField(root, 'runs'), 'runs').map((r, i) => ({ run: expectObject(r, indexPath('runs', i)), path: indexPath('runs', i) }));
-  const merged = new Map<string, { run: JsonObject; path: string }>();
+  if (Object.hasOwn(root, 'runs')) return listed(expectArray(ownField(root, 'runs'), 'runs'), 'runs');
+  const merged = new Map<string, { run: JsonObject; path: string; id: string }>();
   for (const part of ['post', 'patch'] as const) {
     const list = ownField(root, part);
     if (list === undefined) continue;
@@ -30,24 +44,56 @@ function runList(parsed: unknown): { run: JsonObject; path: string }[] {
       const path = indexPath(part, i);
       const run = expectObject(r, path);
       // The JS SDK's patch entries carry no id: the dotted order's last segment names the run.
-      const id = optString(run, 'id', path) ?? idFromDottedOrder(optString(run, 'dotted_order', path));
-      if (id === null || id === '') throw new FormatError(childPath(path, 'id'), 'missing (expected the run id, or a dotted_order naming it)');
+      const id = runId(run, path);
       const before = merged.get(id);
-      merged.set(id, { run: before ? { ...before.run, ...run } : run, path: before?.path ?? path });
+      merged.set(id, { run: before ? { ...before.run, ...run } : run, path: before?.path ?? path, id });
     });
   }
   if (merged.size === 0) throw new FormatError('', 'expected LangSmith runs: "post"/"patch" lists or a list of runs');
   return [...merged.values()];
 }
 
-function usageOf(outputs: JsonObject | undefined, path: string): TokenUsage | null {
-  const usage = outputs && isJsonObject(outputs.usage_metadata) ? outputs.usage_metadata : outputs && isJsonObject(outputs.usage) ? outputs.usage : undefined;
-  if (!usage) return null;
-  const at = childPath(path, 'outputs.usage_metadata');
-  const input = toCount(usage.input_tokens ?? usage.prompt_tokens, childPath(at, 'input_tokens'));
-  const output = toCount(usage.output_tokens ?? usage.completion_tokens, childPath(at, 'output_tokens'));
+/** Input and output counts of a usage object in OpenAI (`prompt_tokens`) or LangChain (`input_tokens`) names. */
+function countsOf(usage: JsonObject, at: string): TokenUsage | null {
+  const inKey = usage.input_tokens !== undefined && usage.input_tokens !== null ? 'input_tokens' : 'prompt_tokens';
+  const outKey = usage.output_tokens !== undefined && usage.output_tokens !== null ? 'output_tokens' : 'completion_tokens';
+  const input = toCount(ownField(usage, inKey), childPath(at, inKey));
+  const output = toCount(ownField(usage, outKey), childPath(at, outKey));
   if (input === undefined && output === undefined) return null;
   return { input: input ?? 0, output: output ?? 0 };
+}
+
+/**
+ * An LLM run's tokens, the provider's report first: `outputs.usage_metadata` / `outputs.usage`
+ * (the SDK wrappers), the first generation's message `usage_metadata` and `llm_output.token_usage`
+ * (LangChain), then the run-level `prompt_tokens` / `completion_tokens` LangSmith's API fills in.
+ */
+function usageOf(run: JsonObject, outputs: JsonObject | undefined, path: string): TokenUsage | null {
+  const out = childPath(path, 'outputs');
+  for (const key of ['usage_metadata', 'usage']) {
+    const usage = outputs ? ownField(outputs, key) : undefined;
+    if (isJsonObject(usage)) {
+      const counts = countsOf(usage, childPath(out, key));
+      if (counts) return counts;
+    }
+  }
+  const generations = outputs ? ownField(outputs, 'generations') : undefined;
+  const first = Array.isArray(generations) && Array.isArray(generations[0]) ? (generations[0] as unknown[])[0] : undefined;
+  const message = isJsonObject(first) ? ownField(first, 'message') : undefined;
+  const kwargs = isJsonObject(message) ? ownField(message, 'kwargs') : undefined;
+  const messageUsage = isJsonObject(kwargs) ? ownField(kwargs, 'usage_metadata') : undefined;
+  if (isJsonObject(messageUsage)) {
+    const counts = countsOf(messageUsage, `${indexPath(indexPath(childPath(out, 'generations'), 0), 0)}.message.kwargs.usage_metadata`);
+    if (counts) return counts;
+  }
+  const llmOutput = outputs ? ownField(outputs, 'llm_output') : undefined;
+  const tokenUsage = isJsonObject(llmOutput) ? ownField(llmOutput, 'token_usage') : undefined;
+  if (isJsonObject(tokenUsage)) {
+    const counts = countsOf(tokenUsage, childPath(childPath(out, 'llm_output'), 'token_usage'));
+    if (counts) return counts;
+  }
+  const runLevel = countsOf(run, path);
+  return runLevel && (runLevel.input > 0 || runLevel.output > 0) ? runLevel : null;
 }
 
 /** The run a dotted order ends with. */
@@ -67,11 +113,10 @@ function parentFromDottedOrder(dotted: string | undefined): string | null {
 export function readLangSmith(text: string) {
   const runs = runList(parseJsonKeepingBigInts(text));
   const byTrace = new Map<string, { step: StepDraft; dotted: string; status?: string }[]>();
-  for (const { run, path } of runs) {
-    const id = requireString(run, 'id', path);
+  for (const { run, path, id } of runs) {
     const dotted = optString(run, 'dotted_order', path);
     const runType = optString(run, 'run_type', path) ?? 'chain';
-    const kind = Object.hasOwn(RUN_KIND, runType) ? RUN_KIND[runType] : 'other';
+    const kind = langsmithKind(runType) ?? 'other';
     const extra = optObject(run, 'extra', path);
     const metadata = extra && isJsonObject(extra.metadata) ? extra.metadata : {};
     const invocation = extra && isJsonObject(extra.invocation_params) ? extra.invocation_params : {};
@@ -86,7 +131,7 @@ export function readLangSmith(text: string) {
       start: msOrIsoToMs(ownField(run, 'start_time'), childPath(path, 'start_time')),
       end: msOrIsoToMs(ownField(run, 'end_time'), childPath(path, 'end_time')),
       model: kind === 'llm' && typeof modelName === 'string' ? modelName : null,
-      usage: kind === 'llm' ? usageOf(outputs, path) : null,
+      usage: kind === 'llm' ? usageOf(run, outputs, path) : null,
       error: optString(run, 'error', path) ?? null,
       attributes: { run_type: runType, ...(dotted ? { dotted_order: dotted } : {}), tags: ownField(run, 'tags') ?? [], metadata },
     };

@@ -59,33 +59,54 @@ function readEvents(text: string): RuntapeEvent[] {
   return events;
 }
 
-/** Full message list of a request: its own `messages`, or its base's plus `messages_append`. */
-function resolveMessages(request: RuntapeEvent, requests: Map<number, RuntapeEvent>, seen = new Set<number>()): unknown[] {
-  const own = optArray(request.payload, 'messages', childPath(request.path, 'payload'));
-  if (own) return own;
-  const base = ownField(request.payload, 'base');
-  const append = optArray(request.payload, 'messages_append', childPath(request.path, 'payload')) ?? [];
-  if (typeof base !== 'number') return append;
-  const baseRequest = requests.get(base);
-  if (!baseRequest) throw new FormatError(childPath(request.path, 'payload.base'), `names request ${base}, which is not an llm_request before it`);
-  if (seen.has(base)) throw new FormatError(childPath(request.path, 'payload.base'), 'the base chain loops');
-  seen.add(request.id);
-  return [...resolveMessages(baseRequest, requests, seen), ...append];
+/** More resolved messages than this (summed over requests) is refused rather than filling memory. */
+export const MAX_RESOLVED_MESSAGES = 5_000_000;
+
+/**
+ * Full message list of every request: its own `messages`, or its base's list plus
+ * `messages_append`. A base must be an earlier request, so one pass in file order resolves every
+ * chain (no recursion, no loop to follow), each list built once from its base's. A chain whose
+ * lists would hold more than MAX_RESOLVED_MESSAGES in all is refused, naming the request.
+ */
+function resolveAllMessages(events: readonly RuntapeEvent[]): Map<number, unknown[]> {
+  const resolved = new Map<number, unknown[]>();
+  let total = 0;
+  for (const request of events) {
+    if (request.type !== 'llm_request') continue;
+    const payloadPath = childPath(request.path, 'payload');
+    const own = optArray(request.payload, 'messages', payloadPath);
+    let list: unknown[];
+    if (own) list = own;
+    else {
+      const base = ownField(request.payload, 'base');
+      const append = optArray(request.payload, 'messages_append', payloadPath) ?? [];
+      if (base === undefined || base === null) list = append;
+      else {
+        if (typeof base !== 'number') throw new FormatError(childPath(payloadPath, 'base'), `expected the number of an earlier llm_request, ${describeValue(base)}`);
+        const from = resolved.get(base);
+        if (!from) throw new FormatError(childPath(payloadPath, 'base'), `names request ${base}, which is not an llm_request before it`);
+        list = from.concat(append);
+      }
+    }
+    total += list.length;
+    if (total > MAX_RESOLVED_MESSAGES) throw new FormatError(childPath(payloadPath, 'base'), `the base chains resolve to more than ${MAX_RESOLVED_MESSAGES.toLocaleString('en')} messages in all; this reader refuses the file rather than fill memory`);
+    resolved.set(request.id, list);
+  }
+  return resolved;
 }
 
 export function readRuntape(text: string) {
   const events = readEvents(text);
-  const requests = new Map<number, RuntapeEvent>();
   const responses = new Map<number, RuntapeEvent>();
   const results = new Map<number, RuntapeEvent>();
   for (const e of events) {
-    if (e.type === 'llm_request') requests.set(e.id, e);
     if (e.type === 'llm_response' && e.parent !== null) responses.set(e.parent, e);
     if (e.type === 'tool_result' && e.parent !== null) results.set(e.parent, e);
   }
   const start = events.find((e) => e.type === 'run_start');
   const end = events.find((e) => e.type === 'run_end');
   const rootId = start ? String(start.id) : null;
+  const messages = resolveAllMessages(events);
   const steps: StepDraft[] = [];
   const callers = new Map<string, string>();
   for (const e of events) {
@@ -93,8 +114,8 @@ export function readRuntape(text: string) {
     if (e.type === 'llm_request') {
       const response = responses.get(e.id);
       const tokens = response && isJsonObject(response.meta.tokens) ? response.meta.tokens : undefined;
-      const input = toCount(tokens?.input, childPath(response?.path ?? e.path, 'meta.tokens.input'));
-      const output = toCount(tokens?.output, childPath(response?.path ?? e.path, 'meta.tokens.output'));
+      const input = toCount(tokens?.input, childPath(childPath(childPath(response?.path ?? e.path, 'meta'), 'tokens'), 'input'));
+      const output = toCount(tokens?.output, childPath(childPath(childPath(response?.path ?? e.path, 'meta'), 'tokens'), 'output'));
       const model = optString(e.payload, 'model', payloadPath) ?? optString(e.meta, 'model', childPath(e.path, 'meta')) ?? null;
       const step: StepDraft = {
         id: String(e.id),
@@ -107,7 +128,7 @@ export function readRuntape(text: string) {
         usage: input === undefined && output === undefined ? null : { input: input ?? 0, output: output ?? 0 },
         error: null,
         order: e.id,
-        input: { form: 'value', value: resolveMessages(e, requests) },
+        input: { form: 'value', value: messages.get(e.id) ?? [] },
         attributes: { provider: e.payload.provider ?? null, api: e.payload.api ?? null, params: e.payload.params ?? null, ...(response ? { response_event: response.id, stop_reason: response.payload.stop_reason ?? null, latency_ms: response.meta.latency_ms ?? null } : {}) },
       };
       if (response) {

@@ -6,6 +6,7 @@ import { buildRun } from '../../runs/build-run.ts';
 import type { Importer } from '../importer.ts';
 import { expectObject } from '../validate.ts';
 import { parseJsonKeepingBigInts } from '../recorded/big-int-json.ts';
+import { attributeMap } from '../recorded/otel-attributes.ts';
 import { opening } from '../recorded/sniff.ts';
 import { spanToStep } from '../recorded/span-step.ts';
 
@@ -15,7 +16,7 @@ function stepName(a: Record<string, unknown>): string {
 }
 
 export function readSpanAttributes(text: string) {
-  const attributes = { ...expectObject(parseJsonKeepingBigInts(text), '(top level)') };
+  const attributes = Object.assign(attributeMap(), expectObject(parseJsonKeepingBigInts(text), '(top level)'));
   const step = spanToStep({ id: 'span', parent: null, name: stepName(attributes), start: null, end: null, attributes, failed: false, events: [], path: '' });
   return { format: Object.hasOwn(attributes, 'openinference.span.kind') ? 'openinference' : 'otel-genai', runs: [buildRun({ id: 'span', steps: [step] })] };
 }

@@ -19,13 +19,13 @@ export function readVercelSpans(text: string) {
     const path = indexPath('', i);
     const span = expectObject(value, path);
     const context = expectObject(ownField(span, 'spanContext'), childPath(path, 'spanContext'));
-    const id = normalizeOtelId(ownField(context, 'spanId'), childPath(path, 'spanContext.spanId'), 16);
-    if (id === null) throw new FormatError(childPath(path, 'spanContext.spanId'), 'missing (expected a span id)');
+    const id = normalizeOtelId(ownField(context, 'spanId'), childPath(childPath(path, 'spanContext'), 'spanId'), 16);
+    if (id === null) throw new FormatError(childPath(childPath(path, 'spanContext'), 'spanId'), 'missing (expected a span id)');
     const parentContext = optObject(span, 'parentSpanContext', path);
     const parent = normalizeOtelId(ownField(span, 'parentSpanId') ?? (parentContext ? ownField(parentContext, 'spanId') : undefined), childPath(path, 'parentSpanId'), 16);
     const status = optObject(span, 'status', path);
     return {
-      traceId: normalizeOtelId(ownField(context, 'traceId'), childPath(path, 'spanContext.traceId'), 32) ?? '',
+      traceId: normalizeOtelId(ownField(context, 'traceId'), childPath(childPath(path, 'spanContext'), 'traceId'), 32) ?? '',
       span: {
         id,
         parent,

@@ -3,15 +3,17 @@
  * FormatError naming where, or import; they never crash with another error (issue 9 point 6).
  * The variants are drawn from a seeded generator, so a failure reproduces.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readStepMessages } from '../../runs/messages.ts';
 import { FormatError } from '../format-error.ts';
 import { parseInputFile } from '../detect.ts';
+import { NO_SAMPLES, sharedSamplesDir } from '../test-helpers.ts';
 
-const SAMPLES = join(import.meta.dirname, '../../../../shared/samples');
-const present = existsSync(SAMPLES);
+const SAMPLES = sharedSamplesDir() ?? '';
+const present = SAMPLES !== '';
+if (!present) console.warn(NO_SAMPLES);
 
 function walk(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : /\.(json|jsonl)$/.test(n) ? [join(dir, n)] : []));

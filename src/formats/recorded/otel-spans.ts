@@ -11,7 +11,7 @@ import { optArray, optObject, optString, optStringOrNumber, requireString } from
 import { foldJaegerTags, foldKeyValues, plainAttributes } from './otel-attributes.ts';
 import { normalizeOtelId } from './otel-ids.ts';
 import type { FoldedSpan, SpanEvent } from './span-step.ts';
-import { isoToMs, microsToMs, nanosToMs } from './times.ts';
+import { checkedTime, isoToMs, microsToMs, nanosToMs } from './times.ts';
 
 export interface TraceSpans {
   traceId: string;
@@ -104,7 +104,7 @@ function otlpLogs(request: JsonObject, path: string, eventsBySpan: Map<string, S
 
 function foldBody(body: unknown, path: string): unknown {
   const object = expectObject(body, path);
-  if (Object.hasOwn(object, 'kvlistValue')) return foldKeyValues(ownField(expectObject(ownField(object, 'kvlistValue'), childPath(path, 'kvlistValue')), 'values'), childPath(path, 'kvlistValue.values'));
+  if (Object.hasOwn(object, 'kvlistValue')) return foldKeyValues(ownField(expectObject(ownField(object, 'kvlistValue'), childPath(path, 'kvlistValue')), 'values'), childPath(childPath(path, 'kvlistValue'), 'values'));
   if (Object.hasOwn(object, 'stringValue')) return ownField(object, 'stringValue');
   return object;
 }
@@ -178,7 +178,7 @@ function readJaeger(parsed: unknown, traces: Map<string, FoldedSpan[]>): void {
         parent,
         name: optString(span, 'operationName', path) ?? '',
         start,
-        end: start !== null && duration !== null ? start + duration : null,
+        end: start !== null && duration !== null ? checkedTime(start + duration, childPath(path, 'duration'), ownField(span, 'duration')) : null,
         attributes,
         failed,
         ...(message ? { statusMessage: message } : {}),
@@ -194,9 +194,9 @@ function readConsole(parsed: unknown, traces: Map<string, FoldedSpan[]>): void {
     const path = indexPath('', i);
     const span = expectObject(s, path);
     const context = expectObject(ownField(span, 'context'), childPath(path, 'context'));
-    const traceId = normalizeOtelId(optStringOrNumber(context, 'trace_id', childPath(path, 'context')), childPath(path, 'context.trace_id'), 32) ?? '';
-    const id = normalizeOtelId(optStringOrNumber(context, 'span_id', childPath(path, 'context')), childPath(path, 'context.span_id'), 16);
-    if (id === null) throw new FormatError(childPath(path, 'context.span_id'), 'missing (expected a span id)');
+    const traceId = normalizeOtelId(optStringOrNumber(context, 'trace_id', childPath(path, 'context')), childPath(childPath(path, 'context'), 'trace_id'), 32) ?? '';
+    const id = normalizeOtelId(optStringOrNumber(context, 'span_id', childPath(path, 'context')), childPath(childPath(path, 'context'), 'span_id'), 16);
+    if (id === null) throw new FormatError(childPath(childPath(path, 'context'), 'span_id'), 'missing (expected a span id)');
     const status = statusOf(optObject(span, 'status', path), childPath(path, 'status'));
     push(traces, traceId, {
       id,

@@ -7,6 +7,7 @@
 import type { MessageSource, StepDraft, StepKind, TokenUsage } from '../../runs/types.ts';
 import { childPath } from '../json-path.ts';
 import { toCount } from './fields.ts';
+import { langsmithKind } from './langsmith-kind.ts';
 
 export interface SpanEvent {
   name: string;
@@ -65,6 +66,10 @@ function text(value: unknown): string | undefined {
 export function spanKind(name: string, a: Record<string, unknown>): StepKind {
   const oi = text(a['openinference.span.kind']);
   if (oi !== undefined) return Object.hasOwn(OPENINFERENCE_KIND, oi.toUpperCase()) ? OPENINFERENCE_KIND[oi.toUpperCase()] : 'other';
+  // LangSmith's exporter writes `gen_ai.operation.name=chat` on prompt templates too: its own kind wins.
+  const langsmith = text(a['langsmith.span.kind']);
+  const byLangsmith = langsmith === undefined ? undefined : langsmithKind(langsmith);
+  if (byLangsmith !== undefined) return byLangsmith;
   // ADK's `call_llm` wrapper carries no operation name; the span name starts with it.
   const op = text(a['gen_ai.operation.name']) ?? name.split(' ')[0];
   if (Object.hasOwn(GENAI_OPERATION_KIND, op)) return GENAI_OPERATION_KIND[op];
@@ -160,9 +165,21 @@ const EVENT_ROLES: Record<string, string> = {
   'gen_ai.choice': 'assistant',
 };
 
+/**
+ * The oldest event form (OpenLit): one `gen_ai.content.prompt` event whose `gen_ai.prompt`
+ * attribute holds the whole prompt, and one `gen_ai.content.completion` with `gen_ai.completion`.
+ */
+function contentEvent(events: readonly SpanEvent[], output: boolean): MessageSource | undefined {
+  const [name, key, role] = output ? ['gen_ai.content.completion', 'gen_ai.completion', 'assistant'] : ['gen_ai.content.prompt', 'gen_ai.prompt', 'user'];
+  const event = events.find((e) => e.name === name && e.attributes[key] !== undefined && e.attributes[key] !== null && e.attributes[key] !== '');
+  return event ? { form: 'value', value: event.attributes[key], role } : undefined;
+}
+
 /** The older event form of GenAI messages (span events or log records linked by span id). */
 function eventMessages(events: readonly SpanEvent[], output: boolean): MessageSource | undefined {
-  const chosen = events.filter((e) => EVENT_ROLES[e.name] !== undefined && (e.name === 'gen_ai.choice') === output);
+  const content = contentEvent(events, output);
+  if (content) return content;
+  const chosen = events.filter((e) => Object.hasOwn(EVENT_ROLES, e.name) && (e.name === 'gen_ai.choice') === output);
   if (chosen.length === 0) return undefined;
   const messages = chosen.map((e) => {
     const body = e.attributes.body ?? e.attributes.content ?? e.attributes['gen_ai.event.content'] ?? e.attributes.message;
