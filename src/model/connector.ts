@@ -25,6 +25,12 @@ export interface SendOptions {
    * 503, so the host should send fewer requests at once.
    */
   onRetry?(retry: { attempt: number; delayMs: number; reason: string; overloaded: boolean }): void;
+  /**
+   * Waits for the host's leave to make one attempt (retries included) and resolves with its release:
+   * the host's limit on requests in flight then holds for retries too, so a server that is still
+   * computing abandoned attempts is not sent more of them.
+   */
+  permit?(signal?: AbortSignal): Promise<() => void>;
 }
 
 export { quoteEndpointError };
@@ -57,7 +63,20 @@ export async function sendChat(config: EndpointConfig, request: ChatRequest, opt
 
   for (let attempt = 0; ; attempt++) {
     if (options.signal?.aborted) throw new ModelRequestCancelled();
-    const outcome = await attemptOnce(fetchImpl, url, headers, body, config, options.signal);
+    let release: () => void = () => {};
+    if (options.permit) {
+      try {
+        release = await raceAbort(options.permit(options.signal), options.signal);
+      } catch {
+        throw new ModelRequestCancelled();
+      }
+    }
+    let outcome: Attempt;
+    try {
+      outcome = await attemptOnce(fetchImpl, url, headers, body, config, options.signal);
+    } finally {
+      release();
+    }
     let reason: string;
     let status = 0;
     let waitMs: number | null = null;

@@ -109,6 +109,9 @@ export class ModelHost {
   private askAbove: number;
   /** Requests in flight at once: the endpoint's concurrency, lowered while it times out or says 429/503. */
   private readonly governor: ConcurrencyGovernor | null;
+  /** Attempts in flight (retries included), held to the governor's limit, and those waiting for a leave. */
+  private attempts = 0;
+  private readonly attemptWaiters: (() => void)[] = [];
   /** Per model id: what the endpoint lists as serving it (probed once), or null when it lists nothing. */
   private readonly identities = new Map<string, Promise<void>>();
   private readonly identityOf = new Map<string, string | null>();
@@ -325,12 +328,39 @@ export class ModelHost {
       flight.state = 'running';
       this.running++;
       this.started++;
-      void sendChat(endpoint, flight.request, { ...this.send, signal: flight.controller.signal, onRetry: (retry) => this.onRetry(retry.overloaded) }).then(
+      void sendChat(endpoint, flight.request, { ...this.send, signal: flight.controller.signal, onRetry: (retry) => this.onRetry(retry.overloaded), permit: (signal) => this.permit(signal) }).then(
         (response) => this.finish(flight, response),
         (error: unknown) => this.finish(flight, error),
       );
     }
     this.report();
+  }
+
+  /** A leave for one attempt once fewer than the governor's limit are in flight; resolves with its release. */
+  private permit(signal?: AbortSignal): Promise<() => void> {
+    return new Promise((resolve) => {
+      const go = () => {
+        // A request cancelled while it waited takes no leave (its sendChat has given up on this one).
+        if (signal?.aborted) {
+          resolve(() => {});
+          return;
+        }
+        this.attempts++;
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.attempts--;
+          this.wakeAttempts();
+        });
+      };
+      if (this.attempts < this.governor!.limit) go();
+      else this.attemptWaiters.push(go);
+    });
+  }
+
+  private wakeAttempts(): void {
+    while (this.attemptWaiters.length > 0 && this.attempts < this.governor!.limit) this.attemptWaiters.shift()!();
   }
 
   /** A retry: an overloaded endpoint gets fewer requests at once (never fewer than one). */
@@ -344,6 +374,7 @@ export class ModelHost {
     this.running--;
     if (isResponse(outcome)) {
       this.governor!.succeeded();
+      this.wakeAttempts();
       const identity = this.identityOf.get(flight.request.model);
       // What the endpoint listed for the id is recorded with the answer, so a later run can tell a swapped model.
       const answer: ModelResponse = identity ? { ...outcome, served: { ...outcome.served, identity } } : outcome;
