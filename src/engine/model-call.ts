@@ -28,6 +28,11 @@ export interface ChatRequest {
   seed?: number;
   logprobs?: boolean;
   top_logprobs?: number;
+  /**
+   * The alias's extra endpoint parameters (`reasoning_effort`, `chat_template_kwargs`, ...), sent
+   * as top-level fields of the body beside the ones above (which they never replace); part of the key.
+   */
+  params?: Record<string, unknown>;
 }
 
 /** What the host keeps of an endpoint's answer (no headers, no ids: only what replays need). */
@@ -38,6 +43,18 @@ export interface ModelResponse {
   usage: { input: number; output: number };
   /** For `logprobs` requests: the top log-probabilities of the first generated token. */
   topLogprobs?: { token: string; logprob: number }[];
+  /** What the endpoint said served the request (its `model`, `system_fingerprint`, llama.cpp's model), to spot a model swapped behind an id. */
+  served?: ServedModel;
+}
+
+/** Who answered: what the endpoint reports; each field only when it reported it. */
+export interface ServedModel {
+  /** The answer's `model` field (e.g. a dated snapshot of the id asked for). */
+  model?: string;
+  /** The answer's `system_fingerprint`. */
+  fingerprint?: string;
+  /** The model file behind the id, as the server lists it (llama.cpp's `/props` model path and `/models` meta). */
+  identity?: string;
 }
 
 /** A response the host could not get: the message names the endpoint and quotes its error. */

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest, ModelResponse } from './model-call.ts';
 import type { ModelContext } from './model-context.ts';
+import { CHOOSE_INSTRUCTION, chooseAnswerProblem, tokenLabel } from './choose-answer.ts';
 import { DEFAULT_KEY, type WorldNoise } from './noise.ts';
 import { MAX_PROMPT_CHARS } from './limits.ts';
 import type { Llm, LlmChatArgs, LlmChatResult, LlmChooseArgs, LlmMessage, Noise } from './types.ts';
@@ -36,7 +37,7 @@ export class StepLlm implements Llm {
     const options = checkOptions(args?.options);
     const request = chooseRequest(args, options, this.context.modelId(aliasOf(args.model, 'llm.choose'), this.step, 'llm.choose'));
     const response = this.context.lookup(request, this.step, 'llm.choose');
-    const logits = labelLogits(response, options, this.step);
+    const logits = labelLogits(response, options, this.step, request);
     return this.noise.categorical(logits, keyOf(args.key, 'llm.choose'));
   }
 
@@ -72,13 +73,18 @@ export function chatRequest(args: LlmChatArgs, model: string, seedFor: (key: str
   return request;
 }
 
-/** The request of a choose call: the messages, then one user message listing the options by letter. */
+/**
+ * The request of a choose call: the messages with the lettered options added to the last user
+ * message (after a newline), or as a new user message when the last one is not the user's.
+ * Strict chat templates (Gemma's, Mistral's) refuse two user messages in a row.
+ */
 export function chooseRequest(args: LlmChooseArgs, options: readonly string[], model: string): ChatRequest {
   const listing = options.map((option, k) => `${letter(k)}. ${option}`).join('\n');
-  const messages: ChatMessage[] = [
-    ...checkMessages(args.messages, 'llm.choose'),
-    { role: 'user', content: `Answer with the letter of one option only.\n${listing}` },
-  ];
+  const instruction = `${CHOOSE_INSTRUCTION}\n${listing}`;
+  const messages: ChatMessage[] = checkMessages(args.messages, 'llm.choose');
+  const last = messages[messages.length - 1];
+  if (last.role === 'user') messages[messages.length - 1] = { role: 'user', content: `${last.content}\n${instruction}` };
+  else messages.push({ role: 'user', content: instruction });
   checkPromptSize(messages, 'llm.choose');
   return {
     model,
@@ -95,15 +101,15 @@ export function chooseRequest(args: LlmChooseArgs, options: readonly string[], m
  * (and without a trailing "." or ")"), matched to the letters; two tokens of one label ("A" and
  * " A") add their probabilities. A label outside the top list gets -Infinity: it cannot be chosen.
  */
-export function labelLogits(response: ModelResponse, options: readonly string[], step: string): Record<string, number> {
+export function labelLogits(response: ModelResponse, options: readonly string[], step: string, request?: ChatRequest): Record<string, number> {
   const top = response.topLogprobs;
   if (!top || top.length === 0) {
     throw new Error(`llm.choose in step "${step}": the endpoint returned no log-probabilities (it must support "logprobs" and "top_logprobs" on chat completions)`);
   }
   const byLetter = new Map<string, number[]>();
   for (const { token, logprob } of top) {
-    const label = token.trim().replace(/[.)]$/, '');
-    if (label.length !== 1 || !Number.isFinite(logprob)) continue;
+    const label = tokenLabel(token);
+    if (label === null || !Number.isFinite(logprob)) continue;
     const list = byLetter.get(label) ?? [];
     list.push(logprob);
     byLetter.set(label, list);
@@ -117,7 +123,8 @@ export function labelLogits(response: ModelResponse, options: readonly string[],
     Object.defineProperty(logits, option, { value, enumerable: true, writable: true, configurable: true });
   });
   if (!any) {
-    throw new Error(`llm.choose in step "${step}": none of the option letters (${options.map((_, k) => letter(k)).join(', ')}) is among the answer's top log-probabilities`);
+    const why = request ? chooseAnswerProblem(request, response) : null;
+    throw new Error(`llm.choose in step "${step}": ${why ?? `none of the option letters (${options.map((_, k) => letter(k)).join(', ')}) is among the answer's top log-probabilities`}`);
   }
   return logits;
 }

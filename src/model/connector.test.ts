@@ -42,7 +42,7 @@ describe('sendChat', () => {
     const endpoint = await fake();
     const response = await sendChat(config(endpoint.url), chat);
     expect(endpoint.requests).toEqual([chat]);
-    expect(response).toEqual({ text: 'yes', finish: 'stop', usage: fakeModelAnswer(chat).usage });
+    expect(response).toEqual({ text: 'yes', finish: 'stop', usage: fakeModelAnswer(chat).usage, served: { model: 'fake-model' } });
     expect(endpoint.authorizations).toEqual([undefined]);
   });
 
@@ -117,7 +117,7 @@ describe('sendChat', () => {
   it('fails other 4xx at once too (an unknown model)', async () => {
     const endpoint = await fake();
     const error = await sendChat(config(endpoint.url), { ...chat, model: 'nope' }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe(`model endpoint ${endpoint.url} answered HTTP 404: "The model \`nope\` does not exist."`);
+    expect((error as Error).message).toBe(`model endpoint ${endpoint.url} answered HTTP 404: "The model \`nope\` does not exist." (requests go to ${endpoint.url}/chat/completions: is the base URL right? most servers want it to end in /v1; is the model id one the server lists?)`);
   });
 
   it('retries an attempt that outlives its time limit', async () => {
@@ -136,7 +136,7 @@ describe('sendChat', () => {
     const endpoint = await fake();
     endpoint.setFault({ kind: 'delay', ms: 2000 });
     const error = await sendChat(config(endpoint.url, { timeoutMs: 50, maxRetries: 1 }), chat, { sleep: async () => {} }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe(`model endpoint ${endpoint.url} gave no answer within 0.05 s (2 attempts)`);
+    expect((error as Error).message).toBe(`model endpoint ${endpoint.url} gave no answer within 0.05 s (2 attempts); a slow or busy server (one slot on a CPU answers one request at a time): raise the time per request (--timeout-request S; the page: Model > Time per request) or lower the requests in flight (--concurrency 1)`);
   });
 
   it('fails a malformed body at once, quoting an excerpt', async () => {

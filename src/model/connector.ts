@@ -3,6 +3,8 @@ import { backoffDelay } from './backoff-delay.ts';
 import { chatCompletionsUrl, type EndpointConfig } from './endpoint.ts';
 import { excerpt, maskKey, ModelEndpointError, ModelRequestCancelled } from './endpoint-error.ts';
 import { parseChatResponse } from './parse-chat-response.ts';
+import { quoteEndpointError } from './endpoint-reason.ts';
+import { readCapped } from './read-capped.ts';
 import { retryAfterMs } from './retry-after.ts';
 import { abortableSleep, type Sleep } from './sleep.ts';
 import { raceAbort } from './race-abort.ts';
@@ -18,9 +20,20 @@ export interface SendOptions {
   random?: () => number;
   /** The clock, for Retry-After dates (default Date.now). */
   now?: () => number;
-  /** Told before each retry's wait. */
-  onRetry?(retry: { attempt: number; delayMs: number; reason: string }): void;
+  /**
+   * Told before each retry's wait. `overloaded`: the attempt timed out or the endpoint said 429 or
+   * 503, so the host should send fewer requests at once.
+   */
+  onRetry?(retry: { attempt: number; delayMs: number; reason: string; overloaded: boolean }): void;
+  /**
+   * Waits for the host's leave to make one attempt (retries included) and resolves with its release:
+   * the host's limit on requests in flight then holds for retries too, so a server that is still
+   * computing abandoned attempts is not sent more of them.
+   */
+  permit?(signal?: AbortSignal): Promise<() => void>;
 }
+
+export { quoteEndpointError };
 
 /** Statuses worth trying again: timeout, conflict, rate limit, and every server error. */
 function isTransientStatus(status: number): boolean {
@@ -44,39 +57,68 @@ export async function sendChat(config: EndpointConfig, request: ChatRequest, opt
   const url = chatCompletionsUrl(config);
   const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json' };
   if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
-  const body = JSON.stringify(request);
+  const body = JSON.stringify(requestBody(request));
   const where = `model endpoint ${config.baseUrl}`;
   const fail = (message: string, status: number, transient: boolean) => new ModelEndpointError(maskKey(message, config.apiKey), status, transient);
 
   for (let attempt = 0; ; attempt++) {
     if (options.signal?.aborted) throw new ModelRequestCancelled();
-    const outcome = await attemptOnce(fetchImpl, url, headers, body, config.timeoutMs, options.signal);
+    let release: () => void = () => {};
+    if (options.permit) {
+      try {
+        release = await raceAbort(options.permit(options.signal), options.signal);
+      } catch {
+        throw new ModelRequestCancelled();
+      }
+    }
+    let outcome: Attempt;
+    try {
+      outcome = await attemptOnce(fetchImpl, url, headers, body, config, options.signal);
+    } finally {
+      release();
+    }
     let reason: string;
     let status = 0;
     let waitMs: number | null = null;
+    let overloaded = false;
     if (outcome.kind === 'cancelled') throw new ModelRequestCancelled();
+    if (outcome.kind === 'redirect') {
+      const where2 = outcome.to === null ? 'somewhere the browser does not show' : outcome.to;
+      throw fail(`${where} answered ${outcome.status === 0 ? 'with a redirect' : `HTTP ${outcome.status}`} to ${where2}; not followed, so the prompt and key went nowhere else (${outcome.why}): if that is the endpoint, give its URL as the base URL`, outcome.status, false);
+    }
+    if (outcome.kind === 'too-large') {
+      throw fail(`${where} answered HTTP ${outcome.status} with more than ${formatBytes(config.maxResponseBytes)} (the most one answer may hold); not read, and not asked again`, outcome.status, false);
+    }
     if (outcome.kind === 'answer') {
       status = outcome.status;
+      // Masked before anything is parsed, quoted or cut: an endpoint may echo the key anywhere.
+      const text = maskKey(outcome.text, config.apiKey);
       if (status >= 200 && status < 300) {
+        let response: ModelResponse;
         try {
-          return parseChatResponse(outcome.text);
+          response = parseChatResponse(text, request.logprobs ? request.top_logprobs : undefined);
         } catch (error) {
           throw fail(`${where} answered HTTP ${status}, but ${(error as Error).message.replace(/^the answer/, 'its answer')}`, status, false);
         }
+        return maskResponse(response, config.apiKey);
       }
-      const quote = quoteEndpointError(outcome.text);
-      reason = `answered HTTP ${status}${quote}`;
+      const quote = quoteEndpointError(text);
+      const hint = status === 404 ? ` (requests go to ${url}: is the base URL right? most servers want it to end in /v1; is the model id one the server lists?)` : '';
+      reason = `answered HTTP ${status}${quote}${hint}`;
       if (!isTransientStatus(status)) throw fail(`${where} ${reason}`, status, false);
+      overloaded = status === 429 || status === 503;
       waitMs = retryAfterMs(outcome.retryAfter, now());
     } else {
-      reason = outcome.kind === 'timeout' ? `gave no answer within ${config.timeoutMs / 1000} s` : `could not be reached (${outcome.message})`;
+      overloaded = outcome.kind === 'timeout';
+      reason = outcome.kind === 'timeout' ? `gave no answer within ${config.timeoutMs / 1000} s` : `could not be reached (${maskKey(outcome.message, config.apiKey)})`;
     }
     if (attempt >= config.maxRetries) {
       const tries = attempt + 1;
-      throw fail(`${where} ${reason} (${tries} attempt${tries === 1 ? '' : 's'})`, status, true);
+      const advice = overloaded ? '; a slow or busy server (one slot on a CPU answers one request at a time): raise the time per request (--timeout-request S; the page: Model > Time per request) or lower the requests in flight (--concurrency 1)' : '';
+      throw fail(`${where} ${reason} (${tries} attempt${tries === 1 ? '' : 's'})${advice}`, status, true);
     }
     const delayMs = waitMs ?? backoffDelay(attempt, random);
-    options.onRetry?.({ attempt: attempt + 1, delayMs, reason: maskKey(reason, config.apiKey) });
+    options.onRetry?.({ attempt: attempt + 1, delayMs, reason: maskKey(reason, config.apiKey), overloaded });
     try {
       await raceAbort(sleep(delayMs, options.signal), options.signal);
     } catch {
@@ -87,36 +129,80 @@ export async function sendChat(config: EndpointConfig, request: ChatRequest, opt
 
 type Attempt =
   | { kind: 'answer'; status: number; text: string; retryAfter: string | null }
+  | { kind: 'redirect'; status: number; to: string | null; why: string }
+  | { kind: 'too-large'; status: number }
   | { kind: 'timeout' }
   | { kind: 'cancelled' }
   | { kind: 'network'; message: string };
 
-/** One POST with its own time limit; the body is read under the same limit. */
-async function attemptOnce(fetchImpl: typeof fetch, url: string, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal | undefined): Promise<Attempt> {
+/** Same-origin 307/308 hops followed (they re-send the body to the same server); anything else is refused. */
+const MAX_REDIRECTS = 3;
+
+/**
+ * One POST with its own time limit; the body is read under the same limit and up to the size cap.
+ * Redirects are never followed by fetch: a 307/308 within the endpoint's origin is followed here,
+ * any other (another origin, or a 301/302/303 that would turn the POST into a GET) is refused,
+ * so the prompt and key never go to a server the user did not name.
+ */
+async function attemptOnce(fetchImpl: typeof fetch, url: string, headers: Record<string, string>, body: string, config: EndpointConfig, signal: AbortSignal | undefined): Promise<Attempt> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, timeoutMs);
+  }, config.timeoutMs);
   const onAbort = () => controller.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const response = await fetchImpl(url, { method: 'POST', headers, body, signal: controller.signal });
-    const text = await response.text();
+    const origin = new URL(url).origin;
+    let target = url;
+    let response = await fetchImpl(target, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
+    for (let hops = 0; response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400); hops++) {
+      await response.body?.cancel().catch(() => {});
+      const location = response.headers.get('location');
+      // A browser hides where an opaque redirect goes.
+      if (response.type === 'opaqueredirect' || location === null) return { kind: 'redirect', status: response.status, to: null, why: 'a redirect the page cannot check' };
+      const next = new URL(location, target);
+      if (next.origin !== origin) return { kind: 'redirect', status: response.status, to: next.origin, why: 'another origin' };
+      if (response.status !== 307 && response.status !== 308) return { kind: 'redirect', status: response.status, to: next.pathname, why: 'it would turn the POST into a GET' };
+      if (hops >= MAX_REDIRECTS) return { kind: 'redirect', status: response.status, to: next.pathname, why: `more than ${MAX_REDIRECTS} redirects` };
+      target = next.href;
+      response = await fetchImpl(target, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
+    }
+    const text = await readCapped(response, config.maxResponseBytes);
+    if (text === null) return { kind: 'too-large', status: response.status };
     return { kind: 'answer', status: response.status, text, retryAfter: response.headers.get('retry-after') };
   } catch (error) {
     if (signal?.aborted) return { kind: 'cancelled' };
     if (timedOut) return { kind: 'timeout' };
-    return { kind: 'network', message: networkMessage(error) };
+    return { kind: 'network', message: networkMessage(error, config.apiKey) };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
 }
 
+/** The JSON body of a request: its alias's extra parameters first, never replacing a field the engine set. */
+export function requestBody(request: ChatRequest): Record<string, unknown> {
+  const { params, ...fields } = request;
+  return params ? { ...params, ...fields } : fields;
+}
+
+/** The response with the key masked in every text it carries (an endpoint may echo it in the answer). */
+function maskResponse(response: ModelResponse, key: string | undefined): ModelResponse {
+  if (!key) return response;
+  const out: ModelResponse = { ...response, text: maskKey(response.text, key) };
+  if (response.topLogprobs) out.topLogprobs = response.topLogprobs.map((t) => ({ token: maskKey(t.token, key), logprob: t.logprob }));
+  if (response.served) out.served = Object.fromEntries(Object.entries(response.served).map(([k, v]) => [k, maskKey(v, key)]));
+  return out;
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MiB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`;
+}
+
 /** "connection refused (ECONNREFUSED)" and the like, from fetch's TypeError and its cause. */
-function networkMessage(error: unknown): string {
+function networkMessage(error: unknown, key: string | undefined): string {
   const cause = (error as { cause?: { code?: unknown; message?: unknown } })?.cause;
   const code = typeof cause?.code === 'string' ? cause.code : '';
   const known: Record<string, string> = {
@@ -128,21 +214,7 @@ function networkMessage(error: unknown): string {
     ETIMEDOUT: 'connection timed out',
     EHOSTUNREACH: 'host unreachable',
   };
-  if (code) return `${known[code] ?? (typeof cause?.message === 'string' ? excerpt(cause.message, 120) : 'network error')} (${code})`;
+  if (code) return `${known[code] ?? (typeof cause?.message === 'string' ? excerpt(maskKey(cause.message, key), 120) : 'network error')} (${code})`;
   const message = error instanceof Error ? error.message : String(error);
-  return excerpt(typeof cause?.message === 'string' ? `${message}: ${cause.message}` : message, 160);
-}
-
-/** `: "the endpoint's message"` from an OpenAI-style `{ error: { message } }` body, else a short excerpt of the body. */
-export function quoteEndpointError(text: string): string {
-  let message = text;
-  try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
-    const inner = typeof body?.error === 'string' ? body.error : typeof body?.error?.message === 'string' ? body.error.message : typeof body?.message === 'string' ? body.message : typeof body?.detail === 'string' ? body.detail : undefined;
-    if (inner !== undefined) message = inner;
-  } catch {
-    // Not JSON: quote the text itself.
-  }
-  const short = excerpt(message);
-  return short === '' ? '' : `: "${short}"`;
+  return excerpt(maskKey(typeof cause?.message === 'string' ? `${message}: ${cause.message}` : message, key), 160);
 }

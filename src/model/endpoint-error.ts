@@ -24,9 +24,17 @@ export class ModelRequestCancelled extends Error {
   }
 }
 
-/** Mask every occurrence of `key` in `text` (endpoints and proxies sometimes echo what they were sent). */
+/**
+ * Mask every occurrence of `key` in `text`, also as written inside a JSON string (endpoints and
+ * proxies sometimes echo what they were sent). Mask before cutting an excerpt: a key cut in two
+ * by the excerpt would no longer match, and its first part would leak.
+ */
 export function maskKey(text: string, key: string | undefined): string {
-  return key ? text.split(key).join('[API key]') : text;
+  if (!key) return text;
+  let out = text.split(key).join('[API key]');
+  const inJson = JSON.stringify(key).slice(1, -1);
+  if (inJson !== key) out = out.split(inJson).join('[API key]');
+  return out;
 }
 
 /** A short, one-line excerpt of an endpoint's text for a message: at most `max` characters. */

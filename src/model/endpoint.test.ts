@@ -3,7 +3,7 @@ import { chatCompletionsUrl, endpointConfig, modelsUrl, normaliseBaseUrl } from 
 
 describe('endpointConfig', () => {
   it('fills the defaults', () => {
-    expect(endpointConfig({ baseUrl: 'http://127.0.0.1:11434/v1/' })).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', models: {}, concurrency: 4, timeoutMs: 60_000, maxRetries: 5 });
+    expect(endpointConfig({ baseUrl: 'http://127.0.0.1:11434/v1/' })).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', models: {}, concurrency: 4, timeoutMs: 60_000, maxRetries: 5, maxResponseBytes: 8 * 1024 * 1024 });
   });
 
   it('keeps the path as given, without trailing slashes, and builds the request URLs from it', () => {

@@ -16,11 +16,14 @@ export interface EndpointConfig {
   timeoutMs: number;
   /** Attempts after the first on 408/409/429/5xx and network errors (default 5). */
   maxRetries: number;
+  /** Largest answer read, in bytes (default 8 MiB); a longer one is a per-case error, not downloaded again. */
+  maxResponseBytes: number;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 5;
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 /** What a caller gives: the base URL at least; the rest has defaults. */
 export interface EndpointInput {
@@ -30,6 +33,7 @@ export interface EndpointInput {
   concurrency?: number;
   timeoutMs?: number;
   maxRetries?: number;
+  maxResponseBytes?: number;
 }
 
 /** A bad endpoint setting; the message names the field. */
@@ -57,6 +61,7 @@ export function endpointConfig(input: EndpointInput): EndpointConfig {
     concurrency: positiveInteger('concurrency', input.concurrency ?? DEFAULT_CONCURRENCY),
     timeoutMs: positiveInteger('timeoutMs', input.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     maxRetries: wholeNumber('maxRetries', input.maxRetries ?? DEFAULT_MAX_RETRIES),
+    maxResponseBytes: positiveInteger('maxResponseBytes', input.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
   };
   if (input.apiKey !== undefined && input.apiKey !== '') {
     // No value in this message: a key pasted in the wrong field must not be echoed.
@@ -78,6 +83,10 @@ export function normaliseBaseUrl(raw: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new EndpointConfigError(`baseUrl: expected an http or https URL, got "${url.protocol}" in "${text}"`);
   if (url.username !== '' || url.password !== '') throw new EndpointConfigError('baseUrl: must not hold a user name or password (give the API key separately)');
   if (url.search !== '' || url.hash !== '') throw new EndpointConfigError(`baseUrl: must not have a query or fragment, got "${text}"`);
+  const path = url.pathname.replace(/\/+$/, '');
+  if (/\/(chat\/)?completions$/.test(path)) {
+    throw new EndpointConfigError(`baseUrl: give the base URL without "${/chat\//.test(path) ? '/chat/completions' : '/completions'}" (requests go to BASE/chat/completions): ${url.origin}${path.replace(/\/(chat\/)?completions$/, '')}`);
+  }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 

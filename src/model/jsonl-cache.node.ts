@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs'
 import type { ChatRequest, ModelResponse } from '../engine/model-call.ts';
 import { MemoryResponseCache, type CacheEntry, type ResponseCache } from './response-cache.ts';
 import { CacheEntryError, validateCacheEntry } from './validate-cache-entry.ts';
+import { unusableAnswer } from './unusable-answer.ts';
 
 /** A `--cache` file that is not a response cache; the message names the file and line. */
 export class CacheFileError extends Error {
@@ -34,7 +35,13 @@ export function openCaches(files: readonly string[]): OpenedCaches {
     if (k === 0) writeState = { file, validLength: read.validLength, needsNewline: read.needsNewline, torn: read.torn };
   });
   const memory = new MemoryResponseCache();
-  for (const entry of entries) if (!memory.has(entry.key)) memory.put(entry.key, entry.request, entry.response);
+  let unusable = 0;
+  for (const entry of entries) {
+    // An unusable answer (cached before they were refused) is asked again; its good answer, appended later, wins.
+    if (unusableAnswer(entry.request, entry.response) !== null) unusable++;
+    else if (!memory.has(entry.key)) memory.put(entry.key, entry.request, entry.response);
+  }
+  if (unusable > 0) warnings.push(`skipped ${unusable} cached answer${unusable === 1 ? '' : 's'} that cannot serve ${unusable === 1 ? 'its' : 'their'} request (no log-probabilities, or no option letter among them): asked again`);
   return { cache: new JsonlResponseCache(memory, writeState), warnings };
 }
 

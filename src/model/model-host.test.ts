@@ -37,6 +37,11 @@ function host(endpoint: FakeEndpoint, input: Partial<EndpointInput> = {}, extra:
   return new ModelHost({ endpoint: endpointConfig({ baseUrl: endpoint.url, models: { default: 'fake-model' }, ...input }), send: { sleep: async () => {} }, ...extra });
 }
 
+/** The fake model's answer as it comes through the endpoint: with the `model` the endpoint reports. */
+function fromFake(request: ChatRequest) {
+  return { ...fakeModelAnswer(request), served: { model: request.model } };
+}
+
 function bodies(endpoint: FakeEndpoint): string[] {
   return endpoint.requests.map((r) => JSON.stringify(r));
 }
@@ -51,7 +56,8 @@ describe('ModelHost', () => {
     expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
     await h.resolve([pending(1, 'b')]);
     expect(endpoint.requests).toEqual([]);
-    expect(h.usage('a')).toEqual({ requests: 0, cacheHits: 1, inputTokens: 0, outputTokens: 0 });
+    // A hit is charged the tokens the cached answer cost when it was fetched.
+    expect(h.usage('a')).toEqual({ requests: 0, cacheHits: 1, inputTokens: fakeModelAnswer(chat(1)).usage.input, outputTokens: 1 });
     expect(h.usage('b')).toEqual({ requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 });
   });
 
@@ -136,7 +142,7 @@ describe('ModelHost', () => {
     const h = new ModelHost({ endpoint: endpointConfig({ baseUrl: endpoint.url }), send: { sleep: async (ms) => void waits.push(ms), random: () => 0 } });
     endpoint.failNext({ kind: 'status', status: 429, retryAfter: '3' }, { kind: 'status', status: 500 }, { kind: 'reset' });
     const answers = await h.resolve([pending(1)]);
-    expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
+    expect(answers.get(pending(1).key)).toEqual(fromFake(chat(1)));
     expect(waits).toEqual([3000, 0, 0]);
     expect(h.usage('c0').requests).toBe(1);
   });
@@ -155,7 +161,7 @@ describe('ModelHost', () => {
     expect(h.progress()).toMatchObject({ inFlight: 0, queued: 0, done: 0 });
     endpoint.setFault(null);
     const answers = await h.resolve([pending(1)]);
-    expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
+    expect(answers.get(pending(1).key)).toEqual(fromFake(chat(1)));
   });
 
   it("a caller's signal aborts what only it waits for, and leaves shared requests to the others", async () => {
@@ -168,7 +174,7 @@ describe('ModelHost', () => {
     controller.abort();
     await expect(mine).rejects.toBeInstanceOf(ModelRequestCancelled);
     const answers = await theirs;
-    expect(answers.get(pending(2).key)).toEqual(fakeModelAnswer(chat(2)));
+    expect(answers.get(pending(2).key)).toEqual(fromFake(chat(2)));
     expect(h.cache.has(pending(1).key)).toBe(false);
     // Charged to b: a's share was cancelled before the answer came.
     expect(h.usage('a').requests + h.usage('b').requests).toBe(1);
@@ -203,7 +209,7 @@ describe('ModelHost', () => {
     const answers = await second.resolve([pending(1), pending(2)]);
     expect(endpoint.requests).toHaveLength(2);
     expect([...answers.values()].every((a: ModelAnswer) => !isModelFailure(a))).toBe(true);
-    expect(second.totalUsage()).toEqual({ requests: 0, cacheHits: 2, inputTokens: 0, outputTokens: 0 });
+    expect(second.totalUsage()).toEqual({ requests: 0, cacheHits: 2, inputTokens: 4, outputTokens: 2 }); // the cached answers' tokens (2 words in, 1 out, each)
   });
 
   it('never lets the API key into the cache file, answers, errors, progress or usage', async () => {
@@ -250,13 +256,13 @@ describe('ModelHost', () => {
       const answers = await h.resolve([pending(1, 'a'), pending(2, 'a')]);
       expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
       expect(bodies(endpoint)).toEqual([JSON.stringify(chat(2))]);
-      expect(store.entries.get(pending(2).key)?.response).toEqual(fakeModelAnswer(chat(2)));
+      expect(store.entries.get(pending(2).key)?.response).toEqual(fromFake(chat(2)));
       expect(h.usage('a')).toMatchObject({ requests: 1, cacheHits: 1 });
       // A new host over the same store (a reloaded page) sends nothing.
       const again = host(endpoint, {}, { store });
       await again.resolve([pending(1, 'b'), pending(2, 'b')]);
       expect(endpoint.requests).toHaveLength(1);
-      expect(again.totalUsage()).toEqual({ requests: 0, cacheHits: 2, inputTokens: 0, outputTokens: 0 });
+      expect(again.totalUsage()).toEqual({ requests: 0, cacheHits: 2, inputTokens: 4, outputTokens: 2 }); // the cached answers' tokens
     });
 
     it('ignores a stored entry whose key is not its request', async () => {
@@ -264,7 +270,7 @@ describe('ModelHost', () => {
       const store = new MapStore();
       store.entries.set(pending(2).key, { key: pending(2).key, request: chat(1), response: { text: 'forged', finish: 'stop', usage: { input: 0, output: 0 } } });
       const answers = await host(endpoint, {}, { store }).resolve([pending(2)]);
-      expect(answers.get(pending(2).key)).toEqual(fakeModelAnswer(chat(2)));
+      expect(answers.get(pending(2).key)).toEqual(fromFake(chat(2)));
       expect(endpoint.requests).toHaveLength(1);
     });
 
@@ -275,7 +281,7 @@ describe('ModelHost', () => {
       store.failWrites = true;
       const warnings: string[] = [];
       const answers = await host(endpoint, {}, { store, onWarning: (w) => warnings.push(w) }).resolve([pending(1)]);
-      expect(answers.get(pending(1).key)).toEqual(fakeModelAnswer(chat(1)));
+      expect(answers.get(pending(1).key)).toEqual(fromFake(chat(1)));
       expect(warnings).toEqual([
         'the response store could not be read (IndexedDB is not available in this browser); missing responses are requested',
         'a response could not be stored (QuotaExceededError); it is kept for this run only',

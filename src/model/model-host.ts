@@ -4,6 +4,10 @@ import type { EndpointConfig } from './endpoint.ts';
 import { ModelEndpointError, ModelRequestCancelled } from './endpoint-error.ts';
 import { MemoryResponseCache, type CacheEntry, type ResponseCache } from './response-cache.ts';
 import { raceAbort } from './race-abort.ts';
+import { unusableAnswer } from './unusable-answer.ts';
+import { ConcurrencyGovernor } from './concurrency-governor.ts';
+import { probeServedIdentity } from './served-identity.ts';
+import { servedMismatch } from './served-mismatch.ts';
 
 /** A pending request and the case that asked for it (for accounting). */
 export type HostRequest = PendingRequest & { caseId: string };
@@ -40,7 +44,10 @@ export interface ModelHostOptions {
    * there before anything is sent, and every new response is written there as it arrives.
    */
   store?: AsyncResponseStore;
-  /** Problems that fail no case (the store could not be read or written). */
+  /**
+   * Problems that fail no case: the store could not be read or written, the endpoint is overloaded
+   * (fewer requests are sent at once), cached answers came from another model than the one now served.
+   */
   onWarning?(message: string): void;
   /**
    * Send at most this many requests on the host's own say: later ones wait (progress `held`) until
@@ -100,6 +107,18 @@ export class ModelHost {
   /** Requests started so far (each distinct one once). */
   private started = 0;
   private askAbove: number;
+  /** Requests in flight at once: the endpoint's concurrency, lowered while it times out or says 429/503. */
+  private readonly governor: ConcurrencyGovernor | null;
+  /** Attempts in flight (retries included), held to the governor's limit, and those waiting for a leave. */
+  private attempts = 0;
+  private readonly attemptWaiters: (() => void)[] = [];
+  /** Per model id: what the endpoint lists as serving it (probed once), or null when it lists nothing. */
+  private readonly identities = new Map<string, Promise<void>>();
+  private readonly identityOf = new Map<string, string | null>();
+  /** Per model id: the `model` the endpoint's latest answer reported. */
+  private readonly lastServed = new Map<string, string>();
+  /** Model ids whose cached answers were found to come from another model (warned once each). */
+  private readonly mismatchWarned = new Set<string>();
 
   constructor(options: ModelHostOptions = {}) {
     this.cache = options.cache ?? new MemoryResponseCache();
@@ -110,6 +129,12 @@ export class ModelHost {
     this.store = options.store;
     this.onWarning = options.onWarning;
     this.askAbove = options.askAbove ?? Infinity;
+    this.governor = options.endpoint ? new ConcurrencyGovernor(options.endpoint.concurrency) : null;
+  }
+
+  /** Requests sent at once now (the endpoint's concurrency unless it was lowered). */
+  get concurrency(): number {
+    return this.governor?.limit ?? 0;
   }
 
   /**
@@ -120,6 +145,7 @@ export class ModelHost {
   async resolve(requests: readonly HostRequest[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>> {
     if (signal?.aborted) throw new ModelRequestCancelled();
     if (this.store) await raceAbort(this.loadFromStore(requests), signal);
+    if (this.endpoint && !this.offline) await raceAbort(this.probeIdentities(requests), signal);
     const out = new Map<string, ModelAnswer>();
     const waiting: Flight[] = [];
     let progressed = false;
@@ -131,11 +157,14 @@ export class ModelHost {
         out.set(key, { error: 'internal: a request arrived with a key that is not its own' });
         continue;
       }
-      const known = this.answered.get(key) ?? this.cache.get(key);
+      const known = this.answered.get(key) ?? this.usableCached(key, request);
       if (known) {
+        if (!this.answered.has(key)) this.checkServed(request.model, known);
         if (!this.charged.has(key)) {
           this.charged.add(key);
-          this.charge(caseId, { cacheHits: 1 });
+          // The tokens the cached answer cost when it was fetched: a rerun shows what its answers cost.
+          const usage = isResponse(known) ? known.usage : { input: 0, output: 0 };
+          this.charge(caseId, { cacheHits: 1, inputTokens: usage.input, outputTokens: usage.output });
           this.cacheHits++;
           progressed = true;
         }
@@ -185,6 +214,34 @@ export class ModelHost {
     }
   }
 
+  /**
+   * The cached answer of a key, unless it cannot serve its request (a choose answer without
+   * log-probabilities or option letters, cached before such answers were refused): that one is asked again.
+   */
+  private usableCached(key: string, request: ChatRequest): ModelResponse | undefined {
+    const cached = this.cache.get(key);
+    return cached && unusableAnswer(request, cached) === null ? cached : undefined;
+  }
+
+  /** Ask the endpoint once per model id what serves it (llama.cpp's model file), before its answers are used. */
+  private async probeIdentities(requests: readonly HostRequest[]): Promise<void> {
+    const ids = [...new Set(requests.map((r) => r.request.model))];
+    for (const id of ids) {
+      if (this.identities.has(id)) continue;
+      this.identities.set(id, probeServedIdentity(this.endpoint!, id, this.send?.fetch ?? globalThis.fetch).then((identity) => void this.identityOf.set(id, identity)));
+    }
+    await Promise.all(ids.map((id) => this.identities.get(id)));
+  }
+
+  /** Warn (once per model id) when a cached answer says another model served it than the endpoint serves now. */
+  private checkServed(modelId: string, answer: ModelAnswer): void {
+    if (!this.endpoint || this.offline || !isResponse(answer) || this.mismatchWarned.has(modelId)) return;
+    const why = servedMismatch(answer.served, this.identityOf.get(modelId) ?? null, this.lastServed.get(modelId) ?? null, modelId);
+    if (why === null) return;
+    this.mismatchWarned.add(modelId);
+    this.onWarning?.(why);
+  }
+
   /** Put into the cache what the store holds of the keys nobody knows yet (unreadable store: nothing). */
   private async loadFromStore(requests: readonly HostRequest[]): Promise<void> {
     const missing = [...new Set(requests.map((r) => r.key))].filter((key) => !this.answered.has(key) && !this.cache.has(key) && !this.flights.has(key));
@@ -197,8 +254,9 @@ export class ModelHost {
       return;
     }
     for (const entry of found.values()) {
-      // The store is this browser's own, but a key must still be its request's before it answers anything.
-      if (!this.cache.has(entry.key) && requestKey(entry.request) === entry.key) this.cache.put(entry.key, entry.request, entry.response);
+      // The store is this browser's own, but a key must still be its request's before it answers anything,
+      // and an unusable answer stored before such answers were refused is asked again.
+      if (!this.cache.has(entry.key) && requestKey(entry.request) === entry.key && unusableAnswer(entry.request, entry.response) === null) this.cache.put(entry.key, entry.request, entry.response);
     }
   }
 
@@ -265,12 +323,12 @@ export class ModelHost {
   /** Start queued requests while slots are free. */
   private pump(): void {
     const endpoint = this.endpoint!;
-    while (this.running < endpoint.concurrency && this.queue.length > 0 && this.started < this.askAbove) {
+    while (this.running < this.governor!.limit && this.queue.length > 0 && this.started < this.askAbove) {
       const flight = this.queue.shift()!;
       flight.state = 'running';
       this.running++;
       this.started++;
-      void sendChat(endpoint, flight.request, { ...this.send, signal: flight.controller.signal }).then(
+      void sendChat(endpoint, flight.request, { ...this.send, signal: flight.controller.signal, onRetry: (retry) => this.onRetry(retry.overloaded), permit: (signal) => this.permit(signal) }).then(
         (response) => this.finish(flight, response),
         (error: unknown) => this.finish(flight, error),
       );
@@ -278,13 +336,64 @@ export class ModelHost {
     this.report();
   }
 
+  /** A leave for one attempt once fewer than the governor's limit are in flight; resolves with its release. */
+  private permit(signal?: AbortSignal): Promise<() => void> {
+    return new Promise((resolve) => {
+      const go = () => {
+        // A request cancelled while it waited takes no leave (its sendChat has given up on this one).
+        if (signal?.aborted) {
+          resolve(() => {});
+          return;
+        }
+        this.attempts++;
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.attempts--;
+          this.wakeAttempts();
+        });
+      };
+      if (this.attempts < this.governor!.limit) go();
+      else this.attemptWaiters.push(go);
+    });
+  }
+
+  private wakeAttempts(): void {
+    while (this.attemptWaiters.length > 0 && this.attempts < this.governor!.limit) this.attemptWaiters.shift()!();
+  }
+
+  /** A retry: an overloaded endpoint gets fewer requests at once (never fewer than one). */
+  private onRetry(overloaded: boolean): void {
+    if (!overloaded) return;
+    const lowered = this.governor!.overloaded();
+    if (lowered !== null) this.onWarning?.(`the model endpoint ${this.endpoint!.baseUrl} is overloaded (a time-out, or HTTP 429/503): ${lowered} request${lowered === 1 ? '' : 's'} in flight from now on (--concurrency ${lowered} avoids this)`);
+  }
+
   private finish(flight: Flight, outcome: ModelResponse | unknown): void {
     this.running--;
+    if (isResponse(outcome)) {
+      this.governor!.succeeded();
+      this.wakeAttempts();
+      const identity = this.identityOf.get(flight.request.model);
+      // What the endpoint listed for the id is recorded with the answer, so a later run can tell a swapped model.
+      const answer: ModelResponse = identity ? { ...outcome, served: { ...outcome.served, identity } } : outcome;
+      if (answer.served?.model !== undefined) this.lastServed.set(flight.request.model, answer.served.model);
+      outcome = answer;
+    }
     const current = this.flights.get(flight.key) === flight;
     if (current) this.flights.delete(flight.key);
     if (flight.controller.signal.aborted || outcome instanceof ModelRequestCancelled) {
       // Cancelled: not an answer, not remembered; a later run may send it again.
       flight.settle(new ModelRequestCancelled());
+    } else if (isResponse(outcome) && unusableAnswer(flight.request, outcome) !== null) {
+      // Not cached: once the server is fixed (or thinking turned off) a rerun asks again.
+      this.done++;
+      this.failed++;
+      const failure: ModelFailure = { error: `model endpoint ${this.endpoint!.baseUrl} answered, but ${unusableAnswer(flight.request, outcome)}; the answer was not cached` };
+      this.answered.set(flight.key, failure);
+      this.chargeOnce(flight, { requests: 1, inputTokens: outcome.usage.input, outputTokens: outcome.usage.output });
+      flight.settle(failure);
     } else if (isResponse(outcome)) {
       this.done++;
       this.answered.set(flight.key, outcome);

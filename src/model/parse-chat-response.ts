@@ -4,10 +4,12 @@ import { excerpt } from './endpoint-error.ts';
 /**
  * What the host keeps of an OpenAI-style chat completion body: `choices[0].message.content`,
  * `finish_reason`, `usage.prompt_tokens` / `completion_tokens` (0 when absent), and for logprobs
- * requests the first token's `choices[0].logprobs.content[0].top_logprobs`. Throws a TypeError
- * naming the JSON path and quoting a short excerpt of the body when it is not such an answer.
+ * requests the first token's `choices[0].logprobs.content[0].top_logprobs` (only the first `maxTop`
+ * entries: a list longer than asked is cut, not copied), and what the endpoint says served it
+ * (`model`, `system_fingerprint`). Throws a TypeError naming the JSON path and quoting a short
+ * excerpt of the body when it is not such an answer.
  */
-export function parseChatResponse(body: string): ModelResponse {
+export function parseChatResponse(body: string, maxTop = Infinity): ModelResponse {
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -28,12 +30,16 @@ export function parseChatResponse(body: string): ModelResponse {
   const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : 'unknown';
   const usage = isRecord(json.usage) ? json.usage : {};
   const response: ModelResponse = { text: content, finish, usage: { input: tokenCount(usage.prompt_tokens), output: tokenCount(usage.completion_tokens) } };
-  const top = topLogprobs(choice.logprobs, bad);
+  const top = topLogprobs(choice.logprobs, bad, maxTop);
   if (top) response.topLogprobs = top;
+  const served: NonNullable<ModelResponse['served']> = {};
+  if (typeof json.model === 'string' && json.model !== '') served.model = json.model.slice(0, 200);
+  if (typeof json.system_fingerprint === 'string' && json.system_fingerprint !== '') served.fingerprint = json.system_fingerprint.slice(0, 200);
+  if (served.model !== undefined || served.fingerprint !== undefined) response.served = served;
   return response;
 }
 
-function topLogprobs(logprobs: unknown, bad: (path: string, what: string) => TypeError): ModelResponse['topLogprobs'] | undefined {
+function topLogprobs(logprobs: unknown, bad: (path: string, what: string) => TypeError, maxTop: number): ModelResponse['topLogprobs'] | undefined {
   if (!isRecord(logprobs) || !Array.isArray(logprobs.content) || logprobs.content.length === 0) return undefined;
   const first: unknown = logprobs.content[0];
   if (!isRecord(first)) throw bad('choices[0].logprobs.content[0]', 'is not an object');
@@ -41,16 +47,18 @@ function topLogprobs(logprobs: unknown, bad: (path: string, what: string) => Typ
   if (list === undefined || list === null) return undefined;
   if (!Array.isArray(list)) throw bad('choices[0].logprobs.content[0].top_logprobs', 'is not an array');
   const out: { token: string; logprob: number }[] = [];
-  list.forEach((entry: unknown, k: number) => {
+  const count = Math.min(list.length, maxTop);
+  for (let k = 0; k < count; k++) {
+    const entry: unknown = list[k];
     const path = `choices[0].logprobs.content[0].top_logprobs[${k}]`;
     if (!isRecord(entry) || typeof entry.token !== 'string') throw bad(`${path}.token`, 'is not a string');
     // Some servers send null for a probability of zero: such a token is as good as absent
     // (an absent label gets logit -Infinity), and JSON caches cannot hold -Infinity.
-    if (entry.logprob === null) return;
+    if (entry.logprob === null) continue;
     const logprob = entry.logprob;
     if (typeof logprob !== 'number' || !Number.isFinite(logprob) || logprob > 1e-6) throw bad(`${path}.logprob`, 'is not a log-probability (a number <= 0)');
     out.push({ token: entry.token, logprob: Math.min(0, logprob) });
-  });
+  }
   return out;
 }
 

@@ -14,7 +14,7 @@ export class CacheEntryError extends Error {
 }
 
 const ROLES: readonly string[] = ['system', 'user', 'assistant', 'tool'];
-const REQUEST_FIELDS = new Set(['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs']);
+const REQUEST_FIELDS = new Set(['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs', 'params']);
 
 /**
  * Check an untrusted response cache entry (from a session file, a report or a `--cache` file) and
@@ -59,13 +59,14 @@ export function validateChatRequest(value: unknown, path: string): ChatRequest {
     request.logprobs = r.logprobs;
   }
   if (r.top_logprobs !== undefined) request.top_logprobs = wholeNumber(r.top_logprobs, `${path}.top_logprobs`);
+  if (r.params !== undefined) request.params = jsonObject(r.params, `${path}.params`);
   return request;
 }
 
 /** A ModelResponse copied field by field; anything else is an error naming its path. */
 export function validateModelResponse(value: unknown, path: string): ModelResponse {
   const r = record(value, path);
-  onlyFields(r, path, ['text', 'finish', 'usage', 'topLogprobs']);
+  onlyFields(r, path, ['text', 'finish', 'usage', 'topLogprobs', 'served']);
   if (typeof r.text !== 'string') throw new CacheEntryError(`${path}.text: expected a string`);
   if (typeof r.finish !== 'string') throw new CacheEntryError(`${path}.finish: expected a string`);
   const usage = record(r.usage, `${path}.usage`);
@@ -82,7 +83,34 @@ export function validateModelResponse(value: unknown, path: string): ModelRespon
       return { token: top.token, logprob: top.logprob };
     });
   }
+  if (r.served !== undefined) {
+    const served = record(r.served, `${path}.served`);
+    onlyFields(served, `${path}.served`, ['model', 'fingerprint', 'identity']);
+    response.served = {};
+    for (const name of ['model', 'fingerprint', 'identity'] as const) {
+      const v = served[name];
+      if (v === undefined) continue;
+      if (typeof v !== 'string' || v.length > 1000) throw new CacheEntryError(`${path}.served.${name}: expected a string of at most 1000 characters`);
+      response.served[name] = v;
+    }
+  }
   return response;
+}
+
+/** A plain JSON object (strings, finite numbers, booleans, null, arrays, objects; at most 8 levels), copied. */
+function jsonObject(value: unknown, path: string): Record<string, unknown> {
+  const copy = (v: unknown, at: string, depth: number): unknown => {
+    if (depth > 8) throw new CacheEntryError(`${at}: nested too deep (at most 8 levels)`);
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+    if (typeof v === 'number') return finiteNumber(v, at);
+    if (Array.isArray(v)) return v.map((x, k) => copy(x, `${at}[${k}]`, depth + 1));
+    const o = record(v, at);
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(o)) Object.defineProperty(out, k, { value: copy(x, `${at}.${k}`, depth + 1), enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  record(value, path);
+  return copy(value, path, 0) as Record<string, unknown>;
 }
 
 function record(value: unknown, path: string): Record<string, unknown> {

@@ -14,7 +14,24 @@ export type Fault =
   /** Destroy the connection without answering. */
   | { kind: 'reset' }
   /** Answer normally but leave out the log-probabilities. */
-  | { kind: 'no-logprobs' };
+  | { kind: 'no-logprobs' }
+  /** Answer as a thinking model does: the text and the first token's top tokens open a `<think>` block. */
+  | { kind: 'thinking' }
+  /** Put the request's Authorization header into the answer (`where`: the text, or a 400 error's message after `pad` characters). */
+  | { kind: 'echo-key'; where: 'text' | 'error'; pad?: number }
+  /** Redirect with this status to `location` (e.g. another origin). */
+  | { kind: 'redirect'; status: number; location: string }
+  /** Answer 200 with a body of `bytes` bytes, sent in chunks without a Content-Length. */
+  | { kind: 'oversized'; bytes: number }
+  /** Answer with `count` top log-probabilities for the first token, whatever was asked. */
+  | { kind: 'long-top'; count: number };
+
+/** What the fake lists as the model file behind every id (llama.cpp's `/props` and `/v1/models` meta). */
+export interface FakeServedModel {
+  modelPath: string;
+  nParams: number;
+  size: number;
+}
 
 export interface FakeEndpointOptions {
   /** Model ids listed by GET /models and accepted by chat requests (default ["fake-model"]). */
@@ -27,6 +44,14 @@ export interface FakeEndpointOptions {
   answer?: (request: ChatRequest) => ModelResponse;
   /** Port (default 0: a free one). */
   port?: number;
+  /** Refuse, as Gemma's and Mistral's chat templates under llama-server do, two messages in a row with one role (HTTP 400). */
+  strictRoles?: boolean;
+  /** Answer one request at a time per slot (a CPU llama-server); a request its client gave up on still holds its slot. */
+  slots?: number;
+  /** The model file it serves, listed by `/props` and `/v1/models` (default: none, as Ollama and vLLM list none). */
+  served?: FakeServedModel;
+  /** The `model` field of its answers (default: the id asked for). */
+  answerModel?: string;
 }
 
 export interface FakeEndpoint {
@@ -45,6 +70,10 @@ export interface FakeEndpoint {
   failNext(...faults: Fault[]): void;
   /** A fault for every request whose body satisfies `match` (null clears them all). */
   faultWhen(match: ((request: ChatRequest) => boolean) | null, fault?: Fault): void;
+  /** Serve another model file behind the same ids from now on (and report `answerModel` in answers). */
+  swapModel(served: FakeServedModel | undefined, answerModel?: string): void;
+  /** Requests the fake computed (took a slot and waited out its latency), also those their client gave up on. */
+  readonly answered: number;
   close(): Promise<void>;
 }
 
@@ -65,6 +94,20 @@ export async function startFakeEndpoint(options: FakeEndpointOptions = {}): Prom
   const conditional: { match: (request: ChatRequest) => boolean; fault: Fault }[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
+  let answered = 0;
+  let served = options.served;
+  let answerModel = options.answerModel;
+  const slots = options.slots ?? Infinity;
+  let busySlots = 0;
+  const slotWaiters: (() => void)[] = [];
+  const takeSlot = async () => {
+    while (busySlots >= slots) await new Promise<void>((resolve) => slotWaiters.push(resolve));
+    busySlots++;
+  };
+  const freeSlot = () => {
+    busySlots--;
+    slotWaiters.shift()?.();
+  };
   const sockets = new Set<import('node:net').Socket>();
 
   const server = createServer((req, res) => {
@@ -92,7 +135,11 @@ export async function startFakeEndpoint(options: FakeEndpointOptions = {}): Prom
     }
     if (req.method === 'GET' && path === '/models') {
       if (!authorised(req)) return unauthorised(res);
-      return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'agentblame-tests' })) });
+      const meta = served ? { meta: { n_params: served.nParams, size: served.size, n_vocab: 512 } } : {};
+      return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'agentblame-tests', created: Date.now(), ...meta })) });
+    }
+    if (req.method === 'GET' && (req.url ?? '').replace(/\?.*$/, '') === '/props' && served) {
+      return sendJson(res, 200, { model_path: served.modelPath, total_slots: Number.isFinite(slots) ? slots : 4 });
     }
     if (req.method !== 'POST' || path !== '/chat/completions') return sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     const text = await readBody(req);
@@ -106,10 +153,21 @@ export async function startFakeEndpoint(options: FakeEndpointOptions = {}): Prom
     authorizations.push(req.headers.authorization);
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
+    let slotTaken = false;
     try {
       const fault = queued.shift() ?? conditional.find((c) => c.match(request))?.fault ?? globalFault;
+      if (fault?.kind === 'redirect') {
+        res.writeHead(fault.status, { Location: fault.location, 'Content-Length': 0, 'Access-Control-Allow-Origin': '*' });
+        res.end();
+        return;
+      }
+      if (Number.isFinite(slots)) {
+        await takeSlot();
+        slotTaken = true;
+      }
       if (fault?.kind === 'delay') await sleep(fault.ms);
       if (latencyMs > 0) await sleep(latencyMs);
+      answered++;
       if (fault?.kind === 'reset') {
         req.socket.destroy();
         return;
@@ -122,16 +180,50 @@ export async function startFakeEndpoint(options: FakeEndpointOptions = {}): Prom
       if (!Array.isArray(request.messages) || request.messages.length === 0 || typeof request.model !== 'string') {
         return sendJson(res, 400, { error: { message: "'messages' must be a non-empty array and 'model' a string" } });
       }
+      if (options.strictRoles) {
+        const k = request.messages.findIndex((m, i) => i > 0 && m.role === request.messages[i - 1].role && m.role !== 'system');
+        if (k > 0) {
+          // llama.cpp quotes the template's source before its raise_exception's reason.
+          const template = "{%- if messages[0]['role'] == 'system' -%}{%- set first_user_prefix = messages[0]['content'][0]['text'] + '\\n\\n' -%}{%- set loop_messages = messages[1:] -%}{%- else -%}{%- set first_user_prefix = \"\" -%}{%- set loop_messages = messages -%}{%- endif -%}{%- for message in loop_messages -%}{%- if (message['role'] == 'user') != (loop.index0 % 2 == 0) -%}";
+          return sendJson(res, 400, { error: { code: 400, message: `Jinja Exception: ${template}{{ raise_exception("Conversation roles must alternate user/assistant/user/assistant/...") }}{%- endif -%}`, type: 'invalid_request_error' } });
+        }
+      }
+      if (fault?.kind === 'echo-key' && fault.where === 'error') {
+        return sendJson(res, 400, { error: { message: `${'x'.repeat(fault.pad ?? 0)}bad request with header ${req.headers.authorization ?? ''} and more text after it` } });
+      }
+      if (fault?.kind === 'oversized') {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        let sent = 0;
+        res.write('{"choices":[{"message":{"content":"');
+        while (sent < fault.bytes && !res.destroyed) {
+          if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+          sent += chunk.length;
+        }
+        res.end('"}}]}');
+        return;
+      }
       if (!models.includes(request.model)) return sendJson(res, 404, { error: { message: `The model \`${request.model}\` does not exist.`, type: 'invalid_request_error', code: 'model_not_found' } });
       if (fault?.kind === 'malformed') {
         res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end('{"id":"chatcmpl-fake","choices":[{"message":{"content":"trunc');
         return;
       }
-      const response = answer(request);
-      sendJson(res, 200, completionBody(request, response, fault?.kind === 'no-logprobs'));
+      let response = answer(request);
+      if (fault?.kind === 'thinking') {
+        response = { ...response, text: '<think>\nOkay, the user wants', finish: 'length', topLogprobs: request.logprobs ? [{ token: '<think>', logprob: -0.01 }, { token: 'Okay', logprob: -5.2 }, { token: 'The', logprob: -6.1 }] : undefined };
+      }
+      if (fault?.kind === 'echo-key' && fault.where === 'text') response = { ...response, text: `${response.text} (you sent ${req.headers.authorization ?? ''})` };
+      const body = completionBody(request, response, fault?.kind === 'no-logprobs') as { model: string; choices: { logprobs: { content: { top_logprobs: unknown[] }[] } | null }[] };
+      if (answerModel !== undefined) body.model = answerModel;
+      if (fault?.kind === 'long-top' && body.choices[0].logprobs) {
+        const top = body.choices[0].logprobs.content[0].top_logprobs;
+        body.choices[0].logprobs.content[0].top_logprobs = [...top, ...Array.from({ length: Math.max(0, fault.count - top.length) }, (_, k) => ({ token: `filler${k}`, logprob: -30 - k / fault.count }))];
+      }
+      sendJson(res, 200, body);
     } finally {
       inFlight--;
+      if (slotTaken) freeSlot();
     }
   }
 
@@ -164,6 +256,13 @@ export async function startFakeEndpoint(options: FakeEndpointOptions = {}): Prom
     },
     failNext(...faults) {
       queued.push(...faults);
+    },
+    swapModel(next, model) {
+      served = next;
+      answerModel = model;
+    },
+    get answered() {
+      return answered;
     },
     faultWhen(match, fault) {
       if (match === null) conditional.length = 0;
