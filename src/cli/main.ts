@@ -17,6 +17,7 @@ import { parseOpenedFile, sessionImporter, type OpenedInput } from '../session/o
 import { mergeStudySessions, StudyMergeError } from '../session/merge-study.ts';
 import { shardOf } from '../session/shard.ts';
 import { studyFingerprint } from '../session/study-fingerprint.ts';
+import { recomputedBatch } from '../session/stored-batch.ts';
 import type { Session, StudyMark } from '../session/types.ts';
 import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -74,11 +75,11 @@ function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, st
 }
 
 /** The model host of --model-url / --cache / --offline (none without them); bad settings are bad input. */
-async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { update(p: import('../model/model-host.ts').ModelProgress): void }) {
+async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { update(p: import('../model/model-host.ts').ModelProgress): void }, carried?: readonly ModelCacheEntry[]) {
   const { commandModelHost } = await import('../model/command-host.node.ts');
   let made;
   try {
-    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined);
+    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined, carried);
   } catch (e) {
     if (e instanceof Error && (e.name === 'EndpointConfigError' || e.name === 'CacheFileError')) throw new InputError(e.message);
     throw e;
@@ -87,13 +88,17 @@ async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { updat
   return made?.host;
 }
 
-async function analyzeSource(source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions): Promise<Analysis> {
+/**
+ * Analyses a definition's cases. `carried` are the model responses of the session file being
+ * re-run: they answer what the --cache files and the endpoint do not (never written to a cache).
+ */
+async function analyzeSource(source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions, carried?: readonly ModelCacheEntry[]): Promise<Analysis> {
   const { NodeAnalysisPool } = await import('../node/analysis-pool.ts');
   // One worker per core, but no more than there are cases (a definition's own cases are counted only after describe).
   const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? availableParallelism()));
   // Model requests can take minutes: on a terminal, one line on stderr says how they go.
   const liveLine = process.stderr.isTTY ? terminalModelProgress(process.stderr) : undefined;
-  const model = await commandModelHostOrInputError(opts, liveLine);
+  const model = await commandModelHostOrInputError(opts, liveLine, carried);
   const pool = new NodeAnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName, model });
   try {
     let description;
@@ -149,11 +154,14 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
   }
 }
 
-/** A stored session as an analysis: printed as it is, its batch aggregated again only when --batch-bound asks. */
+/**
+ * A stored session as an analysis: its batch aggregated again from its cases (a file's stored
+ * figures are never printed as they are), with --batch-bound when given.
+ */
 function storedAnalysis(session: Session, opts: CliOptions, notes?: string[]): Analysis {
   const range = session.study?.range;
-  const rebatch = !session.batch || opts.given.has('--batch-bound');
-  const batch = rebatch ? aggregateBatch(session.results, { delta: session.settings.delta, bound: opts.batchBound, range }) : session.batch!;
+  const rebound = opts.given.has('--batch-bound');
+  const batch = recomputedBatch(session, rebound ? opts.batchBound : undefined);
   return {
     results: session.results,
     batch,
@@ -162,7 +170,7 @@ function storedAnalysis(session: Session, opts: CliOptions, notes?: string[]): A
     ...(session.games && { games: toTableGames(session.games) }),
     settings: session.settings,
     ...(range && { range }),
-    stored: { ...session, batch, ...(rebatch && session.study && { study: { ...session.study, batchBound: opts.batchBound } }) },
+    stored: { ...session, batch, ...(rebound && session.study && { study: { ...session.study, batchBound: opts.batchBound } }) },
     ...(notes && { notes }),
   };
 }
@@ -214,7 +222,8 @@ async function analyzeSessions(opts: CliOptions, sessions: readonly { file: stri
   if (session.games && session.games.length > 0) return analyzeGames(toTableGames(session.games), rerunOpts);
   const source = opts.pipeline !== undefined ? readText(opts.pipeline, 'pipeline definition') : session.pipeline?.source;
   if (source === undefined) throw new InputError(`"${file}" carries no pipeline definition to re-run: pass one with --pipeline FILE.js`);
-  return analyzeSource(source, opts.pipeline !== undefined ? basename(opts.pipeline) : `${basename(file)} (stored pipeline)`, session.cases, rerunOpts);
+  // Its own model responses answer what the user's caches lack: a shared session re-analyses with no model.
+  return analyzeSource(source, opts.pipeline !== undefined ? basename(opts.pipeline) : `${basename(file)} (stored pipeline)`, session.cases, rerunOpts, session.modelCache);
 }
 
 function analyzeGames(games: TableGame[], opts: CliOptions): Analysis {
@@ -334,21 +343,22 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     a = await analyze(opts);
     if (opts.compare !== undefined) compared = compareWithFile(opts.compare, a);
-    if (opts.html !== undefined || opts.save !== undefined) {
-      const session = sessionOfAnalysis(opts, a);
-      if (opts.save !== undefined) writeOutput(opts.save, 'session file', exportSessionFile(session));
-      if (opts.html !== undefined) await writeHtml(opts.html, session, a, compared);
-    }
     // Session files printed or merged (nothing re-run): --cache files are merged into the first.
+    // The sessions' own responses are not: they stay with their session (a file is not trusted).
     if (a.stored && opts.model.caches.length > 0) {
       const { mergeCacheFiles } = await import('./merge-caches.ts');
       let merged;
       try {
-        merged = mergeCacheFiles(opts.model.caches, a.stored.modelCache);
+        merged = mergeCacheFiles(opts.model.caches);
       } catch (e) {
         throw new InputError((e as Error).message);
       }
-      a.notes = [...(a.notes ?? []), ...merged.warnings, `${opts.model.caches[0]}: ${merged.added} response${merged.added === 1 ? '' : 's'} added from the other caches and the session files`];
+      a.notes = [...(a.notes ?? []), ...merged.warnings, `${opts.model.caches[0]}: ${merged.added} response${merged.added === 1 ? '' : 's'} added from the other caches`];
+    }
+    if (opts.html !== undefined || opts.save !== undefined) {
+      const session = sessionOfAnalysis(opts, a);
+      if (opts.save !== undefined) writeOutput(opts.save, 'session file', exportSessionFile(session));
+      if (opts.html !== undefined) await writeHtml(opts.html, session, a, compared);
     }
   } catch (e) {
     if (e instanceof InputError || e instanceof FormatError) {

@@ -12,20 +12,32 @@ function entry(content: string) {
 const line = (e: ReturnType<typeof entry>): string => `${JSON.stringify(e)}\n`;
 const keysIn = (file: string): string[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).key);
 
-describe('mergeCacheFiles (--cache A --cache B with session files)', () => {
-  it('appends what the first cache lacks from the others and the sessions, once', () => {
+describe('mergeCacheFiles (--cache A --cache B)', () => {
+  it('appends what the first cache lacks from the others, once', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cache-merge-'));
     const [a, b, c] = ['a.jsonl', 'b.jsonl', 'c.jsonl'].map((name) => join(dir, name));
     const [e1, e2, e3, e4] = ['one', 'two', 'three', 'four'].map(entry);
+    // e4 is only in c's torn last line: never copied.
     writeFileSync(a, line(e1));
     writeFileSync(b, line(e1) + line(e2));
     // A shard killed mid-write leaves a torn last line: skipped with a warning, never copied.
     writeFileSync(c, line(e3) + line(e4).slice(0, 30));
-    const merged = mergeCacheFiles([a, b, c], [e4]);
-    expect(merged.added).toBe(3);
+    const merged = mergeCacheFiles([a, b, c]);
+    expect(merged.added).toBe(2);
     expect(merged.warnings.join('\n')).toMatch(/torn line/);
-    expect(keysIn(a)).toEqual([e1.key, e2.key, e3.key, e4.key]);
-    expect(mergeCacheFiles([a, b, c], [e4]).added).toBe(0);
-    expect(keysIn(a)).toHaveLength(4);
+    expect(keysIn(a)).toEqual([e1.key, e2.key, e3.key]);
+    expect(mergeCacheFiles([a, b, c]).added).toBe(0);
+    expect(keysIn(a)).toHaveLength(3);
+  });
+
+  it('refuses two files that answer one request differently, writing nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cache-merge-'));
+    const [a, b, c] = ['a.jsonl', 'b.jsonl', 'c.jsonl'].map((name) => join(dir, name));
+    const [e1, e2] = ['one', 'two'].map(entry);
+    writeFileSync(a, line(e1));
+    writeFileSync(b, line(e2));
+    writeFileSync(c, line({ ...e2, response: { ...e2.response, text: 'forged' } }));
+    expect(() => mergeCacheFiles([a, b, c])).toThrow(new RegExp(`^--cache ${c}: a different response for request ${e2.key.slice(0, 12)}\\.\\.\\. than ${b} has`));
+    expect(keysIn(a)).toEqual([e1.key]);
   });
 });

@@ -1,11 +1,15 @@
 /**
  * Merging response caches (docs/shards.md, "one cache per shard"): `--cache A --cache B ...`
- * reads every file and writes to the first only, so the responses of B, C and of the session
- * files' `modelCache` that A lacks are appended to A, through the cache's own writer (one whole
- * line per entry, a torn last line cut first). Run again, it adds nothing.
+ * reads every file and writes to the first only, so the responses of B, C, ... that A lacks are
+ * appended to A, through the cache's own writer (one whole line per entry, a torn last line cut
+ * first). Run again, it adds nothing. Two files that answer one request differently are refused
+ * before anything is written: which answer is right cannot be told, and taking either silently
+ * would make a study nobody computed. Session files' own responses are never merged in here:
+ * they stay with their session.
  */
+import { canonicalize } from '../engine/canonical.ts';
 import { openCaches, readCacheFile } from '../model/jsonl-cache.node.ts';
-import type { ModelCacheEntry } from '../session/types.ts';
+import type { CacheEntry } from '../model/response-cache.ts';
 
 export interface CacheMerge {
   /** Entries appended to the first file. */
@@ -14,15 +18,33 @@ export interface CacheMerge {
   warnings: string[];
 }
 
-export function mergeCacheFiles(files: readonly string[], fromSessions: readonly ModelCacheEntry[] = []): CacheMerge {
+/** Two cache files answer the same request differently; the message names both and the key. */
+export class CacheConflictError extends Error {
+  override name = 'CacheConflictError';
+}
+
+export function mergeCacheFiles(files: readonly string[]): CacheMerge {
   const [first, ...others] = files;
   const { cache, warnings } = openCaches([first]);
   const before = cache.size;
+  // Every file is read and checked before the first line is appended.
+  const owner = new Map<string, { file: string; response: string }>();
+  for (const entry of cache.entries()) owner.set(entry.key, { file: first, response: canonicalize(entry.response) });
+  const toAdd: CacheEntry[] = [];
   for (const file of others) {
     const read = readCacheFile(file);
     warnings.push(...read.warnings);
-    for (const entry of read.entries) cache.put(entry.key, entry.request, entry.response);
+    for (const entry of read.entries) {
+      const response = canonicalize(entry.response);
+      const known = owner.get(entry.key);
+      if (known === undefined) {
+        owner.set(entry.key, { file, response });
+        toAdd.push(entry);
+      } else if (known.response !== response) {
+        throw new CacheConflictError(`--cache ${file}: a different response for request ${entry.key.slice(0, 12)}... than ${known.file} has; keep the caches of different runs apart`);
+      }
+    }
   }
-  for (const entry of fromSessions) cache.put(entry.key, entry.request, entry.response);
+  for (const entry of toAdd) cache.put(entry.key, entry.request, entry.response);
   return { added: cache.size - before, warnings };
 }

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { endpointConfig, EndpointConfigError } from './endpoint.ts';
 import { openCaches } from './jsonl-cache.node.ts';
 import { ModelHost, type ModelProgress } from './model-host.ts';
+import { FallbackResponseCache } from './fallback-cache.ts';
+import type { CacheEntry } from './response-cache.ts';
 
 /** The command's model flags, as src/cli/args.ts parses them (ModelOptions there). */
 export interface CommandModelFlags {
@@ -17,15 +19,18 @@ export interface CommandModelFlags {
  * variable `--api-key-env` names, `--concurrency`), the `--cache` files and `--offline`. Null
  * when no flag asks for a model (model steps are then per-case errors saying what to pass).
  * Throws EndpointConfigError / CacheFileError with a message fit for the command's stderr; no
- * message ever holds the key. `warnings` are the caches' skipped lines.
+ * message ever holds the key. `warnings` are the caches' skipped lines. `carried` are the
+ * responses a re-run session file brings (its `modelCache`): they answer only what the caches
+ * lack and are never written to a cache file (FallbackResponseCache).
  */
 export function commandModelHost(
   flags: CommandModelFlags,
   models: Record<string, string> | undefined,
   env: Record<string, string | undefined>,
   onProgress?: (progress: ModelProgress) => void,
+  carried: readonly CacheEntry[] = [],
 ): { host: ModelHost; warnings: string[] } | null {
-  if (flags.url === undefined && flags.caches.length === 0 && !flags.offline) {
+  if (flags.url === undefined && flags.caches.length === 0 && !flags.offline && carried.length === 0) {
     if (flags.apiKeyEnv !== undefined) throw new EndpointConfigError('--api-key-env: there is no --model-url to send the key to');
     return null;
   }
@@ -45,6 +50,6 @@ export function commandModelHost(
     }
   });
   const { cache, warnings } = openCaches(flags.caches);
-  const host = new ModelHost({ cache, endpoint, offline: flags.offline, onProgress });
+  const host = new ModelHost({ cache: carried.length > 0 ? new FallbackResponseCache(cache, carried) : cache, endpoint, offline: flags.offline, onProgress });
   return { host, warnings };
 }

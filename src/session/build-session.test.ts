@@ -23,10 +23,16 @@ describe('buildSession', () => {
   });
 
   it('round-trips the study mark and the model cache through the file', () => {
-    const s = sample({ study: { fingerprint: 'a'.repeat(64), shard: { index: 2, count: 3 }, batchBound: 'normal', range: [0, 1] }, modelCache: [ENTRY] });
+    // The file's results name the entry they used: the cache keeps only such entries.
+    const s = sample({ study: { fingerprint: 'a'.repeat(64), shard: { index: 2, count: 3 }, batchBound: 'normal', range: [0, 1] }, modelCache: [ENTRY], results: [{ ...result('q1'), modelKeys: [ENTRY.key] }] });
     const back = parseSessionFile(exportSessionFile(s));
     expect(back.study).toEqual(s.study);
     expect(back.modelCache).toEqual([ENTRY]);
+  });
+
+  it('drops model cache entries that no result of the file names', () => {
+    const back = parseSessionFile(exportSessionFile(sample({ modelCache: [ENTRY] })));
+    expect(back.modelCache).toBeUndefined();
   });
 
   it('refuses a model cache entry that answers another request, naming its path', () => {

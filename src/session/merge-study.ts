@@ -7,6 +7,7 @@
 import { aggregateBatch } from '../engine/batch.ts';
 import { sumUsage } from '../engine/model-call.ts';
 import type { BatchBound, CaseResult } from '../engine/types.ts';
+import { canonicalize } from '../engine/canonical.ts';
 import { buildSession } from './build-session.ts';
 import { studyAsStored, studyFingerprint } from './study-fingerprint.ts';
 import type { ModelCacheEntry, Session } from './types.ts';
@@ -59,6 +60,45 @@ export function studyDifference(a: Session, b: Session): string {
   return '';
 }
 
+/**
+ * The metric range and batch bound of a study mark are not part of its fingerprint (they come
+ * from the definition and the command line), so files that disagree on them are refused rather
+ * than merged under whichever came first.
+ */
+function sameMarks(inputs: readonly NamedSession[]): void {
+  for (const field of ['range', 'batchBound'] as const) {
+    const first = inputs.find(({ session }) => session.study?.[field] !== undefined);
+    if (!first) continue;
+    const expected = JSON.stringify(first.session.study![field]);
+    for (const { file, session } of inputs) {
+      const value = session.study?.[field];
+      if (value === undefined || JSON.stringify(value) === expected) continue;
+      const show = (text: string) => text.replace(/,/g, ', ');
+      throw new StudyMergeError(`"${file}": study.${field} is ${show(JSON.stringify(value))}, not ${show(expected)} as in "${first.file}"`);
+    }
+  }
+}
+
+/**
+ * The union of the files' model responses, one per request key. Two files that answer the same
+ * request differently are refused: results computed from either answer cannot be told apart, and
+ * a merge of both would be a study nobody computed.
+ */
+function mergedResponses(inputs: readonly NamedSession[]): ModelCacheEntry[] {
+  const byKey = new Map<string, { entry: ModelCacheEntry; file: string; response: string }>();
+  for (const { file, session } of inputs) {
+    (session.modelCache ?? []).forEach((entry, k) => {
+      const response = canonicalize(entry.response);
+      const known = byKey.get(entry.key);
+      if (!known) byKey.set(entry.key, { entry, file, response });
+      else if (known.response !== response) {
+        throw new StudyMergeError(`"${file}": modelCache[${k}]: a different response for request ${entry.key.slice(0, 12)}... than "${known.file}" has`);
+      }
+    });
+  }
+  return [...byKey.values()].map((x) => x.entry);
+}
+
 /** "2/3 and 3/3" */
 function listShards(indices: number[], count: number): string {
   const parts = indices.map((i) => `${i}/${count}`);
@@ -85,6 +125,8 @@ export function mergeStudySessions(inputs: readonly NamedSession[], options: Mer
     const difference = studyDifference(first.session, session) || 'a different study';
     throw new StudyMergeError(`"${file}" is not the same study as "${first.file}": ${difference}`);
   });
+
+  sameMarks(inputs);
 
   // Shards: one count for all, each index once.
   const byShard = new Map<number, string>();
@@ -138,8 +180,7 @@ export function mergeStudySessions(inputs: readonly NamedSession[], options: Mer
   const usage = sumUsage(results.map((r) => r.usage));
   if (usage) batch.usage = usage;
 
-  const modelCache = new Map<string, ModelCacheEntry>();
-  for (const { session } of inputs) for (const entry of session.modelCache ?? []) if (!modelCache.has(entry.key)) modelCache.set(entry.key, entry);
+  const modelCache = mergedResponses(inputs);
   const createdAt = inputs.map((i) => i.session.createdAt).sort()[0];
   const session = buildSession({
     id: first.session.id,
@@ -155,7 +196,7 @@ export function mergeStudySessions(inputs: readonly NamedSession[], options: Mer
     // A partial merge opens in the page as a study to resume, not as a finished one.
     status: missing.length > 0 ? 'idle' : 'done',
     study: { fingerprint: fingerprints[0], batchBound: bound, ...(range && { range: [range[0], range[1]] as [number, number] }) },
-    modelCache: [...modelCache.values()],
+    modelCache,
   });
   return { session, missing, missingText };
 }

@@ -10,6 +10,8 @@ import { validateSessionGames } from './validate-game.ts';
 import { validateCaseResult } from './validate-result.ts';
 import { validateSettings } from './validate-settings.ts';
 import { validateModelCache, validateStudyMark } from './validate-study.ts';
+import { checkResultNumbers } from './check-result-numbers.ts';
+import type { ModelCacheEntry, StudyMark } from './types.ts';
 
 const V1_FIELDS = [
   'format', 'version', 'id', 'name', 'createdAt', 'updatedAt', 'fileName', 'pipeline',
@@ -41,6 +43,35 @@ function validateResults(value: unknown, path: string, cases: readonly CaseDef[]
 }
 
 /**
+ * Every result's numbers against the method's guarantees (check-result-numbers.ts), with the
+ * metric's range where the file has one: a game's own (or its values' span), else the study mark's.
+ */
+function checkResults(results: readonly CaseResult[], path: string, study: StudyMark | undefined, games: readonly SessionGame[] = []): void {
+  const gameRanges = new Map(games.map((g) => [g.id, g.range ?? valueSpan(g.values)]));
+  results.forEach((result, k) => checkResultNumbers(result, indexPath(path, k), gameRanges.get(result.id) ?? study?.range));
+}
+
+/** The least and greatest value of a game table without a declared range (what the engine infers). */
+function valueSpan(values: readonly number[]): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return [lo, hi];
+}
+
+/**
+ * The model responses the file's own results name (`modelKeys`): anything else in `modelCache`
+ * answers no result of this file, so it is dropped rather than carried on to other analyses.
+ */
+function namedResponses(entries: readonly ModelCacheEntry[], results: readonly CaseResult[]): ModelCacheEntry[] {
+  const named = new Set(results.flatMap((r) => r.modelKeys ?? []));
+  return entries.filter((e) => named.has(e.key));
+}
+
+/**
  * A version-1 session from untrusted JSON (format and version already checked by the caller).
  * The storage revision is not taken from the file: an imported session has never been stored here.
  */
@@ -64,6 +95,8 @@ export function validateSessionV1(value: unknown, path: string): SessionV1 {
   const modelCache = optionalField(object, 'modelCache', path, validateModelCache);
   // A file may carry the revision it had in its own store: checked, then dropped.
   optionalField(object, 'revision', path, expectInteger);
+  checkResults(results, childPath(path, 'results'), study, games);
+  const ownResponses = modelCache && namedResponses(modelCache, results);
   return {
     format: 'agentblame-session',
     version: 1,
@@ -81,7 +114,7 @@ export function validateSessionV1(value: unknown, path: string): SessionV1 {
     ...(batch !== undefined && { batch }),
     status,
     ...(study !== undefined && { study }),
-    ...(modelCache !== undefined && modelCache.length > 0 && { modelCache }),
+    ...(ownResponses !== undefined && ownResponses.length > 0 && { modelCache: ownResponses }),
     revision: 0,
   };
 }
@@ -102,6 +135,8 @@ export function validateSessionV0(value: unknown, path: string): SessionV0 {
   });
   const title = optionalField(object, 'title', path, expectString);
   const batch = optionalField(object, 'batch', path, validateBatch);
+  const results = requiredField(object, 'results', path, (v, p) => validateResults(v, p, trace.cases));
+  checkResults(results, childPath(path, 'results'), undefined);
   return {
     format: 'agentblame-session',
     version: 0,
@@ -110,7 +145,7 @@ export function validateSessionV0(value: unknown, path: string): SessionV0 {
     savedAt: requiredField(object, 'savedAt', path, expectTimestamp),
     trace,
     settings: requiredField(object, 'settings', path, validateSettings),
-    results: requiredField(object, 'results', path, (v, p) => validateResults(v, p, trace.cases)),
+    results,
     ...(batch !== undefined && { batch }),
   };
 }
