@@ -239,7 +239,7 @@ import { fileURLToPath } from 'node:url';
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 const CHECK = here(${JSON.stringify(rel(checkFile))});
 const BLAME = here(${JSON.stringify(rel(blameEntry))});
-const MODEL_URL = process.env.AGENTBLAME_MODEL_URL ?? ${JSON.stringify(modelUrl ?? null)};
+const MODEL_URL = process.env.AGENTBLAME_MODEL_URL || ${JSON.stringify(modelUrl ?? null)};
 
 test(${JSON.stringify(`the agent no longer ${what} (${basename(checkFile)})`)}, () => {
   assert.ok(MODEL_URL, 'set AGENTBLAME_MODEL_URL to the model endpoint');
