@@ -23,9 +23,11 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   'src/demos': { folders: ['src/demos', 'src/engine', 'src/formats', 'src/sandbox'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/, nodeBuiltins: true },
   // The docs as static pages: a Vite plugin, run by the build and the dev server (Node).
   'src/docs-site': { folders: ['src/docs-site'], packages: ['vite'], nodeBuiltins: true },
+  // Why this decision: one model call's context edited and rerun through the model host; runs in the page and the command.
+  'src/why': { folders: ['src/why', 'src/engine', 'src/formats', 'src/runs', 'src/model'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   // The command: everything below it, never the page.
   'src/cli': {
-    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/node'],
+    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/node', 'src/why'],
     packages: ['tsx'],
     forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/,
     nodeBuiltins: true,
@@ -33,7 +35,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   // The page: everything below it, never the command, its Node pool or the sandbox (definitions
   // run only in the page's workers, see WORKER_ENTRY_RULE).
   'src/app': {
-    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report'],
+    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report', 'src/why'],
     packages: ['svelte', 'comlink', 'chart.js', 'idb', '@codemirror/lang-javascript', '@codemirror/language', '@codemirror/state', '@codemirror/view'],
     forbiddenGlobals: /\b(process|require)\s*[.(]/,
   },

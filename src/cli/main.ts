@@ -328,6 +328,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   // Recorded runs (docs/recorded-runs.md) have their own small command line.
   const { wantsInspect, inspectMain } = await import('./inspect.ts');
   if (wantsInspect(argv)) return inspectMain(argv);
+  // Why this decision, and its checks (docs/why.md), have their own command line too.
+  const { wantsWhy, whyMain } = await import('./why-command.ts');
+  if (wantsWhy(argv)) return whyMain(argv);
   let opts: CliOptions;
   try {
     opts = parseArgs(argv);

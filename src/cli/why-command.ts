@@ -1,0 +1,377 @@
+/**
+ * `--why` and `--check` (docs/why.md): which piece of a model call's context caused its decision,
+ * which fixes hold, and a check that keeps it fixed.
+ *   blame -- FILE --why last|tool:NAME|INDEX [--run ID] [--match REGEX] [--runs N] [--budget CALLS]
+ *            [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE]
+ *            [--json] [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
+ *   blame -- --check FILE.json [--runs N] [--json] [model flags] [--cache FILE]
+ * Exit status: 0 done (a check that holds); 1 the check's bad call happened; 2 bad input.
+ */
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
+import { parseInputFile } from '../formats/detect.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { sha256 } from '../engine/sha256.ts';
+import type { ModelHost } from '../model/model-host.ts';
+import type { RecordedRun } from '../runs/types.ts';
+import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile } from '../why/check-file.ts';
+import { decides, describePredicate, insteadOf } from '../why/decision.ts';
+import { candidateFixes, fixEdit, tryFixes, type FixResult } from '../why/fixes.ts';
+import { hostRerun, WhyRerunError } from '../why/host-rerun.ts';
+import { explainDecision, WHY_DEFAULTS, type WhyResult } from '../why/method.ts';
+import { applyEdit } from '../why/pieces.ts';
+import { dryRanking } from '../why/dry.ts';
+import { contextOf, selectCall, WhySelectionError, type SelectedCall } from '../why/select-call.ts';
+import { formatCheck, formatDry, formatWhy } from './why-text.ts';
+import { printable } from './printable.ts';
+
+export const WHY_USAGE = `usage: npm run --silent blame -- FILE --why last|tool:NAME|INDEX [--run ID] [--match REGEX] [--runs N] [--budget CALLS]
+       [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE] [--json]
+       [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
+   or: npm run --silent blame -- --check FILE.json [--runs N] [--json] [--model-url URL] [--model ID] [--api-key-env NAME] [--cache FILE]...`;
+
+class WhyInputError extends Error {
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
+
+interface WhyOptionsCli {
+  file?: string;
+  why?: string;
+  check?: string;
+  run?: string;
+  match?: string;
+  runs?: number;
+  budget?: number;
+  fill?: string;
+  seed: number;
+  dry: boolean;
+  fixes: boolean;
+  writeCheck?: string;
+  writeTest?: string;
+  json: boolean;
+  model: { url?: string; apiKeyEnv?: string; concurrency: number; caches: string[]; offline: boolean; id?: string };
+}
+
+/** Whether the command line asks for why or a check (so main hands over to us). */
+export function wantsWhy(argv: readonly string[]): boolean {
+  return argv.some((a) => a === '--why' || a.startsWith('--why=') || a === '--check' || a.startsWith('--check='));
+}
+
+function whole(flag: string, value: string, min: number, max: number): number {
+  const x = Number(value);
+  if (value.trim() === '' || !Number.isInteger(x) || x < min || x > max) throw new WhyInputError(`${flag}: expected a whole number from ${min} to ${max}, got "${value}"`, true);
+  return x;
+}
+
+function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
+  const o: WhyOptionsCli = { seed: 1, dry: false, fixes: false, json: false, model: { concurrency: 4, caches: [], offline: false } };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const value = (): string => {
+      if (eq > 0) return arg.slice(eq + 1);
+      const v = argv[++i];
+      if (v === undefined) throw new WhyInputError(`${flag} needs a value`, true);
+      return v;
+    };
+    switch (flag) {
+      case '--why': o.why = value(); break;
+      case '--check': o.check = value(); break;
+      case '--run': o.run = value(); break;
+      case '--match': o.match = value(); break;
+      case '--runs': o.runs = whole(flag, value(), 2, 1000); break;
+      case '--budget': o.budget = whole(flag, value(), 1, 100_000); break;
+      case '--fill': o.fill = value(); break;
+      case '--seed': o.seed = whole(flag, value(), 0, Number.MAX_SAFE_INTEGER); break;
+      case '--dry': o.dry = true; break;
+      case '--fixes': o.fixes = true; break;
+      case '--write-check': o.writeCheck = value(); break;
+      case '--write-test': o.writeTest = value(); break;
+      case '--json': o.json = true; break;
+      case '--model-url': {
+        const v = value();
+        if (!/^https?:\/\/[^\s]+$/.test(v)) throw new WhyInputError(`--model-url: expected an http(s) URL such as http://127.0.0.1:11434/v1, got "${v}"`, true);
+        o.model.url = v;
+        break;
+      }
+      case '--model': {
+        const v = value();
+        if (v === '' || v.includes('=')) throw new WhyInputError(`--model: --why reruns one call, so it takes one model ID, got "${v}"`, true);
+        o.model.id = v;
+        break;
+      }
+      case '--api-key-env': {
+        const v = value();
+        if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v)) throw new WhyInputError(`--api-key-env: expected the name of an environment variable, got "${v}"`, true);
+        o.model.apiKeyEnv = v;
+        break;
+      }
+      case '--concurrency': o.model.concurrency = whole(flag, value(), 1, 256); break;
+      case '--cache': o.model.caches.push(value()); break;
+      case '--offline': o.model.offline = true; break;
+      default:
+        if (arg.startsWith('-')) throw new WhyInputError(`${arg} does not apply to --why or --check`, true);
+        if (o.file !== undefined) throw new WhyInputError(`--why explains one call of one file: "${o.file}" and "${arg}" given`, true);
+        o.file = arg;
+    }
+  }
+  if (o.check !== undefined) {
+    if (o.why !== undefined) throw new WhyInputError('--check reruns a check file: leave out --why (or --check)', true);
+    if (o.file !== undefined) throw new WhyInputError(`--check reads its trace from the check file: leave out "${o.file}"`, true);
+    const extra = (['dry', 'fixes'] as const).find((k) => o[k]) ?? (['writeCheck', 'writeTest', 'match', 'run', 'budget', 'fill'] as const).find((k) => o[k] !== undefined);
+    if (extra) throw new WhyInputError(`--${extra.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not apply to --check`, true);
+    return o;
+  }
+  if (o.file === undefined) throw new WhyInputError('no input file given', true);
+  if (o.why === undefined) throw new WhyInputError('--why needs a call: last, tool:NAME or a step index', true);
+  if (o.dry && (o.fixes || o.writeCheck !== undefined || o.writeTest !== undefined)) throw new WhyInputError('--dry makes no model call, so it cannot try fixes or write a check', true);
+  if (o.writeTest !== undefined && o.writeCheck === undefined) throw new WhyInputError('--write-test runs a check file: give --write-check FILE.json too', true);
+  if (o.model.offline && o.model.url !== undefined) throw new WhyInputError('--offline sends no requests: leave out --model-url, or drop --offline', true);
+  return o;
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new WhyInputError(`cannot read ${what} "${path}": ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+}
+
+function hex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}
+
+function fileDigest(path: string): string {
+  return hex(sha256(new Uint8Array(readFileSync(path))));
+}
+
+function readRun(file: string, text: string, runId: string | undefined): RecordedRun {
+  let input;
+  try {
+    input = parseInputFile(text, basename(file));
+  } catch (e) {
+    if (e instanceof FormatError) throw new WhyInputError(`${file}: ${e.message}`);
+    throw e;
+  }
+  if (input.kind !== 'runs') throw new WhyInputError(`"${file}" is not a recorded run (it is a ${input.kind} file): --why explains a model call of a recorded run`);
+  const runs = input.runs.runs;
+  if (runId !== undefined) {
+    const run = runs.find((r) => r.id === runId);
+    if (!run) throw new WhyInputError(`--run ${runId}: "${file}" has no run with that id (runs: ${runs.slice(0, 10).map((r) => r.id).join(', ')})`);
+    return run;
+  }
+  if (runs.length !== 1) throw new WhyInputError(`"${file}" holds ${runs.length} runs: say which with --run ID (${runs.slice(0, 10).map((r) => r.id).join(', ')})`);
+  return runs[0];
+}
+
+async function modelHost(o: WhyOptionsCli, model: string, what: string): Promise<ModelHost> {
+  const { commandModelHost } = await import('../model/command-host.node.ts');
+  let made;
+  try {
+    made = commandModelHost(o.model, { default: model }, process.env);
+  } catch (e) {
+    if (e instanceof Error && (e.name === 'EndpointConfigError' || e.name === 'CacheFileError')) throw new WhyInputError(e.message);
+    throw e;
+  }
+  if (!made) throw new WhyInputError(`${what} reruns the model call: give --model-url URL (or --cache FILE with --offline)`);
+  for (const warning of made.warnings) process.stderr.write(`blame: ${printable(warning)}\n`);
+  return made.host;
+}
+
+function modelOf(o: WhyOptionsCli, call: SelectedCall): string {
+  const id = o.model.id ?? call.step.model;
+  if (!id) throw new WhyInputError(`step ${call.index} records no model: give --model ID`);
+  return id;
+}
+
+/** The recorded call's sampling parameters, where the recorder kept them (runtape's params). */
+function samplingOf(call: SelectedCall): { temperature?: number; maxTokens?: number } {
+  const params = call.step.attributes.params;
+  if (typeof params !== 'object' || params === null) return {};
+  const p = params as Record<string, unknown>;
+  const out: { temperature?: number; maxTokens?: number } = {};
+  if (typeof p.temperature === 'number' && p.temperature >= 0 && p.temperature <= 2) out.temperature = p.temperature;
+  const max = p.max_tokens ?? p.max_completion_tokens;
+  if (typeof max === 'number' && Number.isInteger(max) && max > 0) out.maxTokens = max;
+  return out;
+}
+
+/** The fix a check holds: the smallest change that passed (rules before removing content). */
+function bestPassing(fixes: readonly FixResult[]): FixResult | undefined {
+  return fixes.find((f) => f.verdict === 'PASS');
+}
+
+function writeFileWhole(path: string, text: string, what: string): void {
+  const temporary = `${path}.${process.pid}.partial`;
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, path);
+  } catch (e) {
+    rmSync(temporary, { force: true });
+    throw new WhyInputError(`cannot write the ${what} to "${path}": ${(e as Error).message}`);
+  }
+}
+
+/** A `node:test` file that runs the check with the command, for CI. */
+export function checkTestSource(testFile: string, checkFile: string, blameEntry: string, modelUrl: string | undefined, apiKeyEnv: string | undefined, what: string): string {
+  const rel = (to: string) => {
+    const r = relative(dirname(resolve(testFile)), resolve(to)).split('\\').join('/');
+    return r.startsWith('.') ? r : `./${r}`;
+  };
+  return `// Written by agentblame (--write-test): reruns a recorded model call with its fix, on every run,
+// with no cache, and fails if the agent ${what} again (for example after a model upgrade).
+// The endpoint: AGENTBLAME_MODEL_URL, else the one the check was written with.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url));
+const CHECK = here(${JSON.stringify(rel(checkFile))});
+const BLAME = here(${JSON.stringify(rel(blameEntry))});
+const MODEL_URL = process.env.AGENTBLAME_MODEL_URL || ${JSON.stringify(modelUrl ?? null)};
+
+test(${JSON.stringify(`the agent no longer ${what} (${basename(checkFile)})`)}, () => {
+  assert.ok(MODEL_URL, 'set AGENTBLAME_MODEL_URL to the model endpoint');
+  const args = [BLAME, '--check', CHECK, '--model-url', MODEL_URL${apiKeyEnv ? `, '--api-key-env', ${JSON.stringify(apiKeyEnv)}` : ''}];
+  const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stdout + result.stderr);
+});
+`;
+}
+
+async function whyRun(o: WhyOptionsCli): Promise<number> {
+  const file = o.file!;
+  const text = readText(file, 'input file');
+  const run = readRun(file, text, o.run);
+  let call: SelectedCall;
+  try {
+    call = selectCall(run, o.why!, o.match);
+  } catch (e) {
+    if (e instanceof WhySelectionError || e instanceof TypeError) throw new WhyInputError(e.message);
+    throw e;
+  }
+  const decision = { run: run.id, call: call.index, step: call.step.id, predicate: call.predicate, description: describePredicate(call.predicate) };
+  if (o.dry) {
+    const ranked = dryRanking(call.messages, call.predicate, call.recorded);
+    process.stdout.write((o.json ? JSON.stringify({ decision, dry: true, pieces: ranked }) : formatDry(decision, ranked)) + '\n');
+    return 0;
+  }
+  const model = modelOf(o, call);
+  const host = await modelHost(o, model, '--why');
+  const rerun = hostRerun(host, { model, seed: o.seed, call: call.index, ...samplingOf(call) });
+  const live = process.stderr.isTTY && !o.json;
+  const runs = o.runs ?? WHY_DEFAULTS.runs;
+  let why: WhyResult;
+  let fixes: FixResult[] | undefined;
+  try {
+    why = await explainDecision(call.messages, call.predicate, call.recorded, rerun, {
+      runs,
+      ...(o.budget !== undefined && { budget: o.budget }),
+      ...(o.fill !== undefined && { fill: o.fill }),
+      ...(live && { onProgress: (p: { calls: number; stage: string }) => process.stderr.write(`\rwhy: ${p.stage}, ${p.calls} reruns\x1b[K`) }),
+    });
+    if (o.fixes) fixes = await tryFixes(call.messages, call.predicate, why.base, candidateFixes(call.messages, call.predicate, why, o.fill), rerun, { runs });
+  } catch (e) {
+    if (e instanceof WhyRerunError) throw new WhyInputError(e.message);
+    throw e;
+  } finally {
+    if (live) process.stderr.write('\r\x1b[K');
+  }
+  const cacheHits = host.usage('why').cacheHits;
+  if (o.writeCheck !== undefined) {
+    const fix = fixes ? bestPassing(fixes) : undefined;
+    const { name, addSystem, remove, fill } = fix ?? ({} as Partial<FixResult>);
+    const check: CheckFile = {
+      format: CHECK_FORMAT,
+      version: CHECK_VERSION,
+      trace: { file: relative(dirname(resolve(o.writeCheck)), resolve(file)).split('\\').join('/'), sha256: fileDigest(file), run: run.id },
+      call: { index: call.index, step: call.step.id },
+      predicate: call.predicate,
+      fix: name ? { name, ...(addSystem !== undefined && { addSystem }), ...(remove !== undefined && { remove }), ...(fill !== undefined && { fill }) } : null,
+      runs,
+      model,
+      seed: o.seed,
+    };
+    writeFileWhole(o.writeCheck, serializeCheck(check), 'check file');
+    if (!fix) process.stderr.write(`blame: note: ${fixes ? 'no fix passed' : 'no fixes tried (--fixes)'}: the check holds the recorded context as it is, so it fails while the model still ${describePredicate(call.predicate)}\n`);
+    if (o.writeTest !== undefined) {
+      const entry = process.argv[1] && /blame\.mjs$/.test(process.argv[1]) ? process.argv[1] : resolve('src/cli/blame.mjs');
+      writeFileWhole(o.writeTest, checkTestSource(o.writeTest, o.writeCheck, entry, o.model.url, o.model.apiKeyEnv, describePredicate(call.predicate)), 'test file');
+    }
+  }
+  const json = {
+    decision,
+    model,
+    base: why.base,
+    stable: why.stable,
+    headline: why.headline,
+    pieces: why.pieces,
+    pairs: why.pairs,
+    headlineCheck: why.headlineCheck,
+    calls: why.calls + (fixes ? fixes.reduce((n, f) => n + f.n, 0) : 0),
+    cacheHits,
+    budgetReached: why.budgetReached,
+    skipped: why.skipped,
+    notes: why.notes,
+    ...(fixes && { fixes }),
+  };
+  process.stdout.write((o.json ? JSON.stringify(json) : formatWhy(json)) + '\n');
+  return 0;
+}
+
+async function checkRun(o: WhyOptionsCli): Promise<number> {
+  const checkPath = o.check!;
+  let check: CheckFile;
+  try {
+    check = parseCheck(readText(checkPath, 'check file'));
+  } catch (e) {
+    if (e instanceof FormatError) throw new WhyInputError(`${checkPath}: ${e.message}`);
+    throw e;
+  }
+  const tracePath = isAbsolute(check.trace.file) ? check.trace.file : resolve(dirname(checkPath), check.trace.file);
+  const text = readText(tracePath, 'the check\'s trace');
+  if (fileDigest(tracePath) !== check.trace.sha256) throw new WhyInputError(`${checkPath}: the trace "${tracePath}" is not the one the check was written for (its SHA-256 differs)`);
+  const run = readRun(tracePath, text, check.trace.run);
+  const step = run.steps[check.call.index];
+  if (!step || step.id !== check.call.step) throw new WhyInputError(`${checkPath}: call.index ${check.call.index} is not step "${check.call.step}" of run "${run.id}"`);
+  const model = o.model.id ?? check.model;
+  const host = await modelHost(o, model, '--check');
+  const rerun = hostRerun(host, { model, seed: check.seed, call: check.call.index, ...samplingOf({ step } as SelectedCall) });
+  const runs = o.runs ?? check.runs;
+  const context = applyEdit(contextOf(step), check.fix ? fixEdit(check.fix) : {});
+  let replies;
+  try {
+    replies = await rerun(context, Array.from({ length: runs }, (_, i) => i));
+  } catch (e) {
+    if (e instanceof WhyRerunError) throw new WhyInputError(e.message);
+    throw e;
+  }
+  const k = replies.filter((r) => decides(check.predicate, r)).length;
+  const result = { check: checkPath, fix: check.fix?.name ?? null, decision: describePredicate(check.predicate), k, n: runs, passed: k === 0, instead: insteadOf(check.predicate, replies), cacheHits: host.usage('why').cacheHits };
+  process.stdout.write((o.json ? JSON.stringify(result) : formatCheck(result)) + '\n');
+  return k === 0 ? 0 : 1;
+}
+
+export async function whyMain(argv: readonly string[]): Promise<number> {
+  try {
+    const o = parseWhyArgs(argv);
+    return o.check !== undefined ? await checkRun(o) : await whyRun(o);
+  } catch (e) {
+    if (e instanceof WhyInputError) {
+      process.stderr.write(`blame: ${printable(e.message.replace(/\s*\n\s*/g, ' '))}\n${e.usage ? `${WHY_USAGE}\n` : ''}`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The decision why explains: a predicate on a model reply. It calls tool `tool` (with `match` on
+ * its arguments, when given), or, for a call that makes no tool call, its text matches `match`.
+ */
+import type { WhyMessage, WhyToolCall } from './context.ts';
+
+export interface Predicate {
+  tool?: string;
+  /** A regular expression (JavaScript syntax): on the tool call's arguments, or on the text. */
+  match?: string;
+}
+
+/** One rerun's answer: its text and the tool calls in it. */
+export interface Reply {
+  text: string;
+  toolCalls: WhyToolCall[];
+}
+
+/** The regular expression of `match`, or a TypeError naming it. */
+export function compileMatch(match: string): RegExp {
+  try {
+    return new RegExp(match);
+  } catch (error) {
+    throw new TypeError(`--match: "${match}" is not a regular expression (${(error as Error).message})`);
+  }
+}
+
+/** Whether the reply makes the decision. */
+export function decides(predicate: Predicate, reply: Reply): boolean {
+  const re = predicate.match === undefined ? undefined : compileMatch(predicate.match);
+  if (predicate.tool !== undefined) return reply.toolCalls.some((c) => c.name === predicate.tool && (re === undefined || re.test(c.arguments)));
+  return re !== undefined && re.test(reply.text);
+}
+
+export function describePredicate(predicate: Predicate): string {
+  if (predicate.tool !== undefined) return `calls ${predicate.tool}${predicate.match === undefined ? '' : ` with arguments matching /${predicate.match}/`}`;
+  return `replies with text matching /${predicate.match ?? ''}/`;
+}
+
+/** What a reply does, in a few words ("calls escalate_to_manager", "replies in text", "says nothing"). */
+export function actionOf(reply: Reply): string {
+  if (reply.toolCalls.length > 0) return `calls ${[...new Set(reply.toolCalls.map((c) => c.name))].join(', ')}`;
+  return reply.text.trim() === '' ? 'says nothing' : 'replies in text';
+}
+
+/** The most frequent action among the replies that do not make the decision (null when all make it). */
+export function insteadOf(predicate: Predicate, replies: readonly Reply[]): string | null {
+  const counts = new Map<string, number>();
+  for (const r of replies) if (!decides(predicate, r)) counts.set(actionOf(r), (counts.get(actionOf(r)) ?? 0) + 1);
+  let best: string | null = null;
+  let most = 0;
+  for (const [action, n] of counts) if (n > most) [best, most] = [action, n];
+  return best;
+}
+
+/**
+ * How a tool call is written into a rerun's text context: the chat requests the model host sends
+ * are plain role/content messages, so an earlier turn's tool calls are shown as lines, and a
+ * rerun's tool calls are read back from the same lines (or from a JSON object with a `name`,
+ * which local models tend to write).
+ */
+export function toolCallLine(call: WhyToolCall): string {
+  return `tool call: ${call.name} ${call.arguments}`;
+}
+
+const CALL_LINE = /^\s*tool call:\s*([A-Za-z_][\w.-]*)\s*(.*)$/gm;
+
+/** A reply's tool calls, from its text. */
+export function parseReply(text: string): Reply {
+  const toolCalls: WhyToolCall[] = [];
+  for (const m of text.matchAll(CALL_LINE)) toolCalls.push({ name: m[1], arguments: m[2].trim() || '{}' });
+  if (toolCalls.length === 0) {
+    for (const value of jsonObjectsIn(text)) {
+      const fn = isRecord(value.function) ? value.function : value;
+      if (typeof fn.name === 'string' && /^[A-Za-z_][\w.-]*$/.test(fn.name)) {
+        const args = fn.arguments ?? fn.parameters ?? fn.args ?? {};
+        toolCalls.push({ name: fn.name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });
+      }
+    }
+  }
+  return { text, toolCalls };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Top-level JSON objects written in a text (balanced braces outside strings), those that parse. */
+function jsonObjectsIn(text: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (let i = text.indexOf('{'); i >= 0 && out.length < 16; ) {
+    let depth = 0;
+    let inString = false;
+    let end = -1;
+    for (let j = i; j < text.length; j++) {
+      const ch = text[j];
+      if (inString) {
+        if (ch === '\\') j++;
+        else if (ch === '"') inString = false;
+      } else if (ch === '"') inString = true;
+      else if (ch === '{') depth++;
+      else if (ch === '}' && --depth === 0) {
+        end = j;
+        break;
+      }
+    }
+    if (end < 0) break;
+    try {
+      const value: unknown = JSON.parse(text.slice(i, end + 1));
+      if (isRecord(value)) out.push(value);
+    } catch {
+      // not JSON: skip it
+    }
+    i = text.indexOf('{', end + 1);
+  }
+  return out;
+}
+
+/** A message's content as sent in a rerun: its text, then its tool calls as lines. */
+export function contentOf(message: WhyMessage): string {
+  const calls = (message.toolCalls ?? []).map(toolCallLine);
+  return [message.text, ...calls].filter((t) => t !== '').join('\n');
+}
