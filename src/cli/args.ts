@@ -79,7 +79,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const models: Record<string, string> = {};
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
   const repair: RepairCliOptions = { repairs: false };
-  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
+  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];

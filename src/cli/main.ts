@@ -297,9 +297,9 @@ function writeOutput(path: string, what: string, text: string): void {
   }
 }
 
-async function writeHtml(path: string, session: Session, a: Analysis, compared?: NamedComparison): Promise<void> {
+async function writeHtml(path: string, session: Session, a: Analysis, compared?: NamedComparison, repaired?: RepairOutcome): Promise<void> {
   const { renderReport } = await import('../report/index.ts');
-  writeOutput(path, 'report', renderReport(session, { fixes: a.fixes, ...(compared && { comparison: compared }) }));
+  writeOutput(path, 'report', renderReport(session, { fixes: a.fixes, ...(compared && { comparison: compared }), ...(repaired?.audit && { audit: repaired.audit }) }));
 }
 
 /** --compare FILE: the analysis beside an earlier session file's (or report's) results. */
@@ -343,7 +343,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (opts.html !== undefined || opts.save !== undefined) {
       const session = sessionOfAnalysis(opts, a);
       if (opts.save !== undefined) writeOutput(opts.save, 'session file', exportSessionFile(session));
-      if (opts.html !== undefined) await writeHtml(opts.html, session, a, compared);
+      if (opts.html !== undefined) await writeHtml(opts.html, session, a, compared, repaired);
     }
     // Session files printed or merged (nothing re-run): --cache files are merged into the first.
     if (a.stored && opts.model.caches.length > 0) {

@@ -18,7 +18,7 @@ function table(header: string[], rows: string[][]): string {
 export function repairsLine(r: CaseResult): string | null {
   if (!r.repairs || !r.repairSearch) return null;
   const s = r.repairSearch;
-  const scope = s.complete ? 'every set' : `sets of up to ${s.maxSize} steps`;
+  const scope = s.complete ? 'every set' : `sets of up to ${s.maxSize} step${s.maxSize === 1 ? "" : "s"}`;
   if (r.repairs.length === 0) return `minimal repairs (v >= ${s.success}, ${scope}): none`;
   const sets = r.repairs.map((x) => `{${x.fixed.map(printable).join(', ')}} cost ${x.cost}`);
   return `minimal repairs (v >= ${s.success}, ${scope}): ${sets.join('; ')}`;
