@@ -122,7 +122,7 @@ describe('the page\'s workers', () => {
   const entries = appFiles.filter((file) => WORKER_ENTRY.test(file));
 
   it('have their entries next to their clients in src/app (workers/ holds the command\'s only)', () => {
-    expect(entries.map((file) => relative(ROOT, file)).sort()).toEqual(['src/app/analysis/analysis.worker.ts', 'src/app/importing/import.worker.ts']);
+    expect(entries.map((file) => relative(ROOT, file)).sort()).toEqual(['src/app/analysis/analysis.worker.ts', 'src/app/audit/audit.worker.ts', 'src/app/importing/import.worker.ts']);
     expect(readdirSync(join(ROOT, 'workers')).filter((name) => WORKER_ENTRY.test(name))).toEqual([]);
   });
 

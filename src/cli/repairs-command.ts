@@ -15,7 +15,7 @@ import { auditStudy, type StudyAudit } from '../engine/audit/audit-study.ts';
 import { ownValue } from '../engine/named-record.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
-import { parseCreditFile } from './credit-file.ts';
+import { parseCreditFile } from '../formats/credit-file.ts';
 import type { RepairCliOptions } from './repair-args.ts';
 
 /** What the post-analysis needs of the command's analysis. */

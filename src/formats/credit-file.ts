@@ -1,8 +1,8 @@
 import type { CreditSignals } from '../engine/audit/audit-study.ts';
 import type { CaseResult } from '../engine/types.ts';
-import { FormatError } from '../formats/format-error.ts';
-import { childPath } from '../formats/json-path.ts';
-import { expectObject, expectFiniteNumber, ownField } from '../formats/validate.ts';
+import { FormatError } from './format-error.ts';
+import { childPath } from './json-path.ts';
+import { expectObject, expectFiniteNumber, ownField } from './validate.ts';
 
 /**
  * A credit file (`agentblame-credit`: `{ "signals": { NAME: { CASE_ID: { STEP: score } } } }`),
