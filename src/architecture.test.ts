@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGlobals?: RegExp; nodeFiles?: RegExp; nodeBuiltins?: boolean }> = {
   'src/engine': { folders: ['src/engine'], packages: ['pure-rand'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
   'src/formats': { folders: ['src/formats', 'src/engine', 'src/runs'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
-  'src/runs': { folders: ['src/runs'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
+  'src/runs': { folders: ['src/runs', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
   'src/sandbox': { folders: ['src/sandbox', 'src/engine', 'src/formats'], packages: ['ses', 'acorn'] },
   // The model host runs on a pool's owner (Node or the page): global fetch only; files named *.node.ts may use Node.
   'src/model': { folders: ['src/model', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/, nodeFiles: /\.node\.ts$/ },
@@ -134,7 +134,7 @@ describe('the page\'s workers', () => {
   const entries = appFiles.filter((file) => WORKER_ENTRY.test(file));
 
   it('have their entries next to their clients in src/app (workers/ holds the command\'s only)', () => {
-    expect(entries.map((file) => relative(ROOT, file)).sort()).toEqual(['src/app/analysis/analysis.worker.ts', 'src/app/importing/import.worker.ts']);
+    expect(entries.map((file) => relative(ROOT, file)).sort()).toEqual(['src/app/analysis/analysis.worker.ts', 'src/app/audit/audit.worker.ts', 'src/app/importing/import.worker.ts']);
     expect(readdirSync(join(ROOT, 'workers')).filter((name) => WORKER_ENTRY.test(name))).toEqual([]);
   });
 

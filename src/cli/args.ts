@@ -3,6 +3,7 @@ import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
 import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
+import { finishRepairFlags, takeRepairFlag, type RepairCliOptions } from './repair-args.ts';
 
 /** A command line that does not fit the contract (docs/formats.md, "Command output"); exit status 2. */
 export class UsageError extends Error {
@@ -34,6 +35,8 @@ export interface CliOptions {
   given: ReadonlySet<string>;
   /** Model steps: where requests go and where responses are kept (settings.models holds the ids). */
   model: ModelOptions;
+  /** Minimal repairs, training pairs and the credit audit (repair-args.ts). */
+  repair: RepairCliOptions;
 }
 
 export interface ModelOptions {
@@ -54,6 +57,7 @@ export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js]
        [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
        [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
+       [--repairs] [--success V] [--repair-size K] [--pairs FILE.jsonl] [--audit CREDIT.json]
    or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -74,7 +78,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const given = new Set<string>();
   const models: Record<string, string> = {};
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
-  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
+  const repair: RepairCliOptions = { repairs: false };
+  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -199,6 +204,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         model.offline = true;
         break;
       default:
+        if (takeRepairFlag(repair, flag, value)) break;
         if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
         // Several files are session files to merge (the command checks that they are).
         opts.files.push(arg);
@@ -211,5 +217,6 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
   if (Object.keys(models).length) settings.models = models;
   if (model.offline && model.url !== undefined) throw new UsageError('--offline sends no requests: leave out --model-url, or drop --offline');
-  return { ...opts, file: opts.file, settings, given, model };
+  finishRepairFlags(repair, settings);
+  return { ...opts, file: opts.file, settings, given, model, repair };
 }

@@ -20,6 +20,7 @@ export function caseForJson(r: CaseResult): Record<string, unknown> {
   if (r.interactions) out.interactions = r.interactions;
   if (r.mismatches) out.mismatches = r.mismatches;
   if (r.usage) out.usage = r.usage;
+  if (r.repairs) Object.assign(out, { repairs: r.repairs, repairSearch: r.repairSearch });
   return out;
 }
 

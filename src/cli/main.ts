@@ -29,6 +29,8 @@ import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
 import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
 import { compareWithSession, formatComparison, type NamedComparison } from './compare.ts';
+import { afterAnalysis, type RepairOutcome } from './repairs-command.ts';
+import { batchWithConsensus, formatRepairOutcome, repairJson } from './repairs-output.ts';
 
 /** Bad input: one line on stderr, exit status 2. */
 class InputError extends Error {}
@@ -60,6 +62,8 @@ interface Analysis {
   notes?: string[];
   /** The model responses the results used (model steps), for saved sessions and reports. */
   modelCache?: ModelCacheEntry[];
+  /** Each step's input names (compiled definitions), for the training pairs' prompts. */
+  steps?: { name: string; inputs: string[] }[];
 }
 
 /** Options that only make sense when steps are replayed, refused for game files. */
@@ -116,7 +120,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const batchOpts = studyBatchOptions(description, opts.settings.delta, opts.batchBound);
     let results: CaseResult[];
     let stoppedEarly = false;
-    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined, all.length);
+    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined || opts.repair.pairs !== undefined, all.length);
     if (opts.batchStop) {
       // Analyse in chunks and feed results in case order, so where we stop does not depend on timing.
       const stopper = new BatchStopper(batchOpts);
@@ -147,7 +151,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     // The responses the results used, so a saved session or report re-analyses with no model.
     const wanted = new Set(results.flatMap((r) => r.modelKeys ?? []));
     const modelCache = model ? [...model.cache.entries()].filter((e) => wanted.has(e.key)).sort((x, y) => (x.key < y.key ? -1 : 1)) : [];
-    return { results, batch, pipeline: { name: description.name, source }, cases: [...study], fixes, settings: opts.settings, ...(range && { range }), ...(modelCache.length > 0 && { modelCache }) };
+    return { results, batch, pipeline: { name: description.name, source }, cases: [...study], fixes, settings: opts.settings, ...(range && { range }), ...(modelCache.length > 0 && { modelCache }), steps: description.steps };
   } finally {
     liveLine?.end();
     await pool.close();
@@ -302,9 +306,9 @@ function writeOutput(path: string, what: string, text: string): void {
   }
 }
 
-async function writeHtml(path: string, session: Session, a: Analysis, compared?: NamedComparison): Promise<void> {
+async function writeHtml(path: string, session: Session, a: Analysis, compared?: NamedComparison, repaired?: RepairOutcome): Promise<void> {
   const { renderReport } = await import('../report/index.ts');
-  writeOutput(path, 'report', renderReport(session, { fixes: a.fixes, ...(compared && { comparison: compared }) }));
+  writeOutput(path, 'report', renderReport(session, { fixes: a.fixes, ...(compared && { comparison: compared }), ...(repaired?.audit && { audit: repaired.audit }) }));
 }
 
 /** --compare FILE: the analysis beside an earlier session file's (or report's) results. */
@@ -343,8 +347,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let a: Analysis;
   let compared: NamedComparison | undefined;
+  let repaired: RepairOutcome;
   try {
     a = await analyze(opts);
+    repaired = afterAnalysis(opts.repair, a);
     if (opts.compare !== undefined) compared = compareWithFile(opts.compare, a);
     // Session files printed or merged (nothing re-run): --cache files are merged into the first.
     // The sessions' own responses are not: they stay with their session (a file is not trusted).
@@ -361,7 +367,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (opts.html !== undefined || opts.save !== undefined) {
       const session = sessionOfAnalysis(opts, a);
       if (opts.save !== undefined) writeOutput(opts.save, 'session file', exportSessionFile(session));
-      if (opts.html !== undefined) await writeHtml(opts.html, session, a, compared);
+      if (opts.html !== undefined) await writeHtml(opts.html, session, a, compared, repaired);
     }
   } catch (e) {
     if (e instanceof InputError || e instanceof FormatError) {
@@ -370,6 +376,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
+  for (const note of repaired.notes) process.stderr.write(`blame: note: ${printable(note)}\n`);
   for (const note of a.notes ?? []) process.stderr.write(`blame: note: ${printable(note)}\n`);
   const overflow = batchOverflow(a.batch);
   if (overflow !== null) {
@@ -377,13 +384,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   if (opts.json) {
-    process.stdout.write(jsonReport(a.results, a.batch, compared && { compare: compared }) + '\n');
+    process.stdout.write(jsonReport(a.results, batchWithConsensus(a.batch, repaired), { ...(compared && { compare: compared }), ...repairJson(repaired) }) + '\n');
   } else {
     const out = a.results.filter((r) => r.failed || r.error).map(formatCase);
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
     if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
     out.push(formatBatch(a.batch, a.results.length));
     if (compared) out.push(formatComparison(compared));
+    const repairText = formatRepairOutcome(repaired);
+    if (repairText) out.push(repairText);
     process.stdout.write(out.join('\n\n') + '\n');
   }
   return a.results.some((r) => r.error) ? 1 : 0;

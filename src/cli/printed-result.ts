@@ -20,4 +20,4 @@ export function resultKeeper(savesSession: boolean, cases: number): (result: Cas
 }
 
 /** Result fields tables and JSON never print. */
-const UNPRINTED = new Set(['factualOutputs', 'fixedOutputs', 'coalitions', 'history']);
+const UNPRINTED = new Set(['factualOutputs', 'fixedOutputs', 'coalitions', 'history', 'repairedOutputs']);

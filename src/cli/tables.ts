@@ -1,6 +1,7 @@
 import type { BatchResult, CaseResult } from '../engine/types.ts';
 import { ownValue } from '../engine/named-record.ts';
 import { printable } from './printable.ts';
+import { repairsLine } from './repairs-output.ts';
 
 const f3 = (x: number | undefined): string => (typeof x !== 'number' || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
@@ -31,6 +32,8 @@ export function formatCase(r: CaseResult): string {
   }
   for (const m of r.mismatches ?? []) lines.push(`note: replay differs from the recorded run: ${printable(m)}`);
   if (r.usage) lines.push(`model: ${usageText(r.usage)}`);
+  const repairs = repairsLine(r);
+  if (repairs) lines.push(repairs);
   return lines.join('\n');
 }
 

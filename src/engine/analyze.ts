@@ -1,5 +1,6 @@
 import type { AnalysisSettings, CaseDef, CaseResult, Game, PairInteraction, PipelineDef, ShapleyEstimate } from './types.ts';
-import { BlameGame } from './blame-game.ts';
+import { BlameGame, fixIndices } from './blame-game.ts';
+import type { Coalition } from './coalition.ts';
 import { lastTouch } from './baselines.ts';
 import { attributedResult, errorResult, passedResult } from './case-result.ts';
 import { canonicalize } from './canonical.ts';
@@ -77,7 +78,7 @@ export function analyzeCase(def: ValidPipeline, c: CaseDef, settings: AnalysisSe
     const interactions = interactionsFor(game, c.id, settings);
     // A round of a model-step analysis that still waits for responses has only stand-in values.
     if (hooks.model && hooks.model.pending.size > 0) throw new StepSuspended(players[0]);
-    return refuseNonFinite(attributedResult(
+    const result = attributedResult(
       game,
       {
         caseId: c.id,
@@ -86,6 +87,14 @@ export function analyzeCase(def: ValidPipeline, c: CaseDef, settings: AnalysisSe
         estimate,
         interactions,
         threshold,
+        ...(settings.repairs && {
+          repairs: {
+            success: settings.repairs.success ?? def.range?.[1] ?? 1,
+            size: method === 'exact' ? players.length : settings.repairs.size,
+            costs: fixIndices(def, settings.fixChoice).map((k, i) => def.steps[i].fixes[k].cost),
+            outputsOf: (mask: Coalition) => game.replayer.runWorld(0, mask).outputs,
+          },
+        }),
         measured: () => {
           const fixedRun = game.fullRun!;
           return {
@@ -98,7 +107,10 @@ export function analyzeCase(def: ValidPipeline, c: CaseDef, settings: AnalysisSe
         },
       },
       extras,
-    ));
+    );
+    // The repair search may reach coalitions whose model responses are not known yet.
+    if (hooks.model && hooks.model.pending.size > 0) throw new StepSuspended(players[0]);
+    return refuseNonFinite(result);
   } catch (e) {
     // The definition's own failures arrive as ReplayError, settings out of range as RangeError;
     // anything else is a bug here and must not pass as a per-case error.

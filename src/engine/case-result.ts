@@ -5,12 +5,13 @@
  */
 import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResult, Game, Method, PairInteraction, PassedCaseResult, ShapleyEstimate } from './types.ts';
 import { fixAlone, leaveOneOut } from './baselines.ts';
-import { type Coalition, emptyCoalition, fullCoalition, singletonCoalition } from './coalition.ts';
+import { type Coalition, emptyCoalition, fullCoalition, singletonCoalition, withPlayer } from './coalition.ts';
 import { attachPackedTable, type PackedCoalitions } from './packed-coalitions.ts';
 import { resolveMethod } from './settings.ts';
 import { namedRecord } from './named-record.ts';
 import { boundText } from './bound-text.ts';
 import { MAX_MESSAGE_LENGTH } from './limits.ts';
+import { minimalRepairs } from './repairs/minimal-repairs.ts';
 
 /** Coalition tables are listed in results up to this many players. */
 export const COALITION_TABLE_MAX_PLAYERS = 10;
@@ -128,6 +129,34 @@ export interface AttributionInputs {
   measured: () => Measured;
   /** Pairwise interactions, when the settings asked for them. */
   interactions?: PairInteraction[];
+  /** The minimal-repair search, when the settings ask for it (runs before `measured`, so counts include it). */
+  repairs?: RepairRequest;
+}
+
+/** What a minimal-repair search of one case needs besides the game. */
+export interface RepairRequest {
+  success: number;
+  /** Largest set searched; exact analyses pass the player count. */
+  size: number;
+  /** Each step's fix cost, in player order (sets are then ordered by cost within a size). */
+  costs?: readonly number[];
+  /** Outputs per step with a coalition fixed (pipelines), for the first repair's training pairs. */
+  outputsOf?: (mask: Coalition) => Record<string, unknown>;
+}
+
+/** The repairs part of a result: the list, how it was searched, and the first repair's outputs. */
+function repairFields(game: Game, req: RepairRequest): Pick<AttributedCaseResult, 'repairs' | 'repairSearch' | 'repairedOutputs'> {
+  const search = minimalRepairs(game, req.success, req.size, req.costs);
+  const n = game.players.length;
+  const repairs = search.repairs.map((r) => ({ fixed: r.players.map((i) => game.players[i]), value: r.value, cost: r.cost }));
+  const first = search.repairs[0];
+  let mask = emptyCoalition(n);
+  for (const i of first?.players ?? []) mask = withPlayer(mask, i);
+  return {
+    repairs,
+    repairSearch: { success: req.success, maxSize: search.maxSize, complete: search.complete },
+    ...(first && first.players.length > 0 && req.outputsOf && { repairedOutputs: req.outputsOf(mask) }),
+  };
 }
 
 /**
@@ -143,6 +172,7 @@ export function attributedResult(game: Game, a: AttributionInputs, extras: Resul
   const alone = fixAlone(game);
   const loo = leaveOneOut(game);
   const resolvedAlone = players.filter((_, i) => game.value(singletonCoalition(n, i)) >= a.threshold);
+  const repaired = a.repairs ? repairFields(game, a.repairs) : undefined;
   const m = a.measured();
   const { estimate } = a;
   const listed = players.length <= COALITION_TABLE_MAX_PLAYERS;
@@ -173,6 +203,7 @@ export function attributedResult(game: Game, a: AttributionInputs, extras: Resul
     ...(m.fixedOutputs !== undefined && { fixedOutputs: m.fixedOutputs }),
     ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
     ...(a.interactions !== undefined && { interactions: a.interactions }),
+    ...repaired,
   };
   return listed ? attachPackedTable(result, packedEvaluated(m.evaluated)) : result;
 }

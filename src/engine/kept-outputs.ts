@@ -72,8 +72,9 @@ export function boundKeptOutputs(result: CaseResult, perStep = MAX_KEPT_OUTPUT_C
   const budget: Budget = { perStep, left: perCase };
   const factual = result.factualOutputs ? keptRecord(result.factualOutputs, budget) : null;
   const fixed = result.fixedOutputs ? keptRecord(result.fixedOutputs, budget) : null;
-  if (factual === null && fixed === null) return result;
-  return { ...result, ...(factual ? { factualOutputs: factual } : {}), ...(fixed ? { fixedOutputs: fixed } : {}) } as CaseResult;
+  const repaired = result.repairedOutputs ? keptRecord(result.repairedOutputs, budget) : null;
+  if (factual === null && fixed === null && repaired === null) return result;
+  return { ...result, ...(factual ? { factualOutputs: factual } : {}), ...(fixed ? { fixedOutputs: fixed } : {}), ...(repaired ? { repairedOutputs: repaired } : {}) } as CaseResult;
 }
 
 /**

@@ -85,6 +85,9 @@ export function analyzeTableGame(table: TableGame, settings: AnalysisSettings, t
     estimator: settings.estimator,
     estimate,
     threshold,
+    ...(settings.repairs && {
+      repairs: { success: settings.repairs.success ?? table.range?.[1] ?? 1, size: method === 'exact' ? table.players.length : settings.repairs.size },
+    }),
     measured: () => ({ ...counts(), evaluated: game.evaluatedMasks().map((m) => [m, table.values[m]] as const), lastTouch: null }),
   }));
 }

@@ -147,6 +147,12 @@ export interface AnalysisSettings {
    * Part of the study: the ids enter every request and so every response-cache key.
    */
   models?: Readonly<Record<string, string>>;
+  /**
+   * Also list each failure's minimal repairs (docs/method.md, "Minimal repairs"): fix sets reaching
+   * `success` (default: the upper end of the metric's range) with no proper subset that does; exact
+   * analyses search every set, sampled ones sets of up to `size` steps.
+   */
+  repairs?: { success?: number; size: number };
 }
 
 /** A cooperative game on players 0..n-1; coalitions are bitmasks (numbers up to 52 players, bigints above: coalition.ts). */
@@ -229,6 +235,9 @@ interface NoAttribution {
   fixedOutputs?: undefined;
   history?: undefined;
   interactions?: undefined;
+  repairs?: undefined;
+  repairSearch?: undefined;
+  repairedOutputs?: undefined;
 }
 
 /** A case that could not be analysed: `error` names the case, the step and the problem. */
@@ -270,6 +279,19 @@ export interface AttributedCaseResult extends CaseResultCommon {
   history?: ShapleyEstimate['history'];
   /** Pairwise Shapley interactions, when the settings ask for them: exact up to 12 steps, sampled above. */
   interactions?: PairInteraction[];
+  /** Minimal repairs when the settings ask for them: smallest first, then cheapest. */
+  repairs?: CaseRepair[];
+  /** How the repairs were searched: the success level, the largest set size, whether every set was. */
+  repairSearch?: { success: number; maxSize: number; complete: boolean };
+  /** Outputs per step (first world) with the first listed repair applied, for training pairs. */
+  repairedOutputs?: Record<string, unknown>;
+}
+
+/** One minimal repair of a case: the fixed steps (pipeline order), v with them fixed, and the fixes' summed cost. */
+export interface CaseRepair {
+  fixed: string[];
+  value: number;
+  cost: number;
 }
 
 /**

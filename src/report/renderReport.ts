@@ -13,6 +13,9 @@ import { renderCaseDetail } from './sections/caseDetail.ts';
 import { renderComparison, type ReportComparison } from './sections/compare.ts';
 import { NAME_CHARS, renderHeader } from './sections/header.ts';
 import { REPORT_CSS } from './styles.ts';
+import { renderRepairs } from './sections/repairs.ts';
+import { renderAudit } from './sections/audit.ts';
+import type { StudyAudit } from '../engine/audit/audit-study.ts';
 import { utf8Length } from './utf8.ts';
 
 export interface RenderReportOptions {
@@ -25,6 +28,8 @@ export interface RenderReportOptions {
   comparison?: ReportComparison;
   /** Size target for the whole file in bytes (default 3 MB); the drill-down is cut to meet it. */
   maxBytes?: number;
+  /** The credit audit of the study (`blame --audit`, the Audit view), shown as its own section. */
+  audit?: StudyAudit;
 }
 
 export const DEFAULT_MAX_BYTES = 3_000_000;
@@ -70,7 +75,9 @@ export function renderReport(session: Session, options: RenderReportOptions = {}
     renderBatch(session.batch, session.settings.delta, session.results),
     renderBaselines(session.results, stepOrder),
     ...(options.comparison ? [renderComparison(options.comparison)] : []),
-  ].join('\n');
+    renderRepairs(session.results, stepOrder),
+    ...(options.audit ? [renderAudit(options.audit)] : []),
+  ].filter((section) => section !== '').join('\n');
   const footer = `<footer><p>Made by agentblame from the session saved ${e(clipText(session.updatedAt, NAME_CHARS))}. This file is self-contained: it loads nothing and needs no JavaScript to read. It carries its session data, so dropping it into the agentblame workbench reopens the analysis.</p></footer>
 <script>${REPORT_SCRIPT}</script>
 `;

@@ -96,5 +96,6 @@ details.case > summary:hover { background: var(--soft); border-radius: 8px; }
 .summary-top { font-variant-numeric: tabular-nums; }
 .summary-meta { color: var(--muted); font-size: 0.85rem; margin-left: auto; }
 footer { margin-top: 3em; color: var(--muted); font-size: 0.85rem; border-top: 1px solid var(--line); padding-top: 1em; }
+.chip { display: inline-block; border: 1px solid var(--line); border-radius: 999px; padding: 0 0.6em; margin: 0.1em 0; font-variant-numeric: tabular-nums; }
 @media print { details.case { break-inside: avoid; } .case-tools { display: none; } }
 `;

@@ -16,6 +16,7 @@ import {
 } from './validate-fields.ts';
 import { METHODS, STOP_RULES } from '../engine/setting-choices.ts';
 import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
+import { validateRepairFields } from './validate-repairs.ts';
 
 type StopReason = NonNullable<ShapleyEstimate['stopReason']>;
 /** A result names the method it ran, never 'auto'. */
@@ -159,5 +160,6 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
     ...(interactions !== undefined && { interactions }),
     ...(mismatches !== undefined && { mismatches }),
     ...model,
+    ...validateRepairFields(object, path, players),
   };
 }

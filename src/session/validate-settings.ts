@@ -25,6 +25,7 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
   const fixChoice = optionalField(object, 'fixChoice', path, (v, p) => recordOf(v, p, expectString));
   const interactions = optionalField(object, 'interactions', path, expectBoolean);
   const models = optionalField(object, 'models', path, (v, p) => recordOf(v, p, expectString));
+  const repairs = optionalField(object, 'repairs', path, validateRepairSettings);
   return {
     mode: requiredField(object, 'mode', path, (v, p) => expectOneOf(v, MODES, p)),
     worlds: requiredField(object, 'worlds', path, expectPositiveInteger),
@@ -42,5 +43,13 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
     ...(interactions !== undefined && { interactions }),
     ...(fixChoice !== undefined && { fixChoice }),
     ...(models !== undefined && { models }),
+    ...(repairs !== undefined && { repairs }),
   };
+}
+
+/** The minimal-repair search settings: a set size of at least 1 and, optionally, the success level. */
+function validateRepairSettings(value: unknown, path: string): NonNullable<AnalysisSettings['repairs']> {
+  const object = expectObject(value, path);
+  const success = optionalField(object, 'success', path, expectFiniteNumber);
+  return { size: requiredField(object, 'size', path, expectPositiveInteger), ...(success !== undefined && { success }) };
 }

@@ -11,7 +11,8 @@ import { ownValue } from '../../engine/named-record.ts';
  *   resolves to Monte Carlo for this many steps ('auto' is exact for small pipelines); `width`
  *   only under the width rule;
  * - a step's fix choice only when it is not its default (first) fix;
- * - the model ids of model steps (they enter every request, so every response).
+ * - the model ids of model steps (they enter every request, so every response);
+ * - the minimal-repair search (its set size only for Monte Carlo: exact searches every set).
  */
 export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<Record<string, string>>, stepCount: number): string {
   const fixes = Object.entries(settings.fixChoice ?? {})
@@ -28,5 +29,7 @@ export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<R
     fixes,
     settings.interactions === true,
     settings.models ? Object.entries(settings.models).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null,
+    // Only when set, so the keys of results cached without a repair search stay as they were.
+    ...(settings.repairs ? [['repairs', monteCarlo ? settings.repairs.size : null, settings.repairs.success ?? null]] : []),
   ]);
 }

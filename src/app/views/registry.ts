@@ -8,6 +8,7 @@ import CasePanel from '../panels/CasePanel.svelte';
 import CasesPanel from '../panels/CasesPanel.svelte';
 import DefinitionPanel from '../panels/DefinitionPanel.svelte';
 import CompareView from '../compare/CompareView.svelte';
+import AuditView from '../audit/AuditView.svelte';
 import type { ViewContext } from './view-context.svelte.ts';
 
 export interface ViewEntry {
@@ -30,6 +31,7 @@ export const VIEWS: readonly ViewEntry[] = [
     visible: (ctx) => ctx.runner.study?.pipeline !== undefined,
   },
   { id: 'compare', label: () => 'Compare', component: CompareView, visible: (ctx) => ctx.compare !== null },
+  { id: 'audit', label: () => 'Audit', component: AuditView, visible: (ctx) => ctx.runner.study !== null },
 ];
 
 /** The views with a tab now. */

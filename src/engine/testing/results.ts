@@ -9,7 +9,7 @@ export type LooseResult = Omit<Partial<AttributedCaseResult>, 'failed' | 'error'
  * attributed failure with zero baselines where the test gave none.
  */
 export function testResult(loose: LooseResult): CaseResult {
-  const { error, failed, shapley, ci, fixAlone, resolvedAlone, leaveOneOut, lastTouch, stopReason, fixable, coalitions, fixedOutputs, history, interactions, ...rest } = loose;
+  const { error, failed, shapley, ci, fixAlone, resolvedAlone, leaveOneOut, lastTouch, stopReason, fixable, coalitions, fixedOutputs, history, interactions, repairs, repairSearch, repairedOutputs, ...rest } = loose;
   const common = { method: 'exact' as const, vEmpty: 0, vAll: 1, cost: 0, evaluations: 0, permutations: 0, ...rest };
   if (error !== undefined) return { ...common, failed: true, error } satisfies ErrorCaseResult;
   if (failed === false) return { ...common, failed: false } satisfies PassedCaseResult;
@@ -28,6 +28,9 @@ export function testResult(loose: LooseResult): CaseResult {
     fixable: fixable ?? true,
     ...(coalitions !== undefined && { coalitions }),
     ...(fixedOutputs !== undefined && { fixedOutputs }),
+    ...(repairs !== undefined && { repairs }),
+    ...(repairSearch !== undefined && { repairSearch }),
+    ...(repairedOutputs !== undefined && { repairedOutputs }),
     ...(history !== undefined && { history }),
   } satisfies AttributedCaseResult;
 }

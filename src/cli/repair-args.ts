@@ -1,0 +1,57 @@
+import type { AnalysisSettings } from '../engine/types.ts';
+import { UsageError } from './args.ts';
+
+/** The repairs, training-pairs and audit flags (docs/formats.md, "Repairs, training pairs and the credit audit"). */
+export interface RepairCliOptions {
+  /** --repairs: list each failure's minimal repairs and the batch's causal consensus. */
+  repairs: boolean;
+  /** --success V: the value a repair must reach (default: the upper end of the metric's range). */
+  success?: number;
+  /** --repair-size K: the largest set a sampled analysis searches (default 3). */
+  size?: number;
+  /** --pairs FILE.jsonl: write the training pairs of each case's first minimal repair. */
+  pairs?: string;
+  /** --audit CREDIT.json: audit the built-in and given credit signals against the Shapley values. */
+  audit?: string;
+}
+
+export const DEFAULT_REPAIR_SIZE = 3;
+
+/** Takes one of the flags above; false for any other flag. */
+export function takeRepairFlag(o: RepairCliOptions, flag: string, value: () => string): boolean {
+  switch (flag) {
+    case '--repairs':
+      o.repairs = true;
+      return true;
+    case '--success': {
+      const v = value();
+      const x = Number(v);
+      if (v.trim() === '' || !Number.isFinite(x)) throw new UsageError(`--success: expected a number, got "${v}"`);
+      o.success = x;
+      return true;
+    }
+    case '--repair-size': {
+      const v = value();
+      const x = Number(v);
+      if (!Number.isInteger(x) || x < 1 || x > 52) throw new UsageError(`--repair-size: expected a whole number from 1 to 52, got "${v}"`);
+      o.size = x;
+      return true;
+    }
+    case '--pairs':
+      o.pairs = value();
+      return true;
+    case '--audit':
+      o.audit = value();
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Checks the flags together and puts the repair search into the analysis settings when asked. */
+export function finishRepairFlags(o: RepairCliOptions, settings: AnalysisSettings): void {
+  const searching = o.repairs || o.pairs !== undefined;
+  if (!searching && o.success !== undefined) throw new UsageError('--success sets the level a repair must reach: give it with --repairs or --pairs FILE');
+  if (!searching && o.size !== undefined) throw new UsageError('--repair-size bounds the repair search: give it with --repairs or --pairs FILE');
+  if (searching) settings.repairs = { size: o.size ?? DEFAULT_REPAIR_SIZE, ...(o.success !== undefined && { success: o.success }) };
+}

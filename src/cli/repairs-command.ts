@@ -1,0 +1,123 @@
+/**
+ * What the command does after the analysis for --repairs, --pairs and --audit (docs/formats.md,
+ * "Repairs, training pairs and the credit audit"): fills in repairs a result lacks from its
+ * complete coalition table, computes the batch's causal consensus, writes the training pairs and
+ * audits the credit signals. Bad input (an unreadable or malformed credit file, an unwritable pairs
+ * file) is a FormatError, which the command prints as one line with exit status 2.
+ */
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import type { AttributedCaseResult, CaseDef, CaseResult, LlmMessage } from '../engine/types.ts';
+import { isAnalysedFailure } from '../engine/case-result.ts';
+import { causalConsensus, type ConsensusStep } from '../engine/repairs/causal-consensus.ts';
+import { repairsFromTable } from '../engine/repairs/table-repairs.ts';
+import { trainingPairs, type TrainingPair } from '../engine/repairs/training-pairs.ts';
+import { auditStudy, type StudyAudit } from '../engine/audit/audit-study.ts';
+import { ownValue } from '../engine/named-record.ts';
+import { FormatError } from '../formats/format-error.ts';
+import type { ModelCacheEntry } from '../session/types.ts';
+import { parseCreditFile } from '../formats/credit-file.ts';
+import type { RepairCliOptions } from './repair-args.ts';
+
+/** What the post-analysis needs of the command's analysis. */
+export interface RepairAnalysis {
+  results: CaseResult[];
+  cases: readonly CaseDef[];
+  /** The fix each step used, when the definition was compiled. */
+  fixes?: readonly { step: string; fix: string | null }[];
+  /** Each step's input names, when the definition was compiled. */
+  steps?: readonly { name: string; inputs: readonly string[] }[];
+  range?: readonly [number, number];
+  modelCache?: readonly ModelCacheEntry[];
+  settings: { seed: number; repairs?: { success?: number } };
+}
+
+export interface RepairOutcome {
+  /** Per step, the share of failures whose minimal repairs include it (with --repairs or --pairs). */
+  consensus?: ConsensusStep[];
+  /** Failures searched for repairs, and those without any repair in the search. */
+  repairCases?: { searched: number; unrepaired: number; notSearched: number };
+  pairs?: { file: string; written: number };
+  audit?: StudyAudit;
+  notes: string[];
+}
+
+export function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis): RepairOutcome {
+  const out: RepairOutcome = { notes: [] };
+  if (o.repairs || o.pairs !== undefined) {
+    const success = o.success ?? a.settings.repairs?.success ?? a.range?.[1] ?? 1;
+    a.results = a.results.map((r) => (isAnalysedFailure(r) && r.repairs === undefined ? withTableRepairs(r, success) : r));
+    const failures = a.results.filter(isAnalysedFailure);
+    const searched = failures.filter((r) => r.repairs !== undefined);
+    const steps = a.fixes?.map((f) => f.step) ?? [...new Set(failures.flatMap((r) => r.players))];
+    out.consensus = causalConsensus(steps, searched.map((r) => r.repairs!.map((x) => x.fixed)));
+    out.repairCases = { searched: searched.length, unrepaired: searched.filter((r) => r.repairs!.length === 0).length, notSearched: failures.length - searched.length };
+    if (out.repairCases.notSearched > 0) out.notes.push(`${out.repairCases.notSearched} failure${out.repairCases.notSearched === 1 ? ' has' : 's have'} no repair search and no complete coalition table: re-run the study with --repairs`);
+    if (o.pairs !== undefined) {
+      const pairs = searched.flatMap((r) => trainingPairs(r, pairSources(r, a)));
+      writeWhole(o.pairs, pairs.map((p) => JSON.stringify(p)).join('\n') + (pairs.length ? '\n' : ''));
+      out.pairs = { file: o.pairs, written: pairs.length };
+      if (pairs.length === 0) out.notes.push(`${o.pairs}: no training pairs (game tables have no step outputs, and a repair must change what its steps output)`);
+    }
+  }
+  if (o.audit !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(o.audit, 'utf8');
+    } catch (e) {
+      throw new FormatError('', `cannot read the credit file "${o.audit}": ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    }
+    let given;
+    try {
+      given = parseCreditFile(text, a.results);
+    } catch (e) {
+      if (e instanceof FormatError) throw new FormatError(e.path === '' ? o.audit : `${o.audit}: ${e.path}`, e.detail);
+      throw e;
+    }
+    out.audit = auditStudy(a.results.filter(isAnalysedFailure), given, a.settings.seed);
+  }
+  return out;
+}
+
+function withTableRepairs(r: AttributedCaseResult, success: number): AttributedCaseResult {
+  const found = repairsFromTable(r, success);
+  return found ? { ...r, ...found } : r;
+}
+
+/** Where a case's pairs come from: the fixes used, the step's factual inputs, and a model step's request. */
+function pairSources(r: AttributedCaseResult, a: RepairAnalysis) {
+  const caseInputs = a.cases.find((c) => c.id === r.id)?.inputs ?? {};
+  const factual = r.factualOutputs ?? {};
+  const requests = (a.modelCache ?? []).filter((e) => (r.modelKeys ?? []).includes(e.key));
+  return {
+    fixOf: (step: string) => a.fixes?.find((f) => f.step === step)?.fix ?? null,
+    inputsOf: (step: string) => {
+      const declared = a.steps?.find((s) => s.name === step)?.inputs;
+      // Without the definition, everything the step could have read: the case inputs and earlier outputs.
+      const names = declared ?? [...Object.keys(caseInputs), ...r.players.slice(0, r.players.indexOf(step))];
+      const inputs: Record<string, unknown> = {};
+      for (const name of names) {
+        const value = Object.hasOwn(factual, name) && r.players.includes(name) ? ownValue(factual, name) : ownValue(caseInputs, name);
+        Object.defineProperty(inputs, name, { value, enumerable: true, writable: true, configurable: true });
+      }
+      return inputs;
+    },
+    // A model step's output as run is the text of one of its case's cached responses.
+    requestOf: (_step: string, output: string): LlmMessage[] | null => {
+      const entry = requests.find((e) => e.response.text === output);
+      return entry ? entry.request.messages.map((m) => ({ role: m.role, content: m.content })) : null;
+    },
+  };
+}
+
+function writeWhole(path: string, text: string): void {
+  const temporary = `${path}.${process.pid}.partial`;
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, path);
+  } catch (e) {
+    rmSync(temporary, { force: true });
+    throw new FormatError('', `cannot write the training pairs to "${path}": ${(e as Error).message}`);
+  }
+}
+
+export type { TrainingPair };
