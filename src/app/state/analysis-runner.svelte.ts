@@ -16,7 +16,7 @@ import type { ModelUsage } from '../../engine/model-call.ts';
 import { endpointConfig } from '../../model/endpoint.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
-import type { DefinitionProblem, DefinitionSummary } from '../analysis/protocol.ts';
+import type { DefinitionProblem, DefinitionSummary, LoadOutcome } from '../analysis/protocol.ts';
 import { definitionFileName, type Study } from '../importing/study.ts';
 import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
@@ -53,6 +53,13 @@ export class AnalysisRunner {
   progress = $state.raw<RunProgress | null>(null);
   /** Model requests of the running (or last) analysis; null when it made none. */
   modelActivity = $state.raw<ModelActivity | null>(null);
+  /**
+   * An edit of the definition that could not be used: the results and the definition stay those of
+   * the previous code (the page says so) until an edit compiles.
+   */
+  editProblem = $state.raw<DefinitionProblem | null>(null);
+  /** The definition as the study was opened (what Revert goes back to, however often it was re-run). */
+  openedSource = $state.raw<string | null>(null);
   /** Time limit for one case, in seconds (the command's --timeout). */
   caseTimeoutS = $state(10);
   /** Workers in the analysis pool (a `?workers=N` query overrides the default). */
@@ -160,17 +167,19 @@ export class AnalysisRunner {
    */
   async openStudy(
     study: Study,
-    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; keepNavigation?: boolean } = {},
+    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome } = {},
   ): Promise<void> {
     this.cancel();
     this.#cache.clear();
     this.study = study;
+    this.editProblem = null;
+    if (!options.edited) this.openedSource = study.pipeline?.source ?? null;
     if (!options.keepNavigation) this.#navigation.reset();
     if (options.settings) this.settings = options.settings;
     else if (!options.keepSettings) this.settings = { ...DEFAULT_SETTINGS };
     this.results = [];
     this.progress = null;
-    await this.#loadDefinition();
+    await this.#loadDefinition(options.loaded);
     if (options.results && options.results.length > 0) this.#restore(options.results);
     if (options.autoRun === false) {
       // A reopened session that was interrupted: show what finished and offer to resume.
@@ -183,11 +192,27 @@ export class AnalysisRunner {
     await this.analyze();
   }
 
-  /** The edited definition replaces the study's own (kept in the session), compiled and analysed again. */
+  /**
+   * The edited definition replaces the study's own (kept in the session), compiled and analysed
+   * again. When the study has a working definition, the edit is compiled first: one that cannot be
+   * used leaves the definition and its results as they were (`editProblem` says why).
+   */
   async rerunDefinition(source: string): Promise<void> {
     const study = this.study;
     if (!study?.pipeline) return;
-    await this.openStudy({ ...study, pipeline: { ...study.pipeline, source } }, { keepSettings: true, keepNavigation: true });
+    const edited: Study = { ...study, pipeline: { ...study.pipeline, source } };
+    if (this.definition.status === 'ready') {
+      this.cancel();
+      const outcome = await this.#getPool().load(source, definitionFileName(edited));
+      if (this.study !== study) return;
+      if (!outcome.ok) {
+        this.editProblem = outcome.problem;
+        return;
+      }
+      await this.openStudy(edited, { keepSettings: true, keepNavigation: true, edited: true, loaded: outcome });
+      return;
+    }
+    await this.openStudy(edited, { keepSettings: true, keepNavigation: true, edited: true });
   }
 
   /** Closes the study and returns to the landing page. */
@@ -196,6 +221,8 @@ export class AnalysisRunner {
     this.#cache.clear();
     this.study = null;
     this.definition = { status: 'none' };
+    this.editProblem = null;
+    this.openedSource = null;
     this.results = [];
     this.progress = null;
     this.#navigation.reset();
@@ -302,14 +329,15 @@ export class AnalysisRunner {
     return this.results.filter((r): r is CaseResult => r !== undefined);
   }
 
-  async #loadDefinition(): Promise<void> {
+  /** Compiles the study's definition, or takes the outcome of compiling it just now (`loaded`). */
+  async #loadDefinition(loaded?: LoadOutcome): Promise<void> {
     const source = this.study?.pipeline?.source;
     if (source === undefined) {
       this.definition = { status: 'none' };
       return;
     }
     this.definition = { status: 'loading' };
-    const outcome = await this.#getPool().load(source, definitionFileName(this.study!));
+    const outcome = loaded ?? (await this.#getPool().load(source, definitionFileName(this.study!)));
     if (this.study?.pipeline?.source !== source) return;
     if (!outcome.ok) {
       this.definition = { status: 'error', problem: outcome.problem };
