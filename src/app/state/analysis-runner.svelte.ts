@@ -35,6 +35,8 @@ export type DefinitionState =
 /** What the runner tells when its results or settings change (the session autosave). */
 export interface Autosave {
   schedule(): void;
+  /** Saves now (a study just opened is stored at once, so a reload finds it). */
+  saveNow?(): void;
 }
 
 /** Results reach the page's state at most this often, so a fast analysis never floods it. */
@@ -167,7 +169,7 @@ export class AnalysisRunner {
    */
   async openStudy(
     study: Study,
-    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome } = {},
+    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome } = {},
   ): Promise<void> {
     this.cancel();
     this.#cache.clear();
@@ -182,13 +184,15 @@ export class AnalysisRunner {
     await this.#loadDefinition(options.loaded);
     if (options.results && options.results.length > 0) this.#restore(options.results);
     if (options.autoRun === false) {
-      // A reopened session that was interrupted: show what finished and offer to resume.
+      // A reopened session that was interrupted (or stopped): show what finished and offer to resume.
       const done = this.finishedResults().length;
-      this.progress = { status: done < this.itemCount ? 'cancelled' : 'done', done, total: this.itemCount, cost: sumCost(this.results), startedAt: performance.now(), doneThisRun: 0, elapsedMs: 0 };
+      const status = done >= this.itemCount ? 'done' : options.stopped ? 'cancelled' : 'interrupted';
+      this.progress = { status, done, total: this.itemCount, cost: sumCost(this.results), startedAt: performance.now(), doneThisRun: 0, elapsedMs: 0 };
       this.#autosave.schedule();
       return;
     }
-    this.#autosave.schedule();
+    // Stored at once: a reload right after opening finds the study.
+    this.#saveNow();
     await this.analyze();
   }
 
@@ -298,7 +302,7 @@ export class AnalysisRunner {
     this.#abort = null;
     this.#showModelActivity();
     this.progress = { ...this.progress!, status: outcome === 'done' ? 'done' : 'cancelled', elapsedMs: performance.now() - startedAt };
-    this.#autosave.schedule();
+    this.#saveNow();
   }
 
   /** The host's final figures (the throttled updates may lag behind). */
@@ -322,6 +326,11 @@ export class AnalysisRunner {
     this.#flush(this.#key());
     if (this.progress) this.progress = { ...this.progress, status: 'cancelled' };
     this.#autosave.schedule();
+  }
+
+  /** Moves the results received but not yet shown into the state now (before the page is left). */
+  flushPending(): void {
+    this.#flush(this.#key());
   }
 
   /** The finished results, in case order (what the batch, the session and the report use). */
@@ -411,7 +420,13 @@ export class AnalysisRunner {
         elapsedMs: performance.now() - this.progress.startedAt,
       };
     }
-    this.#autosave.schedule();
+    // What is shown is stored at once (a reload that follows finds it); the flush is throttled already.
+    this.#saveNow();
+  }
+
+  #saveNow(): void {
+    if (this.#autosave.saveNow) this.#autosave.saveNow();
+    else this.#autosave.schedule();
   }
 
   #aggregate(): BatchResult | null {
