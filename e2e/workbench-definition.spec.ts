@@ -86,3 +86,42 @@ test('the definition is edited in place: an error shows at its line, a fixed edi
   await page.getByRole('tab', { name: /^Definition/ }).click();
   await expect(page.locator('[data-testid=definition-source] .cm-content')).toContainText('name: "check", inputs: ["draft"], cost: 1, run: () => "bad"');
 });
+
+test('a re-run that fails keeps the last good results, marked as from the previous code; Revert goes back to the code as opened', async ({ page }) => {
+  await page.goto('./?workers=1');
+  await dropFiles(page, [{ name: 'two-steps.pipeline.js', content: TWO_STEPS, type: 'text/javascript' }]);
+  await waitForDone(page);
+  await page.getByRole('tab', { name: /^Definition/ }).click();
+  const content = page.locator('[data-testid=definition-source] .cm-content');
+
+  // A working edit first, so the code analysed is no longer the code as opened.
+  await replaceSource(page, EDITED);
+  await page.getByTestId('definition-run').click();
+  await page.getByRole('tab', { name: 'Batch' }).click();
+  await waitForDone(page);
+  await expect(meanShapley(page, 'check')).toHaveText('1.000');
+
+  // Then a syntax error: the results of the working code stay, and say they are from it.
+  await page.getByRole('tab', { name: /^Definition/ }).click();
+  await replaceSource(page, BROKEN);
+  await page.getByTestId('definition-run').click();
+  await expect(page.getByTestId('definition-error')).toContainText('(line 4)');
+  await expect(page.getByTestId('previous-code')).toContainText('from the previous code');
+  await expect(page.getByTestId('definition-run')).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Export report' })).toBeEnabled();
+  await page.getByRole('tab', { name: 'Batch' }).click();
+  await expect(meanShapley(page, 'check')).toHaveText('1.000');
+  await expect(page.getByText('No results yet')).toHaveCount(0);
+
+  // Revert restores the code as opened (not the last edit), and re-running it analyses that code.
+  await page.getByRole('tab', { name: /^Definition/ }).click();
+  await page.getByTestId('definition-revert').click();
+  await expect(content).toContainText('run: ({ draft }) => draft,');
+  await expect(content).not.toContainText('"bad" +,');
+  await expect(page.getByTestId('definition-revert')).toBeDisabled();
+  await page.getByTestId('definition-run').click();
+  await expect(page.getByTestId('previous-code')).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Batch' }).click();
+  await waitForDone(page);
+  await expect(meanShapley(page, 'draft')).toHaveText('0.500');
+});

@@ -45,3 +45,28 @@ test('a keyboard-only path: open, cases, case, next case, export; ? shows the he
   await expect(page.getByRole('searchbox')).toHaveValue('j2');
   await expect(page.getByTestId('case-list').or(page.getByText('No case matches this filter.'))).toBeVisible();
 });
+
+test('typing in the definition editor (inside a shadow root) never fires a shortcut', async ({ page }) => {
+  await page.goto('./?workers=1');
+  await page.getByRole('button', { name: /^Refund policy(?!, mechanism)/ }).click();
+  await waitForDone(page, 120_000);
+  await page.getByRole('tab', { name: /^Definition/ }).click();
+  const content = page.locator('[data-testid=definition-source] .cm-content');
+  await expect(content).toBeVisible();
+  let chooser = false;
+  let downloaded = false;
+  page.on('filechooser', () => (chooser = true));
+  page.on('download', () => (downloaded = true));
+  await content.click();
+  await page.keyboard.press('ControlOrMeta+End');
+  // Every single-key shortcut, and the words the issue lost letters from.
+  const typed = '// hello world oejk123456789/?';
+  await page.keyboard.type(typed);
+  await page.keyboard.press('Escape');
+  await expect(content).toContainText(typed);
+  await expect(page.getByRole('tab', { name: /^Definition/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('help-overlay')).toHaveCount(0);
+  await expect(page.getByTestId('definition-run')).toBeEnabled();
+  expect(chooser).toBe(false);
+  expect(downloaded).toBe(false);
+});

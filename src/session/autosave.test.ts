@@ -94,6 +94,29 @@ describe('Autosave', () => {
     expect(await store.getSummary(id)).toMatchObject({ status: 'running', revision: 2, casesAnalysed: 1 });
   });
 
+  it('flushes asked for while one waits are that one: it reads the page when it runs', async () => {
+    const { store, page, autosave } = await tab(freshName());
+    let reads = 0;
+    Object.defineProperty(page, 'open', { get: () => (reads += 1) > 0 });
+    autosave.startNew('study');
+    const first = autosave.flush();
+    // Let the first save start; three flushes asked for while it is in flight wait as one.
+    await Promise.resolve();
+    const readsBefore = reads;
+    page.status = 'running';
+    page.results = [result('q1')];
+    void autosave.flush();
+    page.results = [result('q1'), result('q2')];
+    void autosave.flush();
+    page.results = [result('q1'), result('q2'), result('q3')];
+    void autosave.flush();
+    await first;
+    await autosave.idle();
+    expect(readsBefore).toBe(1);
+    expect(reads).toBe(2);
+    expect(await store.getSummary(autosave.view.identity!.id)).toMatchObject({ status: 'running', casesAnalysed: 3 });
+  });
+
   it('renaming while a save is in flight, then closing, never forks the session or leaves it "running"', async () => {
     const { store, clock, page, autosave } = await tab(freshName());
     autosave.startNew('study');

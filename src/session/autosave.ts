@@ -148,14 +148,26 @@ export class Autosave {
     }, this.#delayMs);
   }
 
-  /** Saves now whatever is pending; resolves when this tab's writes so far are done. */
+  /**
+   * Saves now whatever is pending; resolves when this tab's writes so far are done. Flushes asked
+   * for while one is still waiting in the queue are that one (it reads the page when it runs), so
+   * frequent flushes never pile up saves behind a slow write.
+   */
   flush(): Promise<void> {
     this.#cancelTimer?.();
     this.#cancelTimer = null;
     const tracked = this.#open;
-    if (tracked) this.#enqueue(() => this.#save(tracked, null));
+    if (tracked && this.#waiting !== tracked) {
+      this.#waiting = tracked;
+      this.#enqueue(() => {
+        if (this.#waiting === tracked) this.#waiting = null;
+        return this.#save(tracked, null);
+      });
+    }
     return this.#queue;
   }
+  /** The session whose flush is queued and not started yet. */
+  #waiting: Tracked | null = null;
 
   /** Tries the failed save again (after the user freed space). Nothing was lost meanwhile. */
   retry(): Promise<void> {

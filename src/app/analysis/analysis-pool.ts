@@ -185,7 +185,8 @@ export class PageAnalysisPool {
         return { ok: false, problem: { message: definitionTimedOutMessage(fileName, this.caseTimeoutMs, preparationAllowanceMs(text)) } };
       }
       release();
-      if (outcome.ok) slot.source = source;
+      // A worker whose load failed has dropped the definition it had, whichever it was.
+      slot.source = outcome.ok ? source : null;
       return outcome;
     }
     throw new Error('unreachable: the second load runs alone');

@@ -44,7 +44,17 @@ export function shortcutFor(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'meta
   return null;
 }
 
-/** Whether a key press lands in something the user types into. */
+/**
+ * Whether a key press lands in something the user types into. The event's target is retargeted
+ * to the host of a shadow root (the definition editor lives in one), so the element really typed
+ * into is the first of the event's composed path; every element on it is checked.
+ */
+export function isTypingEvent(event: Pick<Event, 'composedPath' | 'target'>): boolean {
+  const path = event.composedPath();
+  return (path.length > 0 ? path : [event.target]).some(isTypingTarget);
+}
+
+/** Whether an element is something the user types into. */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;

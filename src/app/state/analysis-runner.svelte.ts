@@ -16,7 +16,7 @@ import type { ModelUsage } from '../../engine/model-call.ts';
 import { endpointConfig } from '../../model/endpoint.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
-import type { DefinitionProblem, DefinitionSummary } from '../analysis/protocol.ts';
+import type { DefinitionProblem, DefinitionSummary, LoadOutcome } from '../analysis/protocol.ts';
 import { definitionFileName, type Study } from '../importing/study.ts';
 import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
@@ -35,6 +35,8 @@ export type DefinitionState =
 /** What the runner tells when its results or settings change (the session autosave). */
 export interface Autosave {
   schedule(): void;
+  /** Saves now (a study just opened is stored at once, so a reload finds it). */
+  saveNow?(): void;
 }
 
 /** Results reach the page's state at most this often, so a fast analysis never floods it. */
@@ -53,6 +55,13 @@ export class AnalysisRunner {
   progress = $state.raw<RunProgress | null>(null);
   /** Model requests of the running (or last) analysis; null when it made none. */
   modelActivity = $state.raw<ModelActivity | null>(null);
+  /**
+   * An edit of the definition that could not be used: the results and the definition stay those of
+   * the previous code (the page says so) until an edit compiles.
+   */
+  editProblem = $state.raw<DefinitionProblem | null>(null);
+  /** The definition as the study was opened (what Revert goes back to, however often it was re-run). */
+  openedSource = $state.raw<string | null>(null);
   /** Time limit for one case, in seconds (the command's --timeout). */
   caseTimeoutS = $state(10);
   /** Workers in the analysis pool (a `?workers=N` query overrides the default). */
@@ -160,34 +169,54 @@ export class AnalysisRunner {
    */
   async openStudy(
     study: Study,
-    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; keepNavigation?: boolean } = {},
+    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome } = {},
   ): Promise<void> {
     this.cancel();
     this.#cache.clear();
     this.study = study;
+    this.editProblem = null;
+    if (!options.edited) this.openedSource = study.pipeline?.source ?? null;
     if (!options.keepNavigation) this.#navigation.reset();
     if (options.settings) this.settings = options.settings;
     else if (!options.keepSettings) this.settings = { ...DEFAULT_SETTINGS };
     this.results = [];
     this.progress = null;
-    await this.#loadDefinition();
+    await this.#loadDefinition(options.loaded);
     if (options.results && options.results.length > 0) this.#restore(options.results);
     if (options.autoRun === false) {
-      // A reopened session that was interrupted: show what finished and offer to resume.
+      // A reopened session that was interrupted (or stopped): show what finished and offer to resume.
       const done = this.finishedResults().length;
-      this.progress = { status: done < this.itemCount ? 'cancelled' : 'done', done, total: this.itemCount, cost: sumCost(this.results), startedAt: performance.now(), doneThisRun: 0, elapsedMs: 0 };
+      const status = done >= this.itemCount ? 'done' : options.stopped ? 'cancelled' : 'interrupted';
+      this.progress = { status, done, total: this.itemCount, cost: sumCost(this.results), startedAt: performance.now(), doneThisRun: 0, elapsedMs: 0 };
       this.#autosave.schedule();
       return;
     }
-    this.#autosave.schedule();
+    // Stored at once: a reload right after opening finds the study.
+    this.#saveNow();
     await this.analyze();
   }
 
-  /** The edited definition replaces the study's own (kept in the session), compiled and analysed again. */
+  /**
+   * The edited definition replaces the study's own (kept in the session), compiled and analysed
+   * again. When the study has a working definition, the edit is compiled first: one that cannot be
+   * used leaves the definition and its results as they were (`editProblem` says why).
+   */
   async rerunDefinition(source: string): Promise<void> {
     const study = this.study;
     if (!study?.pipeline) return;
-    await this.openStudy({ ...study, pipeline: { ...study.pipeline, source } }, { keepSettings: true, keepNavigation: true });
+    const edited: Study = { ...study, pipeline: { ...study.pipeline, source } };
+    if (this.definition.status === 'ready') {
+      this.cancel();
+      const outcome = await this.#getPool().load(source, definitionFileName(edited));
+      if (this.study !== study) return;
+      if (!outcome.ok) {
+        this.editProblem = outcome.problem;
+        return;
+      }
+      await this.openStudy(edited, { keepSettings: true, keepNavigation: true, edited: true, loaded: outcome });
+      return;
+    }
+    await this.openStudy(edited, { keepSettings: true, keepNavigation: true, edited: true });
   }
 
   /** Closes the study and returns to the landing page. */
@@ -196,6 +225,8 @@ export class AnalysisRunner {
     this.#cache.clear();
     this.study = null;
     this.definition = { status: 'none' };
+    this.editProblem = null;
+    this.openedSource = null;
     this.results = [];
     this.progress = null;
     this.#navigation.reset();
@@ -271,7 +302,7 @@ export class AnalysisRunner {
     this.#abort = null;
     this.#showModelActivity();
     this.progress = { ...this.progress!, status: outcome === 'done' ? 'done' : 'cancelled', elapsedMs: performance.now() - startedAt };
-    this.#autosave.schedule();
+    this.#saveNow();
   }
 
   /** The host's final figures (the throttled updates may lag behind). */
@@ -297,19 +328,25 @@ export class AnalysisRunner {
     this.#autosave.schedule();
   }
 
+  /** Moves the results received but not yet shown into the state now (before the page is left). */
+  flushPending(): void {
+    this.#flush(this.#key());
+  }
+
   /** The finished results, in case order (what the batch, the session and the report use). */
   finishedResults(): CaseResult[] {
     return this.results.filter((r): r is CaseResult => r !== undefined);
   }
 
-  async #loadDefinition(): Promise<void> {
+  /** Compiles the study's definition, or takes the outcome of compiling it just now (`loaded`). */
+  async #loadDefinition(loaded?: LoadOutcome): Promise<void> {
     const source = this.study?.pipeline?.source;
     if (source === undefined) {
       this.definition = { status: 'none' };
       return;
     }
     this.definition = { status: 'loading' };
-    const outcome = await this.#getPool().load(source, definitionFileName(this.study!));
+    const outcome = loaded ?? (await this.#getPool().load(source, definitionFileName(this.study!)));
     if (this.study?.pipeline?.source !== source) return;
     if (!outcome.ok) {
       this.definition = { status: 'error', problem: outcome.problem };
@@ -383,7 +420,13 @@ export class AnalysisRunner {
         elapsedMs: performance.now() - this.progress.startedAt,
       };
     }
-    this.#autosave.schedule();
+    // What is shown is stored at once (a reload that follows finds it); the flush is throttled already.
+    this.#saveNow();
+  }
+
+  #saveNow(): void {
+    if (this.#autosave.saveNow) this.#autosave.saveNow();
+    else this.#autosave.schedule();
   }
 
   #aggregate(): BatchResult | null {

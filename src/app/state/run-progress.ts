@@ -1,6 +1,7 @@
 /** How far an analysis run has come, for the progress bar. */
 export interface RunProgress {
-  status: 'running' | 'done' | 'cancelled';
+  /** `interrupted`: a reopened session whose analysis stopped with its page (nobody cancelled it). */
+  status: 'running' | 'done' | 'cancelled' | 'interrupted';
   /** Cases with a result (including ones reused from an earlier run with the same settings). */
   done: number;
   total: number;

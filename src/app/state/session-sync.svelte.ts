@@ -41,6 +41,7 @@ export class SessionSync {
     try {
       this.store = await SessionStore.open({ runLocks: this.#locks });
       this.#autosave.useStore(this.store);
+      this.#flushWhenLeft();
     } catch (error) {
       this.problem = error;
     }
@@ -59,6 +60,26 @@ export class SessionSync {
   /** The study is being closed (call before the runner forgets it): its last change is saved, then it is forgotten. */
   detach(): void {
     this.#autosave.detach();
+  }
+
+  /** Saves now what is pending (a study just opened). */
+  flush(): void {
+    void this.#autosave.flush();
+  }
+
+  /**
+   * The autosave waits a moment between saves; a page that is hidden or left (a reload, a closed
+   * tab, another app in front on a phone) saves what it has at once, the results not yet shown included.
+   */
+  #flushWhenLeft(): void {
+    const save = () => {
+      this.#bench.flushPending();
+      void this.#autosave.flush();
+    };
+    window.addEventListener('pagehide', save);
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'hidden') save();
+    });
   }
 
   /** Saves soon (called on every change of the workbench). */
@@ -85,7 +106,9 @@ export class SessionSync {
   #sessionOf(identity: SessionIdentity): Session | null {
     const bench = this.#bench;
     if (!bench.study) return null;
-    const status: Session['status'] = bench.progress?.status ?? 'idle';
+    // An interrupted analysis stays stored as running (with no tab holding its run lock), so it is offered for resume.
+    const shown = bench.progress?.status ?? 'idle';
+    const status: Session['status'] = shown === 'interrupted' ? 'running' : shown;
     return sessionOf(identity, bench.study, bench.settings, bench.finishedResults(), bench.batch, status);
   }
 }

@@ -199,7 +199,7 @@ export class StudyOpener {
         cases: session.cases,
         games: session.games ? toTableGames(session.games) : [],
       },
-      { settings: session.settings, results, autoRun: session.status === 'done' || session.status === 'idle', keepNavigation: options.keepNavigation === true },
+      { settings: session.settings, results, autoRun: session.status === 'done' || session.status === 'idle', stopped: session.status === 'cancelled', keepNavigation: options.keepNavigation === true },
     );
   }
 

@@ -26,7 +26,7 @@ export const VIEWS: readonly ViewEntry[] = [
   { id: 'case', label: (ctx) => `Case ${ctx.nav.caseId ?? ''}`, component: CasePanel, visible: (ctx) => ctx.nav.caseId !== null },
   {
     id: 'definition',
-    label: (ctx) => (ctx.runner.definition.status === 'error' ? 'Definition ⚠' : 'Definition'),
+    label: (ctx) => (ctx.runner.definition.status === 'error' || ctx.runner.editProblem ? 'Definition ⚠' : 'Definition'),
     component: DefinitionPanel,
     visible: (ctx) => ctx.runner.study?.pipeline !== undefined,
   },
