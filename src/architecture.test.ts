@@ -12,6 +12,8 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   'src/engine': { folders: ['src/engine'], packages: ['pure-rand'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
   'src/formats': { folders: ['src/formats', 'src/engine', 'src/runs'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   'src/runs': { folders: ['src/runs'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
+  // Replaying recorded runs: a run becomes an ordinary definition (source text), below the page and the command.
+  'src/replay': { folders: ['src/replay', 'src/engine', 'src/runs', 'src/formats', 'src/model'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   'src/sandbox': { folders: ['src/sandbox', 'src/engine', 'src/formats'], packages: ['ses', 'acorn'] },
   // The model host runs on a pool's owner (Node or the page): global fetch only; files named *.node.ts may use Node.
   'src/model': { folders: ['src/model', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/, nodeFiles: /\.node\.ts$/ },
@@ -25,7 +27,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   'src/docs-site': { folders: ['src/docs-site'], packages: ['vite'], nodeBuiltins: true },
   // The command: everything below it, never the page.
   'src/cli': {
-    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/node'],
+    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/node', 'src/replay'],
     packages: ['tsx'],
     forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/,
     nodeBuiltins: true,
@@ -33,7 +35,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   // The page: everything below it, never the command, its Node pool or the sandbox (definitions
   // run only in the page's workers, see WORKER_ENTRY_RULE).
   'src/app': {
-    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report'],
+    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report', 'src/replay'],
     packages: ['svelte', 'comlink', 'chart.js', 'idb', '@codemirror/lang-javascript', '@codemirror/language', '@codemirror/state', '@codemirror/view'],
     forbiddenGlobals: /\b(process|require)\s*[.(]/,
   },
