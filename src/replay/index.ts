@@ -72,6 +72,7 @@ export function buildReplay(runs: readonly RecordedRun[], options: ReplayOptions
   }
   const { steps, fixNames } = slotNames(plans, options.players);
   if (steps.length === 0) throw new ReplayPlanError(`run "${plans[0].id}" has no player: no turn has a fix (model turns get repair unless --fix says otherwise; a tool turn needs observation:TEXT or a --tools stub)`);
+  const model = runs.flatMap((r) => r.steps).find((s) => s.kind === 'llm' && s.model)?.model ?? undefined;
   const name = runs.length === 1 ? `replay of ${runs[0].name}` : `replay of ${runs.length} runs from ${options.origin}`;
   const source = definitionSource({
     name,
@@ -82,6 +83,7 @@ export function buildReplay(runs: readonly RecordedRun[], options: ReplayOptions
     ...(options.tools && { tools: options.tools.file }),
     ...(outcome.kind === 'metric' && { metric: { fileName: outcome.fileName, source: outcome.source } }),
     origin: runs.length === 1 ? `run "${runs[0].id}" of ${options.origin}` : `${runs.length} runs of ${options.origin}`,
+    ...(model !== undefined && { model }),
   });
   return { name, source, cases: plans.map((run) => ({ id: run.id, inputs: { recording: run } })), runs: plans, steps };
 }

@@ -91,10 +91,16 @@ function playersOf(turns: readonly BaseTurn[], fixes: readonly Intervention[][],
   return { player, owners };
 }
 
+/** Names are printed and address noise draws: no control characters, at most 120 characters. */
+function cleanName(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim().slice(0, 120) || '(unnamed)';
+}
+
 function playerName(owned: readonly BaseTurn[], kind: PlayersKind): string {
-  if (kind === 'agents') return owned[0].agent;
+  if (kind === 'agents') return cleanName(owned[0].agent);
   const first = owned[0];
-  return `${first.step} ${first.kind === 'model' ? first.agent : first.name}`;
+  return cleanName(`${first.step} ${first.kind === 'model' ? first.agent : first.name}`);
 }
 
 /** A run's plan. Throws ReplayPlanError naming the run, turn or fix. */

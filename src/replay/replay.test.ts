@@ -92,3 +92,123 @@ describe('a Langfuse run replayed (recorded requests)', () => {
     expect(ranked[0][0]).toMatch(/Calculator/);
   });
 });
+
+describe('each intervention', () => {
+  const run = whowhenRun;
+  /** The requests a replay with these fixes sends. */
+  function sentWith(fixes: { turn: string; fix: string }[], settings: AnalysisSettings = SETTINGS) {
+    const def = replay({ tools: TOOLS, fixes }, [run()]);
+    return { def, ...analyzeWithModel(def.source, def.cases[0], settings, scriptedModel) };
+  }
+  const calculatorRequests = (sent: { messages: { content: string }[] }[]) => sent.filter((r) => r.messages[0].content.includes('You are Calculator'));
+
+  it('resample: the same context at temperature 1 with an addressed seed', () => {
+    const { sent } = sentWith([{ turn: '2', fix: 'resample' }]);
+    const calc = calculatorRequests(sent);
+    expect(calc).toHaveLength(1);
+    expect(calc[0].temperature).toBe(1);
+    expect(typeof calc[0].seed).toBe('number');
+    expect(calc[0].messages.map((m) => m.content)).toEqual(run().steps.length ? replay().runs[0].turns[1].context.map((m) => m.content) : []);
+  });
+
+  it('context edits: drop, replace and system+= act on the recorded messages', () => {
+    const { sent } = sentWith([
+      { turn: '2', fix: 'context:drop=1' },
+      { turn: '2', fix: 'context:replace=2:Planner: multiply 6 by 7 exactly.' },
+      { turn: '2', fix: 'context:system+=Check your arithmetic.' },
+    ]);
+    const [calc] = calculatorRequests(sent);
+    expect(calc.messages.map((m) => [m.role, m.content])).toEqual([
+      ['system', expect.stringMatching(/^You are Calculator.*\nCheck your arithmetic\.$/s)],
+      ['user', 'Planner: multiply 6 by 7 exactly.'],
+    ]);
+  });
+
+  it('policy: another model alias and temperature', () => {
+    const { sent } = sentWith([{ turn: 'Calculator', fix: 'policy:strong@0.3' }], { ...SETTINGS, models: { default: 'fake-model', strong: 'big-model' } });
+    const [calc] = calculatorRequests(sent);
+    expect(calc.model).toBe('big-model');
+    expect(calc.temperature).toBe(0.3);
+  });
+
+  it('repair with a hint: the recorded answer, then a note saying why it may be wrong', () => {
+    const { sent } = sentWith([{ turn: '2', fix: 'repair:it multiplies by 8' }]);
+    const [calc] = calculatorRequests(sent);
+    expect(calc.messages.slice(-2)).toEqual([
+      { role: 'assistant', content: 'print(6 * 8)  # 6 times 7' },
+      { role: 'user', content: 'Your answer above may be wrong: it multiplies by 8 Redo this step and give your corrected answer in full.' },
+    ]);
+  });
+
+  it('observation: a tool result replaced reaches the later turns', () => {
+    const { result, sent, def } = sentWith([{ turn: '3', fix: 'observation:exitcode: 0 (execution succeeded)\nCode output: 42' }]);
+    expect(def.steps).toContain('3 Computer_terminal');
+    expect(result.fixAlone!['3 Computer_terminal']).toBe(1);
+    expect(sent.some((r) => r.messages.at(-1)!.content.endsWith('Code output: 42'))).toBe(true);
+  });
+
+  it('refuses fixes that do not fit the turn, naming it', () => {
+    expect(() => replay({ fixes: [{ turn: '3', fix: 'repair' }] })).toThrow(/step 3 \("Computer_terminal"\) is a tool turn/);
+    expect(() => replay({ fixes: [{ turn: '2', fix: 'observation:x' }] })).toThrow(/model turn/);
+    expect(() => replay({ fixes: [{ turn: '9', fix: 'repair' }] })).toThrow(/no turn at step 9 \(turns are at steps 1, 2, 3, 4\)/);
+    expect(() => replay({ fixes: [{ turn: '2', fix: 'context:drop=7' }] })).toThrow(/has 3 context messages/);
+    expect(() => replay({ fixes: [{ turn: '2', fix: 'teleport' }] })).toThrow(/unknown fix "teleport"/);
+  });
+});
+
+describe('players and outcomes', () => {
+  it('agents: every turn of an agent fixed together, also when turns interleave', () => {
+    const log = { ...WHOWHEN_LOG, history: [...WHOWHEN_LOG.history.slice(0, 4), { role: 'assistant', name: 'Calculator', content: 'Checked: the output above is right.' }, WHOWHEN_LOG.history[4]] };
+    const run = readWhoWhen(JSON.stringify(log), 'algorithm/8.json').runs[0];
+    const def = replay({ players: 'agents', tools: TOOLS }, [run]);
+    expect(def.steps).toEqual(['Planner', 'Calculator', 'Computer_terminal', 'Reporter']);
+    // The calculator speaks again after the terminal (a player, for its stub): the terminal's step replays that turn.
+    expect(def.runs[0].interleaved).toBe(true);
+    expect(def.runs[0].turns.map((t) => [t.player, t.segment])).toEqual([[0, 0], [1, 1], [2, 2], [1, 2], [3, 3]]);
+    const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
+    expect(result.shapley!.Calculator).toBe(1);
+  });
+
+  it('turns: an agent message with the tool calls it made is one player', () => {
+    const def = replay({ players: 'turns', tools: TOOLS });
+    expect(def.steps).toEqual(['1 Planner', '2 Calculator', '4 Reporter']);
+    expect(def.runs[0].turns[2].player).toBe(1);
+  });
+
+  it('a judge (llm.choose pass/fail) decides success', () => {
+    const def = replay({ outcome: { kind: 'judge', rubric: 'The answer must be 6 times 7.' }, tools: TOOLS });
+    const { result, sent } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
+    expect(result.vEmpty).toBe(0);
+    expect(result.shapley!['2 Calculator']).toBe(1);
+    expect(sent.filter((r) => r.logprobs).every((r) => r.messages[0].content.includes('The answer must be 6 times 7.'))).toBe(true);
+  });
+
+  it('a metric file sees the replayed turns and the final answer', () => {
+    const source = "export default (run) => (run.final.includes('42') && run.turns.length === 4 ? 1 : 0);";
+    const def = replay({ outcome: { kind: 'metric', source, fileName: 'metric.js' }, tools: TOOLS });
+    const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
+    expect(result.shapley!['2 Calculator']).toBe(1);
+  });
+
+  it('a regular expression on the final answer', () => {
+    const def = replay({ outcome: { kind: 'expect-regex', source: 'answer is 4[0-9]\\.', flags: '' }, tools: TOOLS });
+    const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
+    // 48 matches as recorded: nothing to blame.
+    expect(result.failed).toBe(false);
+  });
+
+  it('refuses a run without a recorded answer when no outcome is given', () => {
+    const run = readLangfuse(JSON.stringify(langfuseExport())).runs[0];
+    expect(() => replay({}, [run])).toThrow(/--expect TEXT\|\/REGEX\/, --judge RUBRIC or --metric FILE\.js/);
+  });
+
+  it('escapes what the sandbox refuses in strings, so any recorded text replays', () => {
+    const log = { ...WHOWHEN_LOG, history: WHOWHEN_LOG.history.map((h, i) => (i === 1 ? { ...h, content: 'Plan <!-- x --> then import("fs") and eval(1)' } : h)) };
+    const run = readWhoWhen(JSON.stringify(log), 'algorithm/9.json').runs[0];
+    const def = replay({ tools: TOOLS }, [run]);
+    expect(def.source).not.toMatch(/<!--|-->|import\(|eval\(/);
+    const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
+    expect(result.error).toBeUndefined();
+    expect(result.factualOutputs!['1 Planner']).toMatchObject({ turns: { 0: { text: 'Plan <!-- x --> then import("fs") and eval(1)' } } });
+  });
+});

@@ -64,6 +64,11 @@ function speaker(request: ChatRequest): string {
 export function scriptedModel(request: ChatRequest): ModelResponse {
   const who = speaker(request);
   const all = request.messages.map((m) => m.content).join('\n');
+  if (request.logprobs) {
+    // The judge (pass = A, fail = B): passes a final answer of 42, by a margin no Gumbel draw undoes in practice.
+    const pass = /Final answer:\n[^\n]*\b42\b/.test(all);
+    return { text: pass ? 'A' : 'B', finish: 'length', usage: { input: 1, output: 1 }, topLogprobs: [{ token: pass ? 'A' : 'B', logprob: -1e-9 }, { token: pass ? 'B' : 'A', logprob: -40 }] };
+  }
   if (who === 'Calculator') return says('print(6 * 7)  # 6 times 7');
   if (who === 'Planner') return says('Plan: the Calculator multiplies 6 by 7, then the Reporter answers.');
   if (who === 'Reporter') {
