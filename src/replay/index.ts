@@ -8,7 +8,7 @@
  */
 import type { CaseDef } from '../engine/types.ts';
 import type { RecordedRun } from '../runs/types.ts';
-import { definitionSource, slotNames, type EmbeddedFile } from './definition-source.ts';
+import { definitionSource, slotNames, type DefinitionParts, type EmbeddedFile } from './definition-source.ts';
 import { planRun, ReplayPlanError, type FixSpec } from './plan.ts';
 import type { Outcome, PlayersKind, ReplayRunData } from './types.ts';
 
@@ -43,6 +43,8 @@ export interface ReplayDefinition {
   runs: ReplayRunData[];
   /** The definition's steps (players), in order. */
   steps: string[];
+  /** What the source was made of (contrast replays are made from the same parts). */
+  parts: DefinitionParts;
 }
 
 /** One run's (one case's) `replay` block: its turns, what each quotes, and which player it belongs to. */
@@ -74,7 +76,7 @@ export function buildReplay(runs: readonly RecordedRun[], options: ReplayOptions
   if (steps.length === 0) throw new ReplayPlanError(`run "${plans[0].id}" has no player: no turn has a fix (model turns get repair unless --fix says otherwise; a tool turn needs observation:TEXT or a --tools stub)`);
   const model = runs.flatMap((r) => r.steps).find((s) => s.kind === 'llm' && s.model)?.model ?? undefined;
   const name = runs.length === 1 ? `replay of ${runs[0].name}` : `replay of ${runs.length} runs from ${options.origin}`;
-  const source = definitionSource({
+  const parts: DefinitionParts = {
     name,
     steps,
     fixNames,
@@ -84,8 +86,9 @@ export function buildReplay(runs: readonly RecordedRun[], options: ReplayOptions
     ...(outcome.kind === 'metric' && { metric: { fileName: outcome.fileName, source: outcome.source } }),
     origin: runs.length === 1 ? `run "${runs[0].id}" of ${options.origin}` : `${runs.length} runs of ${options.origin}`,
     ...(model !== undefined && { model }),
-  });
-  return { name, source, cases: plans.map((run) => ({ id: run.id, inputs: { recording: run } })), runs: plans, steps };
+  };
+  const source = definitionSource(parts);
+  return { name, source, cases: plans.map((run) => ({ id: run.id, inputs: { recording: run } })), runs: plans, steps, parts };
 }
 
 /** The `replay` block of a case's JSON. */
@@ -105,3 +108,5 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
     })),
   };
 }
+
+export { contrastStudy, contrastReport, type ContrastStudy, type ContrastReport, type ContrastRow } from './contrast.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import type { AnalysisSettings } from '../engine/types.ts';
+import type { ChatRequest } from '../engine/model-call.ts';
 import { readWhoWhen } from '../formats/importers/whowhen.ts';
 import { readLangfuse } from '../formats/importers/langfuse.ts';
 import { buildReplay, type ReplayOptions } from './index.ts';
@@ -100,7 +101,7 @@ describe('each intervention', () => {
     const def = replay({ tools: TOOLS, fixes }, [run()]);
     return { def, ...analyzeWithModel(def.source, def.cases[0], settings, scriptedModel) };
   }
-  const calculatorRequests = (sent: { messages: { content: string }[] }[]) => sent.filter((r) => r.messages[0].content.includes('You are Calculator'));
+  const calculatorRequests = (sent: ChatRequest[]) => sent.filter((r) => r.messages[0].content.includes('You are Calculator'));
 
   it('resample: the same context at temperature 1 with an addressed seed', () => {
     const { sent } = sentWith([{ turn: '2', fix: 'resample' }]);

@@ -125,7 +125,9 @@ function replaySegment(k, inputs, llm, fixed) {
   for (const turn of run.turns) {
     if (turn.segment !== k) continue;
     const isFixed = turn.player === k ? fixed : fixedPlayers[turn.player] === true;
-    const fixes = isFixed ? turn.fixes : [];
+    // A contrast replay regenerates every model turn from a point on (a fresh sample each, by its world's seed).
+    const regenerate = run.regenerateFrom !== undefined && turn.index >= run.regenerateFrom && turn.kind === 'model';
+    const fixes = regenerate ? [{ kind: 'resample' }] : isFixed ? turn.fixes : [];
     const result = turn.kind === 'tool' ? replayToolTurn(run, turn, replayed, fixes) : replayModelTurn(run, turn, replayed, fixes, llm);
     replayed[turn.index] = result;
     own[turn.index] = result;

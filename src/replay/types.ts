@@ -81,6 +81,8 @@ export interface ReplayRunData {
   turns: ReplayTurn[];
   /** True when a step replays turns of an earlier player (agents): outputs then carry `fixed`. */
   interleaved: boolean;
+  /** Contrast replays (--contrast): every model turn from this index on is resampled, whatever the players. */
+  regenerateFrom?: number;
 }
 
 /** How success is decided: the final answer contains/matches, a model judge, or a metric file. */
