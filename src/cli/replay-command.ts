@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CaseDef, CaseResult } from '../engine/types.ts';
-import { buildReplay, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type ContrastReport, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
+import { buildReplay, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type ContrastReport, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import type { RecordedRun } from '../runs/types.ts';
 import { scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/score.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
@@ -162,7 +162,7 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     blocks.set(result.id, { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(pick && { pick }) });
     const lines = [`Turns of "${result.id}" (dependsOn: the earlier turns its context quotes)`];
     for (const t of plan.turns) {
-      lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : t.dependsOn.length ? `quotes ${t.dependsOn.join(',')} (${t.substitutions.length}x)` : ''}`.trimEnd());
+      lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : t.dependsOn.length ? `quotes ${t.dependsOn.join(',')} (${substitutionCount(t, plan.transcript)}x)` : ''}`.trimEnd());
     }
     if (reused.length) lines.push(`  flagged: tool turn${reused.length === 1 ? '' : 's'} ${reused.join(', ')} reused the recorded result for a changed call (give a stub with --tools)`);
     if (pick) lines.push(`  ranked first: ${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`);

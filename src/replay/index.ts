@@ -10,11 +10,13 @@ import type { CaseDef } from '../engine/types.ts';
 import type { RecordedRun } from '../runs/types.ts';
 import { definitionSource, slotNames, type DefinitionParts, type EmbeddedFile } from './definition-source.ts';
 import { planRun, ReplayPlanError, type FixSpec } from './plan.ts';
+import { substitutionCount } from './turns.ts';
 import type { Outcome, PlayersKind, ReplayRunData } from './types.ts';
 
 export { ReplayPlanError, parseFixSpec, type FixSpec } from './plan.ts';
 export { EmbeddedFileError, sandboxSafeJson, type EmbeddedFile } from './definition-source.ts';
 export { parseIntervention, InterventionError, INTERVENTION_KINDS } from './interventions.ts';
+export { recordedContext, substitutionCount, transcriptContext } from './turns.ts';
 export { PLAYERS_KINDS, type Intervention, type Outcome, type PlayersKind, type ReplayRunData, type ReplayTurn } from './types.ts';
 
 export interface ReplayOptions {
@@ -104,7 +106,7 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
       player: t.player >= 0 ? steps[t.player] : null,
       fixes: t.fixes.map((f) => (f.kind === 'stub' ? 'stub' : f.kind)),
       dependsOn: t.dependsOn,
-      substitutions: t.substitutions.length,
+      substitutions: substitutionCount(t, plan.transcript),
     })),
   };
 }

@@ -4,7 +4,7 @@ import type { AnalysisSettings } from '../engine/types.ts';
 import type { ChatRequest } from '../engine/model-call.ts';
 import { readWhoWhen } from '../formats/importers/whowhen.ts';
 import { readLangfuse } from '../formats/importers/langfuse.ts';
-import { buildReplay, type ReplayOptions } from './index.ts';
+import { buildReplay, recordedContext, type ReplayOptions } from './index.ts';
 import { analyzeWithModel } from './testing/model-loop.ts';
 import { langfuseExport, scriptedModel, WHOWHEN_LOG } from './testing/runs.ts';
 
@@ -35,7 +35,8 @@ describe('a Who&When run replayed', () => {
     ]);
     expect(turns.map((t) => t.dependsOn)).toEqual([[], [0], [1], [0, 1, 2]]);
     // The human's question is in the transcript but is no turn of anyone's.
-    expect(turns[0].context.map((m) => m.content)).toEqual([expect.stringContaining('You are Planner'), 'human: What is 6 times 7?']);
+    expect(recordedContext(turns[0], def.runs[0].transcript).map((m) => m.content)).toEqual([expect.stringContaining('You are Planner'), 'human: What is 6 times 7?']);
+    expect(recordedContext(turns[3], def.runs[0].transcript).map((m) => m.role)).toEqual(['system', 'user', 'user', 'user', 'user']);
     expect(def.steps).toEqual(['1 Planner', '2 Calculator', '4 Reporter']);
   });
 
@@ -109,7 +110,8 @@ describe('each intervention', () => {
     expect(calc).toHaveLength(1);
     expect(calc[0].temperature).toBe(1);
     expect(typeof calc[0].seed).toBe('number');
-    expect(calc[0].messages.map((m) => m.content)).toEqual(run().steps.length ? replay().runs[0].turns[1].context.map((m) => m.content) : []);
+    const def = replay();
+    expect(calc[0].messages).toEqual(recordedContext(def.runs[0].turns[1], def.runs[0].transcript));
   });
 
   it('context edits: drop, replace and system+= act on the recorded messages', () => {

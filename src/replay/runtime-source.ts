@@ -19,8 +19,23 @@ function asRecorded(turn, via) {
   return replayedAs(turn, turn.output, turn.toolCalls, via);
 }
 
+/** A context built from the transcript: the agent's system line, then who said what (replayed where it was). */
+function transcriptContext(run, turn, replayed) {
+  const messages = [{ role: 'system', content: 'You are ' + turn.agent + ', one agent of a team working on a task together. Continue the conversation with your next message.' }];
+  let changed = false;
+  for (const entry of run.transcript.slice(0, turn.transcript)) {
+    const now = entry.turn !== null ? replayed[entry.turn] : undefined;
+    const text = now !== undefined ? now.text : entry.text;
+    if (text !== entry.text) changed = true;
+    messages.push({ role: entry.speaker === turn.agent ? 'assistant' : 'user', content: entry.speaker + ': ' + text });
+  }
+  if (messages.length === 1) messages.push({ role: 'user', content: 'Begin.' });
+  return { messages, changed };
+}
+
 /** The turn's recorded context with every quoted earlier output replaced by its replayed output. */
 function replayedContext(run, turn, replayed) {
+  if (turn.transcript !== undefined) return transcriptContext(run, turn, replayed);
   const messages = turn.context.map((m) => ({ role: m.role, content: m.content }));
   let changed = false;
   // From the last span back, so the offsets of the spans before it stay right.
