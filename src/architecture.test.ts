@@ -11,7 +11,10 @@ import { describe, expect, it } from 'vitest';
 const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGlobals?: RegExp; nodeFiles?: RegExp; nodeBuiltins?: boolean }> = {
   'src/engine': { folders: ['src/engine'], packages: ['pure-rand'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
   'src/formats': { folders: ['src/formats', 'src/engine', 'src/runs'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
+  // Runs score attributions with the engine's interval functions (Wilson), nothing else of it.
   'src/runs': { folders: ['src/runs', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
+  // Replaying recorded runs: a run becomes an ordinary definition (source text), below the page and the command.
+  'src/replay': { folders: ['src/replay', 'src/engine', 'src/runs', 'src/formats', 'src/model'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   'src/sandbox': { folders: ['src/sandbox', 'src/engine', 'src/formats'], packages: ['ses', 'acorn'] },
   // The model host runs on a pool's owner (Node or the page): global fetch only; files named *.node.ts may use Node.
   'src/model': { folders: ['src/model', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/, nodeFiles: /\.node\.ts$/ },
@@ -27,7 +30,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   'src/why': { folders: ['src/why', 'src/engine', 'src/formats', 'src/runs', 'src/model'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   // The command: everything below it, never the page.
   'src/cli': {
-    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/node', 'src/why'],
+    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/node', 'src/why', 'src/replay'],
     packages: ['tsx'],
     forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/,
     nodeBuiltins: true,
@@ -35,7 +38,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   // The page: everything below it, never the command, its Node pool or the sandbox (definitions
   // run only in the page's workers, see WORKER_ENTRY_RULE).
   'src/app': {
-    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report', 'src/why'],
+    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report', 'src/why', 'src/replay'],
     packages: ['svelte', 'comlink', 'chart.js', 'idb', '@codemirror/lang-javascript', '@codemirror/language', '@codemirror/state', '@codemirror/view'],
     forbiddenGlobals: /\b(process|require)\s*[.(]/,
   },

@@ -37,6 +37,8 @@ export interface CliOptions {
   model: ModelOptions;
   /** Minimal repairs, training pairs and the credit audit (repair-args.ts). */
   repair: RepairCliOptions;
+  /** --replay and its flags (src/cli/replay-args.ts), when given. */
+  replay?: import('./replay-args.ts').ReplayCliOptions;
 }
 
 export interface ModelOptions {

@@ -20,7 +20,7 @@ import type { RecordedRun } from '../runs/types.ts';
 export const INSPECT_USAGE = `usage: npm run --silent blame -- FILE|FOLDER... --inspect [--json]
        npm run --silent blame -- FILE|FOLDER... --score PREDICTIONS.json [--json]`;
 
-class InspectInputError extends Error {
+export class InspectInputError extends Error {
   /** A command-line mistake (the usage is shown after it), rather than a bad input file. */
   constructor(message: string, readonly usage = false) {
     super(message);

@@ -64,6 +64,8 @@ interface Analysis {
   modelCache?: ModelCacheEntry[];
   /** Each step's input names (compiled definitions), for the training pairs' prompts. */
   steps?: { name: string; inputs: string[] }[];
+  /** --replay: the per-case replay blocks and the lines printed after the tables. */
+  replay?: import('./replay-command.ts').ReplayExtras;
 }
 
 /** Options that only make sense when steps are replayed, refused for game files. */
@@ -240,6 +242,10 @@ function analyzeGames(games: TableGame[], opts: CliOptions): Analysis {
 }
 
 async function analyze(opts: CliOptions): Promise<Analysis> {
+  if (opts.replay) {
+    const { runReplay } = await import('./replay-command.ts');
+    return runReplay(opts, opts.replay, analyzeSource, (message) => new InputError(message));
+  }
   const texts = opts.files.map((file) => readText(file, 'input file'));
   if (texts.length > 1) return analyzeSessions(opts, readSessionsToMerge(opts, texts));
   const input = readInput(opts.file, texts[0]);
@@ -329,6 +335,19 @@ function batchOverflow(batch: BatchResult): string | null {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  // A replay of recorded runs (docs/replay.md) takes its own flags out first.
+  const { takeReplayArgs, REPLAY_USAGE } = await import('./replay-args.ts');
+  let replay: ReturnType<typeof takeReplayArgs> = null;
+  try {
+    replay = takeReplayArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`blame: ${printable(e.message)}\n${REPLAY_USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (replay) argv = replay.rest;
   // Recorded runs (docs/recorded-runs.md) have their own small command line.
   const { wantsInspect, inspectMain } = await import('./inspect.ts');
   if (wantsInspect(argv)) return inspectMain(argv);
@@ -338,9 +357,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   let opts: CliOptions;
   try {
     opts = parseArgs(argv);
+    if (replay) opts.replay = replay.options;
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`blame: ${printable(e.message)}\n${USAGE}\n`);
+      process.stderr.write(`blame: ${printable(e.message)}\n${USAGE}\n${REPLAY_USAGE}\n`);
       return 2;
     }
     throw e;
@@ -384,7 +404,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   if (opts.json) {
-    process.stdout.write(jsonReport(a.results, batchWithConsensus(a.batch, repaired), { ...(compared && { compare: compared }), ...repairJson(repaired) }) + '\n');
+    process.stdout.write(jsonReport(a.results, batchWithConsensus(a.batch, repaired), { ...(compared && { compare: compared }), ...repairJson(repaired), ...a.replay?.json }, a.replay?.blocks) + '\n');
   } else {
     const out = a.results.filter((r) => r.failed || r.error).map(formatCase);
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
@@ -393,6 +413,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (compared) out.push(formatComparison(compared));
     const repairText = formatRepairOutcome(repaired);
     if (repairText) out.push(repairText);
+    if (a.replay) out.push(...a.replay.text);
     process.stdout.write(out.join('\n\n') + '\n');
   }
   return a.results.some((r) => r.error) ? 1 : 0;

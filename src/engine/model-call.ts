@@ -33,6 +33,8 @@ export interface ChatRequest {
    * as top-level fields of the body beside the ones above (which they never replace); part of the key.
    */
   params?: Record<string, unknown>;
+  /** Function definitions (OpenAI's `tools`), as the definition gave them. */
+  tools?: unknown[];
 }
 
 /** What the host keeps of an endpoint's answer (no headers, no ids: only what replays need). */
@@ -43,6 +45,8 @@ export interface ModelResponse {
   usage: { input: number; output: number };
   /** For `logprobs` requests: the top log-probabilities of the first generated token. */
   topLogprobs?: { token: string; logprob: number }[];
+  /** The answer's tool calls (`choices[0].message.tool_calls`: function name and arguments text). */
+  toolCalls?: { name: string; arguments: string }[];
   /** What the endpoint said served the request (its `model`, `system_fingerprint`, llama.cpp's model), to spot a model swapped behind an id. */
   served?: ServedModel;
 }

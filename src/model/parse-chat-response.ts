@@ -36,6 +36,8 @@ export function parseChatResponse(body: string, maxTop = Infinity): ModelRespons
   if (typeof json.model === 'string' && json.model !== '') served.model = json.model.slice(0, 200);
   if (typeof json.system_fingerprint === 'string' && json.system_fingerprint !== '') served.fingerprint = json.system_fingerprint.slice(0, 200);
   if (served.model !== undefined || served.fingerprint !== undefined) response.served = served;
+  const calls = toolCalls(message.tool_calls, bad);
+  if (calls) response.toolCalls = calls;
   return response;
 }
 
@@ -60,6 +62,19 @@ function topLogprobs(logprobs: unknown, bad: (path: string, what: string) => Typ
     out.push({ token: entry.token, logprob: Math.min(0, logprob) });
   }
   return out;
+}
+
+/** `message.tool_calls[k].function.{name, arguments}` (arguments as the endpoint wrote them: JSON text). */
+function toolCalls(list: unknown, bad: (path: string, what: string) => TypeError): ModelResponse['toolCalls'] | undefined {
+  if (list === undefined || list === null) return undefined;
+  if (!Array.isArray(list)) throw bad('choices[0].message.tool_calls', 'is not an array');
+  if (list.length === 0) return undefined;
+  return list.map((call: unknown, k: number) => {
+    const fn = isRecord(call) ? call.function : undefined;
+    if (!isRecord(fn) || typeof fn.name !== 'string') throw bad(`choices[0].message.tool_calls[${k}].function.name`, 'is not a string');
+    const args = fn.arguments;
+    return { name: fn.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
+  });
 }
 
 function tokenCount(value: unknown): number {

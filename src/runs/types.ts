@@ -69,6 +69,10 @@ export interface RecordedRun {
   label?: RunLabel;
   /** A subset the run belongs to (Who&When: "Algorithm-Generated" or "Hand-Crafted"). */
   group?: string;
+  /** The task the run was given, where the format records it apart (Who&When `question`). */
+  task?: string;
+  /** The correct final answer, where the format records it (Who&When `ground_truth`). */
+  expected?: string;
   /** Steps in execution order (parents before children, siblings by start, end, id). */
   steps: RecordedStep[];
 }

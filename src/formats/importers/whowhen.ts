@@ -80,7 +80,11 @@ export function readWhoWhen(text: string, fileName?: string) {
   const id = fileName !== undefined && fileName !== '' ? runIdFromFileName(fileName) : (questionId ?? 'run');
   const solved = ownField(log, 'is_correct') ?? ownField(log, 'is_corrected');
   const run = buildRun({ id, name: `Who&When ${group} ${id}`, steps, status: solved === true ? 'ok' : 'error', label, group });
-  return { format: 'whowhen', runs: [run] };
+  // The task and its correct answer, for replays (the default outcome is "the final answer contains it").
+  const question = ownField(log, 'question');
+  const task = typeof question === 'string' && question.trim() !== '' ? question : undefined;
+  const expected = ownField(log, 'ground_truth');
+  return { format: 'whowhen', runs: [{ ...run, ...(task !== undefined && { task }), ...((typeof expected === 'string' || typeof expected === 'number') && String(expected).trim() !== '' && { expected: String(expected) }) }] };
 }
 
 export const whowhenImporter: Importer = {
