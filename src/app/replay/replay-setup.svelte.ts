@@ -13,9 +13,6 @@ import { parseOutcome, type OutcomeKind } from './parse-outcome.ts';
 export type SetupOutcome = { ok: true; definition: ReplayDefinition } | { ok: false; problem: string };
 
 export class ReplaySetup {
-  readonly run: RecordedRun;
-  /** The file the run came from (the definition's header names it). */
-  readonly fileName: string;
   players = $state<PlayersKind>('steps');
   /** Fix text by the turn's recorded step index: one intervention a line; blank for the default. */
   fixes = $state<Record<number, string>>({});
@@ -26,10 +23,11 @@ export class ReplaySetup {
   /** Model ids by alias (the study's `models` setting); undefined leaves the definition's own. */
   models = $state.raw<Record<string, string> | undefined>(undefined);
 
-  constructor(run: RecordedRun, fileName: string) {
-    this.run = run;
-    this.fileName = fileName;
-  }
+  /** `fileName`: the file the run came from (the definition's header names it). */
+  constructor(
+    readonly run: RecordedRun,
+    readonly fileName: string,
+  ) {}
 
   /** The problem with each turn's fix text, by step index (only turns with one). */
   fixProblems: Record<number, string> = $derived.by(() => {
@@ -56,7 +54,7 @@ export class ReplaySetup {
   );
 
   /** The outcome the replay is judged by, or what is missing. */
-  outcome = $derived(parseOutcome({ kind: this.outcomeKind, expect: this.expect, rubric: this.rubric, metric: this.metric }, this.run.expected));
+  outcome = $derived.by(() => parseOutcome({ kind: this.outcomeKind, expect: this.expect, rubric: this.rubric, metric: this.metric }, this.run.expected));
 
   /** The definition for the current choices, or the first problem (a fix, the outcome, the run itself). */
   result: SetupOutcome = $derived.by(() => {

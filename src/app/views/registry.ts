@@ -8,6 +8,8 @@ import CasePanel from '../panels/CasePanel.svelte';
 import CasesPanel from '../panels/CasesPanel.svelte';
 import DefinitionPanel from '../panels/DefinitionPanel.svelte';
 import CompareView from '../compare/CompareView.svelte';
+import ReplayView from '../replay/ReplayView.svelte';
+import { recordingOf } from '../replay/recording-of.ts';
 import type { ViewContext } from './view-context.svelte.ts';
 
 export interface ViewEntry {
@@ -30,6 +32,7 @@ export const VIEWS: readonly ViewEntry[] = [
     visible: (ctx) => ctx.runner.study?.pipeline !== undefined,
   },
   { id: 'compare', label: () => 'Compare', component: CompareView, visible: (ctx) => ctx.compare !== null },
+  { id: 'replay', label: () => 'Replay', component: ReplayView, visible: (ctx) => recordingOf(ctx.runner.study?.cases[0]) !== null },
 ];
 
 /** The views with a tab now. */
