@@ -20,9 +20,16 @@ export class RunsState {
   selectedStepId = $state<string | null>(null);
   /** Files of a many-file open that could not be read, one line each. */
   problems = $state.raw<string[]>([]);
+  /** The runs stay open behind a study made from one of them (a replay): the study shows. */
+  behindStudy = $state(false);
 
   get open(): boolean {
     return this.runs.length > 0;
+  }
+
+  /** The run view is what the page shows (runs are open and no study is in front of them). */
+  get shown(): boolean {
+    return this.open && !this.behindStudy;
   }
 
   get selected(): OpenRun | null {
@@ -59,5 +66,6 @@ export class RunsState {
     this.selectedKey = null;
     this.selectedStepId = null;
     this.problems = [];
+    this.behindStudy = false;
   }
 }

@@ -9,6 +9,8 @@ import CasesPanel from '../panels/CasesPanel.svelte';
 import DefinitionPanel from '../panels/DefinitionPanel.svelte';
 import CompareView from '../compare/CompareView.svelte';
 import AuditView from '../audit/AuditView.svelte';
+import ReplayView from '../replay/ReplayView.svelte';
+import { recordingOf } from '../replay/recording-of.ts';
 import type { ViewContext } from './view-context.svelte.ts';
 
 export interface ViewEntry {
@@ -32,6 +34,7 @@ export const VIEWS: readonly ViewEntry[] = [
   },
   { id: 'compare', label: () => 'Compare', component: CompareView, visible: (ctx) => ctx.compare !== null },
   { id: 'audit', label: () => 'Audit', component: AuditView, visible: (ctx) => ctx.runner.study !== null },
+  { id: 'replay', label: () => 'Replay', component: ReplayView, visible: (ctx) => recordingOf(ctx.runner.study?.cases[0]) !== null },
 ];
 
 /** The views with a tab now. */

@@ -1,0 +1,56 @@
+/**
+ * What the Replay view reads of a replay case: its `recording` input (the run as the replay
+ * definition embeds it). The input comes from a definition or a session file, so it is read field
+ * by field into a plain copy; anything else is not a replay case (null).
+ */
+import type { CaseDef } from '../../engine/types.ts';
+
+export interface RecordedTurnView {
+  index: number;
+  /** The recorded step, as the run view numbers steps. */
+  step: number;
+  name: string;
+  agent: string;
+  kind: 'model' | 'tool';
+  /** Turn indices whose output its context quotes. */
+  dependsOn: number[];
+  /** Its player's index, -1 for none. */
+  player: number;
+  /** The kinds of its interventions. */
+  fixes: string[];
+}
+
+export interface RecordingView {
+  id: string;
+  players: string[];
+  turns: RecordedTurnView[];
+}
+
+const isInt = (v: unknown): v is number => Number.isInteger(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function turnOf(value: unknown): RecordedTurnView | null {
+  if (!isObject(value)) return null;
+  const { index, step, name, agent, kind, dependsOn, player, fixes } = value;
+  if (!isInt(index) || !isInt(step) || typeof name !== 'string' || typeof agent !== 'string' || (kind !== 'model' && kind !== 'tool') || !isInt(player)) return null;
+  if (!Array.isArray(dependsOn) || !dependsOn.every(isInt) || !Array.isArray(fixes)) return null;
+  const kinds: string[] = [];
+  for (const f of fixes) {
+    if (!isObject(f) || typeof f.kind !== 'string') return null;
+    kinds.push(f.kind);
+  }
+  return { index, step, name, agent, kind, dependsOn: [...dependsOn], player, fixes: kinds };
+}
+
+/** The replay a case stands for, or null. */
+export function recordingOf(caseDef: CaseDef | undefined): RecordingView | null {
+  const value: unknown = caseDef?.inputs?.recording;
+  if (!isObject(value) || typeof value.id !== 'string' || !Array.isArray(value.players) || !value.players.every((p) => typeof p === 'string') || !Array.isArray(value.turns)) return null;
+  const turns: RecordedTurnView[] = [];
+  for (const raw of value.turns) {
+    const turn = turnOf(raw);
+    if (!turn) return null;
+    turns.push(turn);
+  }
+  return { id: value.id, players: [...value.players], turns };
+}

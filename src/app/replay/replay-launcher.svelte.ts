@@ -1,0 +1,85 @@
+/**
+ * "Blame this run", from the run view to the study and back: opens the setup of a run, turns it
+ * into a study of its replay definition (a new session, autosaved like any), and takes the user
+ * from a player of that study back to its turn in the run view while the run is open.
+ */
+import type { AnalysisSettings } from '../../engine/types.ts';
+import type { ReplayDefinition } from '../../replay/index.ts';
+import type { OpenRun, RunsState } from '../runs/runs-state.svelte.ts';
+import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
+import type { StudyOpener } from '../state/study-opener.svelte.ts';
+import { PageAnalysisPool } from '../analysis/analysis-pool.ts';
+import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
+import { CacheCount } from './cache-count.svelte.ts';
+import { ReplaySetup } from './replay-setup.svelte.ts';
+
+export class ReplayLauncher {
+  /** The setup being filled in (the run view shows it instead of the run), or null. */
+  setup = $state.raw<ReplaySetup | null>(null);
+  readonly count: CacheCount;
+  readonly #runs: RunsState;
+  readonly #runner: AnalysisRunner;
+  readonly #opener: StudyOpener;
+
+  constructor(deps: { runs: RunsState; runner: AnalysisRunner; opener: StudyOpener }) {
+    this.#runs = deps.runs;
+    this.#runner = deps.runner;
+    this.#opener = deps.opener;
+    this.count = new CacheCount(deps.runner.responseStore, () => new PageAnalysisPool(1, createAnalysisWorker));
+  }
+
+  get runner(): AnalysisRunner {
+    return this.#runner;
+  }
+
+  /** Opens the setup of the run with this key (the run is selected, so Cancel goes back to it). */
+  begin(key: string): void {
+    const open = this.#runs.runs.find((r) => r.key === key);
+    if (!open) return;
+    this.#runs.select(key);
+    const setup = new ReplaySetup(open.run, open.fileName);
+    setup.models = this.#runner.settings.models;
+    this.setup = setup;
+  }
+
+  cancel(): void {
+    this.setup = null;
+    this.count.dispose();
+  }
+
+  /** The settings the study starts with, as the count assumes them. */
+  settingsFor(setup: ReplaySetup): AnalysisSettings {
+    const defaults = this.#runner.defaultSettings();
+    return setup.models ? { ...defaults, models: setup.models } : defaults;
+  }
+
+  /** Opens the replay as a new study (its definition in the Definition view); the run view stays open behind it. */
+  async start(definition: ReplayDefinition): Promise<void> {
+    const setup = this.setup;
+    if (!setup) return;
+    this.cancel();
+    this.#runs.behindStudy = true;
+    await this.#opener.openNewStudy(
+      { fileName: setup.fileName, name: definition.name, pipeline: { name: definition.name, source: definition.source }, cases: definition.cases, games: [] },
+      { settings: this.settingsFor(setup) },
+    );
+  }
+
+  /** The open run a replay case was made from (matched by run id), when the run view holds it. */
+  runOf(recording: { id: string }): OpenRun | null {
+    return this.#runs.runs.find((r) => r.run.id === recording.id) ?? null;
+  }
+
+  /** Shows a recorded step of an open run in the run view. */
+  showStep(open: OpenRun, stepIndex: number): void {
+    this.#runs.select(open.key);
+    const step = open.run.steps[stepIndex];
+    if (step) this.#runs.selectedStepId = step.id;
+    this.#runs.behindStudy = false;
+  }
+
+  /** Back from the run view to the replay study behind it. */
+  backToStudy(): void {
+    if (this.#runner.study) this.#runs.behindStudy = true;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The "Blame this run" setup of one recorded run: who the players are (steps, turns or agents),
+ * the fix of each turn (one intervention a line; blank is the default: `repair` for a model turn,
+ * none for a tool turn), how success is decided, and the model ids. From them comes the replay
+ * definition (src/replay), regenerated as they change; the panel shows its turns, players and
+ * problems, and opening the study takes the definition as it stands.
+ */
+import { buildReplay, InterventionError, parseIntervention, ReplayPlanError, EmbeddedFileError, type FixSpec, type PlayersKind, type ReplayDefinition, type ReplayRunData } from '../../replay/index.ts';
+import type { RecordedRun } from '../../runs/types.ts';
+import { parseOutcome, type OutcomeKind } from './parse-outcome.ts';
+
+/** The definition to open, or the first thing that stops it, in words for the panel. */
+export type SetupOutcome = { ok: true; definition: ReplayDefinition } | { ok: false; problem: string };
+
+export class ReplaySetup {
+  players = $state<PlayersKind>('steps');
+  /** Fix text by the turn's recorded step index: one intervention a line; blank for the default. */
+  fixes = $state<Record<number, string>>({});
+  outcomeKind = $state<OutcomeKind>('expect');
+  expect = $state('');
+  rubric = $state('');
+  metric = $state.raw<{ fileName: string; source: string } | null>(null);
+  /** Model ids by alias (the study's `models` setting); undefined leaves the definition's own. */
+  models = $state.raw<Record<string, string> | undefined>(undefined);
+
+  /** `fileName`: the file the run came from (the definition's header names it). */
+  constructor(
+    readonly run: RecordedRun,
+    readonly fileName: string,
+  ) {}
+
+  /** The problem with each turn's fix text, by step index (only turns with one). */
+  fixProblems: Record<number, string> = $derived.by(() => {
+    const out: Record<number, string> = {};
+    for (const [step, text] of Object.entries(this.fixes)) {
+      for (const line of fixLines(text)) {
+        try {
+          parseIntervention(line);
+        } catch (error) {
+          if (!(error instanceof InterventionError)) throw error;
+          out[Number(step)] = error.message;
+          break;
+        }
+      }
+    }
+    return out;
+  });
+
+  /** The fixes as the replay takes them (`TURN=KIND[:ARG]`), the unreadable ones left out. */
+  fixSpecs: FixSpec[] = $derived.by(() =>
+    Object.entries(this.fixes)
+      .filter(([step]) => this.fixProblems[Number(step)] === undefined)
+      .flatMap(([step, text]) => fixLines(text).map((fix) => ({ turn: step, fix }))),
+  );
+
+  /** The outcome the replay is judged by, or what is missing. */
+  outcome = $derived.by(() => parseOutcome({ kind: this.outcomeKind, expect: this.expect, rubric: this.rubric, metric: this.metric }, this.run.expected));
+
+  /** The definition for the current choices, or the first problem (a fix, the outcome, the run itself). */
+  result: SetupOutcome = $derived.by(() => {
+    const fixProblem = Object.entries(this.fixProblems)[0];
+    if (fixProblem) return { ok: false, problem: `Fix of step ${fixProblem[0]}: ${fixProblem[1]}` };
+    if (!this.outcome.ok) return { ok: false, problem: this.outcome.problem };
+    return build(this.run, this.fileName, this.players, this.fixSpecs, this.outcome.outcome);
+  });
+
+  /**
+   * The turns and players to show, also while the outcome or a fix has a problem (the turns do
+   * not depend on the outcome; fixes that cannot be read are left out). Null when the run has
+   * nothing to replay, with the reason in `result`.
+   */
+  preview: ReplayRunData | null = $derived.by(() => {
+    if (this.result.ok) return this.result.definition.runs[0];
+    const placeholder = { kind: 'expect', text: '' } as const;
+    const withFixes = build(this.run, this.fileName, this.players, this.fixSpecs, placeholder);
+    if (withFixes.ok) return withFixes.definition.runs[0];
+    const plain = build(this.run, this.fileName, this.players, [], placeholder);
+    return plain.ok ? plain.definition.runs[0] : null;
+  });
+
+  setFix(step: number, text: string): void {
+    const next = { ...this.fixes };
+    if (text.trim() === '') delete next[step];
+    else next[step] = text;
+    this.fixes = next;
+  }
+}
+
+/** One intervention a line, blank lines ignored. */
+export function fixLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+function build(run: RecordedRun, fileName: string, players: PlayersKind, fixes: readonly FixSpec[], outcome: Parameters<typeof buildReplay>[1]['outcome']): SetupOutcome {
+  try {
+    return { ok: true, definition: buildReplay([run], { players, fixes, outcome, origin: fileName }) };
+  } catch (error) {
+    if (error instanceof ReplayPlanError || error instanceof EmbeddedFileError) return { ok: false, problem: error.message.replace(/^--fix /, 'Fix ') };
+    throw error;
+  }
+}
