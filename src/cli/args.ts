@@ -5,10 +5,9 @@ import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setti
 import { parseShard, type Shard } from '../session/shard.ts';
 import { finishRepairFlags, takeRepairFlag, type RepairCliOptions } from './repair-args.ts';
 
-/** A command line that does not fit the contract (docs/formats.md, "Command output"); exit status 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+// Kept in a file of its own so the flag groups' parsers (repair-args, replay-args) need not import this one.
+import { UsageError } from './usage-error.ts';
+export { UsageError };
 
 export interface CliOptions {
   /** The first input file (the only one unless session files are merged). */

@@ -1,5 +1,5 @@
 import type { AnalysisSettings } from '../engine/types.ts';
-import { UsageError } from './args.ts';
+import { UsageError } from './usage-error.ts';
 
 /** The repairs, training-pairs and audit flags (docs/formats.md, "Repairs, training pairs and the credit audit"). */
 export interface RepairCliOptions {

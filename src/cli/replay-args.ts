@@ -5,7 +5,7 @@
  * [--tools FILE.js] [--contrast N] [--emit-definition FILE.js] [--score PREDICTIONS.json]`.
  */
 import { PLAYERS_KINDS, type PlayersKind } from '../replay/index.ts';
-import { UsageError } from './args.ts';
+import { UsageError } from './usage-error.ts';
 
 export interface ReplayCliOptions {
   runs: string[];
