@@ -90,6 +90,14 @@ describe('--repairs on a pipeline with known logic (fixtures/repairs.pipeline.js
     expect(t.stdout).toMatch(/causal consensus/);
   });
 
+  it('a saved session keeps the repairs, and printing it with --repairs lists them again', () => {
+    const saved = join(dir, 'repairs.agentblame-session.json');
+    expect(blame(PIPELINE, '--repairs', '--save', saved, '--json').status).toBe(0);
+    const again = JSON.parse(blame(saved, '--repairs', '--json').stdout);
+    expect(again.cases.map((c: { repairs: unknown }) => c.repairs)).toEqual(out.cases.map((c: { repairs: unknown }) => c.repairs));
+    expect(again.batch.consensus.steps).toEqual(out.batch.consensus.steps);
+  });
+
   it('--success and --repair-size need --repairs', () => {
     expectBadInput(blame(PIPELINE, '--success', '0.5'), /--success .*--repairs/);
     expectBadInput(blame(PIPELINE, '--repairs', '--repair-size', '0'), /--repair-size: expected a whole number/);
