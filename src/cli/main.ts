@@ -29,6 +29,7 @@ import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
 import { compareWithSession, formatComparison, type NamedComparison } from './compare.ts';
 import { afterAnalysis, type RepairOutcome } from './repairs-command.ts';
+import { needsOutputs } from './repair-args.ts';
 import { batchWithConsensus, formatRepairOutcome, repairJson } from './repairs-output.ts';
 
 /** Bad input: one line on stderr, exit status 2. */
@@ -115,7 +116,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const batchOpts = studyBatchOptions(description, opts.settings.delta, opts.batchBound);
     let results: CaseResult[];
     let stoppedEarly = false;
-    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined || opts.repair.pairs !== undefined, all.length);
+    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined || needsOutputs(opts.repair), all.length);
     if (opts.batchStop) {
       // Analyse in chunks and feed results in case order, so where we stop does not depend on timing.
       const stopper = new BatchStopper(batchOpts);
@@ -338,7 +339,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   let repaired: RepairOutcome;
   try {
     a = await analyze(opts);
-    repaired = afterAnalysis(opts.repair, a);
+    repaired = await afterAnalysis(opts.repair, a, opts.model);
     if (opts.compare !== undefined) compared = compareWithFile(opts.compare, a);
     if (opts.html !== undefined || opts.save !== undefined) {
       const session = sessionOfAnalysis(opts, a);
