@@ -72,3 +72,25 @@ describe('--judge-credit', () => {
     expect(r.stderr.trim().split('\n')[0]).toMatch(/--judge-credit: name the judge model with --model ID/);
   }, 60_000);
 });
+
+describe('--pairs with model steps', () => {
+  it('gives a chat step\'s request messages as the prompt', async () => {
+    const { TRIAGE_SOURCE } = await import('../sandbox/testing/triage-source.ts');
+    const { writeFileSync } = await import('node:fs');
+    const e = await startFakeEndpoint();
+    endpoints.push(e);
+    const dir = mkdtempSync(join(tmpdir(), 'blame-pairs-model-'));
+    const file = join(dir, 'triage.pipeline.js');
+    writeFileSync(file, TRIAGE_SOURCE.replace("name: 'triage',", "name: 'triage', models: { default: 'fake-model' },"));
+    const pairsFile = join(dir, 'pairs.jsonl');
+    const r = await blame([file, '--model-url', e.url, '--repairs', '--pairs', pairsFile, '--json']);
+    expect(r.status).toBe(0);
+    const lines = readFileSync(pairsFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const drafts = lines.filter((p) => p.step === 'draft');
+    expect(drafts.length).toBeGreaterThan(0);
+    for (const p of drafts) {
+      expect(p.prompt).toEqual([{ role: 'system', content: 'ANSWER:sorry' }, { role: 'user', content: expect.stringMatching(/^order \d arrived broken$/) }]);
+      expect(p.chosen).not.toEqual(p.rejected);
+    }
+  }, 120_000);
+});
