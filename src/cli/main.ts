@@ -340,6 +340,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     a = await analyze(opts);
     repaired = await afterAnalysis(opts.repair, a, opts.model);
+    // Repairs read off a stored session's tables belong in what is saved or reported from it.
+    if (a.stored && opts.repair.repairs) a.stored = { ...a.stored, results: a.results };
     if (opts.compare !== undefined) compared = compareWithFile(opts.compare, a);
     if (opts.html !== undefined || opts.save !== undefined) {
       const session = sessionOfAnalysis(opts, a);

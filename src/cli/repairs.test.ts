@@ -96,6 +96,10 @@ describe('--repairs on a pipeline with known logic (fixtures/repairs.pipeline.js
     const again = JSON.parse(blame(saved, '--repairs', '--json').stdout);
     expect(again.cases.map((c: { repairs: unknown }) => c.repairs)).toEqual(out.cases.map((c: { repairs: unknown }) => c.repairs));
     expect(again.batch.consensus.steps).toEqual(out.batch.consensus.steps);
+    // The report of the stored session has the repairs section.
+    const html = join(dir, 'repairs.html');
+    expect(blame(saved, '--repairs', '--html', html).status).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('<span class="chip">{plan, draft} · cost 3</span>');
   });
 
   it('audits a pipeline\'s built-in signals, first error and last touch included (they read the kept outputs)', () => {
