@@ -58,7 +58,7 @@ export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js]
        [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
        [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
-       [--repairs] [--success V] [--repair-size K] [--pairs FILE.jsonl] [--audit CREDIT.json]
+       [--repairs] [--success V] [--repair-size K] [--pairs FILE.jsonl] [--audit CREDIT.json] [--judge-credit RUBRIC] [--save-credit FILE]
    or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {

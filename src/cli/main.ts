@@ -30,6 +30,7 @@ import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
 import { compareWithSession, formatComparison, type NamedComparison } from './compare.ts';
 import { afterAnalysis, type RepairOutcome } from './repairs-command.ts';
+import { needsOutputs } from './repair-args.ts';
 import { batchWithConsensus, formatRepairOutcome, repairJson } from './repairs-output.ts';
 
 /** Bad input: one line on stderr, exit status 2. */
@@ -122,7 +123,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const batchOpts = studyBatchOptions(description, opts.settings.delta, opts.batchBound);
     let results: CaseResult[];
     let stoppedEarly = false;
-    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined || opts.repair.pairs !== undefined, all.length);
+    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined || needsOutputs(opts.repair), all.length);
     if (opts.batchStop) {
       // Analyse in chunks and feed results in case order, so where we stop does not depend on timing.
       const stopper = new BatchStopper(batchOpts);
@@ -370,7 +371,9 @@ export async function main(argv: readonly string[]): Promise<number> {
   let repaired: RepairOutcome;
   try {
     a = await analyze(opts);
-    repaired = afterAnalysis(opts.repair, a);
+    repaired = await afterAnalysis(opts.repair, a, opts.model);
+    // Repairs read off a stored session's tables belong in what is saved or reported from it.
+    if (a.stored && opts.repair.repairs) a.stored = { ...a.stored, results: a.results };
     if (opts.compare !== undefined) compared = compareWithFile(opts.compare, a);
     // Session files printed or merged (nothing re-run): --cache files are merged into the first.
     // The sessions' own responses are not: they stay with their session (a file is not trusted).

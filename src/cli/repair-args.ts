@@ -13,6 +13,10 @@ export interface RepairCliOptions {
   pairs?: string;
   /** --audit CREDIT.json: audit the built-in and given credit signals against the Shapley values. */
   audit?: string;
+  /** --judge-credit RUBRIC: add an LLM judge's credit (one yes/no question per step) to the audit. */
+  judgeRubric?: string;
+  /** --save-credit FILE: write the audited given and judged signals as an agentblame-credit file. */
+  saveCredit?: string;
 }
 
 export const DEFAULT_REPAIR_SIZE = 3;
@@ -43,6 +47,15 @@ export function takeRepairFlag(o: RepairCliOptions, flag: string, value: () => s
     case '--audit':
       o.audit = value();
       return true;
+    case '--judge-credit': {
+      const v = value();
+      if (v.trim() === '') throw new UsageError('--judge-credit: expected the rubric the judge is given, got an empty text');
+      o.judgeRubric = v;
+      return true;
+    }
+    case '--save-credit':
+      o.saveCredit = value();
+      return true;
     default:
       return false;
   }
@@ -53,5 +66,11 @@ export function finishRepairFlags(o: RepairCliOptions, settings: AnalysisSetting
   const searching = o.repairs || o.pairs !== undefined;
   if (!searching && o.success !== undefined) throw new UsageError('--success sets the level a repair must reach: give it with --repairs or --pairs FILE');
   if (!searching && o.size !== undefined) throw new UsageError('--repair-size bounds the repair search: give it with --repairs or --pairs FILE');
+  if (o.saveCredit !== undefined && o.audit === undefined && o.judgeRubric === undefined) throw new UsageError('--save-credit writes the audited credit signals: give it with --audit FILE or --judge-credit RUBRIC');
   if (searching) settings.repairs = { size: o.size ?? DEFAULT_REPAIR_SIZE, ...(o.success !== undefined && { success: o.success }) };
+}
+
+/** Whether the results must keep their step outputs: pairs, the judge and the audit's first-error signal read them. */
+export function needsOutputs(o: RepairCliOptions): boolean {
+  return o.pairs !== undefined || o.audit !== undefined || o.judgeRubric !== undefined;
 }

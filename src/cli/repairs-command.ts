@@ -11,12 +11,13 @@ import { isAnalysedFailure } from '../engine/case-result.ts';
 import { causalConsensus, type ConsensusStep } from '../engine/repairs/causal-consensus.ts';
 import { repairsFromTable } from '../engine/repairs/table-repairs.ts';
 import { trainingPairs, type TrainingPair } from '../engine/repairs/training-pairs.ts';
-import { auditStudy, type StudyAudit } from '../engine/audit/audit-study.ts';
+import { auditStudy, type CreditSignals, type StudyAudit } from '../engine/audit/audit-study.ts';
 import { ownValue } from '../engine/named-record.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
 import { parseCreditFile } from '../formats/credit-file.ts';
 import type { RepairCliOptions } from './repair-args.ts';
+import type { ModelOptions } from './args.ts';
 
 /** What the post-analysis needs of the command's analysis. */
 export interface RepairAnalysis {
@@ -28,7 +29,7 @@ export interface RepairAnalysis {
   steps?: readonly { name: string; inputs: readonly string[] }[];
   range?: readonly [number, number];
   modelCache?: readonly ModelCacheEntry[];
-  settings: { seed: number; repairs?: { success?: number } };
+  settings: { seed: number; repairs?: { success?: number }; models?: Record<string, string> };
 }
 
 export interface RepairOutcome {
@@ -41,7 +42,7 @@ export interface RepairOutcome {
   notes: string[];
 }
 
-export function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis): RepairOutcome {
+export async function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis, model: ModelOptions): Promise<RepairOutcome> {
   const out: RepairOutcome = { notes: [] };
   if (o.repairs || o.pairs !== undefined) {
     const success = o.success ?? a.settings.repairs?.success ?? a.range?.[1] ?? 1;
@@ -54,11 +55,12 @@ export function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis): RepairOut
     if (out.repairCases.notSearched > 0) out.notes.push(`${out.repairCases.notSearched} failure${out.repairCases.notSearched === 1 ? ' has' : 's have'} no repair search and no complete coalition table: re-run the study with --repairs`);
     if (o.pairs !== undefined) {
       const pairs = searched.flatMap((r) => trainingPairs(r, pairSources(r, a)));
-      writeWhole(o.pairs, pairs.map((p) => JSON.stringify(p)).join('\n') + (pairs.length ? '\n' : ''));
+      writeWhole(o.pairs, pairs.map((p) => JSON.stringify(p)).join('\n') + (pairs.length ? '\n' : ''), 'training pairs');
       out.pairs = { file: o.pairs, written: pairs.length };
       if (pairs.length === 0) out.notes.push(`${o.pairs}: no training pairs (game tables have no step outputs, and a repair must change what its steps output)`);
     }
   }
+  let given: CreditSignals = {};
   if (o.audit !== undefined) {
     let text: string;
     try {
@@ -66,14 +68,22 @@ export function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis): RepairOut
     } catch (e) {
       throw new FormatError('', `cannot read the credit file "${o.audit}": ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
     }
-    let given;
     try {
       given = parseCreditFile(text, a.results);
     } catch (e) {
       if (e instanceof FormatError) throw new FormatError(e.path === '' ? o.audit : `${o.audit}: ${e.path}`, e.detail);
       throw e;
     }
+  }
+  if (o.judgeRubric !== undefined) {
+    const { judgeCredit } = await import('./judge-credit.ts');
+    const judged = await judgeCredit(o.judgeRubric, a.results.filter(isAnalysedFailure), a.cases, model, a.settings.models);
+    given = { ...given, judge: judged.scores };
+    out.notes.push(`judge: ${judged.usage.requests} request${judged.usage.requests === 1 ? '' : 's'} sent, ${judged.usage.cacheHits} from the cache`);
+  }
+  if (o.audit !== undefined || o.judgeRubric !== undefined) {
     out.audit = auditStudy(a.results.filter(isAnalysedFailure), given, a.settings.seed);
+    if (o.saveCredit !== undefined) writeWhole(o.saveCredit, JSON.stringify({ format: 'agentblame-credit', signals: given }) + '\n', 'credit file');
   }
   return out;
 }
@@ -109,14 +119,14 @@ function pairSources(r: AttributedCaseResult, a: RepairAnalysis) {
   };
 }
 
-function writeWhole(path: string, text: string): void {
+function writeWhole(path: string, text: string, what: string): void {
   const temporary = `${path}.${process.pid}.partial`;
   try {
     writeFileSync(temporary, text);
     renameSync(temporary, path);
   } catch (e) {
     rmSync(temporary, { force: true });
-    throw new FormatError('', `cannot write the training pairs to "${path}": ${(e as Error).message}`);
+    throw new FormatError('', `cannot write the ${what} to "${path}": ${(e as Error).message}`);
   }
 }
 

@@ -90,6 +90,27 @@ describe('--repairs on a pipeline with known logic (fixtures/repairs.pipeline.js
     expect(t.stdout).toMatch(/causal consensus/);
   });
 
+  it('a saved session keeps the repairs, and printing it with --repairs lists them again', () => {
+    const saved = join(dir, 'repairs.agentblame-session.json');
+    expect(blame(PIPELINE, '--repairs', '--save', saved, '--json').status).toBe(0);
+    const again = JSON.parse(blame(saved, '--repairs', '--json').stdout);
+    expect(again.cases.map((c: { repairs: unknown }) => c.repairs)).toEqual(out.cases.map((c: { repairs: unknown }) => c.repairs));
+    expect(again.batch.consensus.steps).toEqual(out.batch.consensus.steps);
+    // The report of the stored session has the repairs section.
+    const html = join(dir, 'repairs.html');
+    expect(blame(saved, '--repairs', '--html', html).status).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain('<span class="chip">{plan, draft} · cost 3</span>');
+  });
+
+  it('audits a pipeline\'s built-in signals, first error and last touch included (they read the kept outputs)', () => {
+    const audit = JSON.parse(blame(PIPELINE, '--audit', tempFile('empty-credit.json', '{"signals":{}}'), '--json').stdout).audit;
+    const used = Object.fromEntries(audit.signals.map((s: { name: string; used: number }) => [s.name, s.used]));
+    // Every case's Shapley values vary and each marker signal marks one step; fix-alone is constant
+    // (all 0) for "pair" and leave-one-out (all 0) for "easy", so each leaves one case undefined.
+    expect(used).toEqual({ 'fix-alone': 2, 'leave-one-out': 2, 'last touch': 3, 'last step': 3, 'first error': 3 });
+    expect(audit.signals.find((s: { name: string }) => s.name === 'fix-alone').undefined).toBe(1);
+  });
+
   it('--success and --repair-size need --repairs', () => {
     expectBadInput(blame(PIPELINE, '--success', '0.5'), /--success .*--repairs/);
     expectBadInput(blame(PIPELINE, '--repairs', '--repair-size', '0'), /--repair-size: expected a whole number/);

@@ -152,7 +152,7 @@ export interface AnalysisSettings {
    */
   models?: Readonly<Record<string, string>>;
   /**
-   * Also list each failure's minimal repairs (docs/method.md, "Minimal repairs"): fix sets reaching
+   * Also list each failure's minimal repairs (docs/repairs.md): fix sets reaching
    * `success` (default: the upper end of the metric's range) with no proper subset that does; exact
    * analyses search every set, sampled ones sets of up to `size` steps.
    */

@@ -102,3 +102,18 @@ describe('built-in signals and the study audit', () => {
     expect(audit.signals[0].fidelity.median).toBe(1);
   });
 });
+
+describe('the LLM judge\'s score', () => {
+  it('is the softmax probability of "yes" over the two options (by hand: 1 / (1 + e^(no - yes)))', async () => {
+    const { judgeScore, judgeMessages } = await import('./judge-prompt.ts');
+    // 1 / (1 + e^-2) = 0.8807970779778823 (python3: 1/(1+math.exp(-2)))
+    expect(judgeScore({ yes: -0.1, no: -2.1 })).toBeCloseTo(0.8807970779778823, 12);
+    expect(judgeScore({ yes: -Infinity, no: -0.1 })).toBe(0);
+    expect(judgeScore({ yes: -0.1, no: -Infinity })).toBe(1);
+    const r = failure('q', [0.6, 0.3, 0.1], { factualOutputs: { plan: 'p', fetch: { doc: 1 }, write: 'w' } });
+    const messages = judgeMessages('Be strict.', r, { question: 'why' }, 'fetch');
+    expect(messages[0]).toEqual({ role: 'system', content: 'Be strict.' });
+    expect(messages[1].content).toContain('Step under review: "fetch".\nIts output: {"doc":1}');
+    expect(messages[1].content).toContain('1. plan: p\n2. fetch: {"doc":1}\n3. write: w');
+  });
+});
