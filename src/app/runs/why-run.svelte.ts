@@ -65,7 +65,6 @@ export class WhyRun {
     await this.#inWorker(settings, model, async (api, rerun) => {
       this.result = await api.explain(call.messages, call.predicate, call.recorded, { runs: settings.runs, budget: settings.budget }, rerun, Comlink.proxy((p: { calls: number; stage: string }) => {
         this.stage = p.stage;
-        this.calls = p.calls;
       }));
     });
   }
@@ -104,6 +103,8 @@ export class WhyRun {
     const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index });
     const rerun = Comlink.proxy(async (m: WhyMessage[], r: number[]) => {
       const replies = await rerunHere(m, r, abort.signal);
+      // Counted here, as answers arrive, so the progress moves during a slow stage.
+      if (!abort.signal.aborted) this.calls += replies.length;
       this.cacheHits = host.usage('why').cacheHits;
       return replies;
     });
