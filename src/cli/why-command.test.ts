@@ -142,13 +142,13 @@ describe('check files', () => {
 
   it('a check file that is not valid names the JSON path, and a changed trace is refused', async () => {
     const dir = workspace();
-    const good = { format: 'agentblame-check', version: 1, trace: { file: 'inbox.jsonl', sha256: 'a'.repeat(64), run: 'inbox-1' }, call: { index: 3, step: '5' }, predicate: { tool: 'forward_email' }, fix: { name: 'action-guard', addSystem: 'Only call forward_email when asked.' }, runs: 10, model: 'fake-model', seed: 1 };
+    const good = { format: 'agentblame-check', version: 1, trace: { file: 'inbox.jsonl', run: 'inbox-1', digest: 'a'.repeat(64) }, call: { index: 3, step: '5' }, predicate: { tool: 'forward_email' }, fix: { name: 'action-guard', addSystem: 'Only call forward_email when asked.' }, runs: 10, model: 'fake-model', seed: 1 };
     for (const [patch, message] of [
       [{ runs: 0 }, /runs: expected 1 to 1000 reruns/],
       [{ fix: { name: 'pray' } }, /fix\.name: expected one of untrusted-content/],
       [{ fix: { name: 'fix-the-source', remove: [{ message: 'x' }] } }, /fix\.remove\[0\]\.message: expected a number/],
       [{ predicate: { match: '(' } }, /predicate\.match: /],
-      [{ trace: { file: 'inbox.jsonl', sha256: 'zz', run: 'r' } }, /trace\.sha256: expected 64 lower-case hex/],
+      [{ trace: { file: 'inbox.jsonl', run: 'r', digest: 'zz' } }, /trace\.digest: expected a SHA-256/],
       [{ extra: 1 }, /extra: unknown field/],
     ] as [Record<string, unknown>, RegExp][]) {
       writeFileSync(join(dir, 'c.json'), JSON.stringify({ ...good, ...patch }));
@@ -160,6 +160,6 @@ describe('check files', () => {
     writeFileSync(join(dir, 'c.json'), JSON.stringify(good));
     const changed = await blame('--check', join(dir, 'c.json'), '--model-url', 'http://127.0.0.1:9/v1');
     expect(changed.status).toBe(2);
-    expect(changed.stderr).toMatch(/is not the one the check was written for/);
+    expect(changed.stderr).toMatch(/step 3 of run "inbox-1" is not the call the check was written for/);
   });
 });

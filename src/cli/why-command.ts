@@ -11,7 +11,6 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { sha256 } from '../engine/sha256.ts';
 import type { ModelHost } from '../model/model-host.ts';
 import type { RecordedRun } from '../runs/types.ts';
 import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile } from '../why/check-file.ts';
@@ -20,8 +19,9 @@ import { candidateFixes, fixEdit, tryFixes, type FixResult } from '../why/fixes.
 import { hostRerun, WhyRerunError } from '../why/host-rerun.ts';
 import { explainDecision, WHY_DEFAULTS, type WhyResult } from '../why/method.ts';
 import { applyEdit } from '../why/pieces.ts';
+import { callDigest } from '../why/call-digest.ts';
 import { dryRanking } from '../why/dry.ts';
-import { contextOf, selectCall, WhySelectionError, type SelectedCall } from '../why/select-call.ts';
+import { contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/select-call.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable } from './printable.ts';
 
@@ -143,16 +143,6 @@ function readText(path: string, what: string): string {
     const code = (e as NodeJS.ErrnoException).code;
     throw new WhyInputError(`cannot read ${what} "${path}": ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
-}
-
-function fileDigest(path: string): string {
-  return hex(sha256(new Uint8Array(readFileSync(path))));
 }
 
 function readRun(file: string, text: string, runId: string | undefined): RecordedRun {
@@ -295,7 +285,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     const check: CheckFile = {
       format: CHECK_FORMAT,
       version: CHECK_VERSION,
-      trace: { file: relative(dirname(resolve(o.writeCheck)), resolve(file)).split('\\').join('/'), sha256: fileDigest(file), run: run.id },
+      trace: { file: relative(dirname(resolve(o.writeCheck)), resolve(file)).split('\\').join('/'), run: run.id, digest: callDigest(call.messages, call.recorded) },
       call: { index: call.index, step: call.step.id },
       predicate: call.predicate,
       fix: name ? { name, ...(addSystem !== undefined && { addSystem }), ...(remove !== undefined && { remove }), ...(fill !== undefined && { fill }) } : null,
@@ -341,10 +331,10 @@ async function checkRun(o: WhyOptionsCli): Promise<number> {
   }
   const tracePath = isAbsolute(check.trace.file) ? check.trace.file : resolve(dirname(checkPath), check.trace.file);
   const text = readText(tracePath, 'the check\'s trace');
-  if (fileDigest(tracePath) !== check.trace.sha256) throw new WhyInputError(`${checkPath}: the trace "${tracePath}" is not the one the check was written for (its SHA-256 differs)`);
   const run = readRun(tracePath, text, check.trace.run);
   const step = run.steps[check.call.index];
-  if (!step || step.id !== check.call.step) throw new WhyInputError(`${checkPath}: call.index ${check.call.index} is not step "${check.call.step}" of run "${run.id}"`);
+  if (!step || step.id !== check.call.step || step.kind !== 'llm') throw new WhyInputError(`${checkPath}: call.index ${check.call.index} is not model step "${check.call.step}" of run "${run.id}" in "${tracePath}"`);
+  if (callDigest(contextOf(step), recordedReply(step)) !== check.trace.digest) throw new WhyInputError(`${checkPath}: step ${check.call.index} of run "${run.id}" is not the call the check was written for (its context or answer differs from the digest)`);
   const model = o.model.id ?? check.model;
   const host = await modelHost(o, model, '--check');
   const rerun = hostRerun(host, { model, seed: check.seed, call: check.call.index, ...samplingOf({ step } as SelectedCall) });

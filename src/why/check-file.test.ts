@@ -5,7 +5,7 @@ import { parseCheck, serializeCheck, type CheckFile } from './check-file.ts';
 const check: CheckFile = {
   format: 'agentblame-check',
   version: 1,
-  trace: { file: '../traces/inbox.jsonl', sha256: 'ab'.repeat(32), run: 'inbox-1' },
+  trace: { file: '../traces/inbox.jsonl', run: 'inbox-1', digest: 'ab'.repeat(32) },
   call: { index: 3, step: '5' },
   predicate: { tool: 'forward_email', match: 'outside' },
   fix: { name: 'fix-the-source', remove: [{ message: 3, pointer: '/emails/0/body', paragraph: 2, sentence: 1 }], fill: '[gone]' },
