@@ -14,6 +14,8 @@ import { hostRerun } from '../../why/host-rerun.ts';
 import type { WhyResult } from '../../why/method.ts';
 import { selectCall, type SelectedCall } from '../../why/select-call.ts';
 import type { WhyWorkerApi } from './why.worker.ts';
+import { callDigest } from '../../why/call-digest.ts';
+import { CHECK_FORMAT, CHECK_VERSION, type CheckFile } from '../../why/check-file.ts';
 import type { ModelConnection } from '../model/model-connection.svelte.ts';
 
 /** What the page's model settings give a why run. */
@@ -123,6 +125,26 @@ export class WhyRun {
       }
     }
   }
+}
+
+/**
+ * The check file of a finished run (docs/why.md): the best passing fix (rules before removing
+ * content), or none when no fix was tried or none passed (a check that fails while the model
+ * still makes this decision). `trace.file` is the file's name: keep the check beside the trace.
+ */
+export function checkOf(call: SelectedCall, run: RecordedRun, fileName: string, settings: WhySettings, fixes: readonly FixResult[] | null): CheckFile {
+  const best = fixes?.find((f) => f.verdict === 'PASS');
+  return {
+    format: CHECK_FORMAT,
+    version: CHECK_VERSION,
+    trace: { file: fileName, run: run.id, digest: callDigest(call.messages, call.recorded) },
+    call: { index: call.index, step: call.step.id },
+    predicate: call.predicate,
+    fix: best ? { name: best.name, ...(best.addSystem !== undefined && { addSystem: best.addSystem }), ...(best.remove !== undefined && { remove: best.remove }), ...(best.fill !== undefined && { fill: best.fill }) } : null,
+    runs: settings.runs,
+    model: settings.model,
+    seed: 1,
+  };
 }
 
 /** Where a piece's text is in its message's recorded text (for the highlight), or null. */
