@@ -115,6 +115,35 @@ describe('blame --why', () => {
   });
 });
 
+describe('blame --why on models whose decision does not depend on the context', () => {
+  /** Forwards in a share of reruns set by the request's seed alone, whatever the context says. */
+  const blind = (rate: number) => (request: { seed?: number }) => {
+    const forward = ((request.seed ?? 0) % 1000) / 1000 < rate;
+    return { text: forward ? 'tool call: forward_email {"to": "billing@outside-payments.example"}' : 'Nothing urgent today.', finish: 'stop', usage: { input: 1, output: 1 } };
+  };
+
+  it('a context-blind model gives no cause', async () => {
+    const e = await startFakeEndpoint({ answer: blind(0.8) });
+    endpoints.push(e);
+    const r = await blame(FIXTURE, '--why', 'last', '--model-url', e.url, '--json');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.stable).toBe(true);
+    expect(out.headline).toBeNull();
+    expect(out.pieces.filter((p: { role: string }) => p.role !== 'no-effect' && p.role !== 'screened')).toEqual([]);
+    expect(out.notes.join(' ')).toMatch(/no piece of the context is a significant cause/);
+  });
+
+  it('a decision made under 1 in 5 reruns is "nothing stable to attribute"', async () => {
+    const e = await startFakeEndpoint({ answer: blind(0.05) });
+    endpoints.push(e);
+    const r = await blame(FIXTURE, '--why', 'last', '--model-url', e.url);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/nothing stable to attribute/);
+    expect(e.requests).toHaveLength(10);
+  });
+});
+
 describe('check files', () => {
   it('writes a check with the passing fix that holds on this model, fails on a model that ignores the fix, and a node:test file that runs it', async () => {
     const e = await endpoint();
