@@ -144,6 +144,17 @@ describe('blame --why on models whose decision does not depend on the context', 
   });
 });
 
+describe('blame --why when the endpoint fails', () => {
+  it('says what the endpoint answered in one line, exit status 1', async () => {
+    const e = await endpoint();
+    e.setFault({ kind: 'status', status: 400, message: 'tool messages need a tool_call_id' });
+    const r = await blame(FIXTURE, '--why', 'last', '--model-url', e.url);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/a rerun failed: .*tool messages need a tool_call_id/);
+  });
+});
+
 describe('check files', () => {
   it('writes a check with the passing fix that holds on this model, fails on a model that ignores the fix, and a node:test file that runs it', async () => {
     const e = await endpoint();

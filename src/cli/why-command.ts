@@ -5,7 +5,7 @@
  *            [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE]
  *            [--json] [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
  *   blame -- --check FILE.json [--runs N] [--json] [model flags] [--cache FILE]
- * Exit status: 0 done (a check that holds); 1 the check's bad call happened; 2 bad input.
+ * Exit status: 0 done (a check that holds); 1 the check's bad call happened, or a rerun failed; 2 bad input.
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
@@ -29,6 +29,9 @@ export const WHY_USAGE = `usage: npm run --silent blame -- FILE --why last|tool:
        [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE] [--json]
        [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
    or: npm run --silent blame -- --check FILE.json [--runs N] [--json] [--model-url URL] [--model ID] [--api-key-env NAME] [--cache FILE]...`;
+
+/** A rerun the model host could not get: one line on stderr, exit status 1 (the input was fine). */
+class WhyRunError extends Error {}
 
 class WhyInputError extends Error {
   constructor(
@@ -273,7 +276,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     });
     if (o.fixes) fixes = await tryFixes(call.messages, call.predicate, why.base, candidateFixes(call.messages, call.predicate, why, o.fill), rerun, { runs });
   } catch (e) {
-    if (e instanceof WhyRerunError) throw new WhyInputError(e.message);
+    if (e instanceof WhyRerunError) throw new WhyRunError(e.message);
     throw e;
   } finally {
     if (live) process.stderr.write('\r\x1b[K');
@@ -344,7 +347,7 @@ async function checkRun(o: WhyOptionsCli): Promise<number> {
   try {
     replies = await rerun(context, Array.from({ length: runs }, (_, i) => i));
   } catch (e) {
-    if (e instanceof WhyRerunError) throw new WhyInputError(e.message);
+    if (e instanceof WhyRerunError) throw new WhyRunError(e.message);
     throw e;
   }
   const k = replies.filter((r) => decides(check.predicate, r)).length;
@@ -361,6 +364,10 @@ export async function whyMain(argv: readonly string[]): Promise<number> {
     if (e instanceof WhyInputError) {
       process.stderr.write(`blame: ${printable(e.message.replace(/\s*\n\s*/g, ' '))}\n${e.usage ? `${WHY_USAGE}\n` : ''}`);
       return 2;
+    }
+    if (e instanceof WhyRunError) {
+      process.stderr.write(`blame: ${printable(e.message.replace(/\s*\n\s*/g, ' '))}\n`);
+      return 1;
     }
     throw e;
   }

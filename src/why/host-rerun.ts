@@ -28,6 +28,15 @@ export class WhyRerunError extends Error {
   override name = 'WhyRerunError';
 }
 
+/** A request that cannot be built (a context over the prompt limit) is the rerun's error, not a crash. */
+function buildRequest(build: () => ReturnType<typeof chatRequest>): ReturnType<typeof chatRequest> {
+  try {
+    return build();
+  } catch (error) {
+    throw new WhyRerunError(`the context cannot be sent: ${(error as Error).message}`);
+  }
+}
+
 /** Noise slot of a rerun's seed, as a model step's chat seed (`#llm-seed`). */
 const SLOT_SEED = '#llm-seed';
 
@@ -38,11 +47,11 @@ export function hostRerun(host: ModelHost, options: HostRerunOptions): Rerun {
   return async (messages, replicates, signal) => {
     const chat = messages.map((m) => ({ role: m.role, content: contentOf(m) }));
     const requests = replicates.map((r) => {
-      const request = chatRequest(
+      const request = buildRequest(() => chatRequest(
         { messages: chat, ...(options.temperature !== undefined && { temperature: options.temperature }), ...(options.maxTokens !== undefined && { max_tokens: options.maxTokens }), key: `run ${r}` },
         options.model,
         (key) => Math.floor(world.uniform(step, key, SLOT_SEED) * 2 ** 31),
-      );
+      ));
       return { key: requestKey(request), request, step, caseId };
     });
     const answers = await host.resolve(requests, signal);
