@@ -27,8 +27,8 @@ import { printable } from './printable.ts';
 
 export const WHY_USAGE = `usage: npm run --silent blame -- FILE --why last|tool:NAME|INDEX [--run ID] [--match REGEX] [--runs N] [--budget CALLS]
        [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE] [--json]
-       [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
-   or: npm run --silent blame -- --check FILE.json [--runs N] [--json] [--model-url URL] [--model ID] [--api-key-env NAME] [--cache FILE]...`;
+       [--tool-results tool|user] [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
+   or: npm run --silent blame -- --check FILE.json [--runs N] [--json] [--tool-results tool|user] [--model-url URL] [--model ID] [--api-key-env NAME] [--cache FILE]...`;
 
 /** A rerun the model host could not get: one line on stderr, exit status 1 (the input was fine). */
 class WhyRunError extends Error {}
@@ -57,6 +57,7 @@ interface WhyOptionsCli {
   writeCheck?: string;
   writeTest?: string;
   json: boolean;
+  toolResults?: 'tool' | 'user';
   model: { url?: string; apiKeyEnv?: string; concurrency: number; caches: string[]; offline: boolean; id?: string };
 }
 
@@ -97,6 +98,12 @@ function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
       case '--write-check': o.writeCheck = value(); break;
       case '--write-test': o.writeTest = value(); break;
       case '--json': o.json = true; break;
+      case '--tool-results': {
+        const v = value();
+        if (v !== 'tool' && v !== 'user') throw new WhyInputError(`--tool-results: expected tool or user, got "${v}"`, true);
+        o.toolResults = v;
+        break;
+      }
       case '--model-url': {
         const v = value();
         if (!/^https?:\/\/[^\s]+$/.test(v)) throw new WhyInputError(`--model-url: expected an http(s) URL such as http://127.0.0.1:11434/v1, got "${v}"`, true);
@@ -216,7 +223,7 @@ function writeFileWhole(path: string, text: string, what: string): void {
 }
 
 /** A `node:test` file that runs the check with the command, for CI. */
-export function checkTestSource(testFile: string, checkFile: string, blameEntry: string, modelUrl: string | undefined, apiKeyEnv: string | undefined, what: string): string {
+export function checkTestSource(testFile: string, checkFile: string, blameEntry: string, modelUrl: string | undefined, apiKeyEnv: string | undefined, what: string, toolResults?: 'tool' | 'user'): string {
   const rel = (to: string) => {
     const r = relative(dirname(resolve(testFile)), resolve(to)).split('\\').join('/');
     return r.startsWith('.') ? r : `./${r}`;
@@ -236,7 +243,7 @@ const MODEL_URL = process.env.AGENTBLAME_MODEL_URL || ${JSON.stringify(modelUrl 
 
 test(${JSON.stringify(`the agent no longer ${what} (${basename(checkFile)})`)}, () => {
   assert.ok(MODEL_URL, 'set AGENTBLAME_MODEL_URL to the model endpoint');
-  const args = [BLAME, '--check', CHECK, '--model-url', MODEL_URL${apiKeyEnv ? `, '--api-key-env', ${JSON.stringify(apiKeyEnv)}` : ''}];
+  const args = [BLAME, '--check', CHECK, '--model-url', MODEL_URL${apiKeyEnv ? `, '--api-key-env', ${JSON.stringify(apiKeyEnv)}` : ''}${toolResults ? `, '--tool-results', '${toolResults}'` : ''}];
   const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });
@@ -262,7 +269,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
   }
   const model = modelOf(o, call);
   const host = await modelHost(o, model, '--why');
-  const rerun = hostRerun(host, { model, seed: o.seed, call: call.index, ...samplingOf(call) });
+  const rerun = hostRerun(host, { model, seed: o.seed, call: call.index, ...samplingOf(call), ...(o.toolResults && { toolResults: o.toolResults }) });
   const live = process.stderr.isTTY && !o.json;
   const runs = o.runs ?? WHY_DEFAULTS.runs;
   let why: WhyResult;
@@ -300,7 +307,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     if (!fix) process.stderr.write(`blame: note: ${fixes ? 'no fix passed' : 'no fixes tried (--fixes)'}: the check holds the recorded context as it is, so it fails while the model still ${describePredicate(call.predicate)}\n`);
     if (o.writeTest !== undefined) {
       const entry = process.argv[1] && /blame\.mjs$/.test(process.argv[1]) ? process.argv[1] : resolve('src/cli/blame.mjs');
-      writeFileWhole(o.writeTest, checkTestSource(o.writeTest, o.writeCheck, entry, o.model.url, o.model.apiKeyEnv, describePredicate(call.predicate)), 'test file');
+      writeFileWhole(o.writeTest, checkTestSource(o.writeTest, o.writeCheck, entry, o.model.url, o.model.apiKeyEnv, describePredicate(call.predicate), o.toolResults), 'test file');
     }
   }
   const json = {
@@ -340,7 +347,7 @@ async function checkRun(o: WhyOptionsCli): Promise<number> {
   if (callDigest(contextOf(step), recordedReply(step)) !== check.trace.digest) throw new WhyInputError(`${checkPath}: step ${check.call.index} of run "${run.id}" is not the call the check was written for (its context or answer differs from the digest)`);
   const model = o.model.id ?? check.model;
   const host = await modelHost(o, model, '--check');
-  const rerun = hostRerun(host, { model, seed: check.seed, call: check.call.index, ...samplingOf({ step } as SelectedCall) });
+  const rerun = hostRerun(host, { model, seed: check.seed, call: check.call.index, ...samplingOf({ step } as SelectedCall), ...(o.toolResults && { toolResults: o.toolResults }) });
   const runs = o.runs ?? check.runs;
   const context = applyEdit(contextOf(step), check.fix ? fixEdit(check.fix) : {});
   let replies;

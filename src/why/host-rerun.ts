@@ -22,6 +22,12 @@ export interface HostRerunOptions {
   maxTokens?: number;
   /** The case the host charges (default "why"). */
   caseId?: string;
+  /**
+   * How tool results are sent: as `tool` messages (default; local servers take them), or as `user`
+   * messages headed "Tool result (NAME):", for hosted APIs that refuse a tool message without a
+   * structured call before it.
+   */
+  toolResults?: 'tool' | 'user';
 }
 
 export class WhyRerunError extends Error {
@@ -45,7 +51,8 @@ export function hostRerun(host: ModelHost, options: HostRerunOptions): Rerun {
   const step = `why:${options.call}`;
   const caseId = options.caseId ?? 'why';
   return async (messages, replicates, signal) => {
-    const chat = messages.map((m) => ({ role: m.role, content: contentOf(m) }));
+    const asUser = options.toolResults === 'user';
+    const chat = messages.map((m) => (asUser && m.role === 'tool' ? { role: 'user' as const, content: `Tool result${m.name ? ` (${m.name})` : ''}:\n${contentOf(m)}` } : { role: m.role, content: contentOf(m) }));
     const requests = replicates.map((r) => {
       const request = buildRequest(() => chatRequest(
         { messages: chat, ...(options.temperature !== undefined && { temperature: options.temperature }), ...(options.maxTokens !== undefined && { max_tokens: options.maxTokens }), key: `run ${r}` },
