@@ -1,6 +1,6 @@
 /**
  * why on a real recorded context: runtape's own benchmark trace (an operations agent that drops the
- * staging database following a runbook line), read from ../shared/samples when it is beside the
+ * staging database following a runbook line), read from the shared samples folder beside the
  * checkout (never copied). `--dry` ranks the planted line first; on a simulated model that follows
  * that line, the method names it as the headline, narrowed to the sentence.
  */
