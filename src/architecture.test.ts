@@ -59,7 +59,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
  */
 const WORKER_ENTRY = /\.worker\.ts$/;
 const WORKER_ENTRY_RULE = {
-  folders: ['src/engine', 'src/sandbox', 'src/formats', 'src/runs', 'src/session'],
+  folders: ['src/engine', 'src/sandbox', 'src/formats', 'src/runs', 'src/session', 'src/why'],
   packages: ['comlink'],
   forbiddenGlobals: /\b(document|window|localStorage|process|require)\s*[.(]/,
 };
@@ -137,7 +137,7 @@ describe('the page\'s workers', () => {
   const entries = appFiles.filter((file) => WORKER_ENTRY.test(file));
 
   it('have their entries next to their clients in src/app (workers/ holds the command\'s only)', () => {
-    expect(entries.map((file) => relative(ROOT, file)).sort()).toEqual(['src/app/analysis/analysis.worker.ts', 'src/app/audit/audit.worker.ts', 'src/app/importing/import.worker.ts']);
+    expect(entries.map((file) => relative(ROOT, file)).sort()).toEqual(['src/app/analysis/analysis.worker.ts', 'src/app/audit/audit.worker.ts', 'src/app/importing/import.worker.ts', 'src/app/runs/why.worker.ts']);
     expect(readdirSync(join(ROOT, 'workers')).filter((name) => WORKER_ENTRY.test(name))).toEqual([]);
   });
 

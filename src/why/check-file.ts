@@ -17,8 +17,8 @@ export const CHECK_VERSION = 1;
 export interface CheckFile {
   format: typeof CHECK_FORMAT;
   version: typeof CHECK_VERSION;
-  /** The recorded run: its file (relative to the check file), the SHA-256 of the file's bytes, the run's id. */
-  trace: { file: string; sha256: string; run: string };
+  /** The recorded run: its file (relative to the check file), the run's id, and the call's digest (call-digest.ts). */
+  trace: { file: string; run: string; digest: string };
   /** The model call: its step index and step id. */
   call: { index: number; step: string };
   predicate: Predicate;
@@ -43,9 +43,9 @@ export function parseCheck(text: string): CheckFile {
   if (ownField(root, 'format') !== CHECK_FORMAT) throw new FormatError('format', `expected "${CHECK_FORMAT}"`);
   if (ownField(root, 'version') !== CHECK_VERSION) throw new FormatError('version', `expected ${CHECK_VERSION} (this version of agentblame reads version ${CHECK_VERSION})`);
   const trace = expectObject(ownField(root, 'trace'), 'trace');
-  rejectUnknownFields(trace, ['file', 'sha256', 'run'], 'trace');
-  const sha = expectString(ownField(trace, 'sha256'), 'trace.sha256');
-  if (!/^[0-9a-f]{64}$/.test(sha)) throw new FormatError('trace.sha256', 'expected 64 lower-case hex digits');
+  rejectUnknownFields(trace, ['file', 'run', 'digest'], 'trace');
+  const digest = expectString(ownField(trace, 'digest'), 'trace.digest');
+  if (!/^[0-9a-f]{64}$/.test(digest)) throw new FormatError('trace.digest', 'expected a SHA-256: 64 lower-case hex digits');
   const call = expectObject(ownField(root, 'call'), 'call');
   rejectUnknownFields(call, ['index', 'step'], 'call');
   const index = expectInteger(ownField(call, 'index'), 'call.index');
@@ -56,7 +56,7 @@ export function parseCheck(text: string): CheckFile {
   return {
     format: CHECK_FORMAT,
     version: CHECK_VERSION,
-    trace: { file: expectNonEmptyString(ownField(trace, 'file'), 'trace.file'), sha256: sha, run: expectString(ownField(trace, 'run'), 'trace.run') },
+    trace: { file: expectNonEmptyString(ownField(trace, 'file'), 'trace.file'), run: expectString(ownField(trace, 'run'), 'trace.run'), digest },
     call: { index, step: expectString(ownField(call, 'step'), 'call.step') },
     predicate: readPredicate(ownField(root, 'predicate'), 'predicate'),
     fix: fixValue === null ? null : readFix(fixValue, 'fix'),

@@ -33,6 +33,9 @@ describe('hostRerun', () => {
       await rerun(context, [1, 2, 3]);
       expect(seen).toHaveLength(4);
       expect(host.usage('why')).toMatchObject({ requests: 4 });
+      // For hosted APIs that refuse tool messages without a structured call: tool results as user messages.
+      await hostRerun(host, { model: 'fake-model', seed: 7, call: 3, toolResults: 'user' })(context, [0]);
+      expect(seen[4].messages[2]).toEqual({ role: 'user', content: 'Tool result (read_inbox):\n{"emails": []}' });
     } finally {
       await e.close();
     }

@@ -22,10 +22,25 @@ export interface HostRerunOptions {
   maxTokens?: number;
   /** The case the host charges (default "why"). */
   caseId?: string;
+  /**
+   * How tool results are sent: as `tool` messages (default; local servers take them), or as `user`
+   * messages headed "Tool result (NAME):", for hosted APIs that refuse a tool message without a
+   * structured call before it.
+   */
+  toolResults?: 'tool' | 'user';
 }
 
 export class WhyRerunError extends Error {
   override name = 'WhyRerunError';
+}
+
+/** A request that cannot be built (a context over the prompt limit) is the rerun's error, not a crash. */
+function buildRequest(build: () => ReturnType<typeof chatRequest>): ReturnType<typeof chatRequest> {
+  try {
+    return build();
+  } catch (error) {
+    throw new WhyRerunError(`the context cannot be sent: ${(error as Error).message}`);
+  }
 }
 
 /** Noise slot of a rerun's seed, as a model step's chat seed (`#llm-seed`). */
@@ -36,13 +51,14 @@ export function hostRerun(host: ModelHost, options: HostRerunOptions): Rerun {
   const step = `why:${options.call}`;
   const caseId = options.caseId ?? 'why';
   return async (messages, replicates, signal) => {
-    const chat = messages.map((m) => ({ role: m.role, content: contentOf(m) }));
+    const asUser = options.toolResults === 'user';
+    const chat = messages.map((m) => (asUser && m.role === 'tool' ? { role: 'user' as const, content: `Tool result${m.name ? ` (${m.name})` : ''}:\n${contentOf(m)}` } : { role: m.role, content: contentOf(m) }));
     const requests = replicates.map((r) => {
-      const request = chatRequest(
+      const request = buildRequest(() => chatRequest(
         { messages: chat, ...(options.temperature !== undefined && { temperature: options.temperature }), ...(options.maxTokens !== undefined && { max_tokens: options.maxTokens }), key: `run ${r}` },
         options.model,
         (key) => Math.floor(world.uniform(step, key, SLOT_SEED) * 2 ** 31),
-      );
+      ));
       return { key: requestKey(request), request, step, caseId };
     });
     const answers = await host.resolve(requests, signal);

@@ -1,0 +1,157 @@
+/**
+ * "Why this decision?" for one model step of the run view: the method runs in a worker
+ * (why.worker.ts); its reruns come back here to a model host over the Model panel's endpoint and
+ * the page's response store (each distinct request once, cached, counted). Cancel terminates the
+ * worker and aborts the requests in flight.
+ */
+import * as Comlink from 'comlink';
+import { endpointConfig } from '../../model/endpoint.ts';
+import { ModelHost, type AsyncResponseStore } from '../../model/model-host.ts';
+import type { RecordedRun } from '../../runs/types.ts';
+import type { WhyMessage } from '../../why/context.ts';
+import { candidateFixes, type FixResult } from '../../why/fixes.ts';
+import { hostRerun } from '../../why/host-rerun.ts';
+import type { WhyResult } from '../../why/method.ts';
+import { selectCall, type SelectedCall } from '../../why/select-call.ts';
+import type { WhyWorkerApi } from './why.worker.ts';
+import { callDigest } from '../../why/call-digest.ts';
+import { CHECK_FORMAT, CHECK_VERSION, type CheckFile } from '../../why/check-file.ts';
+import type { ModelConnection } from '../model/model-connection.svelte.ts';
+
+/** What the page's model settings give a why run. */
+export interface WhyModel {
+  connection: ModelConnection;
+  store: AsyncResponseStore;
+}
+
+export const WHY_MODEL_CONTEXT = 'agentblame:why-model';
+
+export interface WhySettings {
+  runs: number;
+  budget: number;
+  match: string;
+  model: string;
+}
+
+export class WhyRun {
+  status = $state<'idle' | 'running' | 'done' | 'error' | 'cancelled'>('idle');
+  stage = $state('');
+  calls = $state(0);
+  cacheHits = $state(0);
+  result = $state.raw<WhyResult | null>(null);
+  fixes = $state.raw<FixResult[] | null>(null);
+  error = $state<string | null>(null);
+  #worker: Worker | null = null;
+  #abort: AbortController | null = null;
+  #host: ModelHost | null = null;
+  #call: SelectedCall | null = null;
+
+  /** The call and its decision, or the reason it cannot be explained. */
+  static select(run: RecordedRun, index: number, match: string): SelectedCall | string {
+    try {
+      return selectCall(run, String(index), match === '' ? undefined : match);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
+  async start(call: SelectedCall, settings: WhySettings, model: WhyModel): Promise<void> {
+    this.cancel();
+    this.status = 'running';
+    this.result = null;
+    this.fixes = null;
+    this.error = null;
+    this.calls = 0;
+    this.cacheHits = 0;
+    this.#call = call;
+    await this.#inWorker(settings, model, async (api, rerun) => {
+      this.result = await api.explain(call.messages, call.predicate, call.recorded, { runs: settings.runs, budget: settings.budget }, rerun, Comlink.proxy((p: { calls: number; stage: string }) => {
+        this.stage = p.stage;
+      }));
+    });
+  }
+
+  async tryFixes(settings: WhySettings, model: WhyModel): Promise<void> {
+    const call = this.#call;
+    const result = this.result;
+    if (!call || !result) return;
+    this.status = 'running';
+    this.stage = 'fixes';
+    await this.#inWorker(settings, model, async (api, rerun) => {
+      this.fixes = await api.fixes(call.messages, call.predicate, result.base, candidateFixes(call.messages, call.predicate, result), rerun, settings.runs);
+    });
+  }
+
+  cancel(): void {
+    if (this.status === 'running') this.status = 'cancelled';
+    this.#abort?.abort();
+    this.#host?.cancel();
+    this.#worker?.terminate();
+    this.#worker = null;
+  }
+
+  async #inWorker(settings: WhySettings, model: WhyModel, body: (api: Comlink.Remote<WhyWorkerApi>, rerun: (m: WhyMessage[], r: number[]) => Promise<import('../../why/decision.ts').Reply[]>) => Promise<void>): Promise<void> {
+    const c = model.connection;
+    let endpoint;
+    try {
+      endpoint = c.urlProblem ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency });
+    } catch {
+      endpoint = undefined;
+    }
+    const host = (this.#host ??= new ModelHost({ endpoint, store: model.store }));
+    const abort = (this.#abort = new AbortController());
+    const worker = (this.#worker = new Worker(new URL('./why.worker.ts', import.meta.url), { type: 'module', name: 'agentblame-why' }));
+    const api = Comlink.wrap<WhyWorkerApi>(worker);
+    const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index });
+    const rerun = Comlink.proxy(async (m: WhyMessage[], r: number[]) => {
+      const replies = await rerunHere(m, r, abort.signal);
+      // Counted here, as answers arrive, so the progress moves during a slow stage.
+      if (!abort.signal.aborted) this.calls += replies.length;
+      this.cacheHits = host.usage('why').cacheHits;
+      return replies;
+    });
+    try {
+      await body(api, rerun);
+      if (this.#worker === worker) this.status = 'done';
+    } catch (error) {
+      if (this.#worker === worker && !abort.signal.aborted) {
+        this.status = 'error';
+        this.error = error instanceof Error ? error.message : String(error);
+      }
+    } finally {
+      if (this.#worker === worker) {
+        worker.terminate();
+        this.#worker = null;
+      }
+    }
+  }
+}
+
+/**
+ * The check file of a finished run (docs/why.md): the best passing fix (rules before removing
+ * content), or none when no fix was tried or none passed (a check that fails while the model
+ * still makes this decision). `trace.file` is the file's name: keep the check beside the trace.
+ */
+export function checkOf(call: SelectedCall, run: RecordedRun, fileName: string, settings: WhySettings, fixes: readonly FixResult[] | null): CheckFile {
+  const best = fixes?.find((f) => f.verdict === 'PASS');
+  return {
+    format: CHECK_FORMAT,
+    version: CHECK_VERSION,
+    trace: { file: fileName, run: run.id, digest: callDigest(call.messages, call.recorded) },
+    call: { index: call.index, step: call.step.id },
+    predicate: call.predicate,
+    fix: best ? { name: best.name, ...(best.addSystem !== undefined && { addSystem: best.addSystem }), ...(best.remove !== undefined && { remove: best.remove }), ...(best.fill !== undefined && { fill: best.fill }) } : null,
+    runs: settings.runs,
+    model: settings.model,
+    seed: 1,
+  };
+}
+
+/** Where a piece's text is in its message's recorded text (for the highlight), or null. */
+export function highlightIn(messageText: string, pieceText: string): { start: number; end: number } | null {
+  let at = messageText.indexOf(pieceText);
+  if (at >= 0) return { start: at, end: at + pieceText.length };
+  const escaped = JSON.stringify(pieceText).slice(1, -1);
+  at = messageText.indexOf(escaped);
+  return at >= 0 ? { start: at, end: at + escaped.length } : null;
+}

@@ -1,0 +1,24 @@
+/**
+ * The why worker: runs the method (src/why/method.ts) and the fixes off the page's thread. Every
+ * rerun is asked of the page through `rerun` (a Comlink proxy), whose model host sends, caches and
+ * counts the requests; terminating the worker cancels the run.
+ */
+import * as Comlink from 'comlink';
+import type { WhyMessage } from '../../why/context.ts';
+import type { Predicate, Reply } from '../../why/decision.ts';
+import { tryFixes, type Fix, type FixResult } from '../../why/fixes.ts';
+import { explainDecision, type WhyOptions, type WhyResult } from '../../why/method.ts';
+
+type PageRerun = (messages: WhyMessage[], replicates: number[]) => Promise<Reply[]>;
+
+const api = {
+  explain(messages: WhyMessage[], predicate: Predicate, recorded: Reply, options: Partial<Omit<WhyOptions, 'signal' | 'onProgress'>>, rerun: PageRerun, onProgress: (p: { calls: number; stage: string }) => void): Promise<WhyResult> {
+    return explainDecision(messages, predicate, recorded, (m, r) => rerun([...m], [...r]), { ...options, onProgress });
+  },
+  fixes(messages: WhyMessage[], predicate: Predicate, base: { k: number; n: number }, fixes: Fix[], rerun: PageRerun, runs: number): Promise<FixResult[]> {
+    return tryFixes(messages, predicate, base, fixes, (m, r) => rerun([...m], [...r]), { runs });
+  },
+};
+
+export type WhyWorkerApi = typeof api;
+Comlink.expose(api);
