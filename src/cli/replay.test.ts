@@ -116,6 +116,25 @@ describe('blame --replay', () => {
     expect({ ...m.batch, usage: undefined }).toEqual({ ...out.batch, usage: undefined });
   });
 
+  it('--contrast adds the single-step contrast and the point of commitment to the replay block and the tables', async () => {
+    const args = [at('algorithm/7.json'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', at('contrast.jsonl'), '--contrast', '3'];
+    const r = await blame([...args, '--json']);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    const block = out.cases[0].replay;
+    expect(block.contrast.map((row: { agent: string; regenerated: { failures: number; n: number }; kept: { failures: number; n: number } }) => [row.agent, row.regenerated.failures, row.regenerated.n, row.kept.failures, row.kept.n])).toEqual([
+      ['Planner', 0, 3, 0, 3],
+      ['Calculator', 0, 3, 3, 3],
+      ['Reporter', 3, 3, 3, 3],
+    ]);
+    // 3 of 3 gives a Wilson lower bound of 0.44: too few replays to commit.
+    expect(block.commitment).toBeNull();
+    expect(out.contrastUsage.requests).toBeGreaterThan(0);
+    const text = await blame(args);
+    expect(text.stdout).toMatch(/Single-step contrast of "algorithm\/7"/);
+    expect(text.stdout).toMatch(/point of commitment: none/);
+  });
+
   it('refuses bad input with exit 2 and one line', async () => {
     const refused = async (args: string[], pattern: RegExp) => {
       const r = await blame(args);

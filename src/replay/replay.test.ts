@@ -6,7 +6,7 @@ import { readWhoWhen } from '../formats/importers/whowhen.ts';
 import { readLangfuse } from '../formats/importers/langfuse.ts';
 import { buildReplay, recordedContext, type ReplayOptions } from './index.ts';
 import { analyzeWithModel } from './testing/model-loop.ts';
-import { langfuseExport, scriptedModel, WHOWHEN_LOG } from './testing/runs.ts';
+import { langfuseExport, langfuseWithToolCalls, scriptedModel, scriptedToolModel, WHOWHEN_LOG } from './testing/runs.ts';
 
 const SETTINGS: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact', mode: 'recorded', models: { default: 'fake-model' } };
 const STUB = `export default {
@@ -213,5 +213,22 @@ describe('players and outcomes', () => {
     const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
     expect(result.error).toBeUndefined();
     expect(result.factualOutputs!['1 Planner']).toMatchObject({ turns: { 0: { text: 'Plan <!-- x --> then import("fs") and eval(1)' } } });
+  });
+});
+
+describe('tool calls as the endpoint gives them', () => {
+  it('a replayed turn is sent with the recorded tools, and its new call runs the stub with the parsed arguments', () => {
+    const run = readLangfuse(JSON.stringify(langfuseWithToolCalls())).runs[0];
+    const stub = "export default { python: (args) => 'exitcode: 0 (execution succeeded)\\nCode output: ' + (args.code === 'print(6 * 7)' ? 42 : 48) };";
+    const def = replay({ outcome: { kind: 'expect', text: '42' }, tools: { file: { fileName: 'tools.js', source: stub }, names: new Set(['python']) } }, [run]);
+    const turns = def.runs[0].turns;
+    expect(turns[1].toolCalls).toEqual([{ name: 'python', arguments: '{"code":"print(6 * 8)"}' }]);
+    expect(turns[2]).toMatchObject({ kind: 'tool', caller: 1, callIndex: 0, call: { name: 'python', arguments: '{"code":"print(6 * 8)"}' } });
+    const { result, sent } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedToolModel);
+    const calc = sent.find((r) => r.messages[0].content.includes('Calculator'));
+    expect(calc?.tools).toEqual([{ type: 'function', function: { name: 'python', parameters: { type: 'object' } } }]);
+    expect(result.vEmpty).toBe(0);
+    const ranked = Object.entries(result.shapley!).sort((a, b) => b[1] - a[1]);
+    expect(ranked[0]).toEqual([expect.stringMatching(/Calculator/), 1]);
   });
 });
