@@ -35,8 +35,8 @@ describe('a Who&When run replayed', () => {
     ]);
     expect(turns.map((t) => t.dependsOn)).toEqual([[], [0], [1], [0, 1, 2]]);
     // The human's question is in the transcript but is no turn of anyone's.
-    expect(recordedContext(turns[0], def.runs[0].transcript).map((m) => m.content)).toEqual([expect.stringContaining('You are Planner'), 'human: What is 6 times 7?']);
-    expect(recordedContext(turns[3], def.runs[0].transcript).map((m) => m.role)).toEqual(['system', 'user', 'user', 'user', 'user']);
+    expect(recordedContext(turns[0], def.runs[0]).map((m) => m.content)).toEqual([expect.stringContaining('You are Planner'), 'human: What is 6 times 7?']);
+    expect(recordedContext(turns[3], def.runs[0]).map((m) => m.role)).toEqual(['system', 'user', 'user', 'user', 'user']);
     expect(def.steps).toEqual(['1 Planner', '2 Calculator', '4 Reporter']);
   });
 
@@ -111,7 +111,7 @@ describe('each intervention', () => {
     expect(calc[0].temperature).toBe(1);
     expect(typeof calc[0].seed).toBe('number');
     const def = replay();
-    expect(calc[0].messages).toEqual(recordedContext(def.runs[0].turns[1], def.runs[0].transcript));
+    expect(calc[0].messages).toEqual(recordedContext(def.runs[0].turns[1], def.runs[0]));
   });
 
   it('context edits: drop, replace and system+= act on the recorded messages', () => {

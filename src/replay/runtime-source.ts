@@ -21,7 +21,8 @@ function asRecorded(turn, via) {
 
 /** A context built from the transcript: the agent's system line, then who said what (replayed where it was). */
 function transcriptContext(run, turn, replayed) {
-  const messages = [{ role: 'system', content: 'You are ' + turn.agent + ', one agent of a team working on a task together. Continue the conversation with your next message.' }];
+  const task = run.task !== '' ? ' The task: ' + run.task : '';
+  const messages = [{ role: 'system', content: 'You are ' + turn.agent + ', one agent of a team working on a task together.' + task + ' Continue the conversation with your next message.' }];
   let changed = false;
   for (const entry of run.transcript.slice(0, turn.transcript)) {
     const now = entry.turn !== null ? replayed[entry.turn] : undefined;
