@@ -96,8 +96,12 @@ describe('blame --replay', () => {
 
   it('a folder is one case per run; shards merge into the whole; --score puts the replay beside the heuristics', async () => {
     const common = [at('algorithm'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', at('folder.jsonl'), '--json'];
+    const before = e.requests.length;
     const whole = await blame([...common, '--save', at('whole.session.json'), '--score']);
     expect(whole.stderr).toBe('');
+    // Two runs on two workers: still each distinct request once.
+    const sent = e.requests.slice(before);
+    expect(new Set(sent.map((r) => requestKey(r))).size).toBe(sent.length);
     const out = JSON.parse(whole.stdout);
     expect(out.cases.map((c: { id: string }) => c.id)).toEqual(['algorithm/7', 'algorithm/8']);
     expect(out.cases.map((c: { replay: { pick: unknown } }) => c.replay.pick)).toEqual([{ agent: 'Calculator', step: 2 }, { agent: 'Planner', step: 1 }]);
