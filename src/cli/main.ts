@@ -248,7 +248,7 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
       return analyzeSource(input.source, basename(opts.file), undefined, opts);
     case 'runs':
     case 'predictions':
-      throw new InputError(`"${opts.file}" holds ${input.kind === 'runs' ? `recorded runs (${input.runs.format})` : 'attribution predictions'}: open it with --inspect (and score with --score FILE)`);
+      throw new InputError(`"${opts.file}" holds ${input.kind === 'runs' ? `recorded runs (${input.runs.format})` : 'attribution predictions'}: ${input.kind === 'runs' ? 'blame them with --replay (docs/replay.md), or ' : ''}open it with --inspect (and score with --score FILE)`);
     case 'game':
       return analyzeGames(input.game.games, opts);
     case 'session':

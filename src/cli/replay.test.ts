@@ -146,6 +146,7 @@ describe('blame --replay', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.split('\n')[0]).toMatch(pattern);
     };
+    await refused([at('langfuse.json')], /holds recorded runs \(langfuse\): blame them with --replay/);
     await refused([at('langfuse.json'), '--replay', '--offline'], /--expect TEXT\|\/REGEX\/, --judge RUBRIC or --metric FILE\.js/);
     await refused([at('algorithm/7.json'), '--replay', '--fix', '12=repair', '--offline'], /no turn at step 12/);
     await refused([at('algorithm/7.json'), '--replay', '--fix', '2=teleport', '--offline'], /unknown fix "teleport"/);
