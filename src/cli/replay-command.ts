@@ -20,6 +20,8 @@ import type { ReplayCliOptions } from './replay-args.ts';
 export interface ReplayExtras {
   /** Per case id: the `replay` block of its JSON. */
   blocks: Map<string, Record<string, unknown>>;
+  /** Per case id: the fields added to its JSON (`replay`, and `usage` with `toolsReused`). */
+  caseFields: Map<string, Record<string, unknown>>;
   /** Lines printed after the tables. */
   text: string[];
   /** Top-level JSON fields (`replayScore`). */
@@ -152,6 +154,7 @@ export function replayPick(result: CaseResult, plan: ReplayRunData, steps: reado
 /** The replay's part of the output: blocks per case, the turn table. */
 export function replayExtras(def: ReplayDefinition, results: readonly CaseResult[], players: ReplayCliOptions['players']): ReplayExtras {
   const blocks = new Map<string, Record<string, unknown>>();
+  const caseFields = new Map<string, Record<string, unknown>>();
   const text: string[] = [];
   for (const result of results) {
     const k = def.cases.findIndex((c) => c.id === result.id);
@@ -159,7 +162,9 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     const plan = def.runs[k];
     const reused = [...new Set([...reusedTools(result.factualOutputs), ...reusedTools(result.fixedOutputs)])];
     const pick = replayPick(result, plan, def.steps, players);
-    blocks.set(result.id, { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(pick && { pick }) });
+    const block = { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(pick && { pick }) };
+    blocks.set(result.id, block);
+    caseFields.set(result.id, { replay: block, ...(result.usage && { usage: { ...result.usage, toolsReused: reused.length } }) });
     const lines = [`Turns of "${result.id}" (dependsOn: the earlier turns its context quotes)`];
     for (const t of plan.turns) {
       lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : t.dependsOn.length ? `quotes ${t.dependsOn.join(',')} (${substitutionCount(t, plan.transcript)}x)` : ''}`.trimEnd());
@@ -168,7 +173,7 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     if (pick) lines.push(`  ranked first: ${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`);
     text.push(lines.join('\n'));
   }
-  return { blocks, text, json: {} };
+  return { blocks, caseFields, text, json: {} };
 }
 
 function contrastText(id: string, report: ContrastReport, n: number): string {

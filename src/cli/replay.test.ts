@@ -67,6 +67,7 @@ describe('blame --replay', () => {
     expect(c.replay.pick).toEqual({ agent: 'Calculator', step: 2 });
     expect(c.replay.turns[3]).toMatchObject({ index: 3, step: 4, agent: 'Reporter', kind: 'model', dependsOn: [0, 1, 2], substitutions: 3 });
     expect(c.replay.toolsReused).toBe(0);
+    expect(c.usage.toolsReused).toBe(0);
     const sent = e.requests.length - before;
     expect(sent).toBeGreaterThan(0);
     expect(distinct()).toBe(e.requests.length);
@@ -137,6 +138,15 @@ describe('blame --replay', () => {
     const text = await blame(args);
     expect(text.stdout).toMatch(/Single-step contrast of "algorithm\/7"/);
     expect(text.stdout).toMatch(/point of commitment: none/);
+  });
+
+  it('without a stub, a tool call that changed reuses the recorded result, counted and flagged', async () => {
+    const args = [at('algorithm/7.json'), '--replay', ...model(), '--cache', at('nostub.jsonl')];
+    const [c] = JSON.parse((await blame([...args, '--json'])).stdout).cases;
+    expect([c.replay.toolsReused, c.replay.reusedTurns, c.usage.toolsReused]).toEqual([1, [2], 1]);
+    // The calculator's new code never runs: the terminal's old output keeps the failure.
+    expect(c.vAll).toBe(0);
+    expect((await blame(args)).stdout).toMatch(/flagged: tool turn 2 reused the recorded result for a changed call/);
   });
 
   it('refuses bad input with exit 2 and one line', async () => {
