@@ -95,6 +95,15 @@ describe('blame --replay', () => {
     expect(c.replay.turns.map((t: { dependsOn: number[] }) => t.dependsOn)).toEqual([[], [0], [1], [0, 1, 2]]);
   });
 
+  it('--judge decides success with a pass/fail choice of the model, and --players agents names the agent', async () => {
+    const r = await blame([at('langfuse.json'), '--replay', '--judge', 'The answer must be 6 times 7.', '--players', 'agents', '--tools', at('tools.js'), ...model(), '--json']);
+    expect(r.stderr).toBe('');
+    const [c] = JSON.parse(r.stdout).cases;
+    expect(c.vEmpty).toBe(0);
+    expect(c.shapley).toEqual({ Planner: 0, Calculator: 1, python: 0, Reporter: 0 });
+    expect(c.replay.pick).toEqual({ agent: 'Calculator' });
+  });
+
   it('a folder is one case per run; shards merge into the whole; --score puts the replay beside the heuristics', async () => {
     const common = [at('algorithm'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', at('folder.jsonl'), '--json'];
     const before = e.requests.length;
