@@ -173,5 +173,9 @@ describe('blame --replay', () => {
     await refused([at('algorithm/7.json'), '--replay', '--expect', '42', '--judge', 'x'], /give one way to decide success/);
     await refused([at('algorithm/7.json'), '--replay', '--run', 'nope', '--offline'], /--run nope: no such run/);
     await refused([at('algorithm/7.json'), '--replay', '--tools', at('langfuse.json'), '--offline'], /--tools/);
+    writeFileSync(at('no-default.js'), 'const score = (run) => 1;');
+    await refused([at('algorithm/7.json'), '--replay', '--metric', at('no-default.js'), '--offline'], /--metric "no-default\.js": expected one "export default"/);
+    await refused([at('algorithm/7.json'), '--replay', '--metric', at('missing.js'), '--offline'], /cannot read the --metric file/);
+    await refused([at('algorithm/7.json'), '--replay', '--contrast', '0'], /--contrast: expected a whole number/);
   });
 });
