@@ -66,6 +66,11 @@ describe('blame --replay', () => {
     expect(ranked[0]).toEqual(['2 Calculator', 1]);
     expect(c.replay.pick).toEqual({ agent: 'Calculator', step: 2 });
     expect(c.replay.turns[3]).toMatchObject({ index: 3, step: 4, agent: 'Reporter', kind: 'model', dependsOn: [0, 1, 2], substitutions: 3 });
+    // Every request told to the turn that sent it: each by its seed.
+    const perTurn = c.replay.turns.map((t: { requests: number }) => t.requests);
+    expect(perTurn.reduce((x: number, y: number) => x + y, 0)).toBe(c.usage.requests);
+    const expectedPerTurn = [0, 1, 2, 3].map((i) => e.requests.slice(before).filter((q) => q.messages[0].content.includes(`You are ${['Planner', 'Calculator', '', 'Reporter'][i]},`) && i !== 2).length);
+    expect(perTurn).toEqual(expectedPerTurn);
     expect(c.replay.toolsReused).toBe(0);
     expect(c.usage.toolsReused).toBe(0);
     const sent = e.requests.length - before;
