@@ -37,7 +37,7 @@ export interface CliOptions {
   /** Minimal repairs, training pairs and the credit audit (repair-args.ts). */
   repair: RepairCliOptions;
   /** --replay and its flags (src/cli/replay-args.ts), when given. */
-  replay?: import('./replay-args.ts').ReplayCliOptions;
+  replay?: import('./replay-options.ts').ReplayCliOptions;
 }
 
 export interface ModelOptions {

@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CaseDef, CaseResult } from '../engine/types.ts';
-import { buildReplay, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type ContrastReport, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
+import type { ChatRequest } from '../engine/model-call.ts';
+import { buildReplay, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type ContrastReport, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import type { RecordedRun } from '../runs/types.ts';
 import { scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/score.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
@@ -20,6 +21,8 @@ import type { ReplayCliOptions } from './replay-args.ts';
 export interface ReplayExtras {
   /** Per case id: the `replay` block of its JSON. */
   blocks: Map<string, Record<string, unknown>>;
+  /** Per case id: the fields added to its JSON (`replay`, and `usage` with `toolsReused`). */
+  caseFields: Map<string, Record<string, unknown>>;
   /** Lines printed after the tables. */
   text: string[];
   /** Top-level JSON fields (`replayScore`). */
@@ -121,6 +124,18 @@ export function replayDefinition(opts: CliOptions, replay: ReplayCliOptions, fai
   }
 }
 
+/** 0,1,2,3,5 -> 0-3,5. */
+function ranges(list: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < list.length; i++) {
+    let j = i;
+    while (j + 1 < list.length && list[j + 1] === list[j] + 1) j++;
+    parts.push(j > i + 1 ? `${list[i]}-${list[j]}` : j === i + 1 ? `${list[i]},${list[j]}` : `${list[i]}`);
+    i = j;
+  }
+  return parts.join(',');
+}
+
 /** Turns replayed by reusing a tool result whose call changed, in one replay's outputs. */
 function reusedTools(outputs: Record<string, unknown> | undefined): number[] {
   const out: number[] = [];
@@ -152,6 +167,7 @@ export function replayPick(result: CaseResult, plan: ReplayRunData, steps: reado
 /** The replay's part of the output: blocks per case, the turn table. */
 export function replayExtras(def: ReplayDefinition, results: readonly CaseResult[], players: ReplayCliOptions['players']): ReplayExtras {
   const blocks = new Map<string, Record<string, unknown>>();
+  const caseFields = new Map<string, Record<string, unknown>>();
   const text: string[] = [];
   for (const result of results) {
     const k = def.cases.findIndex((c) => c.id === result.id);
@@ -159,16 +175,18 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     const plan = def.runs[k];
     const reused = [...new Set([...reusedTools(result.factualOutputs), ...reusedTools(result.fixedOutputs)])];
     const pick = replayPick(result, plan, def.steps, players);
-    blocks.set(result.id, { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(pick && { pick }) });
+    const block = { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(pick && { pick }) };
+    blocks.set(result.id, block);
+    caseFields.set(result.id, { replay: block, ...(result.usage && { usage: { ...result.usage, toolsReused: reused.length } }) });
     const lines = [`Turns of "${result.id}" (dependsOn: the earlier turns its context quotes)`];
     for (const t of plan.turns) {
-      lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : t.dependsOn.length ? `quotes ${t.dependsOn.join(',')} (${substitutionCount(t, plan.transcript)}x)` : ''}`.trimEnd());
+      lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : t.dependsOn.length ? `quotes ${ranges(t.dependsOn)} (${substitutionCount(t, plan.transcript)}x)` : ''}`.trimEnd());
     }
     if (reused.length) lines.push(`  flagged: tool turn${reused.length === 1 ? '' : 's'} ${reused.join(', ')} reused the recorded result for a changed call (give a stub with --tools)`);
     if (pick) lines.push(`  ranked first: ${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`);
     text.push(lines.join('\n'));
   }
-  return { blocks, text, json: {} };
+  return { blocks, caseFields, text, json: {} };
 }
 
 function contrastText(id: string, report: ContrastReport, n: number): string {
@@ -224,7 +242,7 @@ function replayScore(runs: readonly RecordedRun[], def: ReplayDefinition, result
  * The command's `--replay`: the runs' replay definition analysed by `analyzeSource` (the command's
  * own, with the pool and model host), with the replay's extras beside the usual analysis.
  */
-export async function runReplay<A extends { results: CaseResult[]; batch: { usage?: unknown } }>(
+export async function runReplay<A extends { results: CaseResult[]; batch: { usage?: unknown }; modelCache?: { key: string; request: ChatRequest }[] }>(
   opts: CliOptions,
   replay: ReplayCliOptions,
   analyzeSource: (source: string, sourceName: string, cases: CaseDef[], opts: CliOptions) => Promise<A>,
@@ -233,6 +251,18 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
   const { def, runs } = replayDefinition(opts, replay, fail);
   const analysis = await analyzeSource(def.source, `${def.name.slice(0, 80)} (generated)`, def.cases, opts);
   const extras = replayExtras(def, analysis.results, replay.players);
+  // Which turn sent each request the results used (by its seed: see turn-requests.ts).
+  const byKey = new Map((analysis.modelCache ?? []).map((e) => [e.key, e.request]));
+  for (const result of analysis.results) {
+    const k = def.cases.findIndex((c) => c.id === result.id);
+    const block = extras.blocks.get(result.id) as { turns?: { requests?: number }[]; judgeRequests?: number; unattributedRequests?: number } | undefined;
+    if (k < 0 || !block?.turns) continue;
+    const used = (result.modelKeys ?? []).flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+    const counted = turnRequests(def.runs[k], def.steps, def.cases[k], opts.settings, used);
+    block.turns.forEach((t, i) => (t.requests = counted.perTurn[i]));
+    if (counted.judge > 0) block.judgeRequests = counted.judge;
+    if (counted.unattributed > 0) block.unattributedRequests = counted.unattributed;
+  }
   if (replay.contrast !== undefined) {
     // The runs this shard analysed; their contrast replays are one-step definitions, analysed whole here.
     const runsHere = def.runs.filter((p) => analysis.results.some((r) => r.id === p.id));

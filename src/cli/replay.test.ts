@@ -66,7 +66,13 @@ describe('blame --replay', () => {
     expect(ranked[0]).toEqual(['2 Calculator', 1]);
     expect(c.replay.pick).toEqual({ agent: 'Calculator', step: 2 });
     expect(c.replay.turns[3]).toMatchObject({ index: 3, step: 4, agent: 'Reporter', kind: 'model', dependsOn: [0, 1, 2], substitutions: 3 });
+    // Every request told to the turn that sent it: each by its seed.
+    const perTurn = c.replay.turns.map((t: { requests: number }) => t.requests);
+    expect(perTurn.reduce((x: number, y: number) => x + y, 0)).toBe(c.usage.requests);
+    const expectedPerTurn = [0, 1, 2, 3].map((i) => e.requests.slice(before).filter((q) => q.messages[0].content.includes(`You are ${['Planner', 'Calculator', '', 'Reporter'][i]},`) && i !== 2).length);
+    expect(perTurn).toEqual(expectedPerTurn);
     expect(c.replay.toolsReused).toBe(0);
+    expect(c.usage.toolsReused).toBe(0);
     const sent = e.requests.length - before;
     expect(sent).toBeGreaterThan(0);
     expect(distinct()).toBe(e.requests.length);
@@ -94,10 +100,23 @@ describe('blame --replay', () => {
     expect(c.replay.turns.map((t: { dependsOn: number[] }) => t.dependsOn)).toEqual([[], [0], [1], [0, 1, 2]]);
   });
 
+  it('--judge decides success with a pass/fail choice of the model, and --players agents names the agent', async () => {
+    const r = await blame([at('langfuse.json'), '--replay', '--judge', 'The answer must be 6 times 7.', '--players', 'agents', '--tools', at('tools.js'), ...model(), '--json']);
+    expect(r.stderr).toBe('');
+    const [c] = JSON.parse(r.stdout).cases;
+    expect(c.vEmpty).toBe(0);
+    expect(c.shapley).toEqual({ Planner: 0, Calculator: 1, python: 0, Reporter: 0 });
+    expect(c.replay.pick).toEqual({ agent: 'Calculator' });
+  });
+
   it('a folder is one case per run; shards merge into the whole; --score puts the replay beside the heuristics', async () => {
     const common = [at('algorithm'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', at('folder.jsonl'), '--json'];
+    const before = e.requests.length;
     const whole = await blame([...common, '--save', at('whole.session.json'), '--score']);
     expect(whole.stderr).toBe('');
+    // Two runs on two workers: still each distinct request once.
+    const sent = e.requests.slice(before);
+    expect(new Set(sent.map((r) => requestKey(r))).size).toBe(sent.length);
     const out = JSON.parse(whole.stdout);
     expect(out.cases.map((c: { id: string }) => c.id)).toEqual(['algorithm/7', 'algorithm/8']);
     expect(out.cases.map((c: { replay: { pick: unknown } }) => c.replay.pick)).toEqual([{ agent: 'Calculator', step: 2 }, { agent: 'Planner', step: 1 }]);
@@ -116,6 +135,34 @@ describe('blame --replay', () => {
     expect({ ...m.batch, usage: undefined }).toEqual({ ...out.batch, usage: undefined });
   });
 
+  it('--contrast adds the single-step contrast and the point of commitment to the replay block and the tables', async () => {
+    const args = [at('algorithm/7.json'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', at('contrast.jsonl'), '--contrast', '3'];
+    const r = await blame([...args, '--json']);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    const block = out.cases[0].replay;
+    expect(block.contrast.map((row: { agent: string; regenerated: { failures: number; n: number }; kept: { failures: number; n: number } }) => [row.agent, row.regenerated.failures, row.regenerated.n, row.kept.failures, row.kept.n])).toEqual([
+      ['Planner', 0, 3, 0, 3],
+      ['Calculator', 0, 3, 3, 3],
+      ['Reporter', 3, 3, 3, 3],
+    ]);
+    // 3 of 3 gives a Wilson lower bound of 0.44: too few replays to commit.
+    expect(block.commitment).toBeNull();
+    expect(out.contrastUsage.requests).toBeGreaterThan(0);
+    const text = await blame(args);
+    expect(text.stdout).toMatch(/Single-step contrast of "algorithm\/7"/);
+    expect(text.stdout).toMatch(/point of commitment: none/);
+  });
+
+  it('without a stub, a tool call that changed reuses the recorded result, counted and flagged', async () => {
+    const args = [at('algorithm/7.json'), '--replay', ...model(), '--cache', at('nostub.jsonl')];
+    const [c] = JSON.parse((await blame([...args, '--json'])).stdout).cases;
+    expect([c.replay.toolsReused, c.replay.reusedTurns, c.usage.toolsReused]).toEqual([1, [2], 1]);
+    // The calculator's new code never runs: the terminal's old output keeps the failure.
+    expect(c.vAll).toBe(0);
+    expect((await blame(args)).stdout).toMatch(/flagged: tool turn 2 reused the recorded result for a changed call/);
+  });
+
   it('refuses bad input with exit 2 and one line', async () => {
     const refused = async (args: string[], pattern: RegExp) => {
       const r = await blame(args);
@@ -123,6 +170,7 @@ describe('blame --replay', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.split('\n')[0]).toMatch(pattern);
     };
+    await refused([at('langfuse.json')], /holds recorded runs \(langfuse\): blame them with --replay/);
     await refused([at('langfuse.json'), '--replay', '--offline'], /--expect TEXT\|\/REGEX\/, --judge RUBRIC or --metric FILE\.js/);
     await refused([at('algorithm/7.json'), '--replay', '--fix', '12=repair', '--offline'], /no turn at step 12/);
     await refused([at('algorithm/7.json'), '--replay', '--fix', '2=teleport', '--offline'], /unknown fix "teleport"/);
@@ -130,5 +178,9 @@ describe('blame --replay', () => {
     await refused([at('algorithm/7.json'), '--replay', '--expect', '42', '--judge', 'x'], /give one way to decide success/);
     await refused([at('algorithm/7.json'), '--replay', '--run', 'nope', '--offline'], /--run nope: no such run/);
     await refused([at('algorithm/7.json'), '--replay', '--tools', at('langfuse.json'), '--offline'], /--tools/);
+    writeFileSync(at('no-default.js'), 'const score = (run) => 1;');
+    await refused([at('algorithm/7.json'), '--replay', '--metric', at('no-default.js'), '--offline'], /--metric "no-default\.js": expected one "export default"/);
+    await refused([at('algorithm/7.json'), '--replay', '--metric', at('missing.js'), '--offline'], /cannot read the --metric file/);
+    await refused([at('algorithm/7.json'), '--replay', '--contrast', '0'], /--contrast: expected a whole number/);
   });
 });

@@ -60,7 +60,7 @@ function fixesOf(run: RecordedRun, turns: readonly BaseTurn[] & { transcript: Tr
     for (const turn of turnsNamed(run, turns, spec.turn)) {
       if (turn.kind === 'tool' && MODEL_ONLY.has(intervention.kind)) throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") is a tool turn; a tool turn's fix is observation:TEXT (or a --tools stub)`);
       if (turn.kind === 'model' && intervention.kind === 'observation') throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") is a model turn; observation:TEXT replaces a tool result (a model turn's output: action:TEXT)`);
-      const length = recordedContext(turn, turns.transcript).length;
+      const length = recordedContext(turn, { task: '', transcript: turns.transcript }).length;
       if (intervention.kind === 'context' && intervention.op !== 'system+=' && intervention.index >= length) {
         throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") has ${length} context messages (0 to ${length - 1})`);
       }

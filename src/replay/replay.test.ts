@@ -6,7 +6,7 @@ import { readWhoWhen } from '../formats/importers/whowhen.ts';
 import { readLangfuse } from '../formats/importers/langfuse.ts';
 import { buildReplay, recordedContext, type ReplayOptions } from './index.ts';
 import { analyzeWithModel } from './testing/model-loop.ts';
-import { langfuseExport, scriptedModel, WHOWHEN_LOG } from './testing/runs.ts';
+import { langfuseExport, langfuseWithToolCalls, scriptedModel, scriptedToolModel, WHOWHEN_LOG } from './testing/runs.ts';
 
 const SETTINGS: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact', mode: 'recorded', models: { default: 'fake-model' } };
 const STUB = `export default {
@@ -35,8 +35,8 @@ describe('a Who&When run replayed', () => {
     ]);
     expect(turns.map((t) => t.dependsOn)).toEqual([[], [0], [1], [0, 1, 2]]);
     // The human's question is in the transcript but is no turn of anyone's.
-    expect(recordedContext(turns[0], def.runs[0].transcript).map((m) => m.content)).toEqual([expect.stringContaining('You are Planner'), 'human: What is 6 times 7?']);
-    expect(recordedContext(turns[3], def.runs[0].transcript).map((m) => m.role)).toEqual(['system', 'user', 'user', 'user', 'user']);
+    expect(recordedContext(turns[0], def.runs[0]).map((m) => m.content)).toEqual([expect.stringContaining('You are Planner'), 'human: What is 6 times 7?']);
+    expect(recordedContext(turns[3], def.runs[0]).map((m) => m.role)).toEqual(['system', 'user', 'user', 'user', 'user']);
     expect(def.steps).toEqual(['1 Planner', '2 Calculator', '4 Reporter']);
   });
 
@@ -111,7 +111,7 @@ describe('each intervention', () => {
     expect(calc[0].temperature).toBe(1);
     expect(typeof calc[0].seed).toBe('number');
     const def = replay();
-    expect(calc[0].messages).toEqual(recordedContext(def.runs[0].turns[1], def.runs[0].transcript));
+    expect(calc[0].messages).toEqual(recordedContext(def.runs[0].turns[1], def.runs[0]));
   });
 
   it('context edits: drop, replace and system+= act on the recorded messages', () => {
@@ -193,6 +193,16 @@ describe('players and outcomes', () => {
     expect(result.shapley!['2 Calculator']).toBe(1);
   });
 
+  it('the final answer is what follows FINAL ANSWER: where a turn marks it', () => {
+    const log = { ...WHOWHEN_LOG, ground_truth: 'CSI: Cyber', history: [...WHOWHEN_LOG.history.slice(0, 4), { role: 'assistant', name: 'Reporter', content: 'Shows: CSI: Cyber, Cheers.\nFINAL ANSWER: CSI Cyber\nDONE' }] };
+    const run = readWhoWhen(JSON.stringify(log), 'algorithm/10.json').runs[0];
+    const def = replay({ fixes: [{ turn: 'Reporter', fix: 'action:FINAL ANSWER: CSI: Cyber' }] }, [run]);
+    const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
+    // "CSI: Cyber" occurs in the message, but the answer given is "CSI Cyber": a failure the action repairs.
+    expect(result.vEmpty).toBe(0);
+    expect(result.fixAlone!['4 Reporter']).toBe(1);
+  });
+
   it('a regular expression on the final answer', () => {
     const def = replay({ outcome: { kind: 'expect-regex', source: 'answer is 4[0-9]\\.', flags: '' }, tools: TOOLS });
     const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
@@ -213,5 +223,22 @@ describe('players and outcomes', () => {
     const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
     expect(result.error).toBeUndefined();
     expect(result.factualOutputs!['1 Planner']).toMatchObject({ turns: { 0: { text: 'Plan <!-- x --> then import("fs") and eval(1)' } } });
+  });
+});
+
+describe('tool calls as the endpoint gives them', () => {
+  it('a replayed turn is sent with the recorded tools, and its new call runs the stub with the parsed arguments', () => {
+    const run = readLangfuse(JSON.stringify(langfuseWithToolCalls())).runs[0];
+    const stub = "export default { python: (args) => 'exitcode: 0 (execution succeeded)\\nCode output: ' + (args.code === 'print(6 * 7)' ? 42 : 48) };";
+    const def = replay({ outcome: { kind: 'expect', text: '42' }, tools: { file: { fileName: 'tools.js', source: stub }, names: new Set(['python']) } }, [run]);
+    const turns = def.runs[0].turns;
+    expect(turns[1].toolCalls).toEqual([{ name: 'python', arguments: '{"code":"print(6 * 8)"}' }]);
+    expect(turns[2]).toMatchObject({ kind: 'tool', caller: 1, callIndex: 0, call: { name: 'python', arguments: '{"code":"print(6 * 8)"}' } });
+    const { result, sent } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedToolModel);
+    const calc = sent.find((r) => r.messages[0].content.includes('Calculator'));
+    expect(calc?.tools).toEqual([{ type: 'function', function: { name: 'python', parameters: { type: 'object' } } }]);
+    expect(result.vEmpty).toBe(0);
+    const ranked = Object.entries(result.shapley!).sort((a, b) => b[1] - a[1]);
+    expect(ranked[0]).toEqual([expect.stringMatching(/Calculator/), 1]);
   });
 });

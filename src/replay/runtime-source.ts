@@ -21,7 +21,8 @@ function asRecorded(turn, via) {
 
 /** A context built from the transcript: the agent's system line, then who said what (replayed where it was). */
 function transcriptContext(run, turn, replayed) {
-  const messages = [{ role: 'system', content: 'You are ' + turn.agent + ', one agent of a team working on a task together. Continue the conversation with your next message.' }];
+  const task = run.task !== '' ? ' The task: ' + run.task : '';
+  const messages = [{ role: 'system', content: 'You are ' + turn.agent + ', one agent of a team working on a task together.' + task + ' Continue the conversation with your next message.' }];
   let changed = false;
   for (const entry of run.transcript.slice(0, turn.transcript)) {
     const now = entry.turn !== null ? replayed[entry.turn] : undefined;
@@ -160,13 +161,15 @@ function replayedTurns(outputs) {
   return replayed;
 }
 
-/** The final answer: the last model turn that says more than TERMINATE. */
+/** The final answer: the last model turn that says more than TERMINATE (what follows its last "FINAL ANSWER:", if it has one). */
 function finalAnswer(run, replayed) {
   for (let i = run.turns.length - 1; i >= 0; i--) {
     const turn = run.turns[i];
     if (turn.kind !== 'model') continue;
     const text = replayed[i] !== undefined ? replayed[i].text : turn.output;
-    if (text.trim() !== '' && !/^TERMINATE\.?$/i.test(text.trim())) return text;
+    if (text.trim() === '' || /^TERMINATE\.?$/i.test(text.trim())) continue;
+    const marked = [...text.matchAll(/FINAL ANSWER:[ \t]*([^\n]*)/gi)];
+    return marked.length > 0 ? marked[marked.length - 1][1].trim() : text;
   }
   return '';
 }

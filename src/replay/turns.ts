@@ -8,7 +8,7 @@ import type { LlmMessage } from '../engine/types.ts';
 import { readStepMessages } from '../runs/messages.ts';
 import type { ChatMessage, RecordedRun, RecordedStep } from '../runs/types.ts';
 import { findSubstitutions } from './substitutions.ts';
-import type { ReplayTurn, Substitution, ToolCall, TranscriptEntry } from './types.ts';
+import type { ReplayRunData, ReplayTurn, Substitution, ToolCall, TranscriptEntry } from './types.ts';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
@@ -30,9 +30,8 @@ function isTurn(steps: readonly RecordedStep[], i: number): 'model' | 'tool' | n
   return null;
 }
 
-function agentOf(steps: readonly RecordedStep[], i: number): string {
+function agentOf(steps: readonly RecordedStep[], byId: ReadonlyMap<string, RecordedStep>, i: number): string {
   if (steps[i].agent) return steps[i].agent!;
-  const byId = new Map(steps.map((s) => [s.id, s]));
   for (let p = steps[i].parent ? byId.get(steps[i].parent!) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) {
     if (p.agent) return p.agent;
     if (p.kind === 'agent') return p.name;
@@ -91,16 +90,16 @@ function recordedTemperature(step: RecordedStep): number | undefined {
  * assistant's), with `textOf` giving each entry's text (recorded, or replayed). The replay rule
  * does the same in the definition (runtime-source.ts, transcriptContext).
  */
-export function transcriptContext(agent: string, transcript: readonly TranscriptEntry[], upTo: number, textOf: (entry: TranscriptEntry) => string = (e) => e.text): LlmMessage[] {
-  const messages: LlmMessage[] = [{ role: 'system', content: `You are ${agent}, one agent of a team working on a task together. Continue the conversation with your next message.` }];
+export function transcriptContext(agent: string, task: string, transcript: readonly TranscriptEntry[], upTo: number, textOf: (entry: TranscriptEntry) => string = (e) => e.text): LlmMessage[] {
+  const messages: LlmMessage[] = [{ role: 'system', content: `You are ${agent}, one agent of a team working on a task together.${task !== '' ? ` The task: ${task}` : ''} Continue the conversation with your next message.` }];
   for (const entry of transcript.slice(0, upTo)) messages.push({ role: entry.speaker === agent ? 'assistant' : 'user', content: `${entry.speaker}: ${textOf(entry)}` });
   if (messages.length === 1) messages.push({ role: 'user', content: 'Begin.' });
   return messages;
 }
 
 /** A model turn's recorded context: its request, or the transcript before it. */
-export function recordedContext(turn: Pick<ReplayTurn, 'context' | 'transcript' | 'agent'>, transcript: readonly TranscriptEntry[]): LlmMessage[] {
-  return turn.transcript === undefined ? turn.context : transcriptContext(turn.agent, transcript, turn.transcript);
+export function recordedContext(turn: Pick<ReplayTurn, 'context' | 'transcript' | 'agent'>, run: Pick<ReplayRunData, 'task' | 'transcript'>): LlmMessage[] {
+  return turn.transcript === undefined ? turn.context : transcriptContext(turn.agent, run.task, run.transcript, turn.transcript);
 }
 
 /** How many places of a turn's context hold an earlier turn's output. */
@@ -111,6 +110,7 @@ export function substitutionCount(turn: Pick<ReplayTurn, 'substitutions' | 'tran
 /** The turns of a run, in execution order, with their contexts and what each quotes of the earlier ones, and the run's transcript. */
 export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: TranscriptEntry[] } {
   const steps = run.steps;
+  const byId = new Map(steps.map((s) => [s.id, s]));
   const turns: BaseTurn[] = [];
   // The transcript so far (every step with output, turns or not), for formats without requests.
   const transcript: TranscriptEntry[] = [];
@@ -119,10 +119,10 @@ export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: Transcri
     const step = steps[i];
     const out = outputOf(step);
     if (kind === null) {
-      if (step.kind === 'other' && out.text !== '') transcript.push({ speaker: agentOf(steps, i), text: out.text, turn: null });
+      if (step.kind === 'other' && out.text !== '') transcript.push({ speaker: agentOf(steps, byId, i), text: out.text, turn: null });
       continue;
     }
-    const agent = agentOf(steps, i);
+    const agent = agentOf(steps, byId, i);
     const index = turns.length;
     if (kind === 'tool') {
       const caller = [...turns].reverse().find((t) => t.kind === 'model');

@@ -77,3 +77,27 @@ export function scriptedModel(request: ChatRequest): ModelResponse {
   }
   return says('I do not know.');
 }
+
+/**
+ * The Langfuse run with real tool calls: the calculator's answer calls `python` with JSON
+ * arguments, and the tool observation answers that call. The scripted model's repaired calculator
+ * calls it with the right code.
+ */
+export function langfuseWithToolCalls(): unknown {
+  const base = langfuseExport() as { trace: unknown; observations: Record<string, unknown>[] };
+  const call = (code: string) => ({ role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'python', arguments: JSON.stringify({ code }) } }] });
+  const observations = base.observations.map((o) => {
+    if (o.id === 'g2') return { ...o, output: call('print(6 * 8)'), metadata: JSON.stringify({ attributes: { 'gen_ai.request.tools': JSON.stringify([{ type: 'function', function: { name: 'python', parameters: { type: 'object' } } }]) } }) };
+    if (o.id === 'tool1') return { ...o, input: JSON.stringify({ code: 'print(6 * 8)' }) };
+    if (o.id === 'g3') return { ...o, input: [{ role: 'system', content: 'You are the Reporter.' }, { role: 'user', content: 'What is 6 times 7?' }, { role: 'user', content: 'exitcode: 0 (execution succeeded)\nCode output: 48' }] };
+    return o;
+  });
+  return { ...base, observations };
+}
+
+/** scriptedModel, with the calculator answering by a tool call (when the request offers tools). */
+export function scriptedToolModel(request: ChatRequest): ModelResponse {
+  const who = speaker(request);
+  if (who === 'Calculator' && request.tools) return { text: '', finish: 'tool_calls', usage: { input: 1, output: 1 }, toolCalls: [{ name: 'python', arguments: JSON.stringify({ code: 'print(6 * 7)' }) }] };
+  return scriptedModel(request);
+}
