@@ -12,6 +12,7 @@ import { analyzeWithModel } from '../../replay/testing/model-loop.ts';
 import { scriptedModel, WHOWHEN_LOG } from '../../replay/testing/runs.ts';
 import { analyzeSourceCaseRound } from '../../sandbox/analyze-source.ts';
 import type { PoolJob } from '../analysis/analysis-pool.ts';
+import { settle } from '../testing/settle.ts';
 import { CacheCount, type CountPool } from './cache-count.svelte.ts';
 
 const definition = buildReplay([readWhoWhen(JSON.stringify(WHOWHEN_LOG), 'algorithm/7.json').runs[0]], { players: 'steps', fixes: [], outcome: null, origin: 'test' });
@@ -59,9 +60,7 @@ beforeAll(() => {
 });
 afterAll(() => vi.useRealTimers());
 
-async function settled(count: CacheCount): Promise<void> {
-  for (let k = 0; k < 10_000 && count.state.status === 'counting'; k++) await new Promise<void>((resolve) => setImmediate(resolve));
-}
+const settled = (count: CacheCount) => settle(() => count.state.status !== 'counting', 'the count done');
 
 describe('CacheCount', () => {
   it('counts after a pause, every request a stand-in when nothing is stored', async () => {

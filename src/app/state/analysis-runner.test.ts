@@ -2,8 +2,10 @@
  * The AnalysisRunner's observable behaviour against the fake pool (src/app/testing/fake-pool.ts):
  * what it shows while a study opens, runs, is re-run under other settings, edited, stopped and
  * closed. Timers are vitest's fake ones, so the re-run pause and the result throttle never depend
- * on how loaded the machine is.
+ * on how loaded the machine is; model requests go to the loopback fake endpoint (real timers).
  */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import { testResult } from '../../engine/testing/results.ts';
@@ -11,6 +13,8 @@ import type { Study } from '../importing/study.ts';
 import { Navigation } from '../navigation/navigation.svelte.ts';
 import { FakePool } from '../testing/fake-pool.ts';
 import { poolSize } from '../analysis/pool-size.ts';
+import { startFakeEndpoint } from '../../model/testing/fake-endpoint.ts';
+import { settle } from '../testing/settle.ts';
 import { AnalysisRunner } from './analysis-runner.svelte.ts';
 
 // The fake pool's cost is the seed plus one; the tests below count on the default seed being 1.
@@ -356,5 +360,58 @@ describe('AnalysisRunner workers', () => {
       expect(AnalysisRunner.workersForPage()).toBe(expected);
     }
     expect(poolSize(8)).toBe(7);
+  });
+});
+
+describe('AnalysisRunner model requests', () => {
+  it('shows the model requests of a run, holds them above the threshold until sent, and keeps them', async () => {
+    vi.useRealTimers();
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    const endpoint = await startFakeEndpoint();
+    try {
+      const { runner } = setup();
+      runner.modelConnection.baseUrl = endpoint.url;
+      runner.modelConnection.askAbove = 1;
+      const opened = runner.openStudy(study(['model1', 'model2', 'q3']));
+      // The first request is sent; the second waits for the user's go.
+      await settle(() => runner.modelActivity?.held === true, 'the second request held');
+      expect(endpoint.requests).toHaveLength(1);
+      expect(runner.running).toBe(true);
+      runner.sendHeldRequests();
+      expect(runner.modelActivity?.held).toBe(false);
+      await opened;
+      expect(endpoint.requests.map((r) => r.messages[0].content)).toEqual(['case model1', 'case model2']);
+      expect(runner.modelActivity).toMatchObject({ held: false, done: 2, failed: 0, endpoint: endpoint.url, usage: { requests: 2, cacheHits: 0 } });
+      // Kept in the page's response store: the same study again asks the endpoint nothing.
+      await settle(async () => (await runner.responseStore.count()) === 2, 'both responses stored');
+      await runner.openStudy(study(['model1', 'model2']));
+      expect(endpoint.requests).toHaveLength(2);
+      expect(runner.modelActivity).toMatchObject({ done: 0, usage: { requests: 0, cacheHits: 2 } });
+      // A study without model steps shows no model activity.
+      await runner.openStudy(study(['q1']));
+      expect(runner.modelActivity).toBeNull();
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('stops the held requests with the analysis', async () => {
+    vi.useRealTimers();
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    const endpoint = await startFakeEndpoint();
+    try {
+      const { runner } = setup();
+      runner.modelConnection.baseUrl = endpoint.url;
+      runner.modelConnection.askAbove = 1;
+      const opened = runner.openStudy(study(['model1', 'model2']));
+      await settle(() => runner.modelActivity?.held === true, 'the second request held');
+      runner.cancel();
+      await opened;
+      expect(runner.progress?.status).toBe('cancelled');
+      expect(runner.modelActivity).toMatchObject({ held: false, done: 1 });
+      expect(endpoint.requests).toHaveLength(1);
+    } finally {
+      await endpoint.close();
+    }
   });
 });

@@ -3,8 +3,11 @@
  * "compiles" unless its source contains `syntax error`, and its steps are named by a
  * `steps: a, b` line; a case's result depends on the settings (its cost is the seed plus one), so
  * a test sees which settings a result was analysed under. Cases whose id starts with `slow` wait
- * until `release()` is called, so a test can look at a running analysis and stop it.
+ * until `release()` is called, so a test can look at a running analysis and stop it. Cases whose
+ * id starts with `model` first ask the job's model host one request of their own (model
+ * `fake-model`), as a model step does.
  */
+import { requestKey } from '../../engine/model-call.ts';
 import { testResult } from '../../engine/testing/results.ts';
 import type { CaseResult } from '../../engine/types.ts';
 import type { PoolJob, WorkItem } from '../analysis/analysis-pool.ts';
@@ -77,6 +80,12 @@ export class FakePool {
       if (id.startsWith('slow')) this.#waiting?.();
       if (id.startsWith('slow') && (await Promise.race([this.#gate, aborted])) === 'cancelled') return 'cancelled';
       if (signal.aborted) return 'cancelled';
+      if (id.startsWith('model') && job.model) {
+        const request = { model: 'fake-model', messages: [{ role: 'user' as const, content: `case ${id}` }] };
+        // A cancelled request fails its case; the run's end says it was cancelled.
+        await job.model.resolve([{ key: requestKey(request), request, step: job.players[0] ?? 'step', caseId: id }], signal).catch(() => undefined);
+        if (signal.aborted) return 'cancelled';
+      }
       await Promise.resolve();
       job.onResult(item.index, fakeResult(item, job));
     }
