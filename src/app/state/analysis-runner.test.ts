@@ -111,7 +111,7 @@ describe('AnalysisRunner opening a study', () => {
 
   it('analyses game tables without a definition, their players as the steps', async () => {
     const { runner } = setup();
-    await runner.openStudy({ fileName: 'g.game.json', name: 'g', cases: [], games: [{ id: 'g1', players: ['x', 'y'], values: [0, 1, 0, 1] }] });
+    await runner.openStudy({ fileName: 'g.game.json', name: 'g', cases: [], games: [{ id: 'g1', players: ['x', 'y'], values: Float64Array.of(0, 1, 0, 1) }] });
     expect(runner.definition).toEqual({ status: 'none' });
     expect(runner.steps).toEqual(['x', 'y']);
     expect(ids(runner)).toEqual(['g1']);
