@@ -138,6 +138,18 @@ describe('SessionSync', () => {
     await opened;
   });
 
+  it('saves the results not yet shown when the page is left (pagehide)', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await page.sync.init();
+    const waiting = page.pool.whenWaiting();
+    const opened = page.opener.openNewStudy(study(['q1', 'slow2']));
+    await waiting;
+    browser.window.dispatchEvent(new Event('pagehide'));
+    expect((await storedWith(1)).results.map((r) => r.id)).toEqual(['q1']);
+    page.pool.release();
+    await opened;
+  });
+
   it('shows a full disk as its problem, and saves again on retry', async () => {
     await page.sync.init();
     await page.opener.openNewStudy(study(['q1']));

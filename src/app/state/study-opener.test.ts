@@ -95,6 +95,18 @@ describe('StudyOpener opening files', () => {
     expect(page.sync.identity?.name).toBe('refund');
   });
 
+  it('opens a definition as a study of its own when game tables are open (they have no cases to pair)', async () => {
+    await page.opener.openSource(JSON.stringify({ format: 'agentblame-game', version: 1, games: [{ id: 'g1', players: ['x', 'y'], values: [{ fixed: [], value: 0 }, { fixed: ['x'], value: 1 }, { fixed: ['y'], value: 0 }, { fixed: ['x', 'y'], value: 1 }] }] }), 'g.game.json');
+    expect(page.opener.notice).toBeNull();
+    expect(page.runner.study?.games.map((g) => g.id)).toEqual(['g1']);
+    const first = page.sync.identity!.id;
+    page.pool.summaryExtra = { cases: [{ id: 'own', inputs: {} }] };
+    await page.opener.pairDefinition(PIPELINE, 'refund.pipeline.js');
+    expect(page.runner.study).toMatchObject({ fileName: 'refund.pipeline.js', games: [] });
+    expect(shownIds()).toEqual(['own']);
+    expect(page.sync.identity!.id).not.toBe(first);
+  });
+
   it('applies a link\'s settings over the defaults', async () => {
     await page.opener.openNewStudy({ fileName: 't.json', name: 't', pipeline: PIPELINE, cases: [{ id: 'q1', inputs: {} }], games: [] }, { settings: { seed: 12 } });
     expect(page.runner.settings).toEqual({ ...page.runner.defaultSettings(), seed: 12 });
