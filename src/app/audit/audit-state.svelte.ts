@@ -16,6 +16,12 @@ export class AuditState {
   audit = $state.raw<StudyAudit | null>(null);
   error = $state<string | null>(null);
   #run = 0;
+  readonly #audit: typeof auditInWorker;
+
+  /** `audit` runs the audit off the page's thread (tests run it in-process). */
+  constructor(audit: typeof auditInWorker = auditInWorker) {
+    this.#audit = audit;
+  }
 
   async open(file: Blob, fileName: string, results: readonly (CaseResult | undefined)[], seed: number): Promise<void> {
     const run = ++this.#run;
@@ -23,7 +29,7 @@ export class AuditState {
     this.fileName = fileName;
     this.error = null;
     const text = await file.text();
-    const outcome = await auditInWorker(text, results.filter((r): r is CaseResult => r !== undefined).map(forAudit), seed);
+    const outcome = await this.#audit(text, results.filter((r): r is CaseResult => r !== undefined).map(forAudit), seed);
     if (run !== this.#run) return; // a later file replaced this one
     if (outcome.ok) {
       this.audit = outcome.audit;

@@ -9,7 +9,7 @@ import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import { validateSettings } from '../../session/validate-settings.ts';
 import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 import type { SessionSync } from '../state/session-sync.svelte.ts';
-import type { StudyOpener } from '../state/study-opener.svelte.ts';
+import type { Notice, StudyOpener } from '../state/study-opener.svelte.ts';
 import { traceResponseProblem, traceUrlFromQuery } from '../landing/trace-param.ts';
 import type { Navigation } from './navigation.svelte.ts';
 import { changedSettings, fromHash, toHash, type UrlState } from './url-state.ts';
@@ -118,7 +118,8 @@ export class UrlSync {
       setNavigation();
       return;
     }
-    const settings = this.#linkSettings(state);
+    const { settings, ignored } = this.#linkSettings(state);
+    if (ignored) opener.notice = ignored;
     // The study opens in the background (its analysis may take a while); the view is set first.
     let opened: Promise<unknown> | null = null;
     // Back from another study: that one is open until this one replaces it, and is not it.
@@ -135,17 +136,18 @@ export class UrlSync {
       opener.close();
     }
     if (opened) await waitUntil(() => runner.study !== null && runner.study !== before, opened);
+    // Opening a file clears the banner: the ignored settings are named again once the study is open.
+    if (ignored && opener.notice === null) opener.notice = ignored;
   }
 
   /** The link's settings, checked like a session file's; a bad one is named in the banner and ignored. */
-  #linkSettings(state: UrlState): Partial<UrlState['settings']> {
-    if (Object.keys(state.settings).length === 0) return {};
+  #linkSettings(state: UrlState): { settings: Partial<UrlState['settings']>; ignored?: Notice } {
+    if (Object.keys(state.settings).length === 0) return { settings: {} };
     try {
       validateSettings({ ...DEFAULT_SETTINGS, ...state.settings }, 'address');
-      return state.settings;
+      return { settings: state.settings };
     } catch (error) {
-      this.#deps.opener.notice = { title: 'Ignored the settings in the address', problem: { message: (error as Error).message } };
-      return {};
+      return { settings: {}, ignored: { title: 'Ignored the settings in the address', problem: { message: (error as Error).message } } };
     }
   }
 

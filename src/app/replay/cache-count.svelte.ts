@@ -17,15 +17,18 @@ export type CountState =
 
 const PAUSE_MS = 400;
 
+/** What the count asks of its pool (tests give it a fake one). */
+export type CountPool = Pick<PageAnalysisPool, 'run' | 'dispose'>;
+
 export class CacheCount {
   state = $state.raw<CountState>({ status: 'idle' });
   readonly #store: Pick<AsyncResponseStore, 'getMany'>;
-  readonly #createPool: () => PageAnalysisPool;
-  #pool: PageAnalysisPool | null = null;
+  readonly #createPool: () => CountPool;
+  #pool: CountPool | null = null;
   #abort: AbortController | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(store: Pick<AsyncResponseStore, 'getMany'>, createPool: () => PageAnalysisPool) {
+  constructor(store: Pick<AsyncResponseStore, 'getMany'>, createPool: () => CountPool) {
     this.#store = store;
     this.#createPool = createPool;
   }

@@ -39,6 +39,9 @@ export interface Autosave {
   saveNow?(): void;
 }
 
+/** What the runner asks of its pool (tests give it a fake one). */
+export type RunnerPool = Pick<PageAnalysisPool, 'load' | 'run' | 'caseTimeoutMs'>;
+
 /** Results reach the page's state at most this often, so a fast analysis never floods it. */
 const FLUSH_MS = 200;
 /** Settings changes wait this long for the next keystroke before re-running. */
@@ -76,7 +79,7 @@ export class AnalysisRunner {
     return first ? [...first.players] : [];
   });
 
-  #pool: PageAnalysisPool | null = null;
+  #pool: RunnerPool | null = null;
   /** Where model steps' requests go (base URL, key, concurrency); model ids are in the settings. */
   readonly modelConnection = new ModelConnection();
   /** The page's response cache for model steps (IndexedDB, shared by every session). */
@@ -124,16 +127,20 @@ export class AnalysisRunner {
   #cache = new Map<string, (CaseResult | undefined)[]>();
   #abort: AbortController | null = null;
   #pending: { index: number; result: CaseResult }[] = [];
+  /** The settings key the pending results were analysed under (settings may have changed since). */
+  #pendingKey = '';
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #rerunTimer: ReturnType<typeof setTimeout> | undefined;
   #runCounter = 0;
   readonly #autosave: Autosave;
   readonly #navigation: Navigation;
+  readonly #createPool: (workers: number) => RunnerPool;
 
-  constructor(workerCount: number, deps: { autosave: Autosave; navigation: Navigation }) {
+  constructor(workerCount: number, deps: { autosave: Autosave; navigation: Navigation; createPool?: (workers: number) => RunnerPool }) {
     this.workerCount = workerCount;
     this.#autosave = deps.autosave;
     this.#navigation = deps.navigation;
+    this.#createPool = deps.createPool ?? ((workers) => new PageAnalysisPool(workers, createAnalysisWorker));
   }
 
   /** Workers in the pool for this page: a `?workers=N` query overrides one per core, less one. */
@@ -291,6 +298,7 @@ export class AnalysisRunner {
           // The tab keeps each case's outputs within its share, however many cases the study has.
           const result = keptResult(received, this.itemCount);
           results[index] = result;
+          this.#pendingKey = key;
           this.#pending.push({ index, result });
           this.#scheduleFlush(key);
         },
@@ -323,14 +331,14 @@ export class AnalysisRunner {
     this.#showModelActivity();
     this.#abort = null;
     this.#runCounter++;
-    this.#flush(this.#key());
+    this.#flush(this.#pendingKey);
     if (this.progress) this.progress = { ...this.progress, status: 'cancelled' };
     this.#autosave.schedule();
   }
 
   /** Moves the results received but not yet shown into the state now (before the page is left). */
   flushPending(): void {
-    this.#flush(this.#key());
+    this.#flush(this.#pendingKey);
   }
 
   /** The finished results, in case order (what the batch, the session and the report use). */
@@ -437,8 +445,8 @@ export class AnalysisRunner {
     return aggregateBatch(finished, studyBatchOptions(study, this.settings.delta, this.batchBound));
   }
 
-  #getPool(): PageAnalysisPool {
-    this.#pool ??= new PageAnalysisPool(this.workerCount, createAnalysisWorker);
+  #getPool(): RunnerPool {
+    this.#pool ??= this.#createPool(this.workerCount);
     return this.#pool;
   }
 }

@@ -46,10 +46,13 @@ export class StudyOpener {
 
   readonly #runner: AnalysisRunner;
   readonly #sync: SessionSync;
+  readonly #importFile: typeof importInWorker;
 
-  constructor(runner: AnalysisRunner, sync: SessionSync) {
+  /** `importFile` reads a file off the page's thread (tests read it in-process). */
+  constructor(runner: AnalysisRunner, sync: SessionSync, importFile: typeof importInWorker = importInWorker) {
     this.#runner = runner;
     this.#sync = sync;
+    this.#importFile = importFile;
   }
 
   /** Recorded runs and predictions go to the run view (src/app/runs/), not to the analysis. */
@@ -91,7 +94,7 @@ export class StudyOpener {
     this.notice = null;
     this.importing = { phase: 'reading', loaded: 0, total: typeof source === 'string' ? source.length : source.size, fileName };
     try {
-      const imported = await importInWorker(source, fileName, (progress) => {
+      const imported = await this.#importFile(source, fileName, (progress) => {
         this.importing = { ...progress, fileName };
       });
       if (!imported.ok) {
