@@ -54,7 +54,8 @@ export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js]
        [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
        [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
-   or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]`;
+   or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]
+       [--cache FILE]... [--keep-responses]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
@@ -197,6 +198,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         break;
       case '--offline':
         model.offline = true;
+        break;
+      case '--keep-responses':
+        // Read from `given` where session files' caches are merged (src/cli/main.ts).
         break;
       default:
         if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);

@@ -96,6 +96,18 @@ describe("a file's model responses are its own", () => {
     expect(r.stderr).not.toMatch(/added from .*session/);
   });
 
+  it('--keep-responses adds them to the first --cache on purpose, and says so', () => {
+    const kept = at('kept.jsonl');
+    writeFileSync(kept, '');
+    const r = blame(at('triage.json'), '--cache', kept, '--keep-responses', '--json');
+    expect(r.status).toBe(0);
+    const count = readJson(at('triage.json')).modelCache.length;
+    expect(r.stderr).toBe(`blame: note: ${kept}: ${count} responses added from the other caches and the session files\n`);
+    expect(readFileSync(kept, 'utf8').trim().split('\n')).toHaveLength(count);
+    // Without session files to take them from, the flag is a mistake (exit 2).
+    expect(refused(blame(TRIAGE, '--cache', RESPONSES, '--offline', '--keep-responses'))).toMatch(/^blame: --keep-responses adds session files' model responses/);
+  });
+
   it("a re-run prefers the user's own responses to a file's forged ones", () => {
     const forged = forge(at('triage.json'), 'poisoned-rerun.json', (s) => (s.modelCache = s.modelCache.map((e: Json) => (isReview(e) ? rejectAll(e) : e))));
     const own = at('own.jsonl');
@@ -162,7 +174,7 @@ describe('merges refuse forged shards, naming the file and the field', () => {
     const second = at('second.jsonl');
     writeFileSync(second, lines.map((e) => JSON.stringify(isReview(e) ? rejectAll(e) : e)).join('\n') + '\n');
     const line = refused(blame(at('shard-1.json'), at('shard-2.json'), '--cache', first, '--cache', second));
-    expect(line).toMatch(/^blame: --cache [^ ]*second\.jsonl: a different response for request [0-9a-f]{12}.* than [^ ]*first\.jsonl/);
+    expect(line).toMatch(/^blame: --cache [^ ]*second\.jsonl: a different response for request [0-9a-f]{12}.* than --cache [^ ]*first\.jsonl/);
     expect(readFileSync(first, 'utf8')).toBe(readFileSync(RESPONSES, 'utf8'));
   });
 
