@@ -9,7 +9,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requestKey } from '../engine/model-call.ts';
+import { requestKey, type ChatRequest } from '../engine/model-call.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BLAME = join(ROOT, 'src/cli/blame.mjs');
@@ -32,7 +32,8 @@ function refused(r: ReturnType<typeof blame>): string {
   return r.stderr.trimEnd();
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// Forged files are edited as loose JSON on purpose.
+type Json = Record<string, any>;
 const readJson = (path: string): Json => JSON.parse(readFileSync(path, 'utf8'));
 /** A copy of a session file changed by `edit`, written under `name`. */
 function forge(from: string, name: string, edit: (session: Json) => void): string {
@@ -74,7 +75,7 @@ describe('the fixtures', () => {
 
 describe("a file's model responses are its own", () => {
   it('entries no result of the file names are dropped when it is read', () => {
-    const extraRequest = { model: 'agentblame-test-model', messages: [{ role: 'user', content: 'not asked by any result' }] };
+    const extraRequest: ChatRequest = { model: 'agentblame-test-model', messages: [{ role: 'user', content: 'not asked by any result' }] };
     const extra = { key: requestKey(extraRequest), request: extraRequest, response: { text: 'x', finish: 'stop', usage: { input: 1, output: 1 } } };
     const file = forge(at('triage.json'), 'extra.json', (s) => s.modelCache.push(extra));
     expect(blame(file, '--save', at('extra-saved.json')).status).toBe(0);
