@@ -136,6 +136,12 @@ describe('merges refuse forged shards, naming the file and the field', () => {
     expect(refused(blame(at('shard-1.json'), file))).toMatch(/^blame: "[^"]*range\.json": study\.range is \[0, 2\], not \[0, 1\] as in "[^"]*shard-1\.json"/);
   });
 
+  it("a game study whose mark claims another range than its tables'", () => {
+    expect(blame(join(ROOT, 'src/cli/fixtures/refund.game.json'), '--save', at('game.json')).status).toBe(0);
+    const file = forge(at('game.json'), 'game-range.json', (s) => (s.study.range = [0, 5]));
+    expect(refused(blame(file, '--json'))).toMatch(/^blame: "[^"]*game-range\.json": study\.range: \[0, 5\] is not the range of the game tables, \[0, 1\]$/);
+  });
+
   it('a shard whose batch bound differs', () => {
     const file = forge(at('shard-2.json'), 'bound.json', (s) => (s.study.batchBound = 'bernstein'));
     expect(refused(blame(at('shard-1.json'), file))).toMatch(/^blame: "[^"]*bound\.json": study\.batchBound is "bernstein", not "normal" as in "[^"]*shard-1\.json"/);
