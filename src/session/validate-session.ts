@@ -140,16 +140,19 @@ export function validateSessionV0(value: unknown, path: string): SessionV0 {
   });
   const title = optionalField(object, 'title', path, expectString);
   const batch = optionalField(object, 'batch', path, validateBatch);
+  const id = requiredField(object, 'id', path, expectNonEmptyString);
+  const savedAt = requiredField(object, 'savedAt', path, expectTimestamp);
+  const settings = requiredField(object, 'settings', path, validateSettings);
   const results = requiredField(object, 'results', path, (v, p) => validateResults(v, p, trace.cases));
   checkResults(results, childPath(path, 'results'), undefined);
   return {
     format: 'agentblame-session',
     version: 0,
-    id: requiredField(object, 'id', path, expectNonEmptyString),
+    id,
     ...(title !== undefined && { title }),
-    savedAt: requiredField(object, 'savedAt', path, expectTimestamp),
+    savedAt,
     trace,
-    settings: requiredField(object, 'settings', path, validateSettings),
+    settings,
     results,
     ...(batch !== undefined && { batch }),
   };
