@@ -59,7 +59,8 @@ export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
        [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
        [--repairs] [--success V] [--repair-size K] [--pairs FILE.jsonl] [--audit CREDIT.json] [--judge-credit RUBRIC] [--save-credit FILE]
-   or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]`;
+   or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]
+       [--cache FILE]... [--keep-responses]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
@@ -203,6 +204,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         break;
       case '--offline':
         model.offline = true;
+        break;
+      case '--keep-responses':
+        // Read from `given` where session files' caches are merged (src/cli/main.ts).
         break;
       default:
         if (takeRepairFlag(repair, flag, value)) break;

@@ -378,15 +378,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (opts.compare !== undefined) compared = compareWithFile(opts.compare, a);
     // Session files printed or merged (nothing re-run): --cache files are merged into the first.
     // The sessions' own responses are not: they stay with their session (a file is not trusted).
+    // --keep-responses adds them on purpose.
+    const keep = opts.given.has('--keep-responses');
+    if (keep && !(a.stored && opts.model.caches.length > 0)) throw new InputError('--keep-responses adds session files\' model responses to the first --cache FILE: give session files (printed or merged, not re-run) and --cache FILE');
     if (a.stored && opts.model.caches.length > 0) {
       const { mergeCacheFiles } = await import('./merge-caches.ts');
       let merged;
       try {
-        merged = mergeCacheFiles(opts.model.caches);
+        merged = mergeCacheFiles(opts.model.caches, keep ? a.stored.modelCache : []);
       } catch (e) {
         throw new InputError((e as Error).message);
       }
-      a.notes = [...(a.notes ?? []), ...merged.warnings, `${opts.model.caches[0]}: ${merged.added} response${merged.added === 1 ? '' : 's'} added from the other caches`];
+      a.notes = [...(a.notes ?? []), ...merged.warnings, `${opts.model.caches[0]}: ${merged.added} response${merged.added === 1 ? '' : 's'} added from the other caches${keep ? ' and the session files' : ''}`];
     }
     if (opts.html !== undefined || opts.save !== undefined) {
       const session = sessionOfAnalysis(opts, a);

@@ -37,7 +37,17 @@ describe('mergeCacheFiles (--cache A --cache B)', () => {
     writeFileSync(a, line(e1));
     writeFileSync(b, line(e2));
     writeFileSync(c, line({ ...e2, response: { ...e2.response, text: 'forged' } }));
-    expect(() => mergeCacheFiles([a, b, c])).toThrow(new RegExp(`^--cache ${c}: a different response for request ${e2.key.slice(0, 12)}\\.\\.\\. than ${b} has`));
+    expect(() => mergeCacheFiles([a, b, c])).toThrow(new RegExp(`^--cache ${c}: a different response for request ${e2.key.slice(0, 12)}\\.\\.\\. than --cache ${b} has`));
     expect(keysIn(a)).toEqual([e1.key]);
+  });
+
+  it("adds the session files' responses only when given (--keep-responses), refusing a conflicting one", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cache-merge-'));
+    const a = join(dir, 'a.jsonl');
+    const [e1, e2] = ['one', 'two'].map(entry);
+    writeFileSync(a, line(e1));
+    expect(() => mergeCacheFiles([a], [{ ...e1, response: { ...e1.response, text: 'forged' } }])).toThrow(/^the session files: a different response for request/);
+    expect(mergeCacheFiles([a], [e1, e2]).added).toBe(1);
+    expect(keysIn(a)).toEqual([e1.key, e2.key]);
   });
 });

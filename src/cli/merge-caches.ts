@@ -4,8 +4,8 @@
  * appended to A, through the cache's own writer (one whole line per entry, a torn last line cut
  * first). Run again, it adds nothing. Two files that answer one request differently are refused
  * before anything is written: which answer is right cannot be told, and taking either silently
- * would make a study nobody computed. Session files' own responses are never merged in here:
- * they stay with their session.
+ * would make a study nobody computed. Session files' own responses are merged in only when the
+ * user asks (`--keep-responses`); otherwise they stay with their session.
  */
 import { canonicalize } from '../engine/canonical.ts';
 import { openCaches, readCacheFile } from '../model/jsonl-cache.node.ts';
@@ -23,25 +23,27 @@ export class CacheConflictError extends Error {
   override name = 'CacheConflictError';
 }
 
-export function mergeCacheFiles(files: readonly string[]): CacheMerge {
+/** `fromSessions`: the session files' responses, given only with --keep-responses. */
+export function mergeCacheFiles(files: readonly string[], fromSessions: readonly CacheEntry[] = []): CacheMerge {
   const [first, ...others] = files;
   const { cache, warnings } = openCaches([first]);
   const before = cache.size;
   // Every file is read and checked before the first line is appended.
   const owner = new Map<string, { file: string; response: string }>();
-  for (const entry of cache.entries()) owner.set(entry.key, { file: first, response: canonicalize(entry.response) });
+  for (const entry of cache.entries()) owner.set(entry.key, { file: `--cache ${first}`, response: canonicalize(entry.response) });
   const toAdd: CacheEntry[] = [];
-  for (const file of others) {
-    const read = readCacheFile(file);
-    warnings.push(...read.warnings);
-    for (const entry of read.entries) {
+  const sources = others.map((file) => ({ file: `--cache ${file}`, ...readCacheFile(file) }));
+  sources.push({ file: 'the session files', entries: [...fromSessions], warnings: [], validLength: 0, needsNewline: false, torn: false });
+  for (const { file, entries, warnings: skipped } of sources) {
+    warnings.push(...skipped);
+    for (const entry of entries) {
       const response = canonicalize(entry.response);
       const known = owner.get(entry.key);
       if (known === undefined) {
         owner.set(entry.key, { file, response });
         toAdd.push(entry);
       } else if (known.response !== response) {
-        throw new CacheConflictError(`--cache ${file}: a different response for request ${entry.key.slice(0, 12)}... than ${known.file} has; keep the caches of different runs apart`);
+        throw new CacheConflictError(`${file}: a different response for request ${entry.key.slice(0, 12)}... than ${known.file} has; keep the caches of different runs apart`);
       }
     }
   }

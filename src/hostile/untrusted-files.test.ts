@@ -9,7 +9,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { requestKey } from '../engine/model-call.ts';
+import { requestKey, type ChatRequest } from '../engine/model-call.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BLAME = join(ROOT, 'src/cli/blame.mjs');
@@ -32,7 +32,8 @@ function refused(r: ReturnType<typeof blame>): string {
   return r.stderr.trimEnd();
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// Forged files are edited as loose JSON on purpose.
+type Json = Record<string, any>;
 const readJson = (path: string): Json => JSON.parse(readFileSync(path, 'utf8'));
 /** A copy of a session file changed by `edit`, written under `name`. */
 function forge(from: string, name: string, edit: (session: Json) => void): string {
@@ -74,7 +75,7 @@ describe('the fixtures', () => {
 
 describe("a file's model responses are its own", () => {
   it('entries no result of the file names are dropped when it is read', () => {
-    const extraRequest = { model: 'agentblame-test-model', messages: [{ role: 'user', content: 'not asked by any result' }] };
+    const extraRequest: ChatRequest = { model: 'agentblame-test-model', messages: [{ role: 'user', content: 'not asked by any result' }] };
     const extra = { key: requestKey(extraRequest), request: extraRequest, response: { text: 'x', finish: 'stop', usage: { input: 1, output: 1 } } };
     const file = forge(at('triage.json'), 'extra.json', (s) => s.modelCache.push(extra));
     expect(blame(file, '--save', at('extra-saved.json')).status).toBe(0);
@@ -94,6 +95,18 @@ describe("a file's model responses are its own", () => {
     expect(r.status).toBe(0);
     expect(readFileSync(mine, 'utf8')).toBe(before);
     expect(r.stderr).not.toMatch(/added from .*session/);
+  });
+
+  it('--keep-responses adds them to the first --cache on purpose, and says so', () => {
+    const kept = at('kept.jsonl');
+    writeFileSync(kept, '');
+    const r = blame(at('triage.json'), '--cache', kept, '--keep-responses', '--json');
+    expect(r.status).toBe(0);
+    const count = readJson(at('triage.json')).modelCache.length;
+    expect(r.stderr).toBe(`blame: note: ${kept}: ${count} responses added from the other caches and the session files\n`);
+    expect(readFileSync(kept, 'utf8').trim().split('\n')).toHaveLength(count);
+    // Without session files to take them from, the flag is a mistake (exit 2).
+    expect(refused(blame(TRIAGE, '--cache', RESPONSES, '--offline', '--keep-responses'))).toMatch(/^blame: --keep-responses adds session files' model responses/);
   });
 
   it("a re-run prefers the user's own responses to a file's forged ones", () => {
@@ -121,6 +134,12 @@ describe('merges refuse forged shards, naming the file and the field', () => {
   it('a shard whose metric range differs', () => {
     const file = forge(at('shard-2.json'), 'range.json', (s) => (s.study.range = [0, 2]));
     expect(refused(blame(at('shard-1.json'), file))).toMatch(/^blame: "[^"]*range\.json": study\.range is \[0, 2\], not \[0, 1\] as in "[^"]*shard-1\.json"/);
+  });
+
+  it("a game study whose mark claims another range than its tables'", () => {
+    expect(blame(join(ROOT, 'src/cli/fixtures/refund.game.json'), '--save', at('game.json')).status).toBe(0);
+    const file = forge(at('game.json'), 'game-range.json', (s) => (s.study.range = [0, 5]));
+    expect(refused(blame(file, '--json'))).toMatch(/^blame: "[^"]*game-range\.json": study\.range: \[0, 5\] is not the range of the game tables, \[0, 1\]$/);
   });
 
   it('a shard whose batch bound differs', () => {
@@ -162,7 +181,7 @@ describe('merges refuse forged shards, naming the file and the field', () => {
     const second = at('second.jsonl');
     writeFileSync(second, lines.map((e) => JSON.stringify(isReview(e) ? rejectAll(e) : e)).join('\n') + '\n');
     const line = refused(blame(at('shard-1.json'), at('shard-2.json'), '--cache', first, '--cache', second));
-    expect(line).toMatch(/^blame: --cache [^ ]*second\.jsonl: a different response for request [0-9a-f]{12}.* than [^ ]*first\.jsonl/);
+    expect(line).toMatch(/^blame: --cache [^ ]*second\.jsonl: a different response for request [0-9a-f]{12}.* than --cache [^ ]*first\.jsonl/);
     expect(readFileSync(first, 'utf8')).toBe(readFileSync(RESPONSES, 'utf8'));
   });
 

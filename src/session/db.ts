@@ -7,8 +7,9 @@
  *  - `summaries`: the list entry plus the mutable fields (name, status, updatedAt, revision);
  *    listing reads only these.
  *  - `bodies`: the small rest (format, createdAt, settings, batch result).
- *  - `inputs`: what the user brought (file name, pipeline source, cases, game tables): the bulk
- *    of a study, written only when it changes (see SessionStore.put).
+ *  - `inputs`: what the user brought (file name, pipeline source, cases, game tables, and the
+ *    model responses an opened file carried): the bulk of a study, written only when it changes
+ *    (see SessionStore.put).
  *  - `results`: one record per finished case, keyed [sessionId, caseId], so autosave during an
  *    analysis appends a few small records instead of rewriting the whole session.
  *  - `inputChunks` (version 4): the cases of an `inputs` record that has `caseChunks`, in chunks
@@ -43,7 +44,7 @@ export interface SummaryRecord extends SessionSummary {
 }
 
 /** What the user brought: the bulk of a session, stored apart and rewritten only when it changes. */
-export type SessionInputs = Pick<Session, 'id' | 'fileName' | 'pipeline' | 'cases' | 'games'>;
+export type SessionInputs = Pick<Session, 'id' | 'fileName' | 'pipeline' | 'cases' | 'games' | 'modelCache'>;
 
 /** An `inputs` record: with `caseChunks`, its `cases` are empty and stored in that many chunks. */
 export type StoredInputs = SessionInputs & { caseChunks?: number };
@@ -104,13 +105,15 @@ export function resultsRange(sessionId: string): IDBKeyRange {
 
 /** Splits a session's inputs off the rest of its body (games only when there are some). */
 function splitInputs<T extends SessionBody & Omit<SessionInputs, 'id'>>(record: T): { body: SessionBody; inputs: SessionInputs } {
-  const { fileName, pipeline, cases, games, ...body } = record;
+  const { fileName, pipeline, cases, games, modelCache, ...body } = record;
   const inputs: SessionInputs = {
     id: record.id,
     fileName,
     ...(pipeline !== undefined && { pipeline }),
     cases,
     ...(games !== undefined && games.length > 0 && { games }),
+    // An opened file's model responses: as bulky as inputs, and as rarely changed.
+    ...(modelCache !== undefined && modelCache.length > 0 && { modelCache }),
   };
   return { body, inputs };
 }

@@ -199,6 +199,21 @@ describe('which records a save writes', () => {
     }
   });
 
+  it("keeps an opened file's model responses with the inputs: stored and read back, not rewritten by a settings change", async () => {
+    const store = await openStore(freshName());
+    const entry = { key: 'a'.repeat(64), request: { model: 'm', messages: [{ role: 'user' as const, content: 'q' }] }, response: { text: 'r', finish: 'stop', usage: { input: 1, output: 1 } } };
+    const puts = countPuts();
+    try {
+      const created = await store.put({ ...session(), modelCache: [entry] });
+      puts.reset();
+      await store.put({ ...created, settings: { ...created.settings, seed: 9 }, results: [] });
+      expect(Object.fromEntries(puts.counts)).toEqual({ summaries: 1, bodies: 1 });
+      expect((await store.get(created.id))?.modelCache).toEqual([entry]);
+    } finally {
+      puts.restore();
+    }
+  });
+
   it('rewrites the inputs when another tab wrote different ones, even from an up-to-date revision', async () => {
     const name = freshName();
     const tabA = await openStore(name);

@@ -31,7 +31,7 @@ import { isQuotaError, SessionNotFoundError, StaleWriteError, StorageFullError, 
 import type { RunLocks } from './run-lock.ts';
 import { issueAll } from './issue-all.ts';
 import { isAnalysedFailure } from '../engine/case-result.ts';
-import type { Session, SessionGame, SessionSummary } from './types.ts';
+import type { ModelCacheEntry, Session, SessionGame, SessionSummary } from './types.ts';
 
 export interface SessionStoreOptions {
   /** Database name (tests use a fresh one each). */
@@ -62,6 +62,7 @@ interface InputsSeen {
   pipeline: { name: string; source: string } | undefined;
   cases: WeakRef<CaseDef[]>;
   games: WeakRef<SessionGame[]> | undefined;
+  modelCache: WeakRef<ModelCacheEntry[]> | undefined;
 }
 
 /** Whether `inputs` are the ones seen: same small fields, and the very same case and game arrays. */
@@ -72,7 +73,8 @@ function sameInputs(seen: InputsSeen, inputs: SessionInputs): boolean {
     seen.pipeline?.source === inputs.pipeline?.source &&
     seen.cases.deref() === inputs.cases &&
     // Both without games, or both with the same (still living) array.
-    (seen.games === undefined ? inputs.games === undefined : seen.games.deref() === inputs.games && inputs.games !== undefined)
+    (seen.games === undefined ? inputs.games === undefined : seen.games.deref() === inputs.games && inputs.games !== undefined) &&
+    (seen.modelCache === undefined ? inputs.modelCache === undefined : seen.modelCache.deref() === inputs.modelCache && inputs.modelCache !== undefined)
   );
 }
 
@@ -307,6 +309,7 @@ export class SessionStore {
       pipeline: inputs.pipeline,
       cases: new WeakRef(inputs.cases),
       games: inputs.games === undefined ? undefined : new WeakRef(inputs.games),
+      modelCache: inputs.modelCache === undefined ? undefined : new WeakRef(inputs.modelCache),
     });
   }
 

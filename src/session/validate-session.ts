@@ -48,6 +48,11 @@ function validateResults(value: unknown, path: string, cases: readonly CaseDef[]
  */
 function checkResults(results: readonly CaseResult[], path: string, study: StudyMark | undefined, games: readonly SessionGame[] = []): void {
   const gameRanges = new Map(games.map((g) => [g.id, g.range ?? valueSpan(g.values)]));
+  // A game study's range is its first table's (what the command aggregated with): the mark may not say otherwise.
+  const tableRange = games.length > 0 ? gameRanges.get(games[0].id)! : undefined;
+  if (study?.range && tableRange && (study.range[0] !== tableRange[0] || study.range[1] !== tableRange[1])) {
+    throw new FormatError('study.range', `[${study.range.join(', ')}] is not the range of the game tables, [${tableRange.join(', ')}]`);
+  }
   results.forEach((result, k) => checkResultNumbers(result, indexPath(path, k), gameRanges.get(result.id) ?? study?.range));
 }
 
@@ -135,16 +140,19 @@ export function validateSessionV0(value: unknown, path: string): SessionV0 {
   });
   const title = optionalField(object, 'title', path, expectString);
   const batch = optionalField(object, 'batch', path, validateBatch);
+  const id = requiredField(object, 'id', path, expectNonEmptyString);
+  const savedAt = requiredField(object, 'savedAt', path, expectTimestamp);
+  const settings = requiredField(object, 'settings', path, validateSettings);
   const results = requiredField(object, 'results', path, (v, p) => validateResults(v, p, trace.cases));
   checkResults(results, childPath(path, 'results'), undefined);
   return {
     format: 'agentblame-session',
     version: 0,
-    id: requiredField(object, 'id', path, expectNonEmptyString),
+    id,
     ...(title !== undefined && { title }),
-    savedAt: requiredField(object, 'savedAt', path, expectTimestamp),
+    savedAt,
     trace,
-    settings: requiredField(object, 'settings', path, validateSettings),
+    settings,
     results,
     ...(batch !== undefined && { batch }),
   };

@@ -51,7 +51,7 @@ function expectWhole(value: unknown, path: string): number {
 /** A chat request as sent, copied field by field (the fields of ChatRequest only). */
 function validateRequest(value: unknown, path: string): ChatRequest {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs', 'tools'], path);
+  rejectUnknownFields(object, ['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs', 'tools', 'params'], path);
   const request: ChatRequest = {
     model: requiredField(object, 'model', path, expectString),
     messages: requiredField(object, 'messages', path, (v, p) => arrayOf(v, p, validateMessage)),
@@ -70,12 +70,33 @@ function validateRequest(value: unknown, path: string): ChatRequest {
   if (top !== undefined) request.top_logprobs = top;
   const tools = optionalField(object, 'tools', path, (v, p) => arrayOf(v, p, (t, tp) => JSON.parse(JSON.stringify(expectObject(t, tp))) as unknown));
   if (tools !== undefined) request.tools = tools;
+  const params = optionalField(object, 'params', path, plainJsonObject);
+  if (params !== undefined) request.params = params;
   return request;
+}
+
+/** A plain JSON object (an alias's extra endpoint parameters), copied; at most 8 levels deep. */
+function plainJsonObject(value: unknown, path: string): Record<string, unknown> {
+  const copy = (v: unknown, at: string, depth: number): unknown => {
+    if (depth > 8) throw new FormatError(at, 'nested too deep (at most 8 levels)');
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) throw new FormatError(at, 'expected a finite number');
+      return v;
+    }
+    if (Array.isArray(v)) return v.map((x, k) => copy(x, `${at}[${k}]`, depth + 1));
+    const o = expectObject(v, at);
+    const out: Record<string, unknown> = {};
+    // Defined, not assigned, so a key named __proto__ stays a plain key.
+    for (const [k, x] of Object.entries(o)) Object.defineProperty(out, k, { value: copy(x, childPath(at, k), depth + 1), enumerable: true, writable: true, configurable: true });
+    return out;
+  };
+  return copy(expectObject(value, path), path, 0) as Record<string, unknown>;
 }
 
 function validateResponse(value: unknown, path: string): ModelResponse {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['text', 'finish', 'usage', 'topLogprobs', 'toolCalls'], path);
+  rejectUnknownFields(object, ['text', 'finish', 'usage', 'topLogprobs', 'toolCalls', 'served'], path);
   const usage = requiredField(object, 'usage', path, (v, p) => {
     const u = expectObject(v, p);
     rejectUnknownFields(u, ['input', 'output'], p);
@@ -102,6 +123,21 @@ function validateResponse(value: unknown, path: string): ModelResponse {
     }),
   );
   if (calls !== undefined) response.toolCalls = calls;
+  const served = optionalField(object, 'served', path, (v, p) => {
+    const o = expectObject(v, p);
+    rejectUnknownFields(o, ['model', 'fingerprint', 'identity'], p);
+    const out: NonNullable<ModelResponse['served']> = {};
+    for (const name of ['model', 'fingerprint', 'identity'] as const) {
+      const field = optionalField(o, name, p, (x, xp) => {
+        const text = expectString(x, xp);
+        if (text.length > 1000) throw new FormatError(xp, 'expected at most 1000 characters');
+        return text;
+      });
+      if (field !== undefined) out[name] = field;
+    }
+    return out;
+  });
+  if (served !== undefined) response.served = served;
   return response;
 }
 

@@ -1,5 +1,6 @@
 import type { CaseDef } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
+import type { ModelCacheEntry } from '../../session/types.ts';
 
 /** What the user opened: the cases (or precomputed games) and the pipeline definition, if any. */
 export interface Study {
@@ -12,6 +13,11 @@ export interface Study {
   definitionFile?: string;
   cases: CaseDef[];
   games: TableGame[];
+  /**
+   * Model responses the session file (or report) it was opened from carried: they answer this
+   * study's requests the browser's response store lacks, and stay with its session only.
+   */
+  modelResponses?: ModelCacheEntry[];
 }
 
 /** The name compile errors use for the definition's file. */

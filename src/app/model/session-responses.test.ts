@@ -7,7 +7,7 @@ import { buildSession } from '../../session/build-session.ts';
 import { exportSessionFile, parseSessionFile } from '../../session/session-file.ts';
 import { DEFAULT_SETTINGS } from '../../engine/settings.ts';
 import { ResponseStore } from './response-store.ts';
-import { storeSessionResponses, withModelResponses } from './session-responses.ts';
+import { withCarriedResponses, withModelResponses } from './session-responses.ts';
 
 const entry = (text: string) => {
   const request: ChatRequest = { model: 'toy-1', messages: [{ role: 'user', content: text }], temperature: 0 };
@@ -15,7 +15,7 @@ const entry = (text: string) => {
 };
 
 function session(keys: string[][]) {
-  const results = keys.map((modelKeys, k) => ({ ...testResult({ id: `c${k}`, players: ['a'] }), ...(modelKeys.length && { modelKeys }) }));
+  const results = keys.map((modelKeys, k) => ({ ...testResult({ id: `c${k}`, players: ['a'], shapley: { a: 1 } }), ...(modelKeys.length && { modelKeys }) }));
   return buildSession({ id: 's1', name: 'triage', createdAt: '2026-11-30T00:00:00.000Z', revision: 0, fileName: 'triage.js', pipeline: { name: 'triage', source: 'x' }, cases: keys.map((_, k) => ({ id: `c${k}`, inputs: {}, outputs: { a: 1 } })), games: [], settings: DEFAULT_SETTINGS, results, batch: null, status: 'done' });
 }
 
@@ -36,14 +36,27 @@ describe('session responses', () => {
     expect(await withModelResponses(s, new ResponseStore())).toEqual({ session: s, missing: 0 });
   });
 
-  it('stores the responses an opened session carries, so it re-analyses without a model', async () => {
+  it("an opened session's responses answer its study's requests the store lacks, and are never stored", async () => {
     const d = entry('carried');
     const store = new ResponseStore();
-    expect((await store.getMany([d.key])).size).toBe(0);
     const opened = { ...session([[d.key]]), modelCache: [d] };
-    expect(await storeSessionResponses(opened, store)).toBe(1);
-    expect((await store.getMany([d.key])).get(d.key)).toEqual(d);
-    // And a re-export keeps carrying it.
+    const seen = withCarriedResponses(store, opened.modelCache);
+    expect((await seen.getMany([d.key])).get(d.key)).toEqual(d);
+    // The shared store, which every later study reads, never got it.
+    expect((await store.getMany([d.key])).size).toBe(0);
+    // A re-export keeps carrying it.
     expect((await withModelResponses(opened, store)).session.modelCache).toEqual([d]);
+  });
+
+  it("a file's forged response never replaces one this browser has, and new responses go to the store", async () => {
+    const own = entry('review this');
+    const forged = { ...own, response: { ...own.response, text: 'forged' } };
+    const store = new ResponseStore();
+    await store.putMany([own]);
+    const seen = withCarriedResponses(store, [forged]);
+    expect((await seen.getMany([own.key])).get(own.key)!.response.text).toBe(own.response.text);
+    const fresh = entry('fetched by this run');
+    await seen.putMany([fresh]);
+    expect((await store.getMany([fresh.key])).get(fresh.key)).toEqual(fresh);
   });
 });

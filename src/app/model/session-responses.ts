@@ -1,9 +1,14 @@
 /**
  * Model responses travel with a session: an exported session file or report carries the responses
  * its results used (`modelCache`, as the command's `--save` and `--html` write it), so it
- * re-analyses elsewhere without any model; an opened one puts its responses into this browser's
- * response store. Entries in a session file were validated at import (each key is its request's).
+ * re-analyses elsewhere without any model. An opened file's responses stay with its session: they
+ * answer that study's requests that this browser's response store lacks, and are never put into
+ * the store, where they would answer every later study (a forged file would poison them all).
+ * Entries in a session file were validated at import (each key is its request's, and only those
+ * its results name are kept).
  */
+import type { AsyncResponseStore } from '../../model/model-host.ts';
+import type { CacheEntry } from '../../model/response-cache.ts';
 import type { ModelCacheEntry, Session } from '../../session/types.ts';
 import type { ResponseStore } from './response-store.ts';
 
@@ -24,9 +29,23 @@ export async function withModelResponses(session: Session, store: Pick<ResponseS
   return { session: modelCache.length > 0 ? { ...rest, modelCache } : rest, missing: keys.length - modelCache.length };
 }
 
-/** Put a session's carried responses into the store (an opened session file or report). */
-export async function storeSessionResponses(session: Session, store: Pick<ResponseStore, 'putMany'>): Promise<number> {
-  const entries = session.modelCache ?? [];
-  if (entries.length > 0) await store.putMany(entries);
-  return entries.length;
+/**
+ * The response store as one study's analysis sees it: this browser's own responses first, then
+ * the ones its session file carried, for keys the store lacks (a file's entry never replaces a
+ * response this browser fetched). New responses go to the store; carried ones are never written.
+ */
+export function withCarriedResponses(store: AsyncResponseStore, carried: readonly ModelCacheEntry[]): AsyncResponseStore {
+  if (carried.length === 0) return store;
+  const byKey = new Map(carried.map((e) => [e.key, e]));
+  return {
+    async getMany(keys: readonly string[]): Promise<Map<string, CacheEntry>> {
+      const found = await store.getMany(keys);
+      for (const key of keys) {
+        const entry = byKey.get(key);
+        if (!found.has(key) && entry) found.set(key, entry);
+      }
+      return found;
+    },
+    putMany: (entries) => store.putMany(entries),
+  };
 }

@@ -12,6 +12,7 @@ import { PageAnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
 import { ModelConnection } from '../model/model-connection.svelte.ts';
 import { ResponseStore } from '../model/response-store.ts';
 import { ModelHost, type ModelProgress } from '../../model/model-host.ts';
+import { withCarriedResponses } from '../model/session-responses.ts';
 import type { ModelUsage } from '../../engine/model-call.ts';
 import { endpointConfig } from '../../model/endpoint.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
@@ -101,7 +102,8 @@ export class AnalysisRunner {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const host: ModelHost = new ModelHost({
       endpoint,
-      store: this.responseStore,
+      // A session file's own responses answer only what this browser's store lacks.
+      store: withCarriedResponses(this.responseStore, this.study?.modelResponses ?? []),
       askAbove: c.askAbove > 0 ? c.askAbove : undefined,
       // Progress arrives per request: shown at most every 100 ms, and at once when sending pauses.
       onProgress: (progress) => {

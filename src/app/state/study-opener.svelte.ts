@@ -16,7 +16,6 @@ import { DEMOS, fetchDemo, fetchDemoResponses, isDemoFile } from '../landing/dem
 import { validateCacheEntry } from '../../model/validate-cache-entry.ts';
 import type { AnalysisRunner } from './analysis-runner.svelte.ts';
 import type { SessionSync } from './session-sync.svelte.ts';
-import { storeSessionResponses } from '../model/session-responses.ts';
 
 /** A problem to show in the banner: what went wrong and with which file. */
 export interface Notice {
@@ -172,12 +171,12 @@ export class StudyOpener {
     await this.#runner.openStudy(study, { ...(settings ? { settings } : {}), keepNavigation: options.keepNavigation === true });
   }
 
-  /** A session file or report that was opened: stored (when storage works), then continued. */
+  /**
+   * A session file or report that was opened: stored (when storage works), then continued. Its
+   * model responses stay with it (the study's own, behind this browser's response store), never
+   * in the store itself, so a forged file cannot change what any other study gets.
+   */
   async openSessionFile(session: Session): Promise<void> {
-    // Its model responses first, so the analysis finds them without asking any model.
-    await storeSessionResponses(session, this.#runner.responseStore).catch((error: unknown) => {
-      this.notice = { title: "Could not keep the file's model responses", problem: { message: `${error instanceof Error ? error.message : String(error)}; cases that need them will ask the model set up in Settings > Model` } };
-    });
     const store = this.#sync.store;
     const stored = store
       ? await store.importSession(session).catch((error: unknown) => {
@@ -201,6 +200,7 @@ export class StudyOpener {
         ...(session.pipeline ? { pipeline: session.pipeline } : {}),
         cases: session.cases,
         games: session.games ? toTableGames(session.games) : [],
+        ...(session.modelCache && { modelResponses: session.modelCache }),
       },
       { settings: session.settings, results, autoRun: session.status === 'done' || session.status === 'idle', stopped: session.status === 'cancelled', keepNavigation: options.keepNavigation === true },
     );
