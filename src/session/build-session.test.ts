@@ -30,6 +30,15 @@ describe('buildSession', () => {
     expect(back.modelCache).toEqual([ENTRY]);
   });
 
+  it('round-trips what a response records beside its text (tool calls, the model that served it, an alias\'s params)', () => {
+    const request: ChatRequest = { ...REQUEST, params: { reasoning_effort: 'low', chat_template_kwargs: { enable_thinking: false } }, tools: [{ type: 'function', function: { name: 'refund' } }] };
+    const entry = { key: requestKey(request), request, response: { ...ENTRY.response, toolCalls: [{ name: 'refund', arguments: '{"id":1}' }], served: { model: 'm-2026', fingerprint: 'fp', identity: '/models/m.gguf' } } };
+    const back = parseSessionFile(exportSessionFile(sample({ modelCache: [entry], results: [{ ...result('q1'), modelKeys: [entry.key] }] })));
+    expect(back.modelCache).toEqual([entry]);
+    const forged = { ...entry, response: { ...entry.response, served: { model: 'm', secret: 'x' } } };
+    expect(() => parseSessionFile(exportSessionFile(sample({ modelCache: [forged], results: [{ ...result('q1'), modelKeys: [entry.key] }] })))).toThrow(/modelCache\[0\]\.response\.served.*secret/);
+  });
+
   it('drops model cache entries that no result of the file names', () => {
     const back = parseSessionFile(exportSessionFile(sample({ modelCache: [ENTRY] })));
     expect(back.modelCache).toBeUndefined();
