@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
 import { scripted, tripExport } from '../src/app/replay/testing/trip-run.ts';
-import { downloadedText } from './fixtures.ts';
+import { downloadedText, sessionRow, waitForStored } from './fixtures.ts';
 import { dropFiles, waitForDone } from './workbench-helpers.ts';
 
 /**
@@ -9,6 +9,18 @@ import { dropFiles, waitForDone } from './workbench-helpers.ts';
  * against a loopback endpoint scripted so the culprit is known (the researcher's answer): it is
  * ranked first, with each distinct request sent once.
  */
+
+/** Drops the run, sets the outcome and the model, and blames it; resolves when the analysis is done. */
+async function blameTrip(page: Page, url: string) {
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'trip.langfuse.json', content: tripExport(), type: 'application/json' }]);
+  await page.getByRole('button', { name: 'Blame this run' }).click();
+  const setup = page.getByRole('region', { name: 'Blame this run' });
+  await setup.getByLabel('The final answer contains').fill('/monday/i');
+  await setModel(page, url);
+  await setup.getByRole('button', { name: 'Blame', exact: true }).click();
+  await waitForDone(page);
+}
 
 async function setModel(page: Page, url: string) {
   await page.getByLabel('Base URL').fill(url);
@@ -72,6 +84,48 @@ test('a dropped run is blamed from the run view: the planted turn ranks first, e
     await players.first().getByRole('button', { name: /^step \d+$/ }).click();
     await expect(page.getByRole('listbox', { name: 'Steps' }).getByRole('option', { selected: true })).toContainText('Researcher chat');
     await expect(page.getByRole('navigation', { name: 'Replay dependencies' })).toContainText('Quoted by');
+    await page.screenshot({ path: test.info().outputPath('replay-run-view.png'), fullPage: true });
+    // And to the study again.
+    await page.getByRole('button', { name: 'Back to the study' }).click();
+    await expect(page.getByRole('tab', { name: 'Replay' })).toBeVisible();
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test('a replay is saved like any study: listed under Recent sessions, and its exported file re-analyses elsewhere with no model', async ({ page, browser, baseURL }) => {
+  const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted });
+  try {
+    await blameTrip(page, endpoint.url);
+    const sent = endpoint.requests.length;
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export session' }).click();
+    const file = await downloadedText(await downloading);
+
+    // Saved in this browser, finished; after a new visit of the start page it is among the recent sessions and opens with its results.
+    const stored = await waitForStored(page, (s) => s.status === 'done' && s.casesAnalysed === s.caseCount);
+    expect(stored.name).toBe('replay of museum visit');
+    await page.goto('./');
+    await sessionRow(page, stored.id).getByTestId('session-open').click();
+    await waitForDone(page);
+    await page.getByRole('tab', { name: 'Replay' }).click();
+    const players = page.getByRole('region', { name: 'Replay' }).locator('ol.players > li');
+    await expect(players.first()).toContainText('Researcher');
+    // The run itself is not open here: its turns are named, without links.
+    await expect(page.getByRole('region', { name: 'Replay' })).toContainText('not open in the run view');
+
+    // Another browser profile, no endpoint: the file brings its responses.
+    const elsewhere = await browser.newContext({ baseURL });
+    const other = await elsewhere.newPage();
+    await other.goto('./');
+    await other.getByLabel('Open trace').setInputFiles({ name: 'trip.session.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+    await waitForDone(other);
+    await other.getByRole('tab', { name: 'Replay' }).click();
+    const there = other.getByRole('region', { name: 'Replay' }).locator('ol.players > li');
+    await expect(there.first()).toContainText('Researcher');
+    await expect(there.first().getByTestId('replay-shapley')).toHaveText('1.000');
+    await elsewhere.close();
+    expect(endpoint.requests.length).toBe(sent);
   } finally {
     await endpoint.close();
   }
