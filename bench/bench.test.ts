@@ -35,7 +35,7 @@ describe('bench suite (smoke sizes)', () => {
   it('runs every workload and reports sane figures', async () => {
     const out = await runSuite(SMOKE_SIZES);
     const groups = new Set(out.workloads.map((w) => w.group));
-    for (const g of ['sandbox', 'demo:refund', 'demo:rag', 'demo:eight-step', 'exact-scaling', 'mc-efficiency', 'model-steps', 'estimators', 'own-cases']) expect(groups).toContain(g);
+    for (const g of ['sandbox', 'demo:refund', 'demo:rag', 'demo:eight-step', 'exact-scaling', 'mc-efficiency', 'model-steps', 'estimators', 'own-cases', 'replay']) expect(groups).toContain(g);
     expect(Object.keys(WORKLOADS).length).toBe(10);
     for (const w of out.workloads) {
       expect(w.wallMs, w.name).toBeGreaterThanOrEqual(0);

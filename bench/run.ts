@@ -23,6 +23,7 @@ import { sandboxOverheadWorkload } from './workloads/sandbox-overhead.ts';
 import { modelStepsWorkload } from './workloads/model-steps.ts';
 import { recordedRunsWorkload } from './workloads/recorded-runs.ts';
 import { ownCasesWorkload } from './workloads/own-cases.ts';
+import { replayWorkload } from './workloads/replay.ts';
 
 export const WORKLOADS: Record<string, (sizes: SuiteSizes, log: (line: string) => void) => Promise<WorkloadResult[]>> = {
   // Sandbox first: it also times plain definitions, best measured before anything else warms up.
@@ -36,6 +37,7 @@ export const WORKLOADS: Record<string, (sizes: SuiteSizes, log: (line: string) =
   runs: recordedRunsWorkload,
   estimators: estimatorsWorkload,
   'own-cases': ownCasesWorkload,
+  replay: replayWorkload,
 };
 
 export const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), 'results.json');

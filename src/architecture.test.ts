@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
 const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGlobals?: RegExp; nodeFiles?: RegExp; nodeBuiltins?: boolean }> = {
   'src/engine': { folders: ['src/engine'], packages: ['pure-rand'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
   'src/formats': { folders: ['src/formats', 'src/engine', 'src/runs'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
-  'src/runs': { folders: ['src/runs'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
+  // Runs score attributions with the engine's interval functions (Wilson), nothing else of it.
+  'src/runs': { folders: ['src/runs', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
   // Replaying recorded runs: a run becomes an ordinary definition (source text), below the page and the command.
   'src/replay': { folders: ['src/replay', 'src/engine', 'src/runs', 'src/formats', 'src/model'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   'src/sandbox': { folders: ['src/sandbox', 'src/engine', 'src/formats'], packages: ['ses', 'acorn'] },

@@ -29,6 +29,10 @@ export interface SuiteSizes {
   modelCases: number;
   modelLatencyMs: number;
   modelConcurrency: number[];
+  /** Replay of a recorded run: its turns, the endpoint's latency, concurrencies. */
+  replayTurns: number;
+  replayLatencyMs: number;
+  replayConcurrency: number[];
 }
 
 export const FULL_SIZES: SuiteSizes = {
@@ -56,6 +60,9 @@ export const FULL_SIZES: SuiteSizes = {
   modelCases: 12,
   modelLatencyMs: 100,
   modelConcurrency: [1, 4, 16],
+  replayTurns: 20,
+  replayLatencyMs: 50,
+  replayConcurrency: [1, 8],
 };
 
 /** Every workload at a size that runs in a few seconds: for bench/bench.test.ts. */
@@ -84,4 +91,7 @@ export const SMOKE_SIZES: SuiteSizes = {
   modelCases: 2,
   modelLatencyMs: 5,
   modelConcurrency: [1, 4],
+  replayTurns: 8,
+  replayLatencyMs: 5,
+  replayConcurrency: [1, 8],
 };

@@ -34,6 +34,8 @@ export interface CliOptions {
   given: ReadonlySet<string>;
   /** Model steps: where requests go and where responses are kept (settings.models holds the ids). */
   model: ModelOptions;
+  /** --replay and its flags (src/cli/replay-args.ts), when given. */
+  replay?: import('./replay-args.ts').ReplayCliOptions;
 }
 
 export interface ModelOptions {

@@ -19,7 +19,7 @@ import type { RecordedRun, RecordedRunFile } from '../runs/types.ts';
 export const INSPECT_USAGE = `usage: npm run --silent blame -- FILE|FOLDER... --inspect [--json]
        npm run --silent blame -- FILE|FOLDER... --score PREDICTIONS.json [--json]`;
 
-class InspectInputError extends Error {
+export class InspectInputError extends Error {
   /** A command-line mistake (the usage is shown after it), rather than a bad input file. */
   constructor(message: string, readonly usage = false) {
     super(message);
@@ -71,7 +71,7 @@ function expand(path: string): string[] {
   });
 }
 
-function readRuns(paths: readonly string[]): RecordedRunFile[] {
+export function readRuns(paths: readonly string[]): RecordedRunFile[] {
   const files = paths.flatMap(expand);
   if (files.length === 0) throw new InspectInputError(`no .json or .jsonl files in ${paths.join(', ')}`);
   return files.map((file) => {

@@ -59,6 +59,8 @@ interface Analysis {
   notes?: string[];
   /** The model responses the results used (model steps), for saved sessions and reports. */
   modelCache?: ModelCacheEntry[];
+  /** --replay: the per-case replay blocks and the lines printed after the tables. */
+  replay?: import('./replay-command.ts').ReplayExtras;
 }
 
 /** Options that only make sense when steps are replayed, refused for game files. */
@@ -227,6 +229,10 @@ function analyzeGames(games: TableGame[], opts: CliOptions): Analysis {
 }
 
 async function analyze(opts: CliOptions): Promise<Analysis> {
+  if (opts.replay) {
+    const { runReplay } = await import('./replay-command.ts');
+    return runReplay(opts, opts.replay, analyzeSource, (message) => new InputError(message));
+  }
   const texts = opts.files.map((file) => readText(file, 'input file'));
   if (texts.length > 1) return analyzeSessions(opts, readSessionsToMerge(opts, texts));
   const input = readInput(opts.file, texts[0]);
@@ -316,15 +322,29 @@ function batchOverflow(batch: BatchResult): string | null {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  // A replay of recorded runs (docs/replay.md) takes its own flags out first.
+  const { takeReplayArgs, REPLAY_USAGE } = await import('./replay-args.ts');
+  let replay: ReturnType<typeof takeReplayArgs> = null;
+  try {
+    replay = takeReplayArgs(argv);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`blame: ${printable(e.message)}\n${REPLAY_USAGE}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (replay) argv = replay.rest;
   // Recorded runs (docs/recorded-runs.md) have their own small command line.
   const { wantsInspect, inspectMain } = await import('./inspect.ts');
   if (wantsInspect(argv)) return inspectMain(argv);
   let opts: CliOptions;
   try {
     opts = parseArgs(argv);
+    if (replay) opts.replay = replay.options;
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`blame: ${printable(e.message)}\n${USAGE}\n`);
+      process.stderr.write(`blame: ${printable(e.message)}\n${USAGE}\n${REPLAY_USAGE}\n`);
       return 2;
     }
     throw e;
@@ -364,13 +384,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   if (opts.json) {
-    process.stdout.write(jsonReport(a.results, a.batch, compared && { compare: compared }) + '\n');
+    process.stdout.write(jsonReport(a.results, a.batch, { ...(compared && { compare: compared }), ...a.replay?.json }, a.replay?.blocks) + '\n');
   } else {
     const out = a.results.filter((r) => r.failed || r.error).map(formatCase);
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
     if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
     out.push(formatBatch(a.batch, a.results.length));
     if (compared) out.push(formatComparison(compared));
+    if (a.replay) out.push(...a.replay.text);
     process.stdout.write(out.join('\n\n') + '\n');
   }
   return a.results.some((r) => r.error) ? 1 : 0;

@@ -28,6 +28,8 @@ export interface ChatRequest {
   seed?: number;
   logprobs?: boolean;
   top_logprobs?: number;
+  /** Function definitions (OpenAI's `tools`), as the definition gave them. */
+  tools?: unknown[];
 }
 
 /** What the host keeps of an endpoint's answer (no headers, no ids: only what replays need). */
@@ -38,6 +40,8 @@ export interface ModelResponse {
   usage: { input: number; output: number };
   /** For `logprobs` requests: the top log-probabilities of the first generated token. */
   topLogprobs?: { token: string; logprob: number }[];
+  /** The answer's tool calls (`choices[0].message.tool_calls`: function name and arguments text). */
+  toolCalls?: { name: string; arguments: string }[];
 }
 
 /** A response the host could not get: the message names the endpoint and quotes its error. */

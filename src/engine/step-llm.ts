@@ -29,7 +29,9 @@ export class StepLlm implements Llm {
   chat(args: LlmChatArgs): LlmChatResult {
     const request = chatRequest(args, this.context.modelId(aliasOf(args.model, 'llm.chat'), this.step, 'llm.chat'), (key) => this.seedFor(key));
     const response = this.context.lookup(request, this.step, 'llm.chat');
-    return { text: response.text, finish: response.finish, usage: { input: response.usage.input, output: response.usage.output } };
+    const result: LlmChatResult = { text: response.text, finish: response.finish, usage: { input: response.usage.input, output: response.usage.output } };
+    if (response.toolCalls) result.toolCalls = response.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }));
+    return result;
   }
 
   choose(args: LlmChooseArgs): string {
@@ -67,6 +69,10 @@ export function chatRequest(args: LlmChatArgs, model: string, seedFor: (key: str
   if (stop !== undefined) {
     if (!Array.isArray(stop) || stop.length > 4 || !stop.every((s) => typeof s === 'string' && s !== '')) throw new TypeError('llm.chat: stop must be an array of up to 4 non-empty strings');
     request.stop = [...stop];
+  }
+  if (args.tools !== undefined) {
+    if (!Array.isArray(args.tools) || !args.tools.every((t) => t !== null && typeof t === 'object' && !Array.isArray(t))) throw new TypeError('llm.chat: tools must be an array of function definitions (objects)');
+    request.tools = JSON.parse(JSON.stringify(args.tools)) as unknown[];
   }
   if (temperature !== 0) request.seed = seedFor(keyOf(args.key, 'llm.chat'));
   return request;

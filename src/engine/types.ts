@@ -41,12 +41,16 @@ export interface LlmChatArgs {
   stop?: readonly string[];
   /** Draw key: addresses the request's seed (default "default"). */
   key?: string;
+  /** Function definitions sent as the request's `tools` (OpenAI's shape, plain data), e.g. a recorded run's. */
+  tools?: readonly unknown[];
 }
 
 export interface LlmChatResult {
   text: string;
   finish: string;
   usage: { input: number; output: number };
+  /** The tool calls of the answer, when the endpoint returned some. */
+  toolCalls?: { name: string; arguments: string }[];
 }
 
 export interface LlmChooseArgs {

@@ -30,6 +30,8 @@ export function parseChatResponse(body: string): ModelResponse {
   const response: ModelResponse = { text: content, finish, usage: { input: tokenCount(usage.prompt_tokens), output: tokenCount(usage.completion_tokens) } };
   const top = topLogprobs(choice.logprobs, bad);
   if (top) response.topLogprobs = top;
+  const calls = toolCalls(message.tool_calls, bad);
+  if (calls) response.toolCalls = calls;
   return response;
 }
 
@@ -52,6 +54,19 @@ function topLogprobs(logprobs: unknown, bad: (path: string, what: string) => Typ
     out.push({ token: entry.token, logprob: Math.min(0, logprob) });
   });
   return out;
+}
+
+/** `message.tool_calls[k].function.{name, arguments}` (arguments as the endpoint wrote them: JSON text). */
+function toolCalls(list: unknown, bad: (path: string, what: string) => TypeError): ModelResponse['toolCalls'] | undefined {
+  if (list === undefined || list === null) return undefined;
+  if (!Array.isArray(list)) throw bad('choices[0].message.tool_calls', 'is not an array');
+  if (list.length === 0) return undefined;
+  return list.map((call: unknown, k: number) => {
+    const fn = isRecord(call) ? call.function : undefined;
+    if (!isRecord(fn) || typeof fn.name !== 'string') throw bad(`choices[0].message.tool_calls[${k}].function.name`, 'is not a string');
+    const args = fn.arguments;
+    return { name: fn.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
+  });
 }
 
 function tokenCount(value: unknown): number {

@@ -14,7 +14,7 @@ export class CacheEntryError extends Error {
 }
 
 const ROLES: readonly string[] = ['system', 'user', 'assistant', 'tool'];
-const REQUEST_FIELDS = new Set(['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs']);
+const REQUEST_FIELDS = new Set(['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs', 'tools']);
 
 /**
  * Check an untrusted response cache entry (from a session file, a report or a `--cache` file) and
@@ -59,13 +59,17 @@ export function validateChatRequest(value: unknown, path: string): ChatRequest {
     request.logprobs = r.logprobs;
   }
   if (r.top_logprobs !== undefined) request.top_logprobs = wholeNumber(r.top_logprobs, `${path}.top_logprobs`);
+  if (r.tools !== undefined) {
+    if (!Array.isArray(r.tools)) throw new CacheEntryError(`${path}.tools: expected an array of function definitions`);
+    request.tools = JSON.parse(JSON.stringify(r.tools)) as unknown[];
+  }
   return request;
 }
 
 /** A ModelResponse copied field by field; anything else is an error naming its path. */
 export function validateModelResponse(value: unknown, path: string): ModelResponse {
   const r = record(value, path);
-  onlyFields(r, path, ['text', 'finish', 'usage', 'topLogprobs']);
+  onlyFields(r, path, ['text', 'finish', 'usage', 'topLogprobs', 'toolCalls']);
   if (typeof r.text !== 'string') throw new CacheEntryError(`${path}.text: expected a string`);
   if (typeof r.finish !== 'string') throw new CacheEntryError(`${path}.finish: expected a string`);
   const usage = record(r.usage, `${path}.usage`);
@@ -80,6 +84,16 @@ export function validateModelResponse(value: unknown, path: string): ModelRespon
       if (typeof top.token !== 'string') throw new CacheEntryError(`${at}.token: expected a string`);
       if (typeof top.logprob !== 'number' || !Number.isFinite(top.logprob) || top.logprob > 0) throw new CacheEntryError(`${at}.logprob: expected a log-probability (a finite number <= 0), got ${short(top.logprob)}`);
       return { token: top.token, logprob: top.logprob };
+    });
+  }
+  if (r.toolCalls !== undefined) {
+    if (!Array.isArray(r.toolCalls)) throw new CacheEntryError(`${path}.toolCalls: expected an array`);
+    response.toolCalls = r.toolCalls.map((c: unknown, k: number) => {
+      const at = `${path}.toolCalls[${k}]`;
+      const call = record(c, at);
+      onlyFields(call, at, ['name', 'arguments']);
+      if (typeof call.name !== 'string' || typeof call.arguments !== 'string') throw new CacheEntryError(`${at}: expected { name, arguments } strings`);
+      return { name: call.name, arguments: call.arguments };
     });
   }
   return response;

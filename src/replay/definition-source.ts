@@ -55,6 +55,8 @@ export interface DefinitionParts {
   metric?: EmbeddedFile;
   /** Where the run came from, for the header comment. */
   origin: string;
+  /** The model the run recorded, as the definition's default model (the command's --model overrides it). */
+  model?: string;
 }
 
 /** Step names and fix names for the runs: the run's own names for one run, numbered slots for several. */
@@ -107,6 +109,7 @@ export function definitionSource(parts: DefinitionParts): string {
     '',
     'export default {',
     `  name: ${sandboxSafeJson(parts.name)},`,
+    ...(parts.model !== undefined ? [`  models: { default: ${sandboxSafeJson(parts.model)} },`] : []),
     '  steps: STEPS.map((name, k) => ({',
     '    name,',
     "    inputs: ['recording', ...STEPS.slice(0, k)],",

@@ -8,13 +8,15 @@
  */
 import type { CaseDef } from '../engine/types.ts';
 import type { RecordedRun } from '../runs/types.ts';
-import { definitionSource, slotNames, type EmbeddedFile } from './definition-source.ts';
+import { definitionSource, slotNames, type DefinitionParts, type EmbeddedFile } from './definition-source.ts';
 import { planRun, ReplayPlanError, type FixSpec } from './plan.ts';
+import { substitutionCount } from './turns.ts';
 import type { Outcome, PlayersKind, ReplayRunData } from './types.ts';
 
 export { ReplayPlanError, parseFixSpec, type FixSpec } from './plan.ts';
 export { EmbeddedFileError, sandboxSafeJson, type EmbeddedFile } from './definition-source.ts';
 export { parseIntervention, InterventionError, INTERVENTION_KINDS } from './interventions.ts';
+export { recordedContext, substitutionCount, transcriptContext } from './turns.ts';
 export { PLAYERS_KINDS, type Intervention, type Outcome, type PlayersKind, type ReplayRunData, type ReplayTurn } from './types.ts';
 
 export interface ReplayOptions {
@@ -43,6 +45,8 @@ export interface ReplayDefinition {
   runs: ReplayRunData[];
   /** The definition's steps (players), in order. */
   steps: string[];
+  /** What the source was made of (contrast replays are made from the same parts). */
+  parts: DefinitionParts;
 }
 
 /** One run's (one case's) `replay` block: its turns, what each quotes, and which player it belongs to. */
@@ -72,8 +76,9 @@ export function buildReplay(runs: readonly RecordedRun[], options: ReplayOptions
   }
   const { steps, fixNames } = slotNames(plans, options.players);
   if (steps.length === 0) throw new ReplayPlanError(`run "${plans[0].id}" has no player: no turn has a fix (model turns get repair unless --fix says otherwise; a tool turn needs observation:TEXT or a --tools stub)`);
+  const model = runs.flatMap((r) => r.steps).find((s) => s.kind === 'llm' && s.model)?.model ?? undefined;
   const name = runs.length === 1 ? `replay of ${runs[0].name}` : `replay of ${runs.length} runs from ${options.origin}`;
-  const source = definitionSource({
+  const parts: DefinitionParts = {
     name,
     steps,
     fixNames,
@@ -82,8 +87,10 @@ export function buildReplay(runs: readonly RecordedRun[], options: ReplayOptions
     ...(options.tools && { tools: options.tools.file }),
     ...(outcome.kind === 'metric' && { metric: { fileName: outcome.fileName, source: outcome.source } }),
     origin: runs.length === 1 ? `run "${runs[0].id}" of ${options.origin}` : `${runs.length} runs of ${options.origin}`,
-  });
-  return { name, source, cases: plans.map((run) => ({ id: run.id, inputs: { recording: run } })), runs: plans, steps };
+    ...(model !== undefined && { model }),
+  };
+  const source = definitionSource(parts);
+  return { name, source, cases: plans.map((run) => ({ id: run.id, inputs: { recording: run } })), runs: plans, steps, parts };
 }
 
 /** The `replay` block of a case's JSON. */
@@ -99,7 +106,9 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
       player: t.player >= 0 ? steps[t.player] : null,
       fixes: t.fixes.map((f) => (f.kind === 'stub' ? 'stub' : f.kind)),
       dependsOn: t.dependsOn,
-      substitutions: t.substitutions.length,
+      substitutions: substitutionCount(t, plan.transcript),
     })),
   };
 }
+
+export { contrastStudy, contrastReport, type ContrastStudy, type ContrastReport, type ContrastRow } from './contrast.ts';

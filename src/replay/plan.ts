@@ -5,8 +5,8 @@
  */
 import type { RecordedRun } from '../runs/types.ts';
 import { InterventionError, parseIntervention } from './interventions.ts';
-import { baseTurns, taskOf, type BaseTurn } from './turns.ts';
-import type { Intervention, PlayersKind, ReplayRunData, ReplayTurn } from './types.ts';
+import { baseTurns, recordedContext, taskOf, type BaseTurn } from './turns.ts';
+import type { Intervention, PlayersKind, ReplayRunData, ReplayTurn, TranscriptEntry } from './types.ts';
 
 /** A replay that cannot be set up: the message names the run, the turn or the fix. */
 export class ReplayPlanError extends Error {
@@ -47,7 +47,7 @@ function turnsNamed(run: RecordedRun, turns: readonly BaseTurn[], name: string):
   return found;
 }
 
-function fixesOf(run: RecordedRun, turns: readonly BaseTurn[], options: PlanOptions): Intervention[][] {
+function fixesOf(run: RecordedRun, turns: readonly BaseTurn[] & { transcript: TranscriptEntry[] }, options: PlanOptions): Intervention[][] {
   const given: (Intervention[] | undefined)[] = turns.map(() => undefined);
   for (const spec of options.fixes) {
     let intervention: Intervention;
@@ -60,8 +60,9 @@ function fixesOf(run: RecordedRun, turns: readonly BaseTurn[], options: PlanOpti
     for (const turn of turnsNamed(run, turns, spec.turn)) {
       if (turn.kind === 'tool' && MODEL_ONLY.has(intervention.kind)) throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") is a tool turn; a tool turn's fix is observation:TEXT (or a --tools stub)`);
       if (turn.kind === 'model' && intervention.kind === 'observation') throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") is a model turn; observation:TEXT replaces a tool result (a model turn's output: action:TEXT)`);
-      if (intervention.kind === 'context' && intervention.op !== 'system+=' && intervention.index >= turn.context.length) {
-        throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") has ${turn.context.length} context messages (0 to ${turn.context.length - 1})`);
+      const length = recordedContext(turn, { task: '', transcript: turns.transcript }).length;
+      if (intervention.kind === 'context' && intervention.op !== 'system+=' && intervention.index >= length) {
+        throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") has ${length} context messages (0 to ${length - 1})`);
       }
       (given[turn.index] ??= []).push(intervention);
     }
@@ -91,10 +92,16 @@ function playersOf(turns: readonly BaseTurn[], fixes: readonly Intervention[][],
   return { player, owners };
 }
 
+/** Names are printed and address noise draws: no control characters, at most 120 characters. */
+function cleanName(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim().slice(0, 120) || '(unnamed)';
+}
+
 function playerName(owned: readonly BaseTurn[], kind: PlayersKind): string {
-  if (kind === 'agents') return owned[0].agent;
+  if (kind === 'agents') return cleanName(owned[0].agent);
   const first = owned[0];
-  return `${first.step} ${first.kind === 'model' ? first.agent : first.name}`;
+  return cleanName(`${first.step} ${first.kind === 'model' ? first.agent : first.name}`);
 }
 
 /** A run's plan. Throws ReplayPlanError naming the run, turn or fix. */
@@ -116,6 +123,7 @@ export function planRun(run: RecordedRun, options: PlanOptions): ReplayRunData {
     task: taskOf(run, base),
     ...(expected !== undefined && { expected }),
     players: owners.map((o) => playerName(o, options.players)),
+    transcript: base.transcript,
     turns,
     interleaved,
   };

@@ -19,8 +19,24 @@ function asRecorded(turn, via) {
   return replayedAs(turn, turn.output, turn.toolCalls, via);
 }
 
+/** A context built from the transcript: the agent's system line, then who said what (replayed where it was). */
+function transcriptContext(run, turn, replayed) {
+  const task = run.task !== '' ? ' The task: ' + run.task : '';
+  const messages = [{ role: 'system', content: 'You are ' + turn.agent + ', one agent of a team working on a task together.' + task + ' Continue the conversation with your next message.' }];
+  let changed = false;
+  for (const entry of run.transcript.slice(0, turn.transcript)) {
+    const now = entry.turn !== null ? replayed[entry.turn] : undefined;
+    const text = now !== undefined ? now.text : entry.text;
+    if (text !== entry.text) changed = true;
+    messages.push({ role: entry.speaker === turn.agent ? 'assistant' : 'user', content: entry.speaker + ': ' + text });
+  }
+  if (messages.length === 1) messages.push({ role: 'user', content: 'Begin.' });
+  return { messages, changed };
+}
+
 /** The turn's recorded context with every quoted earlier output replaced by its replayed output. */
 function replayedContext(run, turn, replayed) {
+  if (turn.transcript !== undefined) return transcriptContext(run, turn, replayed);
   const messages = turn.context.map((m) => ({ role: m.role, content: m.content }));
   let changed = false;
   // From the last span back, so the offsets of the spans before it stay right.
@@ -125,7 +141,9 @@ function replaySegment(k, inputs, llm, fixed) {
   for (const turn of run.turns) {
     if (turn.segment !== k) continue;
     const isFixed = turn.player === k ? fixed : fixedPlayers[turn.player] === true;
-    const fixes = isFixed ? turn.fixes : [];
+    // A contrast replay regenerates every model turn from a point on (a fresh sample each, by its world's seed).
+    const regenerate = run.regenerateFrom !== undefined && turn.index >= run.regenerateFrom && turn.kind === 'model';
+    const fixes = regenerate ? [{ kind: 'resample' }] : isFixed ? turn.fixes : [];
     const result = turn.kind === 'tool' ? replayToolTurn(run, turn, replayed, fixes) : replayModelTurn(run, turn, replayed, fixes, llm);
     replayed[turn.index] = result;
     own[turn.index] = result;

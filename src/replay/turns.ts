@@ -8,7 +8,7 @@ import type { LlmMessage } from '../engine/types.ts';
 import { readStepMessages } from '../runs/messages.ts';
 import type { ChatMessage, RecordedRun, RecordedStep } from '../runs/types.ts';
 import { findSubstitutions } from './substitutions.ts';
-import type { ReplayTurn, ToolCall } from './types.ts';
+import type { ReplayRunData, ReplayTurn, Substitution, ToolCall, TranscriptEntry } from './types.ts';
 
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
@@ -85,17 +85,35 @@ function recordedTemperature(step: RecordedStep): number | undefined {
   return undefined;
 }
 
-/** The speaker's words as one transcript message (its own earlier words as the assistant's). */
-function transcriptMessage(speaker: string, text: string, self: string): LlmMessage {
-  return { role: speaker === self ? 'assistant' : 'user', content: `${speaker}: ${text}` };
+/**
+ * A context built from the transcript (formats without requests): a system line naming the agent,
+ * then each of the first `upTo` entries as `SPEAKER: text` (the agent's own words as the
+ * assistant's), with `textOf` giving each entry's text (recorded, or replayed). The replay rule
+ * does the same in the definition (runtime-source.ts, transcriptContext).
+ */
+export function transcriptContext(agent: string, task: string, transcript: readonly TranscriptEntry[], upTo: number, textOf: (entry: TranscriptEntry) => string = (e) => e.text): LlmMessage[] {
+  const messages: LlmMessage[] = [{ role: 'system', content: `You are ${agent}, one agent of a team working on a task together.${task !== '' ? ` The task: ${task}` : ''} Continue the conversation with your next message.` }];
+  for (const entry of transcript.slice(0, upTo)) messages.push({ role: entry.speaker === agent ? 'assistant' : 'user', content: `${entry.speaker}: ${textOf(entry)}` });
+  if (messages.length === 1) messages.push({ role: 'user', content: 'Begin.' });
+  return messages;
 }
 
-/** The turns of a run, in execution order, with their contexts and what each quotes of the earlier ones. */
-export function baseTurns(run: RecordedRun): BaseTurn[] {
+/** A model turn's recorded context: its request, or the transcript before it. */
+export function recordedContext(turn: Pick<ReplayTurn, 'context' | 'transcript' | 'agent'>, run: Pick<ReplayRunData, 'task' | 'transcript'>): LlmMessage[] {
+  return turn.transcript === undefined ? turn.context : transcriptContext(turn.agent, run.task, run.transcript, turn.transcript);
+}
+
+/** How many places of a turn's context hold an earlier turn's output. */
+export function substitutionCount(turn: Pick<ReplayTurn, 'substitutions' | 'transcript'>, transcript: readonly TranscriptEntry[]): number {
+  return turn.transcript === undefined ? turn.substitutions.length : transcript.slice(0, turn.transcript).filter((e) => e.turn !== null && e.text !== '').length;
+}
+
+/** The turns of a run, in execution order, with their contexts and what each quotes of the earlier ones, and the run's transcript. */
+export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: TranscriptEntry[] } {
   const steps = run.steps;
   const turns: BaseTurn[] = [];
   // The transcript so far (every step with output, turns or not), for formats without requests.
-  const transcript: { speaker: string; text: string; turn: number | null }[] = [];
+  const transcript: TranscriptEntry[] = [];
   for (let i = 0; i < steps.length; i++) {
     const kind = isTurn(steps, i);
     const step = steps[i];
@@ -117,21 +135,16 @@ export function baseTurns(run: RecordedRun): BaseTurn[] {
       continue;
     }
     const recorded = readStepMessages(step, 'input');
-    let context: LlmMessage[];
-    let substitutions;
+    let context: LlmMessage[] = [];
+    let substitutions: Substitution[] = [];
+    let dependsOn: number[];
     if (recorded.length > 0) {
       context = recorded.map(toLlmMessage);
       substitutions = findSubstitutions(context, turns);
+      dependsOn = [...new Set(substitutions.map((s) => s.from))].sort((a, b) => a - b);
     } else {
-      // The transcript with the speakers named: each earlier turn's words sit at a known place.
-      context = [{ role: 'system', content: `You are ${agent}, one agent of a team working on a task together. Continue the conversation with your next message.` }];
-      substitutions = [];
-      for (const entry of transcript) {
-        const message = transcriptMessage(entry.speaker, entry.text, agent);
-        context.push(message);
-        if (entry.turn !== null && entry.text !== '') substitutions.push({ message: context.length - 1, start: entry.speaker.length + 2, end: message.content.length, from: entry.turn });
-      }
-      if (context.length === 1) context.push({ role: 'user', content: 'Begin.' });
+      // The transcript with the speakers named: every earlier turn's words are in it, at a known place.
+      dependsOn = transcript.filter((e) => e.turn !== null && e.text !== '').map((e) => e.turn!);
     }
     const tools = recordedTools(step);
     const temperature = recordedTemperature(step);
@@ -142,21 +155,23 @@ export function baseTurns(run: RecordedRun): BaseTurn[] {
       agent,
       kind: 'model',
       context,
+      ...(recorded.length === 0 && { transcript: transcript.length }),
       output: out.text,
       ...(out.toolCalls && { toolCalls: out.toolCalls }),
       ...(tools && { tools }),
       ...(temperature !== undefined && { temperature }),
       substitutions,
-      dependsOn: [...new Set(substitutions.map((s) => s.from))].sort((a, b) => a - b),
+      dependsOn,
     });
     transcript.push({ speaker: agent, text: out.toolCalls ? [out.text, ...out.toolCalls.map(callText)].filter((t) => t !== '').join('\n') : out.text, turn: out.toolCalls ? null : index });
   }
-  return turns;
+  return Object.assign(turns, { transcript });
 }
 
 /** The task of a run: what the format records as its question, else the first user message of the first turn. */
 export function taskOf(run: RecordedRun, turns: readonly BaseTurn[]): string {
   if (run.task) return run.task;
   const first = turns.find((t) => t.kind === 'model');
+  if (first?.transcript !== undefined) return (turns as { transcript?: TranscriptEntry[] }).transcript?.find((e) => e.turn === null)?.text ?? '';
   return first?.context.find((m) => m.role === 'user')?.content ?? '';
 }

@@ -45,8 +45,14 @@ export interface ReplayTurn {
   name: string;
   agent: string;
   kind: 'model' | 'tool';
-  /** Model turns: the recorded request messages, or the transcript before it. */
+  /** Model turns: the recorded request messages ([] when the context is the transcript: `transcript`). */
   context: LlmMessage[];
+  /**
+   * Model turns of formats without requests (Who&When): the context is the run's transcript up to
+   * this many entries, with this turn's agent as the speaker (see transcriptContext). Kept as a
+   * count, not copied into every turn, so a run's data grows with its length, not its square.
+   */
+  transcript?: number;
   /** The recorded output text (a tool turn: its result). */
   output: string;
   /** Model turns: the tool calls it recorded. */
@@ -72,15 +78,26 @@ export interface ReplayTurn {
   segment: number;
 }
 
+/** One entry of a run's transcript: who said what, and the turn it is (null: no turn, e.g. the human's question). */
+export interface TranscriptEntry {
+  speaker: string;
+  text: string;
+  turn: number | null;
+}
+
 /** One run as the replay definition's case input. */
 export interface ReplayRunData {
   id: string;
+  /** Every recorded output in order, for contexts built from the transcript. */
+  transcript: TranscriptEntry[];
   task: string;
   expected?: string;
   players: string[];
   turns: ReplayTurn[];
   /** True when a step replays turns of an earlier player (agents): outputs then carry `fixed`. */
   interleaved: boolean;
+  /** Contrast replays (--contrast): every model turn from this index on is resampled, whatever the players. */
+  regenerateFrom?: number;
 }
 
 /** How success is decided: the final answer contains/matches, a model judge, or a metric file. */

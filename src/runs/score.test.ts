@@ -3,7 +3,7 @@ import { buildRun } from './build-run.ts';
 import { heuristicPrediction } from './heuristics.ts';
 import { randomBaseline, scorePredictions } from './score.ts';
 import type { StepDraft } from './types.ts';
-import { wilsonInterval } from './wilson-interval.ts';
+import { wilsonInterval } from '../engine/stats/wilson-interval.ts';
 
 function turn(i: number, agent: string, text: string, kind: StepDraft['kind'] = 'agent'): StepDraft {
   return { id: String(i), parent: null, name: agent, agent, kind, start: null, end: null, model: null, usage: null, error: null, order: i, output: { form: 'value', value: text }, attributes: {} };

@@ -6,7 +6,7 @@
  */
 import { heuristicPrediction, HEURISTICS, type HeuristicName } from './heuristics.ts';
 import type { RecordedRun, RunLabel } from './types.ts';
-import { wilsonInterval } from './wilson-interval.ts';
+import { wilsonInterval } from '../engine/stats/wilson-interval.ts';
 
 /** A predictions file: run id -> predicted culprit (either field may be missing). */
 export type Predictions = Record<string, { agent?: string; step?: number }>;

@@ -23,7 +23,8 @@ export function makeLlmGate(): LlmGate {
   const llm: Llm = harden({
     chat: (args: LlmChatArgs): LlmChatResult => {
       const result = active().chat(copyChatArgs(args));
-      return harden({ text: result.text, finish: result.finish, usage: { input: result.usage.input, output: result.usage.output } });
+      const calls = result.toolCalls ? { toolCalls: result.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })) } : {};
+      return harden({ text: result.text, finish: result.finish, usage: { input: result.usage.input, output: result.usage.output }, ...calls });
     },
     choose: (args: LlmChooseArgs): string => active().choose(copyChooseArgs(args)),
   });
@@ -71,6 +72,8 @@ function copyChatArgs(args: unknown): LlmChatArgs {
   const stop = copyStrings(a.stop, call, 'stop');
   if (stop !== undefined) copy.stop = stop;
   if (a.key !== undefined) copy.key = a.key as string;
+  // Function definitions are plain data: a JSON copy keeps nothing of the user's objects.
+  if (a.tools !== undefined) copy.tools = Array.isArray(a.tools) ? (JSON.parse(JSON.stringify(a.tools)) as unknown[]) : (a.tools as unknown[]);
   return copy;
 }
 

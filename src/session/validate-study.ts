@@ -51,7 +51,7 @@ function expectWhole(value: unknown, path: string): number {
 /** A chat request as sent, copied field by field (the fields of ChatRequest only). */
 function validateRequest(value: unknown, path: string): ChatRequest {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs'], path);
+  rejectUnknownFields(object, ['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs', 'tools'], path);
   const request: ChatRequest = {
     model: requiredField(object, 'model', path, expectString),
     messages: requiredField(object, 'messages', path, (v, p) => arrayOf(v, p, validateMessage)),
@@ -68,12 +68,14 @@ function validateRequest(value: unknown, path: string): ChatRequest {
   if (logprobs !== undefined) request.logprobs = logprobs;
   const top = optionalField(object, 'top_logprobs', path, expectWhole);
   if (top !== undefined) request.top_logprobs = top;
+  const tools = optionalField(object, 'tools', path, (v, p) => arrayOf(v, p, (t, tp) => JSON.parse(JSON.stringify(expectObject(t, tp))) as unknown));
+  if (tools !== undefined) request.tools = tools;
   return request;
 }
 
 function validateResponse(value: unknown, path: string): ModelResponse {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['text', 'finish', 'usage', 'topLogprobs'], path);
+  rejectUnknownFields(object, ['text', 'finish', 'usage', 'topLogprobs', 'toolCalls'], path);
   const usage = requiredField(object, 'usage', path, (v, p) => {
     const u = expectObject(v, p);
     rejectUnknownFields(u, ['input', 'output'], p);
@@ -92,6 +94,14 @@ function validateResponse(value: unknown, path: string): ModelResponse {
     }),
   );
   if (top !== undefined) response.topLogprobs = top;
+  const calls = optionalField(object, 'toolCalls', path, (v, p) =>
+    arrayOf(v, p, (c, cp) => {
+      const o = expectObject(c, cp);
+      rejectUnknownFields(o, ['name', 'arguments'], cp);
+      return { name: requiredField(o, 'name', cp, expectString), arguments: requiredField(o, 'arguments', cp, expectString) };
+    }),
+  );
+  if (calls !== undefined) response.toolCalls = calls;
   return response;
 }
 

@@ -189,7 +189,7 @@ function completionBody(request: ChatRequest, response: ModelResponse, dropLogpr
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: response.text },
+        message: { role: 'assistant', content: response.text, ...(response.toolCalls && { tool_calls: response.toolCalls.map((c, k) => ({ id: `call_${k}`, type: 'function', function: { name: c.name, arguments: c.arguments } })) }) },
         finish_reason: response.finish,
         logprobs: top ? { content: [{ token: response.text, logprob: first?.logprob ?? 0, top_logprobs: top }] } : null,
       },

@@ -64,6 +64,11 @@ function speaker(request: ChatRequest): string {
 export function scriptedModel(request: ChatRequest): ModelResponse {
   const who = speaker(request);
   const all = request.messages.map((m) => m.content).join('\n');
+  if (request.logprobs) {
+    // The judge (pass = A, fail = B): passes a final answer of 42, by a margin no Gumbel draw undoes in practice.
+    const pass = /Final answer:\n[^\n]*\b42\b/.test(all);
+    return { text: pass ? 'A' : 'B', finish: 'length', usage: { input: 1, output: 1 }, topLogprobs: [{ token: pass ? 'A' : 'B', logprob: -1e-9 }, { token: pass ? 'B' : 'A', logprob: -40 }] };
+  }
   if (who === 'Calculator') return says('print(6 * 7)  # 6 times 7');
   if (who === 'Planner') return says('Plan: the Calculator multiplies 6 by 7, then the Reporter answers.');
   if (who === 'Reporter') {
@@ -71,4 +76,28 @@ export function scriptedModel(request: ChatRequest): ModelResponse {
     return says(`The final answer is ${numbers.at(-1) ?? 0}. TERMINATE`);
   }
   return says('I do not know.');
+}
+
+/**
+ * The Langfuse run with real tool calls: the calculator's answer calls `python` with JSON
+ * arguments, and the tool observation answers that call. The scripted model's repaired calculator
+ * calls it with the right code.
+ */
+export function langfuseWithToolCalls(): unknown {
+  const base = langfuseExport() as { trace: unknown; observations: Record<string, unknown>[] };
+  const call = (code: string) => ({ role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'python', arguments: JSON.stringify({ code }) } }] });
+  const observations = base.observations.map((o) => {
+    if (o.id === 'g2') return { ...o, output: call('print(6 * 8)'), metadata: JSON.stringify({ attributes: { 'gen_ai.request.tools': JSON.stringify([{ type: 'function', function: { name: 'python', parameters: { type: 'object' } } }]) } }) };
+    if (o.id === 'tool1') return { ...o, input: JSON.stringify({ code: 'print(6 * 8)' }) };
+    if (o.id === 'g3') return { ...o, input: [{ role: 'system', content: 'You are the Reporter.' }, { role: 'user', content: 'What is 6 times 7?' }, { role: 'user', content: 'exitcode: 0 (execution succeeded)\nCode output: 48' }] };
+    return o;
+  });
+  return { ...base, observations };
+}
+
+/** scriptedModel, with the calculator answering by a tool call (when the request offers tools). */
+export function scriptedToolModel(request: ChatRequest): ModelResponse {
+  const who = speaker(request);
+  if (who === 'Calculator' && request.tools) return { text: '', finish: 'tool_calls', usage: { input: 1, output: 1 }, toolCalls: [{ name: 'python', arguments: JSON.stringify({ code: 'print(6 * 7)' }) }] };
+  return scriptedModel(request);
 }

@@ -1,0 +1,257 @@
+/**
+ * `--replay` (docs/replay.md): recorded runs become one replay definition (src/replay/), analysed
+ * as any definition by the command's pool and model host; one case per run. Adds each case's
+ * `replay` block to the JSON, a turn table to the text, the single-step contrast (`--contrast`)
+ * and, for labelled runs, the replay's picks scored beside the heuristics (`--score`).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { CaseDef, CaseResult } from '../engine/types.ts';
+import { buildReplay, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type ContrastReport, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
+import type { RecordedRun } from '../runs/types.ts';
+import { scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/score.ts';
+import { parsePredictions } from '../formats/importers/predictions.ts';
+import { FormatError } from '../formats/format-error.ts';
+import { compilePipeline } from '../sandbox/compile.ts';
+import type { CliOptions } from './args.ts';
+import { InspectInputError, readRuns } from './inspect.ts';
+import type { ReplayCliOptions } from './replay-args.ts';
+
+export interface ReplayExtras {
+  /** Per case id: the `replay` block of its JSON. */
+  blocks: Map<string, Record<string, unknown>>;
+  /** Lines printed after the tables. */
+  text: string[];
+  /** Top-level JSON fields (`replayScore`). */
+  json: Record<string, unknown>;
+}
+
+type Fail = (message: string) => Error;
+
+function readUserFile(path: string, what: string, fail: Fail): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw fail(`cannot read the ${what} "${path}": ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+}
+
+/** `/REGEX/flags` or plain text. */
+function expectOutcome(value: string, fail: Fail): Outcome {
+  const m = /^\/(.+)\/([dgimsuy]*)$/s.exec(value);
+  if (!m) return { kind: 'expect', text: value };
+  try {
+    new RegExp(m[1], m[2]);
+  } catch (e) {
+    throw fail(`--expect ${value}: not a regular expression: ${(e as Error).message}`);
+  }
+  return { kind: 'expect-regex', source: m[1], flags: m[2].replace(/g/g, '') };
+}
+
+function outcomeOf(replay: ReplayCliOptions, runs: readonly RecordedRun[], fail: Fail): Outcome | null {
+  if (replay.expect !== undefined) return expectOutcome(replay.expect, fail);
+  if (replay.judge !== undefined) return { kind: 'judge', rubric: replay.judge };
+  if (replay.metric !== undefined) return { kind: 'metric', source: readUserFile(replay.metric, '--metric file', fail), fileName: basename(replay.metric) };
+  const without = runs.find((r) => r.expected === undefined);
+  if (without) throw fail(`--replay needs a way to decide whether a replayed run succeeds: --expect TEXT|/REGEX/, --judge RUBRIC or --metric FILE.js (run "${without.id}" records no correct answer)`);
+  return null;
+}
+
+/** The tool names a `--tools` file stubs, read in the sandbox (the file is untrusted code). */
+function toolNames(path: string, source: string, fail: Fail): Set<string> {
+  const probe = [
+    `const TOOLS = (() => {\n${source.replace(/^[ \t]*export\s+default\s+/m, 'return ')}\n})();`,
+    "if (TOOLS === null || typeof TOOLS !== 'object') throw new TypeError('--tools: the default export must be an object { toolName: (args) => result }');",
+    "for (const k of Object.keys(TOOLS)) if (typeof TOOLS[k] !== 'function') throw new TypeError('--tools: \"' + k + '\" is not a function');",
+    "export default { name: 'tools', steps: [{ name: 'probe', inputs: [], cost: 1, run: () => 0, fixes: [{ name: 'none', cost: 1, run: () => 0 }] }], metric: () => 1, cases: [{ id: 'tools', inputs: { names: Object.keys(TOOLS) } }] };",
+  ].join('\n');
+  if ((source.match(/^[ \t]*export\s+default\s+/gm) ?? []).length !== 1) throw fail(`--tools "${path}": expected one "export default { toolName: (args) => result }"`);
+  try {
+    const def = compilePipeline(probe, basename(path));
+    return new Set((def.cases?.[0]?.inputs.names as string[] | undefined) ?? []);
+  } catch (e) {
+    throw fail(`--tools "${path}": ${(e as Error).message}`);
+  }
+}
+
+/** The runs of the input files (folders walked), `--run` picking some. */
+function runsOf(opts: CliOptions, replay: ReplayCliOptions, fail: Fail): { runs: RecordedRun[]; origin: string } {
+  let files;
+  try {
+    files = readRuns(opts.files);
+  } catch (e) {
+    if (e instanceof InspectInputError) throw fail(`--replay: ${e.message}`);
+    throw e;
+  }
+  const all = files.flatMap((f) => f.runs);
+  const origin = opts.files.length === 1 ? basename(opts.files[0]) : `${opts.files.length} inputs`;
+  if (replay.runs.length === 0) return { runs: all, origin };
+  const picked = replay.runs.map((id) => {
+    const run = all.find((r) => r.id === id);
+    if (!run) throw fail(`--run ${id}: no such run (runs: ${all.slice(0, 10).map((r) => r.id).join(', ')}${all.length > 10 ? ', ...' : ''})`);
+    return run;
+  });
+  return { runs: picked, origin };
+}
+
+/** The replay definition the command analyses. Bad input throws fail(...) (exit 2). */
+export function replayDefinition(opts: CliOptions, replay: ReplayCliOptions, fail: Fail): { def: ReplayDefinition; runs: RecordedRun[] } {
+  const { runs, origin } = runsOf(opts, replay, fail);
+  if (runs.length === 0) throw fail('--replay: the input holds no runs');
+  const outcome = outcomeOf(replay, runs, fail);
+  let tools;
+  if (replay.tools !== undefined) {
+    const source = readUserFile(replay.tools, '--tools file', fail);
+    tools = { file: { fileName: basename(replay.tools), source }, names: toolNames(replay.tools, source, fail) };
+  }
+  try {
+    const fixes = replay.fixes.map(parseFixSpec);
+    const def = buildReplay(runs, { players: replay.players, fixes, outcome, origin, ...(tools && { tools }) });
+    if (replay.emitDefinition !== undefined) {
+      try {
+        writeFileSync(replay.emitDefinition, def.source);
+      } catch (e) {
+        throw fail(`cannot write the definition to "${replay.emitDefinition}": ${(e as Error).message}`);
+      }
+    }
+    return { def, runs };
+  } catch (e) {
+    if (e instanceof ReplayPlanError || e instanceof EmbeddedFileError) throw fail(e.message);
+    throw e;
+  }
+}
+
+/** Turns replayed by reusing a tool result whose call changed, in one replay's outputs. */
+function reusedTools(outputs: Record<string, unknown> | undefined): number[] {
+  const out: number[] = [];
+  for (const value of Object.values(outputs ?? {})) {
+    const turns = (value as { turns?: Record<string, { via?: string }> } | null)?.turns ?? {};
+    for (const [index, turn] of Object.entries(turns)) if (turn?.via === 'reused') out.push(Number(index));
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/** The player a result ranks first, as a Who&When prediction (agent and step). */
+export function replayPick(result: CaseResult, plan: ReplayRunData, steps: readonly string[], players: ReplayCliOptions['players']): { agent?: string; step?: number } | null {
+  if (!result.shapley) return null;
+  let best = -1;
+  let value = -Infinity;
+  steps.slice(0, plan.players.length).forEach((name, p) => {
+    const v = result.shapley![name];
+    if (v !== undefined && v > value) {
+      value = v;
+      best = p;
+    }
+  });
+  if (best < 0) return null;
+  const first = plan.turns.find((t) => t.player === best);
+  if (!first) return null;
+  return players === 'agents' ? { agent: first.agent } : { agent: first.agent, step: first.step };
+}
+
+/** The replay's part of the output: blocks per case, the turn table. */
+export function replayExtras(def: ReplayDefinition, results: readonly CaseResult[], players: ReplayCliOptions['players']): ReplayExtras {
+  const blocks = new Map<string, Record<string, unknown>>();
+  const text: string[] = [];
+  for (const result of results) {
+    const k = def.cases.findIndex((c) => c.id === result.id);
+    if (k < 0) continue;
+    const plan = def.runs[k];
+    const reused = [...new Set([...reusedTools(result.factualOutputs), ...reusedTools(result.fixedOutputs)])];
+    const pick = replayPick(result, plan, def.steps, players);
+    blocks.set(result.id, { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(pick && { pick }) });
+    const lines = [`Turns of "${result.id}" (dependsOn: the earlier turns its context quotes)`];
+    for (const t of plan.turns) {
+      lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : t.dependsOn.length ? `quotes ${t.dependsOn.join(',')} (${substitutionCount(t, plan.transcript)}x)` : ''}`.trimEnd());
+    }
+    if (reused.length) lines.push(`  flagged: tool turn${reused.length === 1 ? '' : 's'} ${reused.join(', ')} reused the recorded result for a changed call (give a stub with --tools)`);
+    if (pick) lines.push(`  ranked first: ${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`);
+    text.push(lines.join('\n'));
+  }
+  return { blocks, text, json: {} };
+}
+
+function contrastText(id: string, report: ContrastReport, n: number): string {
+  const pct = (x: number) => `${(100 * x).toFixed(0)}%`.padStart(4);
+  const lines = [`Single-step contrast of "${id}" (${n} replays per arm; failure rate with the turn regenerated vs kept, 95% Wilson; difference 95% Newcombe)`];
+  lines.push('  turn  step  agent                     regenerated            kept                   difference');
+  for (const row of report.contrast) {
+    lines.push(`  ${String(row.index).padStart(4)}  ${String(row.step).padStart(4)}  ${row.agent.slice(0, 24).padEnd(24)}  ${pct(row.regenerated.rate)} [${pct(row.regenerated.ci[0])}, ${pct(row.regenerated.ci[1])}]  ${pct(row.kept.rate)} [${pct(row.kept.ci[0])}, ${pct(row.kept.ci[1])}]  ${(row.difference >= 0 ? '+' : '') + (100 * row.difference).toFixed(0)}% [${(100 * row.ci[0]).toFixed(0)}%, ${(100 * row.ci[1]).toFixed(0)}%]`);
+  }
+  lines.push(report.commitment ? `  point of commitment: turn ${report.commitment.index} (step ${report.commitment.step}, ${report.commitment.agent}): with it and every turn before it as recorded, the failure reproduces in at least 90% of replays` : '  point of commitment: none (no recorded prefix reproduces the failure in at least 90% of replays at this N)');
+  if (report.errors) lines.push(`  ${report.errors} contrast replay${report.errors === 1 ? '' : 's'} ended in an error and are not counted`);
+  return lines.join('\n');
+}
+
+/** `--score` with `--replay`: the replay's picks scored against the runs' labels, beside the heuristics and a predictions file. */
+function replayScore(runs: readonly RecordedRun[], def: ReplayDefinition, results: readonly CaseResult[], players: ReplayCliOptions['players'], predictionsFile: string | undefined, fail: Fail): { json: Record<string, unknown>; text: string } {
+  const labelled = runs.filter((r) => r.label !== undefined);
+  if (labelled.length === 0) throw fail('--score: none of the runs carries a label to score against (Who&When logs do)');
+  const picks = new Map<string, { agent?: string; step?: number } | null>();
+  for (const result of results) {
+    const k = def.cases.findIndex((c) => c.id === result.id);
+    if (k >= 0) picks.set(result.id, replayPick(result, def.runs[k], def.steps, players));
+  }
+  // Runs this shard did not analyse are not scored (each shard scores its own).
+  const analysed = labelled.filter((r) => picks.has(r.id));
+  const replay = scoreRuns(analysed, (run) => picks.get(run.id) ?? null);
+  const heuristics = scoreHeuristics(analysed).map((h) => ({ name: h.name, all: h.score.all, groups: h.score.groups }));
+  let predictions;
+  if (predictionsFile !== undefined) {
+    const text = readUserFile(predictionsFile, 'predictions file', fail);
+    try {
+      predictions = scorePredictions(analysed, parsePredictions(text));
+    } catch (e) {
+      if (e instanceof FormatError) throw fail(`${predictionsFile}: ${e.message}`);
+      throw e;
+    }
+  }
+  const json = { runs: analysed.length, replay: { all: replay.all, groups: replay.groups }, heuristics, ...(predictions && { predictions: { all: predictions.all, groups: predictions.groups } }) };
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const line = (label: string, s: ScoreSummary) => `${label.padEnd(26)} runs ${String(s.runs).padStart(4)}  agent ${pct(s.agent.rate).padStart(6)} [${pct(s.agent.ci[0])}, ${pct(s.agent.ci[1])}]  step ${pct(s.step.rate).padStart(6)} [${pct(s.step.ci[0])}, ${pct(s.step.ci[1])}]`;
+  const lines = ['Replay attribution against the labels (exact step index; 95% Wilson intervals)'];
+  const block = (label: string, all: ScoreSummary, groups: Record<string, ScoreSummary>) => {
+    lines.push(line(label, all));
+    for (const [g, s] of Object.entries(groups)) lines.push(line(`  ${g}`, s));
+  };
+  block(`replay (${players})`, replay.all, replay.groups);
+  if (predictions) block('predictions', predictions.all, predictions.groups);
+  for (const h of heuristics) block(h.name, h.all, h.groups);
+  return { json, text: lines.join('\n') };
+}
+
+/**
+ * The command's `--replay`: the runs' replay definition analysed by `analyzeSource` (the command's
+ * own, with the pool and model host), with the replay's extras beside the usual analysis.
+ */
+export async function runReplay<A extends { results: CaseResult[]; batch: { usage?: unknown } }>(
+  opts: CliOptions,
+  replay: ReplayCliOptions,
+  analyzeSource: (source: string, sourceName: string, cases: CaseDef[], opts: CliOptions) => Promise<A>,
+  fail: Fail,
+): Promise<A & { replay: ReplayExtras }> {
+  const { def, runs } = replayDefinition(opts, replay, fail);
+  const analysis = await analyzeSource(def.source, `${def.name.slice(0, 80)} (generated)`, def.cases, opts);
+  const extras = replayExtras(def, analysis.results, replay.players);
+  if (replay.contrast !== undefined) {
+    // The runs this shard analysed; their contrast replays are one-step definitions, analysed whole here.
+    const runsHere = def.runs.filter((p) => analysis.results.some((r) => r.id === p.id));
+    const study = contrastStudy(def.parts, runsHere, replay.contrast);
+    const settings = { ...opts.settings, mode: 'recorded' as const, method: 'exact' as const };
+    const contrastOpts: CliOptions = { ...opts, settings, batchStop: false, shard: undefined, save: undefined, html: undefined };
+    const done = await analyzeSource(study.source, `${def.name.slice(0, 80)} (contrast)`, study.cases, contrastOpts);
+    for (const plan of runsHere) {
+      const report = contrastReport(plan, study, done.results);
+      const block = extras.blocks.get(plan.id);
+      if (block) Object.assign(block, { commitment: report.commitment, contrast: report.contrast, ...(report.errors > 0 && { contrastErrors: report.errors }) });
+      extras.text.push(contrastText(plan.id, report, replay.contrast));
+    }
+    if (done.batch.usage) extras.json.contrastUsage = done.batch.usage;
+  }
+  if (replay.score !== undefined) {
+    const scored = replayScore(runs, def, analysis.results, replay.players, typeof replay.score === 'string' ? replay.score : undefined, fail);
+    extras.json.replayScore = scored.json;
+    extras.text.push(scored.text);
+  }
+  return { ...analysis, replay: extras };
+}

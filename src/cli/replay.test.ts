@@ -1,0 +1,153 @@
+/**
+ * `--replay` through the command against the loopback endpoint, answered by a scripted model that
+ * knows the planted culprit (src/replay/testing/runs.ts): ranked first in two formats, each
+ * distinct request sent once, a cached rerun sends none, the emitted definition analyses to the
+ * same values, a shard and a merge equal the whole, and bad input is refused with exit 2.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestKey } from '../engine/model-call.ts';
+import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
+import { langfuseExport, scriptedModel, WHOWHEN_LOG } from '../replay/testing/runs.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const DIR = mkdtempSync(join(tmpdir(), 'blame-replay-'));
+const at = (name: string) => join(DIR, name);
+
+function blame(args: string[]) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+const STUB = `export default {
+  Computer_terminal: (code) => { const m = /print\\((\\d+) \\* (\\d+)\\)/.exec(code); return 'exitcode: 0 (execution succeeded)\\nCode output: ' + (m ? m[1] * m[2] : '?'); },
+  python: (code) => { const m = /print\\((\\d+) \\* (\\d+)\\)/.exec(code); return 'exitcode: 0 (execution succeeded)\\nCode output: ' + (m ? m[1] * m[2] : '?'); },
+};`;
+
+let e: FakeEndpoint;
+beforeAll(async () => {
+  e = await startFakeEndpoint({ answer: scriptedModel });
+  mkdirSync(at('algorithm'));
+  writeFileSync(at('algorithm/7.json'), JSON.stringify(WHOWHEN_LOG));
+  // A second run of the same task whose planner is the culprit (it asks for 6 times 8).
+  const planner = { ...WHOWHEN_LOG, history: WHOWHEN_LOG.history.map((h, i) => (i === 1 ? { ...h, content: 'Plan: the Calculator multiplies 6 by 8, then the Reporter answers.' } : h)), mistake_agent: 'Planner', mistake_step: '1' };
+  writeFileSync(at('algorithm/8.json'), JSON.stringify(planner));
+  writeFileSync(at('langfuse.json'), JSON.stringify(langfuseExport()));
+  writeFileSync(at('tools.js'), STUB);
+});
+afterAll(async () => {
+  await e.close();
+});
+
+const model = () => ['--model-url', e.url, '--model', 'fake-model'];
+const distinct = () => new Set(e.requests.map((r) => requestKey(r))).size;
+
+describe('blame --replay', () => {
+  it('ranks the planted culprit of a Who&When log first, each distinct request once; a cached rerun sends none', async () => {
+    const cache = at('whowhen.jsonl');
+    const before = e.requests.length;
+    const r = await blame([at('algorithm/7.json'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', cache, '--json', '--emit-definition', at('replay.js')]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const [c] = out.cases;
+    expect(c.id).toBe('algorithm/7');
+    expect(c.vEmpty).toBe(0);
+    const ranked = Object.entries(c.shapley as Record<string, number>).sort((a, b) => b[1] - a[1]);
+    expect(ranked[0]).toEqual(['2 Calculator', 1]);
+    expect(c.replay.pick).toEqual({ agent: 'Calculator', step: 2 });
+    expect(c.replay.turns[3]).toMatchObject({ index: 3, step: 4, agent: 'Reporter', kind: 'model', dependsOn: [0, 1, 2], substitutions: 3 });
+    expect(c.replay.toolsReused).toBe(0);
+    const sent = e.requests.length - before;
+    expect(sent).toBeGreaterThan(0);
+    expect(distinct()).toBe(e.requests.length);
+    expect(out.batch.usage.requests).toBe(sent);
+
+    const again = await blame([at('algorithm/7.json'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', cache, '--json']);
+    expect(e.requests.length - before).toBe(sent);
+    const second = JSON.parse(again.stdout);
+    expect(second.cases[0].shapley).toEqual(c.shapley);
+    expect(second.batch.usage.requests).toBe(0);
+
+    // The emitted definition is an ordinary one: analysed as such, the same values.
+    const plain = await blame([at('replay.js'), '--model', 'fake-model', '--cache', cache, '--offline', '--json']);
+    expect(plain.stderr).toBe('');
+    const p = JSON.parse(plain.stdout).cases[0];
+    expect([p.vEmpty, p.vAll, p.shapley, p.fixAlone]).toEqual([c.vEmpty, c.vAll, c.shapley, c.fixAlone]);
+  });
+
+  it('ranks the culprit of a Langfuse run (recorded requests) first, with --expect', async () => {
+    const r = await blame([at('langfuse.json'), '--replay', '--expect', '42', '--tools', at('tools.js'), ...model(), '--json']);
+    expect(r.stderr).toBe('');
+    const [c] = JSON.parse(r.stdout).cases;
+    const ranked = Object.entries(c.shapley as Record<string, number>).sort((a, b) => b[1] - a[1]);
+    expect(ranked[0][0]).toMatch(/Calculator/);
+    expect(c.replay.turns.map((t: { dependsOn: number[] }) => t.dependsOn)).toEqual([[], [0], [1], [0, 1, 2]]);
+  });
+
+  it('a folder is one case per run; shards merge into the whole; --score puts the replay beside the heuristics', async () => {
+    const common = [at('algorithm'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', at('folder.jsonl'), '--json'];
+    const whole = await blame([...common, '--save', at('whole.session.json'), '--score']);
+    expect(whole.stderr).toBe('');
+    const out = JSON.parse(whole.stdout);
+    expect(out.cases.map((c: { id: string }) => c.id)).toEqual(['algorithm/7', 'algorithm/8']);
+    expect(out.cases.map((c: { replay: { pick: unknown } }) => c.replay.pick)).toEqual([{ agent: 'Calculator', step: 2 }, { agent: 'Planner', step: 1 }]);
+    expect(out.replayScore.replay.all).toMatchObject({ runs: 2, agent: { correct: 2 }, step: { correct: 2 } });
+    expect(out.replayScore.heuristics.map((h: { name: string }) => h.name)).toEqual(['last-step', 'first-error', 'last-touch']);
+    for (const i of [1, 2]) {
+      const shard = await blame([...common, '--shard', `${i}/2`, '--save', at(`shard-${i}.json`)]);
+      expect(shard.status).toBe(0);
+    }
+    const merged = await blame([at('shard-2.json'), at('shard-1.json'), '--json']);
+    expect(merged.stderr).toBe('');
+    const m = JSON.parse(merged.stdout);
+    // The shards answered from the cache the whole run filled: only the request counts differ.
+    const strip = (c: Record<string, unknown>) => ({ ...c, replay: undefined, usage: undefined });
+    expect(m.cases.map(strip)).toEqual(out.cases.map(strip));
+    expect({ ...m.batch, usage: undefined }).toEqual({ ...out.batch, usage: undefined });
+  });
+
+  it('--contrast adds the single-step contrast and the point of commitment to the replay block and the tables', async () => {
+    const args = [at('algorithm/7.json'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', at('contrast.jsonl'), '--contrast', '3'];
+    const r = await blame([...args, '--json']);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    const block = out.cases[0].replay;
+    expect(block.contrast.map((row: { agent: string; regenerated: { failures: number; n: number }; kept: { failures: number; n: number } }) => [row.agent, row.regenerated.failures, row.regenerated.n, row.kept.failures, row.kept.n])).toEqual([
+      ['Planner', 0, 3, 0, 3],
+      ['Calculator', 0, 3, 3, 3],
+      ['Reporter', 3, 3, 3, 3],
+    ]);
+    // 3 of 3 gives a Wilson lower bound of 0.44: too few replays to commit.
+    expect(block.commitment).toBeNull();
+    expect(out.contrastUsage.requests).toBeGreaterThan(0);
+    const text = await blame(args);
+    expect(text.stdout).toMatch(/Single-step contrast of "algorithm\/7"/);
+    expect(text.stdout).toMatch(/point of commitment: none/);
+  });
+
+  it('refuses bad input with exit 2 and one line', async () => {
+    const refused = async (args: string[], pattern: RegExp) => {
+      const r = await blame(args);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')[0]).toMatch(pattern);
+    };
+    await refused([at('langfuse.json'), '--replay', '--offline'], /--expect TEXT\|\/REGEX\/, --judge RUBRIC or --metric FILE\.js/);
+    await refused([at('algorithm/7.json'), '--replay', '--fix', '12=repair', '--offline'], /no turn at step 12/);
+    await refused([at('algorithm/7.json'), '--replay', '--fix', '2=teleport', '--offline'], /unknown fix "teleport"/);
+    await refused([at('algorithm/7.json'), '--replay', '--players', 'teams'], /--players: expected one of steps, turns, agents/);
+    await refused([at('algorithm/7.json'), '--replay', '--expect', '42', '--judge', 'x'], /give one way to decide success/);
+    await refused([at('algorithm/7.json'), '--replay', '--run', 'nope', '--offline'], /--run nope: no such run/);
+    await refused([at('algorithm/7.json'), '--replay', '--tools', at('langfuse.json'), '--offline'], /--tools/);
+  });
+});
