@@ -65,6 +65,17 @@ test('a dropped run is blamed from the run view: the planted turn ranks first, e
     const players = page.getByRole('region', { name: 'Replay' }).locator('ol.players > li');
     await expect(players.first()).toContainText('Researcher');
     await expect(players.first().getByTestId('replay-shapley')).toHaveText('1.000');
+
+    // The single-step contrast beside the ranking: regenerating from the researcher's answer on succeeds, keeping it fails.
+    const contrast = page.getByRole('region', { name: 'Single-step contrast' });
+    await contrast.getByLabel('Replays per arm').fill('3');
+    await contrast.getByRole('button', { name: 'Run the contrast' }).click();
+    await expect(contrast.getByTestId('commitment')).toContainText('No point of commitment', { timeout: 60_000 });
+    const answerRow = contrast.locator('tbody tr').nth(2);
+    await expect(answerRow).toContainText('Researcher');
+    await expect(answerRow.locator('td').nth(2)).toContainText('0%');
+    await expect(answerRow.locator('td').nth(3)).toContainText('100%');
+    expect(new Set(endpoint.requests.map((r) => JSON.stringify(r))).size).toBe(endpoint.requests.length);
     await page.screenshot({ path: test.info().outputPath('replay-result.png'), fullPage: true });
 
     // The generated definition is in the Definition view, as any definition.
@@ -77,6 +88,7 @@ test('a dropped run is blamed from the run view: the planted turn ranks first, e
     const session = JSON.parse(await downloadedText(await downloading)) as { pipeline?: { source: string }; modelCache?: unknown[]; cases: { inputs: { recording?: unknown } }[] };
     expect(session.pipeline?.source).toContain('replaySegment');
     expect(session.cases[0].inputs.recording).toBeDefined();
+    // The Shapley study's responses (the contrast replays are not part of the session).
     expect(session.modelCache).toHaveLength(sent);
 
     // Back to the run: the player's step is selected there.
