@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
-import { scripted, tripExport } from '../src/app/replay/testing/trip-run.ts';
+import { scripted, tripExport, tripWhoWhenLog } from '../src/app/replay/testing/trip-run.ts';
 import { downloadedText, sessionRow, waitForStored } from './fixtures.ts';
 import { dropFiles, waitForDone } from './workbench-helpers.ts';
 
@@ -91,6 +91,13 @@ test('a dropped run is blamed from the run view: the planted turn ranks first, e
     // The Shapley study's responses (the contrast replays are not part of the session).
     expect(session.modelCache).toHaveLength(sent);
 
+    // And the report, as for any study.
+    const reporting = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export report' }).click();
+    const report = await downloadedText(await reporting);
+    expect(report).toContain('replay of museum visit');
+    expect(report).toContain('6 Researcher');
+
     // Back to the run: the player's step is selected there.
     await page.getByRole('tab', { name: 'Replay' }).click();
     await players.first().getByRole('button', { name: /^step \d+$/ }).click();
@@ -137,6 +144,44 @@ test('a replay is saved like any study: listed under Recent sessions, and its ex
     await expect(there.first()).toContainText('Researcher');
     await expect(there.first().getByTestId('replay-shapley')).toHaveText('1.000');
     await elsewhere.close();
+    expect(endpoint.requests.length).toBe(sent);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test('a run of the runs list is blamed from its row: a Who&When log, judged by its recorded answer', async ({ page }) => {
+  const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted });
+  try {
+    await page.goto('./');
+    const log = tripWhoWhenLog();
+    await dropFiles(page, [
+      { name: 'trip-1.json', content: log, type: 'application/json' },
+      { name: 'trip-2.json', content: log, type: 'application/json' },
+    ]);
+    const list = page.getByRole('region', { name: 'Runs' });
+    await expect(list).toContainText('2 runs');
+    await list.getByRole('button', { name: 'Blame trip-1' }).click();
+    const setup = page.getByRole('region', { name: 'Blame this run' });
+    // No outcome typed: the log's correct answer is the default, so Blame is ready once a model is set.
+    await expect(setup.getByLabel('The final answer contains')).toHaveAttribute('placeholder', "Monday (the run's recorded answer)");
+    await setModel(page, endpoint.url);
+    await expect(setup.getByTestId('replay-cache-count')).toContainText('The cache answers 0 of at most', { timeout: 30_000 });
+    await setup.getByRole('button', { name: 'Blame', exact: true }).click();
+    await waitForDone(page);
+    await page.getByRole('tab', { name: 'Replay' }).click();
+    const players = page.getByRole('region', { name: 'Replay' }).locator('ol.players > li');
+    await expect(players.first()).toContainText('2 Researcher');
+    await expect(players.first().getByTestId('replay-shapley')).toHaveText('1.000');
+    expect(new Set(endpoint.requests.map((r) => JSON.stringify(r))).size).toBe(endpoint.requests.length);
+
+    // Blamed again with the same choices, the cache answers every request and nothing is sent.
+    const sent = endpoint.requests.length;
+    await page.getByRole('button', { name: 'Back to the runs' }).click();
+    await page.getByRole('button', { name: 'Blame this run' }).click();
+    await expect(setup.getByTestId('replay-cache-count')).toContainText(`The cache answers ${sent} of ${sent} requests: nothing will be sent`, { timeout: 30_000 });
+    await setup.getByRole('button', { name: 'Blame', exact: true }).click();
+    await waitForDone(page);
     expect(endpoint.requests.length).toBe(sent);
   } finally {
     await endpoint.close();
