@@ -23,7 +23,7 @@ export function caseForJson(r: CaseResult): Record<string, unknown> {
   return out;
 }
 
-/** The --json object; `extra` adds top-level fields after the batch (e.g. `compare`); `replay` a block per case id (--replay). */
-export function jsonReport(results: CaseResult[], batch: BatchResult, extra?: Record<string, unknown>, replay?: ReadonlyMap<string, Record<string, unknown>>): string {
-  return JSON.stringify({ cases: results.map((r) => (replay?.has(r.id) ? { ...caseForJson(r), replay: replay.get(r.id) } : caseForJson(r))), batch, ...extra });
+/** The --json object; `extra` adds top-level fields after the batch (e.g. `compare`); `perCase` fields per case id (--replay's `replay` block). */
+export function jsonReport(results: CaseResult[], batch: BatchResult, extra?: Record<string, unknown>, perCase?: ReadonlyMap<string, Record<string, unknown>>): string {
+  return JSON.stringify({ cases: results.map((r) => (perCase?.has(r.id) ? { ...caseForJson(r), ...perCase.get(r.id) } : caseForJson(r))), batch, ...extra });
 }

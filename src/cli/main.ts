@@ -113,7 +113,8 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
     const batchOpts = studyBatchOptions(description, opts.settings.delta, opts.batchBound);
     let results: CaseResult[];
     let stoppedEarly = false;
-    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined, all.length);
+    // A replay reads its outputs for the tool turns that reused a recorded result (--replay's toolsReused).
+    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined || opts.replay !== undefined, all.length);
     if (opts.batchStop) {
       // Analyse in chunks and feed results in case order, so where we stop does not depend on timing.
       const stopper = new BatchStopper(batchOpts);
@@ -248,7 +249,7 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
       return analyzeSource(input.source, basename(opts.file), undefined, opts);
     case 'runs':
     case 'predictions':
-      throw new InputError(`"${opts.file}" holds ${input.kind === 'runs' ? `recorded runs (${input.runs.format})` : 'attribution predictions'}: open it with --inspect (and score with --score FILE)`);
+      throw new InputError(`"${opts.file}" holds ${input.kind === 'runs' ? `recorded runs (${input.runs.format})` : 'attribution predictions'}: ${input.kind === 'runs' ? 'blame them with --replay (docs/replay.md), or ' : ''}open it with --inspect (and score with --score FILE)`);
     case 'game':
       return analyzeGames(input.game.games, opts);
     case 'session':
@@ -384,7 +385,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   if (opts.json) {
-    process.stdout.write(jsonReport(a.results, a.batch, { ...(compared && { compare: compared }), ...a.replay?.json }, a.replay?.blocks) + '\n');
+    process.stdout.write(jsonReport(a.results, a.batch, { ...(compared && { compare: compared }), ...a.replay?.json }, a.replay?.caseFields) + '\n');
   } else {
     const out = a.results.filter((r) => r.failed || r.error).map(formatCase);
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;

@@ -20,6 +20,8 @@ import type { ReplayCliOptions } from './replay-args.ts';
 export interface ReplayExtras {
   /** Per case id: the `replay` block of its JSON. */
   blocks: Map<string, Record<string, unknown>>;
+  /** Per case id: the fields added to its JSON (`replay`, and `usage` with `toolsReused`). */
+  caseFields: Map<string, Record<string, unknown>>;
   /** Lines printed after the tables. */
   text: string[];
   /** Top-level JSON fields (`replayScore`). */
@@ -121,6 +123,18 @@ export function replayDefinition(opts: CliOptions, replay: ReplayCliOptions, fai
   }
 }
 
+/** 0,1,2,3,5 -> 0-3,5. */
+function ranges(list: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < list.length; i++) {
+    let j = i;
+    while (j + 1 < list.length && list[j + 1] === list[j] + 1) j++;
+    parts.push(j > i + 1 ? `${list[i]}-${list[j]}` : j === i + 1 ? `${list[i]},${list[j]}` : `${list[i]}`);
+    i = j;
+  }
+  return parts.join(',');
+}
+
 /** Turns replayed by reusing a tool result whose call changed, in one replay's outputs. */
 function reusedTools(outputs: Record<string, unknown> | undefined): number[] {
   const out: number[] = [];
@@ -152,6 +166,7 @@ export function replayPick(result: CaseResult, plan: ReplayRunData, steps: reado
 /** The replay's part of the output: blocks per case, the turn table. */
 export function replayExtras(def: ReplayDefinition, results: readonly CaseResult[], players: ReplayCliOptions['players']): ReplayExtras {
   const blocks = new Map<string, Record<string, unknown>>();
+  const caseFields = new Map<string, Record<string, unknown>>();
   const text: string[] = [];
   for (const result of results) {
     const k = def.cases.findIndex((c) => c.id === result.id);
@@ -159,16 +174,18 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     const plan = def.runs[k];
     const reused = [...new Set([...reusedTools(result.factualOutputs), ...reusedTools(result.fixedOutputs)])];
     const pick = replayPick(result, plan, def.steps, players);
-    blocks.set(result.id, { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(pick && { pick }) });
+    const block = { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(pick && { pick }) };
+    blocks.set(result.id, block);
+    caseFields.set(result.id, { replay: block, ...(result.usage && { usage: { ...result.usage, toolsReused: reused.length } }) });
     const lines = [`Turns of "${result.id}" (dependsOn: the earlier turns its context quotes)`];
     for (const t of plan.turns) {
-      lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : t.dependsOn.length ? `quotes ${t.dependsOn.join(',')} (${substitutionCount(t, plan.transcript)}x)` : ''}`.trimEnd());
+      lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : t.dependsOn.length ? `quotes ${ranges(t.dependsOn)} (${substitutionCount(t, plan.transcript)}x)` : ''}`.trimEnd());
     }
     if (reused.length) lines.push(`  flagged: tool turn${reused.length === 1 ? '' : 's'} ${reused.join(', ')} reused the recorded result for a changed call (give a stub with --tools)`);
     if (pick) lines.push(`  ranked first: ${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`);
     text.push(lines.join('\n'));
   }
-  return { blocks, text, json: {} };
+  return { blocks, caseFields, text, json: {} };
 }
 
 function contrastText(id: string, report: ContrastReport, n: number): string {

@@ -67,6 +67,7 @@ describe('blame --replay', () => {
     expect(c.replay.pick).toEqual({ agent: 'Calculator', step: 2 });
     expect(c.replay.turns[3]).toMatchObject({ index: 3, step: 4, agent: 'Reporter', kind: 'model', dependsOn: [0, 1, 2], substitutions: 3 });
     expect(c.replay.toolsReused).toBe(0);
+    expect(c.usage.toolsReused).toBe(0);
     const sent = e.requests.length - before;
     expect(sent).toBeGreaterThan(0);
     expect(distinct()).toBe(e.requests.length);
@@ -96,8 +97,12 @@ describe('blame --replay', () => {
 
   it('a folder is one case per run; shards merge into the whole; --score puts the replay beside the heuristics', async () => {
     const common = [at('algorithm'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', at('folder.jsonl'), '--json'];
+    const before = e.requests.length;
     const whole = await blame([...common, '--save', at('whole.session.json'), '--score']);
     expect(whole.stderr).toBe('');
+    // Two runs on two workers: still each distinct request once.
+    const sent = e.requests.slice(before);
+    expect(new Set(sent.map((r) => requestKey(r))).size).toBe(sent.length);
     const out = JSON.parse(whole.stdout);
     expect(out.cases.map((c: { id: string }) => c.id)).toEqual(['algorithm/7', 'algorithm/8']);
     expect(out.cases.map((c: { replay: { pick: unknown } }) => c.replay.pick)).toEqual([{ agent: 'Calculator', step: 2 }, { agent: 'Planner', step: 1 }]);
@@ -135,6 +140,15 @@ describe('blame --replay', () => {
     expect(text.stdout).toMatch(/point of commitment: none/);
   });
 
+  it('without a stub, a tool call that changed reuses the recorded result, counted and flagged', async () => {
+    const args = [at('algorithm/7.json'), '--replay', ...model(), '--cache', at('nostub.jsonl')];
+    const [c] = JSON.parse((await blame([...args, '--json'])).stdout).cases;
+    expect([c.replay.toolsReused, c.replay.reusedTurns, c.usage.toolsReused]).toEqual([1, [2], 1]);
+    // The calculator's new code never runs: the terminal's old output keeps the failure.
+    expect(c.vAll).toBe(0);
+    expect((await blame(args)).stdout).toMatch(/flagged: tool turn 2 reused the recorded result for a changed call/);
+  });
+
   it('refuses bad input with exit 2 and one line', async () => {
     const refused = async (args: string[], pattern: RegExp) => {
       const r = await blame(args);
@@ -142,6 +156,7 @@ describe('blame --replay', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr.split('\n')[0]).toMatch(pattern);
     };
+    await refused([at('langfuse.json')], /holds recorded runs \(langfuse\): blame them with --replay/);
     await refused([at('langfuse.json'), '--replay', '--offline'], /--expect TEXT\|\/REGEX\/, --judge RUBRIC or --metric FILE\.js/);
     await refused([at('algorithm/7.json'), '--replay', '--fix', '12=repair', '--offline'], /no turn at step 12/);
     await refused([at('algorithm/7.json'), '--replay', '--fix', '2=teleport', '--offline'], /unknown fix "teleport"/);

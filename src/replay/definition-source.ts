@@ -98,7 +98,8 @@ export function definitionSource(parts: DefinitionParts): string {
     '',
     `const STEPS = ${sandboxSafeJson(parts.steps)};`,
     `const FIX_NAMES = ${sandboxSafeJson(parts.fixNames)};`,
-    `// How success is decided: the final answer contains (or matches) the expected text, a model judge, or a metric file.`,
+    `// How success is decided: the final answer contains (or matches) the expected text (null: the run's recorded
+    // correct answer, recording.expected), a model judge, or a metric file.`,
     `const OUTCOME = ${sandboxSafeJson(outcomeConfig(parts.outcome))};`,
     `// Tool stubs for calls that changed (--tools): toolName: (args) => result.`,
     `const TOOLS = ${parts.tools ? embeddedValue(parts.tools, '--tools') : '{}'};`,

@@ -193,6 +193,16 @@ describe('players and outcomes', () => {
     expect(result.shapley!['2 Calculator']).toBe(1);
   });
 
+  it('the final answer is what follows FINAL ANSWER: where a turn marks it', () => {
+    const log = { ...WHOWHEN_LOG, ground_truth: 'CSI: Cyber', history: [...WHOWHEN_LOG.history.slice(0, 4), { role: 'assistant', name: 'Reporter', content: 'Shows: CSI: Cyber, Cheers.\nFINAL ANSWER: CSI Cyber\nDONE' }] };
+    const run = readWhoWhen(JSON.stringify(log), 'algorithm/10.json').runs[0];
+    const def = replay({ fixes: [{ turn: 'Reporter', fix: 'action:FINAL ANSWER: CSI: Cyber' }] }, [run]);
+    const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
+    // "CSI: Cyber" occurs in the message, but the answer given is "CSI Cyber": a failure the action repairs.
+    expect(result.vEmpty).toBe(0);
+    expect(result.fixAlone!['4 Reporter']).toBe(1);
+  });
+
   it('a regular expression on the final answer', () => {
     const def = replay({ outcome: { kind: 'expect-regex', source: 'answer is 4[0-9]\\.', flags: '' }, tools: TOOLS });
     const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);

@@ -161,13 +161,15 @@ function replayedTurns(outputs) {
   return replayed;
 }
 
-/** The final answer: the last model turn that says more than TERMINATE. */
+/** The final answer: the last model turn that says more than TERMINATE (what follows its last "FINAL ANSWER:", if it has one). */
 function finalAnswer(run, replayed) {
   for (let i = run.turns.length - 1; i >= 0; i--) {
     const turn = run.turns[i];
     if (turn.kind !== 'model') continue;
     const text = replayed[i] !== undefined ? replayed[i].text : turn.output;
-    if (text.trim() !== '' && !/^TERMINATE\.?$/i.test(text.trim())) return text;
+    if (text.trim() === '' || /^TERMINATE\.?$/i.test(text.trim())) continue;
+    const marked = [...text.matchAll(/FINAL ANSWER:[ \t]*([^\n]*)/gi)];
+    return marked.length > 0 ? marked[marked.length - 1][1].trim() : text;
   }
   return '';
 }
