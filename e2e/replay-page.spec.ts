@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
+import { scriptedModel } from '../src/replay/testing/runs.ts';
 import { scripted, tripExport, tripWhoWhenLog } from '../src/app/replay/testing/trip-run.ts';
 import { downloadedText, sessionRow, waitForStored } from './fixtures.ts';
 import { dropFiles, waitForDone } from './workbench-helpers.ts';
@@ -183,6 +185,31 @@ test('a run of the runs list is blamed from its row: a Who&When log, judged by i
     await setup.getByRole('button', { name: 'Blame', exact: true }).click();
     await waitForDone(page);
     expect(endpoint.requests.length).toBe(sent);
+  } finally {
+    await endpoint.close();
+  }
+});
+
+test("the README's example blamed in the page: the Langfuse export with its tool stubs, the calculator first", async ({ page }) => {
+  const endpoint = await startFakeEndpoint({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
+  const example = (name: string) => readFileSync(new URL(`../docs/examples/replay/${name}`, import.meta.url), 'utf8');
+  try {
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'multiply.langfuse.json', content: example('multiply.langfuse.json'), type: 'application/json' }]);
+    await page.getByRole('button', { name: 'Blame this run' }).click();
+    const setup = page.getByRole('region', { name: 'Blame this run' });
+    await setup.getByLabel('Tool stubs').setInputFiles({ name: 'tools.js', mimeType: 'text/javascript', buffer: Buffer.from(example('tools.js')) });
+    await expect(setup).toContainText('tools.js: stubs python');
+    await setup.getByLabel('The final answer contains').fill('42');
+    await page.getByLabel('Base URL').fill(endpoint.url);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    await setup.getByRole('button', { name: 'Blame', exact: true }).click();
+    await waitForDone(page);
+    await page.getByRole('tab', { name: 'Replay' }).click();
+    const players = page.getByRole('region', { name: 'Replay' }).locator('ol.players > li');
+    await expect(players.first()).toContainText('Calculator');
+    await expect(players.first().getByTestId('replay-shapley')).toHaveText('1.000');
+    expect(new Set(endpoint.requests.map((r) => JSON.stringify(r))).size).toBe(endpoint.requests.length);
   } finally {
     await endpoint.close();
   }

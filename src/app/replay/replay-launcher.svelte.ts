@@ -15,6 +15,7 @@ import { ContrastRun, type AnalyseCases } from './contrast-run.svelte.ts';
 import { ModelHost } from '../../model/model-host.ts';
 import { endpointConfig } from '../../model/endpoint.ts';
 import type { CaseResult } from '../../engine/types.ts';
+import { readToolNames } from './tool-names.ts';
 import { ReplaySetup } from './replay-setup.svelte.ts';
 
 export class ReplayLauncher {
@@ -90,6 +91,25 @@ export class ReplayLauncher {
     const setup = new ReplaySetup(open.run, open.fileName);
     setup.models = this.#runner.settings.models;
     this.setup = setup;
+  }
+
+  /** Reads a tool-stubs file into the setup (its names read in a worker of its own), or says why it cannot be used. */
+  async readTools(setup: ReplaySetup, file: File): Promise<void> {
+    const pool = new PageAnalysisPool(1, createAnalysisWorker);
+    try {
+      const source = await file.text();
+      const read = await readToolNames(file.name, source, (probe, fileName) => pool.load(probe, fileName));
+      if (read.ok) {
+        setup.tools = { file: { fileName: file.name, source }, names: read.names };
+        setup.toolsProblem = '';
+      } else {
+        setup.toolsProblem = read.problem;
+      }
+    } catch (error) {
+      setup.toolsProblem = `Tool stubs "${file.name}": ${error instanceof Error ? error.message : String(error)}`;
+    } finally {
+      pool.dispose();
+    }
   }
 
   cancel(): void {
