@@ -209,6 +209,8 @@ test("the README's example blamed in the page: the Langfuse export with its tool
     const players = page.getByRole('region', { name: 'Replay' }).locator('ol.players > li');
     await expect(players.first()).toContainText('Calculator');
     await expect(players.first().getByTestId('replay-shapley')).toHaveText('1.000');
+    // The stub ran every changed call: no tool turn reused its record.
+    await expect(page.getByTestId('tools-reused')).toHaveCount(0);
     expect(new Set(endpoint.requests.map((r) => JSON.stringify(r))).size).toBe(endpoint.requests.length);
   } finally {
     await endpoint.close();
