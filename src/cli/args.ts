@@ -35,7 +35,7 @@ export interface CliOptions {
   /** Model steps: where requests go and where responses are kept (settings.models holds the ids). */
   model: ModelOptions;
   /** --replay and its flags (src/cli/replay-args.ts), when given. */
-  replay?: import('./replay-args.ts').ReplayCliOptions;
+  replay?: import('./replay-options.ts').ReplayCliOptions;
 }
 
 export interface ModelOptions {

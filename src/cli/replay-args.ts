@@ -6,21 +6,9 @@
  */
 import { PLAYERS_KINDS, type PlayersKind } from '../replay/index.ts';
 import { UsageError } from './args.ts';
+import type { ReplayCliOptions } from './replay-options.ts';
 
-export interface ReplayCliOptions {
-  runs: string[];
-  players: PlayersKind;
-  /** Every `--fix` as written (TURN=KIND[:ARG]); several may name one turn. */
-  fixes: string[];
-  expect?: string;
-  judge?: string;
-  metric?: string;
-  tools?: string;
-  contrast?: number;
-  emitDefinition?: string;
-  /** `--score [PREDICTIONS.json]`: score the replay's picks against the runs' labels (a predictions file beside them, optional). */
-  score?: string | true;
-}
+export type { ReplayCliOptions };
 
 export const REPLAY_USAGE = `   or: npm run --silent blame -- RUN_FILE|FOLDER... --replay [--run ID]... [--players steps|turns|agents]
        [--fix TURN=KIND[:ARG]]... [--expect TEXT|/REGEX/ | --judge RUBRIC | --metric FILE.js] [--tools FILE.js]

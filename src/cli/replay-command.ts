@@ -7,7 +7,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CaseDef, CaseResult } from '../engine/types.ts';
-import { buildReplay, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type ContrastReport, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
+import type { ChatRequest } from '../engine/model-call.ts';
+import { buildReplay, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type ContrastReport, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import type { RecordedRun } from '../runs/types.ts';
 import { scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/score.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
@@ -241,7 +242,7 @@ function replayScore(runs: readonly RecordedRun[], def: ReplayDefinition, result
  * The command's `--replay`: the runs' replay definition analysed by `analyzeSource` (the command's
  * own, with the pool and model host), with the replay's extras beside the usual analysis.
  */
-export async function runReplay<A extends { results: CaseResult[]; batch: { usage?: unknown } }>(
+export async function runReplay<A extends { results: CaseResult[]; batch: { usage?: unknown }; modelCache?: { key: string; request: ChatRequest }[] }>(
   opts: CliOptions,
   replay: ReplayCliOptions,
   analyzeSource: (source: string, sourceName: string, cases: CaseDef[], opts: CliOptions) => Promise<A>,
@@ -250,6 +251,18 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
   const { def, runs } = replayDefinition(opts, replay, fail);
   const analysis = await analyzeSource(def.source, `${def.name.slice(0, 80)} (generated)`, def.cases, opts);
   const extras = replayExtras(def, analysis.results, replay.players);
+  // Which turn sent each request the results used (by its seed: see turn-requests.ts).
+  const byKey = new Map((analysis.modelCache ?? []).map((e) => [e.key, e.request]));
+  for (const result of analysis.results) {
+    const k = def.cases.findIndex((c) => c.id === result.id);
+    const block = extras.blocks.get(result.id) as { turns?: { requests?: number }[]; judgeRequests?: number; unattributedRequests?: number } | undefined;
+    if (k < 0 || !block?.turns) continue;
+    const used = (result.modelKeys ?? []).flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+    const counted = turnRequests(def.runs[k], def.steps, def.cases[k], opts.settings, used);
+    block.turns.forEach((t, i) => (t.requests = counted.perTurn[i]));
+    if (counted.judge > 0) block.judgeRequests = counted.judge;
+    if (counted.unattributed > 0) block.unattributedRequests = counted.unattributed;
+  }
   if (replay.contrast !== undefined) {
     // The runs this shard analysed; their contrast replays are one-step definitions, analysed whole here.
     const runsHere = def.runs.filter((p) => analysis.results.some((r) => r.id === p.id));

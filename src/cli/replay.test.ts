@@ -66,6 +66,11 @@ describe('blame --replay', () => {
     expect(ranked[0]).toEqual(['2 Calculator', 1]);
     expect(c.replay.pick).toEqual({ agent: 'Calculator', step: 2 });
     expect(c.replay.turns[3]).toMatchObject({ index: 3, step: 4, agent: 'Reporter', kind: 'model', dependsOn: [0, 1, 2], substitutions: 3 });
+    // Every request told to the turn that sent it: each by its seed.
+    const perTurn = c.replay.turns.map((t: { requests: number }) => t.requests);
+    expect(perTurn.reduce((x: number, y: number) => x + y, 0)).toBe(c.usage.requests);
+    const expectedPerTurn = [0, 1, 2, 3].map((i) => e.requests.slice(before).filter((q) => q.messages[0].content.includes(`You are ${['Planner', 'Calculator', '', 'Reporter'][i]},`) && i !== 2).length);
+    expect(perTurn).toEqual(expectedPerTurn);
     expect(c.replay.toolsReused).toBe(0);
     expect(c.usage.toolsReused).toBe(0);
     const sent = e.requests.length - before;
@@ -93,6 +98,15 @@ describe('blame --replay', () => {
     const ranked = Object.entries(c.shapley as Record<string, number>).sort((a, b) => b[1] - a[1]);
     expect(ranked[0][0]).toMatch(/Calculator/);
     expect(c.replay.turns.map((t: { dependsOn: number[] }) => t.dependsOn)).toEqual([[], [0], [1], [0, 1, 2]]);
+  });
+
+  it('--judge decides success with a pass/fail choice of the model, and --players agents names the agent', async () => {
+    const r = await blame([at('langfuse.json'), '--replay', '--judge', 'The answer must be 6 times 7.', '--players', 'agents', '--tools', at('tools.js'), ...model(), '--json']);
+    expect(r.stderr).toBe('');
+    const [c] = JSON.parse(r.stdout).cases;
+    expect(c.vEmpty).toBe(0);
+    expect(c.shapley).toEqual({ Planner: 0, Calculator: 1, python: 0, Reporter: 0 });
+    expect(c.replay.pick).toEqual({ agent: 'Calculator' });
   });
 
   it('a folder is one case per run; shards merge into the whole; --score puts the replay beside the heuristics', async () => {
@@ -164,5 +178,9 @@ describe('blame --replay', () => {
     await refused([at('algorithm/7.json'), '--replay', '--expect', '42', '--judge', 'x'], /give one way to decide success/);
     await refused([at('algorithm/7.json'), '--replay', '--run', 'nope', '--offline'], /--run nope: no such run/);
     await refused([at('algorithm/7.json'), '--replay', '--tools', at('langfuse.json'), '--offline'], /--tools/);
+    writeFileSync(at('no-default.js'), 'const score = (run) => 1;');
+    await refused([at('algorithm/7.json'), '--replay', '--metric', at('no-default.js'), '--offline'], /--metric "no-default\.js": expected one "export default"/);
+    await refused([at('algorithm/7.json'), '--replay', '--metric', at('missing.js'), '--offline'], /cannot read the --metric file/);
+    await refused([at('algorithm/7.json'), '--replay', '--contrast', '0'], /--contrast: expected a whole number/);
   });
 });

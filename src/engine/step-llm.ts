@@ -44,8 +44,13 @@ export class StepLlm implements Llm {
 
   /** A 31-bit seed addressed by (world, step, key), so endpoints that honour seeds reproduce a world. */
   private seedFor(key: string): number {
-    return Math.floor(this.world.uniform(this.step, key, SLOT_SEED) * 2 ** 31);
+    return chatSeed(this.world, this.step, key);
   }
+}
+
+/** The seed of a sampled chat request in a world, addressed by (step, key): also how a host tells which call sent a request. */
+export function chatSeed(world: WorldNoise, step: string, key: string): number {
+  return Math.floor(world.uniform(step, key, SLOT_SEED) * 2 ** 31);
 }
 
 /**

@@ -112,3 +112,4 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
 }
 
 export { contrastStudy, contrastReport, type ContrastStudy, type ContrastReport, type ContrastRow } from './contrast.ts';
+export { turnRequests, type TurnRequests } from './turn-requests.ts';

@@ -30,9 +30,8 @@ function isTurn(steps: readonly RecordedStep[], i: number): 'model' | 'tool' | n
   return null;
 }
 
-function agentOf(steps: readonly RecordedStep[], i: number): string {
+function agentOf(steps: readonly RecordedStep[], byId: ReadonlyMap<string, RecordedStep>, i: number): string {
   if (steps[i].agent) return steps[i].agent!;
-  const byId = new Map(steps.map((s) => [s.id, s]));
   for (let p = steps[i].parent ? byId.get(steps[i].parent!) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) {
     if (p.agent) return p.agent;
     if (p.kind === 'agent') return p.name;
@@ -111,6 +110,7 @@ export function substitutionCount(turn: Pick<ReplayTurn, 'substitutions' | 'tran
 /** The turns of a run, in execution order, with their contexts and what each quotes of the earlier ones, and the run's transcript. */
 export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: TranscriptEntry[] } {
   const steps = run.steps;
+  const byId = new Map(steps.map((s) => [s.id, s]));
   const turns: BaseTurn[] = [];
   // The transcript so far (every step with output, turns or not), for formats without requests.
   const transcript: TranscriptEntry[] = [];
@@ -119,10 +119,10 @@ export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: Transcri
     const step = steps[i];
     const out = outputOf(step);
     if (kind === null) {
-      if (step.kind === 'other' && out.text !== '') transcript.push({ speaker: agentOf(steps, i), text: out.text, turn: null });
+      if (step.kind === 'other' && out.text !== '') transcript.push({ speaker: agentOf(steps, byId, i), text: out.text, turn: null });
       continue;
     }
-    const agent = agentOf(steps, i);
+    const agent = agentOf(steps, byId, i);
     const index = turns.length;
     if (kind === 'tool') {
       const caller = [...turns].reverse().find((t) => t.kind === 'model');
