@@ -163,7 +163,7 @@ test('a run of the runs list is blamed from its row: a Who&When log, judged by i
     ]);
     const list = page.getByRole('region', { name: 'Runs' });
     await expect(list).toContainText('2 runs');
-    await list.getByRole('button', { name: 'Blame trip-1' }).click();
+    await list.getByRole('listitem').filter({ hasText: 'trip-1' }).getByRole('button', { name: 'Blame', exact: true }).click();
     const setup = page.getByRole('region', { name: 'Blame this run' });
     // No outcome typed: the log's correct answer is the default, so Blame is ready once a model is set.
     await expect(setup.getByLabel('The final answer contains')).toHaveAttribute('placeholder', "Monday (the run's recorded answer)");
