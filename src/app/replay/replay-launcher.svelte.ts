@@ -11,12 +11,20 @@ import type { StudyOpener } from '../state/study-opener.svelte.ts';
 import { PageAnalysisPool } from '../analysis/analysis-pool.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { CacheCount } from './cache-count.svelte.ts';
+import { ContrastRun, type AnalyseCases } from './contrast-run.svelte.ts';
+import { ModelHost } from '../../model/model-host.ts';
+import { endpointConfig } from '../../model/endpoint.ts';
+import type { CaseResult } from '../../engine/types.ts';
+import { readToolNames } from './tool-names.ts';
 import { ReplaySetup } from './replay-setup.svelte.ts';
 
 export class ReplayLauncher {
   /** The setup being filled in (the run view shows it instead of the run), or null. */
   setup = $state.raw<ReplaySetup | null>(null);
   readonly count: CacheCount;
+  readonly contrast: ContrastRun;
+  /** The definition of the replay study last opened from a setup (the contrast replays are made from its parts). */
+  definition = $state.raw<ReplayDefinition | null>(null);
   readonly #runs: RunsState;
   readonly #runner: AnalysisRunner;
   readonly #opener: StudyOpener;
@@ -26,6 +34,49 @@ export class ReplayLauncher {
     this.#runner = deps.runner;
     this.#opener = deps.opener;
     this.count = new CacheCount(deps.runner.responseStore, () => new PageAnalysisPool(1, createAnalysisWorker));
+    this.contrast = new ContrastRun(this.#analyseInPool);
+  }
+
+  /** Contrast replays in a pool of their own, their requests through the Model panel's endpoint and this browser's response store. */
+  #analyseInPool: AnalyseCases = async (job, signal, onResult) => {
+    const connection = this.#runner.modelConnection;
+    let endpoint;
+    try {
+      endpoint = connection.urlProblem ? undefined : endpointConfig({ baseUrl: connection.baseUrl, apiKey: connection.apiKey || undefined, concurrency: connection.concurrency });
+    } catch {
+      endpoint = undefined;
+    }
+    const model = new ModelHost({ endpoint, store: this.#runner.responseStore });
+    const pool = new PageAnalysisPool(Math.min(2, this.#runner.workerCount), createAnalysisWorker);
+    const results: CaseResult[] = [];
+    try {
+      const outcome = await pool.run(
+        {
+          items: job.cases.map((caseDef, index) => ({ kind: 'case', index, caseDef })),
+          source: job.source,
+          fileName: `${job.name.slice(0, 80)}.js`,
+          settings: job.settings,
+          players: ['replay'],
+          model,
+          onResult: (_, result) => {
+            results.push(result);
+            onResult(results.length);
+          },
+        },
+        signal,
+      );
+      if (outcome === 'cancelled') model.cancel();
+      return results;
+    } finally {
+      pool.dispose();
+    }
+  };
+
+  /** The definition a replay case was made from here, when it is still the one open (the contrast needs its parts). */
+  definitionFor(runId: string): ReplayDefinition | null {
+    const def = this.definition;
+    const pipeline = this.#runner.study?.pipeline;
+    return def && pipeline?.source === def.source && def.runs.some((r) => r.id === runId) ? def : null;
   }
 
   get runner(): AnalysisRunner {
@@ -40,6 +91,25 @@ export class ReplayLauncher {
     const setup = new ReplaySetup(open.run, open.fileName);
     setup.models = this.#runner.settings.models;
     this.setup = setup;
+  }
+
+  /** Reads a tool-stubs file into the setup (its names read in a worker of its own), or says why it cannot be used. */
+  async readTools(setup: ReplaySetup, file: File): Promise<void> {
+    const pool = new PageAnalysisPool(1, createAnalysisWorker);
+    try {
+      const source = await file.text();
+      const read = await readToolNames(file.name, source, (probe, fileName) => pool.load(probe, fileName));
+      if (read.ok) {
+        setup.tools = { file: { fileName: file.name, source }, names: read.names };
+        setup.toolsProblem = '';
+      } else {
+        setup.toolsProblem = read.problem;
+      }
+    } catch (error) {
+      setup.toolsProblem = `Tool stubs "${file.name}": ${error instanceof Error ? error.message : String(error)}`;
+    } finally {
+      pool.dispose();
+    }
   }
 
   cancel(): void {
@@ -58,6 +128,8 @@ export class ReplayLauncher {
     const setup = this.setup;
     if (!setup) return;
     this.cancel();
+    this.contrast.cancel();
+    this.definition = definition;
     this.#runs.behindStudy = true;
     await this.#opener.openNewStudy(
       { fileName: setup.fileName, name: definition.name, pipeline: { name: definition.name, source: definition.source }, cases: definition.cases, games: [] },

@@ -5,7 +5,7 @@
  * definition (src/replay), regenerated as they change; the panel shows its turns, players and
  * problems, and opening the study takes the definition as it stands.
  */
-import { buildReplay, InterventionError, parseIntervention, ReplayPlanError, EmbeddedFileError, type FixSpec, type PlayersKind, type ReplayDefinition, type ReplayRunData } from '../../replay/index.ts';
+import { buildReplay, InterventionError, parseIntervention, ReplayPlanError, EmbeddedFileError, type EmbeddedFile, type FixSpec, type PlayersKind, type ReplayDefinition, type ReplayRunData } from '../../replay/index.ts';
 import type { RecordedRun } from '../../runs/types.ts';
 import { parseOutcome, type OutcomeKind } from './parse-outcome.ts';
 
@@ -20,6 +20,10 @@ export class ReplaySetup {
   expect = $state('');
   rubric = $state('');
   metric = $state.raw<{ fileName: string; source: string } | null>(null);
+  /** A tool-stubs file and the tool names it stubs (read in the sandbox): changed calls to them run the stub. */
+  tools = $state.raw<{ file: EmbeddedFile; names: ReadonlySet<string> } | null>(null);
+  /** Why the last tool-stubs file chosen could not be used ('' when none). */
+  toolsProblem = $state('');
   /** Model ids by alias (the study's `models` setting); undefined leaves the definition's own. */
   models = $state.raw<Record<string, string> | undefined>(undefined);
 
@@ -61,7 +65,7 @@ export class ReplaySetup {
     const fixProblem = Object.entries(this.fixProblems)[0];
     if (fixProblem) return { ok: false, problem: `Fix of step ${fixProblem[0]}: ${fixProblem[1]}` };
     if (!this.outcome.ok) return { ok: false, problem: this.outcome.problem };
-    return build(this.run, this.fileName, this.players, this.fixSpecs, this.outcome.outcome);
+    return build(this.run, this.fileName, this.players, this.fixSpecs, this.outcome.outcome, this.tools);
   });
 
   /**
@@ -72,7 +76,7 @@ export class ReplaySetup {
   preview: ReplayRunData | null = $derived.by(() => {
     if (this.result.ok) return this.result.definition.runs[0];
     const placeholder = { kind: 'expect', text: '' } as const;
-    const withFixes = build(this.run, this.fileName, this.players, this.fixSpecs, placeholder);
+    const withFixes = build(this.run, this.fileName, this.players, this.fixSpecs, placeholder, this.tools);
     if (withFixes.ok) return withFixes.definition.runs[0];
     const plain = build(this.run, this.fileName, this.players, [], placeholder);
     return plain.ok ? plain.definition.runs[0] : null;
@@ -94,9 +98,9 @@ export function fixLines(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-function build(run: RecordedRun, fileName: string, players: PlayersKind, fixes: readonly FixSpec[], outcome: Parameters<typeof buildReplay>[1]['outcome']): SetupOutcome {
+function build(run: RecordedRun, fileName: string, players: PlayersKind, fixes: readonly FixSpec[], outcome: Parameters<typeof buildReplay>[1]['outcome'], tools: ReplaySetup['tools'] = null): SetupOutcome {
   try {
-    return { ok: true, definition: buildReplay([run], { players, fixes, outcome, origin: fileName }) };
+    return { ok: true, definition: buildReplay([run], { players, fixes, outcome, origin: fileName, ...(tools && { tools }) }) };
   } catch (error) {
     if (error instanceof ReplayPlanError || error instanceof EmbeddedFileError) return { ok: false, problem: error.message.replace(/^--fix /, 'Fix ') };
     throw error;

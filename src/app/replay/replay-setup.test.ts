@@ -52,6 +52,13 @@ describe('the replay setup', () => {
     expect(setup.preview!.players).toEqual(['1 Planner', '2 Calculator', '3 Computer_terminal', '4 Reporter']);
   });
 
+  it('embeds a tool-stubs file and makes the stubbed tool\'s turns players', () => {
+    const setup = new ReplaySetup(run(), 'algorithm/7.json');
+    setup.tools = { file: { fileName: 'stubs.js', source: 'export default { Computer_terminal: (code) => "Code output: 42" };' }, names: new Set(['Computer_terminal']) };
+    expect(setup.preview!.players).toEqual(['1 Planner', '2 Calculator', '3 Computer_terminal', '4 Reporter']);
+    expect(setup.result.ok && setup.result.definition.source).toContain('stubs.js');
+  });
+
   it('groups turns by agent', () => {
     const setup = new ReplaySetup(run(), 'algorithm/7.json');
     setup.players = 'agents';

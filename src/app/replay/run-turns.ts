@@ -3,7 +3,7 @@
  * a replay turn, the earlier steps whose recorded output its context quotes verbatim (and how many
  * times), and the later steps that quote it. Found the way the replay finds it (src/replay).
  */
-import { buildReplay } from '../../replay/index.ts';
+import { buildReplay, substitutionCount } from '../../replay/index.ts';
 import type { RecordedRun } from '../../runs/types.ts';
 
 export interface StepTurn {
@@ -20,16 +20,17 @@ export interface StepTurn {
 
 /** Replay turns by recorded step index; empty when the run has nothing to replay. */
 export function runTurns(run: RecordedRun): Map<number, StepTurn> {
-  let turns;
+  let plan;
   try {
     // The outcome does not change the turns; a placeholder keeps a run without a recorded answer readable.
-    turns = buildReplay([run], { players: 'steps', fixes: [], outcome: { kind: 'expect', text: '' }, origin: run.id }).runs[0].turns;
+    plan = buildReplay([run], { players: 'steps', fixes: [], outcome: { kind: 'expect', text: '' }, origin: run.id }).runs[0];
   } catch {
     // Nothing to replay (ReplayPlanError), or a run the replay cannot read: the run view shows no marks.
     return new Map();
   }
+  const turns = plan.turns;
   const stepOf = new Map(turns.map((t) => [t.index, t.step]));
-  const out = new Map<number, StepTurn>(turns.map((t) => [t.step, { turn: t.index, kind: t.kind, quotes: t.dependsOn.map((j) => stepOf.get(j)!), substitutions: t.substitutions.length, quotedBy: [] }]));
+  const out = new Map<number, StepTurn>(turns.map((t) => [t.step, { turn: t.index, kind: t.kind, quotes: t.dependsOn.map((j) => stepOf.get(j)!), substitutions: substitutionCount(t, plan.transcript), quotedBy: [] }]));
   for (const t of turns) for (const j of t.dependsOn) out.get(stepOf.get(j)!)?.quotedBy.push(t.step);
   return out;
 }

@@ -3,7 +3,8 @@
  * (each generation with its request messages) of a planner, a researcher that searches and then
  * answers, and a writer. The researcher read the search result wrong (the museum "closed on
  * Mondays"); asked again it reads it right, and the writer, which follows whatever its context
- * says, then picks Monday. Only the researcher's answer turns the failure into a success.
+ * says, then picks Monday. Only the researcher's answer turns the failure into a success. The
+ * same run is also written as a Who&When log (tripWhoWhenLog).
  */
 import type { ChatRequest, ModelResponse } from '../../../engine/model-call.ts';
 
@@ -40,9 +41,28 @@ export function tripExport(): string {
   });
 }
 
+/** The same run as a Who&When log (a transcript, no requests; the page's text is in the question), labelled and with its correct answer. */
+export function tripWhoWhenLog(): string {
+  return JSON.stringify({
+    is_correct: false,
+    question: `${QUESTION} ${PAGE}`,
+    question_ID: 'museum-1',
+    ground_truth: 'Monday',
+    history: [
+      { role: 'human', content: `${QUESTION} ${PAGE}` },
+      { role: 'assistant', name: 'Planner', content: PLAN },
+      { role: 'assistant', name: 'Researcher', content: WRONG },
+      { role: 'assistant', name: 'Writer', content: FINAL },
+    ],
+    mistake_agent: 'Researcher',
+    mistake_step: '2',
+    mistake_reason: 'read the opening days wrong',
+  });
+}
+
 /** The scripted model: the researcher reads the page right, the writer follows its context, the planner repeats its plan. */
 export function scripted(request: ChatRequest): ModelResponse {
-  const who = /You are the (\w+)/.exec(request.messages[0]?.content ?? '')?.[1];
+  const who = /You are (?:the )?(\w+)/.exec(request.messages[0]?.content ?? '')?.[1];
   const all = request.messages.map((m) => m.content).join('\n');
   const says = (text: string): ModelResponse => ({ text, finish: 'stop', usage: { input: 10, output: 5 } });
   if (who === 'Planner') return says(PLAN);

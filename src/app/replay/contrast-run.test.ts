@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS } from '../../engine/settings.ts';
+import { readLangfuse } from '../../formats/importers/langfuse.ts';
+import { analyzeWithModel } from '../../replay/testing/model-loop.ts';
+import type { CaseResult } from '../../engine/types.ts';
+import { ContrastRun, type AnalyseCases } from './contrast-run.svelte.ts';
+import { ReplaySetup } from './replay-setup.svelte.ts';
+import { scripted, tripExport } from './testing/trip-run.ts';
+
+/** The contrast replays analysed in this process against the scripted model. */
+const inProcess: AnalyseCases = async (job, _signal, onResult) => {
+  const results: CaseResult[] = [];
+  for (const caseDef of job.cases) {
+    results.push(analyzeWithModel(job.source, caseDef, job.settings, scripted).result);
+    onResult(results.length);
+  }
+  return results;
+};
+
+function tripDefinition() {
+  const setup = new ReplaySetup(readLangfuse(tripExport()).runs[0], 'trip.langfuse.json');
+  setup.expect = '/monday/i';
+  if (!setup.result.ok) throw new Error(setup.result.problem);
+  return setup.result.definition;
+}
+
+describe('the page\'s single-step contrast', () => {
+  it('reports each model turn regenerated against kept, and the point of commitment', async () => {
+    const contrast = new ContrastRun(inProcess);
+    await contrast.run(tripDefinition(), 2, { ...DEFAULT_SETTINGS, models: { default: 'scripted' } });
+    expect(contrast.state.status).toBe('done');
+    if (contrast.state.status !== 'done') return;
+    const { report } = contrast.state;
+    // The scripted model is deterministic: regenerating from the researcher's answer on (or from
+    // any turn before it) reads the page right and succeeds; keeping that answer keeps the failure.
+    expect(report.contrast.map((r) => [r.agent, r.regenerated.rate, r.kept.rate])).toEqual([
+      ['Planner', 0, 0],
+      ['Researcher', 0, 0],
+      ['Researcher', 0, 1],
+      ['Writer', 1, 1],
+    ]);
+    expect(report.contrast.every((r) => r.regenerated.n === 2 && r.kept.n === 2)).toBe(true);
+    // With 2 replays a rate of 1 has a Wilson lower bound of 0.342 (below 0.9): no commitment yet.
+    expect(report.commitment).toBeNull();
+    expect(report.errors).toBe(0);
+  });
+
+  it('finds the point of commitment when enough replays agree', async () => {
+    const contrast = new ContrastRun(inProcess);
+    // Wilson's lower bound for 40 failures in 40 is 0.912 (z = 1.96: 40 / (40 + 3.8415)), above 1 - 0.1.
+    await contrast.run(tripDefinition(), 40, { ...DEFAULT_SETTINGS, models: { default: 'scripted' } });
+    expect(contrast.state.status === 'done' && contrast.state.report.commitment?.agent).toBe('Researcher');
+  });
+
+  it('refuses a bad number of replays, naming the field', async () => {
+    const contrast = new ContrastRun(inProcess);
+    await contrast.run(tripDefinition(), 0, DEFAULT_SETTINGS);
+    expect(contrast.state).toEqual({ status: 'error', message: 'Replays per arm: a whole number from 1 to 1000, got 0.' });
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * The tool names a tool-stubs file (`export default { toolName: (args) => result }`, the command's
+ * `--tools`) stubs, read in the sandbox: the file is untrusted code, so it is compiled as a probe
+ * definition in an analysis worker whose one case lists the names, and only that plain list
+ * comes back. The replay then makes those tools' turns players and runs their stub on a changed call.
+ */
+import type { LoadOutcome } from '../analysis/protocol.ts';
+
+const EXPORT_DEFAULT = /^[ \t]*export\s+default\s+/gm;
+
+/** The probe definition for a tools file, or the problem with its shape. */
+export function toolsProbe(source: string): { ok: true; probe: string } | { ok: false; problem: string } {
+  const count = (source.match(EXPORT_DEFAULT) ?? []).length;
+  if (count !== 1) return { ok: false, problem: `expected one "export default { toolName: (args) => result }", found ${count}` };
+  const probe = [
+    `const TOOLS = (() => {\n${source.replace(/^[ \t]*export\s+default\s+/m, 'return ')}\n})();`,
+    "if (TOOLS === null || typeof TOOLS !== 'object') throw new TypeError('the default export must be an object { toolName: (args) => result }');",
+    "for (const k of Object.keys(TOOLS)) if (typeof TOOLS[k] !== 'function') throw new TypeError('\"' + k + '\" is not a function');",
+    "export default { name: 'tools', steps: [{ name: 'probe', inputs: [], cost: 1, run: () => 0, fixes: [{ name: 'none', cost: 1, run: () => 0 }] }], metric: () => 1, cases: [{ id: 'tools', inputs: { names: Object.keys(TOOLS) } }] };",
+  ].join('\n');
+  return { ok: true, probe };
+}
+
+/** The names, from the probe compiled by `load` (an analysis worker), or the problem naming the file. */
+export async function readToolNames(fileName: string, source: string, load: (source: string, fileName: string) => Promise<LoadOutcome>): Promise<{ ok: true; names: Set<string> } | { ok: false; problem: string }> {
+  const probe = toolsProbe(source);
+  if (!probe.ok) return { ok: false, problem: `Tool stubs "${fileName}": ${probe.problem}` };
+  const outcome = await load(probe.probe, fileName);
+  if (!outcome.ok) return { ok: false, problem: `Tool stubs "${fileName}": ${outcome.problem.message}` };
+  const names: unknown = outcome.summary.cases[0]?.inputs?.names;
+  if (!Array.isArray(names) || !names.every((n): n is string => typeof n === 'string')) return { ok: false, problem: `Tool stubs "${fileName}": no tool names could be read` };
+  return { ok: true, names: new Set(names) };
+}
