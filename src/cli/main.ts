@@ -3,7 +3,8 @@
  * print per-case and batch blame, as tables or as one JSON object on stdout.
  * Exit status: 0 done; 1 some case could not be analysed (its `error` says why); 2 bad input.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { writeWhole } from './write-whole.ts';
 import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
@@ -304,14 +305,7 @@ function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
  * saving leaves no half-written session for a merge to trip over.
  */
 function writeOutput(path: string, what: string, text: string): void {
-  const temporary = `${path}.${process.pid}.partial`;
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, path);
-  } catch (e) {
-    rmSync(temporary, { force: true });
-    throw new InputError(`cannot write the ${what} to "${path}": ${(e as Error).message}`);
-  }
+  writeWhole(path, text, what, (message) => new InputError(message));
 }
 
 async function writeHtml(path: string, session: Session, a: Analysis, compared?: NamedComparison, repaired?: RepairOutcome): Promise<void> {

@@ -5,7 +5,8 @@
  * audits the credit signals. Bad input (an unreadable or malformed credit file, an unwritable pairs
  * file) is a FormatError, which the command prints as one line with exit status 2.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { writeWhole } from './write-whole.ts';
 import type { AttributedCaseResult, CaseDef, CaseResult, LlmMessage } from '../engine/types.ts';
 import { isAnalysedFailure } from '../engine/case-result.ts';
 import { causalConsensus, type ConsensusStep } from '../engine/repairs/causal-consensus.ts';
@@ -55,7 +56,7 @@ export async function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis, mode
     if (out.repairCases.notSearched > 0) out.notes.push(`${out.repairCases.notSearched} failure${out.repairCases.notSearched === 1 ? ' has' : 's have'} no repair search and no complete coalition table: re-run the study with --repairs`);
     if (o.pairs !== undefined) {
       const pairs = searched.flatMap((r) => trainingPairs(r, pairSources(r, a)));
-      writeWhole(o.pairs, pairs.map((p) => JSON.stringify(p)).join('\n') + (pairs.length ? '\n' : ''), 'training pairs');
+      writeFileWhole(o.pairs, pairs.map((p) => JSON.stringify(p)).join('\n') + (pairs.length ? '\n' : ''), 'training pairs');
       out.pairs = { file: o.pairs, written: pairs.length };
       if (pairs.length === 0) out.notes.push(`${o.pairs}: no training pairs (game tables have no step outputs, and a repair must change what its steps output)`);
     }
@@ -83,7 +84,7 @@ export async function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis, mode
   }
   if (o.audit !== undefined || o.judgeRubric !== undefined) {
     out.audit = auditStudy(a.results.filter(isAnalysedFailure), given, a.settings.seed);
-    if (o.saveCredit !== undefined) writeWhole(o.saveCredit, JSON.stringify({ format: 'agentblame-credit', signals: given }) + '\n', 'credit file');
+    if (o.saveCredit !== undefined) writeFileWhole(o.saveCredit, JSON.stringify({ format: 'agentblame-credit', signals: given }) + '\n', 'credit file');
   }
   return out;
 }
@@ -119,15 +120,8 @@ function pairSources(r: AttributedCaseResult, a: RepairAnalysis) {
   };
 }
 
-function writeWhole(path: string, text: string, what: string): void {
-  const temporary = `${path}.${process.pid}.partial`;
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, path);
-  } catch (e) {
-    rmSync(temporary, { force: true });
-    throw new FormatError('', `cannot write the ${what} to "${path}": ${(e as Error).message}`);
-  }
+function writeFileWhole(path: string, text: string, what: string): void {
+  writeWhole(path, text, what, (message) => new FormatError('', message));
 }
 
 export type { TrainingPair };

@@ -7,7 +7,8 @@
  *   blame -- --check FILE.json [--runs N] [--json] [model flags] [--cache FILE]
  * Exit status: 0 done (a check that holds); 1 the check's bad call happened, or a rerun failed; 2 bad input.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { writeWhole } from './write-whole.ts';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -212,14 +213,7 @@ function bestPassing(fixes: readonly FixResult[]): FixResult | undefined {
 }
 
 function writeFileWhole(path: string, text: string, what: string): void {
-  const temporary = `${path}.${process.pid}.partial`;
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, path);
-  } catch (e) {
-    rmSync(temporary, { force: true });
-    throw new WhyInputError(`cannot write the ${what} to "${path}": ${(e as Error).message}`);
-  }
+  writeWhole(path, text, what, (message) => new WhyInputError(message));
 }
 
 /** A `node:test` file that runs the check with the command, for CI. */
