@@ -36,7 +36,7 @@ export interface Importer<Input = ImportedInput> {
    * has this format's shape. Asked when no importer's sniff matched, so a file is recognised
    * however much precedes its telling fields (sniffs read only the opening).
    */
-  recognize?(document: unknown, text: string): boolean;
+  recognize?(parsed: unknown, text: string): boolean;
   /** Parses and validates; throws FormatError. */
   import(text: string, fileName?: string): Input;
 }

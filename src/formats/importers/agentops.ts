@@ -46,6 +46,6 @@ export function readAgentOps(text: string) {
 export const agentOpsImporter: Importer = {
   label: 'AgentOps trace export',
   sniff: (text) => /^\{"trace":\{/.test(opening(text, 64)) && text.includes('"span_id"') && !text.includes('"observations"'),
-  recognize: (document) => isAgentOpsDocument(document),
+  recognize: (parsed) => isAgentOpsDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readAgentOps(text) }),
 };

@@ -53,6 +53,6 @@ export function readAnyAgent(text: string) {
 export const anyAgentImporter: Importer = {
   label: 'any-agent traces',
   sniff: (text) => /^\{"spans":\[\{/.test(opening(text, 256)) && opening(text).includes('"context":{'),
-  recognize: (document) => isAnyAgentDocument(document),
+  recognize: (parsed) => isAnyAgentDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readAnyAgent(text) }),
 };

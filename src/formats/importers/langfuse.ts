@@ -111,6 +111,6 @@ export function readLangfuse(text: string) {
 export const langfuseImporter: Importer = {
   label: 'Langfuse trace export (trace + observations)',
   sniff: (text) => /^\{"(trace|observations)":/.test(opening(text, 64)) && text.includes('"observations"'),
-  recognize: (document) => isLangfuseDocument(document),
+  recognize: (parsed) => isLangfuseDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readLangfuse(text) }),
 };

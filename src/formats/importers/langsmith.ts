@@ -159,6 +159,6 @@ export const langsmithImporter: Importer = {
     const head = opening(text, 512);
     return /^\{"(post|patch)":\[/.test(head) || (/^\{"runs":\[\{/.test(head) && head.includes('"run_type"')) || (/^\[\{/.test(head) && opening(text).includes('"run_type"') && opening(text).includes('"dotted_order"'));
   },
-  recognize: (document) => isLangSmithDocument(document),
+  recognize: (parsed) => isLangSmithDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readLangSmith(text) }),
 };

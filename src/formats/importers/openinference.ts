@@ -11,6 +11,6 @@ import { looksLikeOtel } from '../recorded/sniff.ts';
 export const openinferenceImporter: Importer = {
   label: 'OpenInference spans (OTLP/JSON)',
   sniff: (text) => looksLikeOtel(text) && text.includes('"openinference.span.kind"'),
-  recognize: (document, text) => isOtelDocument(document) && text.includes('"openinference.span.kind"'),
+  recognize: (parsed, text) => isOtelDocument(parsed) && text.includes('"openinference.span.kind"'),
   import: (text) => ({ kind: 'runs', runs: otelRuns(parseJsonKeepingBigInts(text), 'openinference') }),
 };

@@ -11,6 +11,6 @@ import { looksLikeOtel } from '../recorded/sniff.ts';
 export const otelGenaiImporter: Importer = {
   label: 'OpenTelemetry GenAI spans (OTLP/JSON, Tempo, Jaeger, console exporter)',
   sniff: (text) => looksLikeOtel(text),
-  recognize: (document) => isOtelDocument(document),
+  recognize: (parsed) => isOtelDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: otelRuns(parseJsonKeepingBigInts(text), 'otel-genai') }),
 };

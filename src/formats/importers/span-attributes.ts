@@ -26,6 +26,6 @@ export const spanAttributesImporter: Importer = {
   // Only by shape: a text check on the opening also matched a trace whose first span's attributes
   // came early (any-agent with another field first), so the parsed document must be flat.
   sniff: () => false,
-  recognize: (document) => isSpanAttributeMap(document),
+  recognize: (parsed) => isSpanAttributeMap(parsed),
   import: (text) => ({ kind: 'runs', runs: readSpanAttributes(text) }),
 };

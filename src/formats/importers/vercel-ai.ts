@@ -51,6 +51,6 @@ export function readVercelSpans(text: string) {
 export const vercelAiImporter: Importer = {
   label: 'Vercel AI SDK spans',
   sniff: (text) => /^\[\{/.test(opening(text, 64)) && opening(text).includes('"spanContext":{'),
-  recognize: (document) => isVercelDocument(document),
+  recognize: (parsed) => isVercelDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readVercelSpans(text) }),
 };

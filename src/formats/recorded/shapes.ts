@@ -20,38 +20,38 @@ function has(value: unknown, key: string): boolean {
 }
 
 /** OTel spans in one of the envelopes readOtelTraces knows. */
-export function isOtelDocument(document: unknown): boolean {
-  return otelEnvelope(document) !== null;
+export function isOtelDocument(parsed: unknown): boolean {
+  return otelEnvelope(parsed) !== null;
 }
 
 /** Langfuse `{trace, observations}` (or the observations inside the trace). */
-export function isLangfuseDocument(document: unknown): boolean {
-  if (!isJsonObject(document)) return false;
-  return Object.hasOwn(document, 'observations') || (isJsonObject(document.trace) && Object.hasOwn(document.trace, 'observations') && !Object.hasOwn(document, 'spans'));
+export function isLangfuseDocument(parsed: unknown): boolean {
+  if (!isJsonObject(parsed)) return false;
+  return Object.hasOwn(parsed, 'observations') || (isJsonObject(parsed.trace) && Object.hasOwn(parsed.trace, 'observations') && !Object.hasOwn(parsed, 'spans'));
 }
 
 /** AgentOps `{trace, spans}` whose spans carry `span_id`. */
-export function isAgentOpsDocument(document: unknown): boolean {
-  return isJsonObject(document) && isJsonObject(document.trace) && Object.hasOwn(document, 'spans') && !Object.hasOwn(document, 'observations') && (!Array.isArray(document.spans) || document.spans.length === 0 || has(first(document.spans), 'span_id'));
+export function isAgentOpsDocument(parsed: unknown): boolean {
+  return isJsonObject(parsed) && isJsonObject(parsed.trace) && Object.hasOwn(parsed, 'spans') && !Object.hasOwn(parsed, 'observations') && (!Array.isArray(parsed.spans) || parsed.spans.length === 0 || has(first(parsed.spans), 'span_id'));
 }
 
 /** LangSmith `{post, patch}`, `{runs: [...]}` or a list of runs. */
-export function isLangSmithDocument(document: unknown): boolean {
-  if (isJsonObject(document)) {
-    if (Object.hasOwn(document, 'post') || Object.hasOwn(document, 'patch')) return true;
-    return isJsonObject(first(document.runs)) && someHas(document.runs, 'run_type');
+export function isLangSmithDocument(parsed: unknown): boolean {
+  if (isJsonObject(parsed)) {
+    if (Object.hasOwn(parsed, 'post') || Object.hasOwn(parsed, 'patch')) return true;
+    return isJsonObject(first(parsed.runs)) && someHas(parsed.runs, 'run_type');
   }
-  return Array.isArray(document) && isJsonObject(first(document)) && someHas(document, 'run_type') && someHas(document, 'dotted_order');
+  return Array.isArray(parsed) && isJsonObject(first(parsed)) && someHas(parsed, 'run_type') && someHas(parsed, 'dotted_order');
 }
 
 /** any-agent `{spans: [{context: {...}}]}`. */
-export function isAnyAgentDocument(document: unknown): boolean {
-  return isJsonObject(document) && !isJsonObject(document.trace) && isJsonObject(first(document.spans)) && someHas(document.spans, 'context', true);
+export function isAnyAgentDocument(parsed: unknown): boolean {
+  return isJsonObject(parsed) && !isJsonObject(parsed.trace) && isJsonObject(first(parsed.spans)) && someHas(parsed.spans, 'context', true);
 }
 
 /** Vercel AI SDK spans: a list whose spans carry `spanContext`. */
-export function isVercelDocument(document: unknown): boolean {
-  return isJsonObject(first(document)) && someHas(document, 'spanContext', true);
+export function isVercelDocument(parsed: unknown): boolean {
+  return isJsonObject(first(parsed)) && someHas(parsed, 'spanContext', true);
 }
 
 function isAttributeValue(value: unknown): boolean {
@@ -62,8 +62,8 @@ function isAttributeValue(value: unknown): boolean {
  * A bare span attribute map: a flat object (values are text, numbers, booleans or lists of them)
  * with dotted GenAI or OpenInference keys, and no `format`.
  */
-export function isSpanAttributeMap(document: unknown): boolean {
-  if (!isJsonObject(document) || Object.hasOwn(document, 'format')) return false;
-  const keys = Object.keys(document);
-  return keys.some((key) => /^(gen_ai|llm|openinference)\.[a-z_.]+$/.test(key)) && keys.every((key) => isAttributeValue(document[key]));
+export function isSpanAttributeMap(parsed: unknown): boolean {
+  if (!isJsonObject(parsed) || Object.hasOwn(parsed, 'format')) return false;
+  const keys = Object.keys(parsed);
+  return keys.some((key) => /^(gen_ai|llm|openinference)\.[a-z_.]+$/.test(key)) && keys.every((key) => isAttributeValue(parsed[key]));
 }
