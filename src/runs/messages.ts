@@ -58,7 +58,7 @@ function fromValue(value: unknown, role: string, depth = 0): ChatMessage[] {
     const items = value.length > 0 && value.every(Array.isArray) ? value.flat() : value;
     const calls = toolCallList(items);
     if (calls) return [{ role: 'assistant', text: '', toolCalls: calls }];
-    const messages = items.flatMap((item) => (isLangChainMessage(item) ? [fromLangChain(item)] : isMessageLike(item) ? [toMessage(item, role)] : []));
+    const messages = items.flatMap((item): ChatMessage[] => (isLangChainMessage(item) ? [fromLangChain(item)] : isMessageLike(item) ? [toMessage(item, role)] : []));
     if (messages.length === items.length && messages.length > 0) return messages;
     return [{ role, text: asText(value), raw: messages.length === 0 ? undefined : true }].map(dropUndefined);
   }
@@ -69,12 +69,12 @@ function fromValue(value: unknown, role: string, depth = 0): ChatMessage[] {
     if (isLangChainMessage(value)) return [fromLangChain(value)];
     if (Array.isArray(value.generations)) {
       const generations = value.generations.flat().filter(isObject);
-      const out = generations.flatMap((g) => (isLangChainMessage(g.message) ? [fromLangChain(g.message)] : typeof g.text === 'string' ? [{ role: 'assistant', text: g.text }] : []));
+      const out = generations.flatMap((g): ChatMessage[] => (isLangChainMessage(g.message) ? [fromLangChain(g.message)] : typeof g.text === 'string' ? [{ role: 'assistant', text: g.text }] : []));
       if (out.length > 0) return out;
     }
     // A Responses API response (`object: "response"`) or any `{output: [items]}` of message-like items.
     if (Array.isArray(value.output) && value.output.length > 0 && value.output.every((item) => isMessageLike(item) || isReasoningItem(item))) {
-      return value.output.filter((item) => !isReasoningItem(item)).map((item) => toMessage(item as Record<string, unknown>, 'assistant'));
+      return value.output.filter(isMessageLike).map((item) => toMessage(item, 'assistant'));
     }
     // A tool's result wrapped in `{output}` / `{result}` as frameworks record it: its text, as the tool's message.
     for (const key of ['output', 'result']) {
@@ -95,15 +95,16 @@ function isReasoningItem(item: unknown): boolean {
 }
 
 /** A LangChain message as LangSmith serialises it: `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}`. */
-function isLangChainMessage(item: unknown): item is Record<string, unknown> {
+function isLangChainMessage(item: unknown): boolean {
   return isObject(item) && item.lc === 1 && Array.isArray(item.id) && isObject(item.kwargs);
 }
 
 const LANGCHAIN_ROLES: Record<string, string> = { AIMessage: 'assistant', AIMessageChunk: 'assistant', HumanMessage: 'user', SystemMessage: 'system', ToolMessage: 'tool', FunctionMessage: 'tool', ChatMessage: 'user' };
 
-function fromLangChain(item: Record<string, unknown>): ChatMessage {
-  const className = String((item.id as unknown[]).at(-1));
-  const kwargs = item.kwargs as Record<string, unknown>;
+function fromLangChain(item: unknown): ChatMessage {
+  if (!isObject(item) || !Array.isArray(item.id) || !isObject(item.kwargs)) return { role: 'unknown', text: asText(item), raw: true };
+  const className = String(item.id.at(-1));
+  const kwargs = item.kwargs;
   const role = typeof kwargs.role === 'string' ? kwargs.role : Object.hasOwn(LANGCHAIN_ROLES, className) ? LANGCHAIN_ROLES[className] : 'unknown';
   return toMessage({ ...kwargs, role }, role);
 }
