@@ -69,3 +69,28 @@ test('the help in the run view lists only the keys that work there', async ({ pa
   await expect(help).not.toContainText('Next / previous case');
   await expect(help).not.toContainText('Export the report');
 });
+
+test('the run list, a run and a step have an address; Back and Forward move between them', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [log(1), log(2), log(10)]);
+  const list = page.getByRole('region', { name: 'Runs' });
+  await expect(list).toContainText('3 runs');
+  await expect(page).toHaveURL(/#runs$/);
+  await list.getByRole('button', { name: '2', exact: true }).click();
+  const run = page.getByRole('region', { name: /^Run / });
+  await expect(run).toBeVisible();
+  await expect(page).toHaveURL(/#runs\/2\/0$/);
+  await run.getByRole('listbox', { name: 'Steps' }).getByRole('option').nth(3).click();
+  await expect(page).toHaveURL(/#runs\/2\/3$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/#runs$/);
+  await expect(page.getByRole('region', { name: 'Runs' })).toContainText('3 runs');
+  await page.goForward();
+  await expect(page).toHaveURL(/#runs\/2\/3$/);
+  await expect(page.getByRole('article', { name: /^Step / })).toContainText('3. WebSurfer');
+});
+
+test('an address naming a run that is not open says so plainly', async ({ page }) => {
+  await page.goto('./#runs/hand%2F12/4');
+  await expect(page.getByText('This address names the run "hand/12", which is not open: open its file to see it')).toBeVisible();
+});
