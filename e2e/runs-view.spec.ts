@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { dropFiles } from './workbench-helpers.ts';
 
-const SAMPLES = join(import.meta.dirname, '../../shared/samples');
+const SAMPLES = join(process.env.AGENTBLAME_SHARED ?? join(import.meta.dirname, '../../shared'), 'samples');
 
 function walk(dir: string): string[] {
   return readdirSync(dir).sort().flatMap((n) => (statSync(join(dir, n)).isDirectory() ? walk(join(dir, n)) : /\.(json|jsonl)$/.test(n) ? [join(dir, n)] : []));
@@ -33,7 +33,8 @@ test('the Tempo export opens as a run: tree, waterfall, a step as chat with its 
   await run.getByRole('button', { name: 'Next match' }).click();
   await expect(steps.getByRole('option', { selected: true })).toContainText('openai.chat');
   const detail = page.getByRole('article', { name: 'Step openai.chat' });
-  await expect(detail).toContainText('counted on the enclosing model call');
+  // The provider's call (the innermost) carries the tokens; ADK's wrappers say theirs are counted there.
+  await expect(detail.getByRole('definition').filter({ hasText: / in, \d+ out$/ }).first()).toBeVisible();
   await expect(detail.getByRole('navigation', { name: 'Parent chain' })).toContainText('call_llm');
   await expect(detail.locator('.chat').first()).toContainText('user');
   await detail.getByText('Raw attributes').click();

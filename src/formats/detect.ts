@@ -51,10 +51,15 @@ export function parseInputFile(text: string, fileName?: string, importers: reado
   const body = stripByteOrderMark(text);
   const named = fileName === undefined ? 'the file' : `"${fileName}"`;
   if (body.trim() === '') throw new FormatError('', `${named} is empty (${describeReadableFormats(importers)})`);
-  if (!body.trimStart().startsWith('{')) {
+  const opensArray = body.trimStart().startsWith('[');
+  if (!body.trimStart().startsWith('{') && !opensArray) {
     throw new FormatError('', `${named} is not a format this workbench reads (${describeReadableFormats(importers)})`);
   }
   const document = firstJsonValue(body);
+  // The sniffs read only the opening: a known shape whose telling fields come later is found here.
+  const shaped = importers.find((importer) => importer.recognize?.(document, body) === true);
+  if (shaped !== undefined) return shaped.import(text, fileName);
+  if (opensArray) throw new FormatError('', `${named} is not a format this workbench reads (${describeReadableFormats(importers)})`);
   if (!isJsonObject(document)) {
     throw new FormatError('', `expected a JSON object at the top level, ${describeValue(document)}`);
   }

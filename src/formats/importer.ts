@@ -31,6 +31,12 @@ export interface Importer<Input = ImportedInput> {
   readonly jsonFormat?: string;
   /** Cheap check on the file name and the start of the text; must not parse the whole file. */
   sniff(text: string, fileName?: string): boolean;
+  /**
+   * For JSON formats: whether the parsed document (the whole text, or a JSONL file's first line)
+   * has this format's shape. Asked when no importer's sniff matched, so a file is recognised
+   * however much precedes its telling fields (sniffs read only the opening).
+   */
+  recognize?(parsed: unknown, text: string): boolean;
   /** Parses and validates; throws FormatError. */
   import(text: string, fileName?: string): Input;
 }

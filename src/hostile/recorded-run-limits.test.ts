@@ -64,16 +64,20 @@ describe('recorded-run files built to hurt', () => {
 
   it('2 000 nested OTLP arrayValues are refused naming where, not a stack overflow', () => {
     // Written as text: JSON.stringify itself overflows on a value this deep.
-    const value = `${'{"arrayValue":{"values":['.repeat(2000)}{"stringValue":"leaf"}${']}}'.repeat(2000)}`;
-    const text = otlp([span('00f067aa0ba902b7', { attributes: [attr('deep', 'DEEP')] })]).replace('"DEEP"', value);
-    const error = formatErrorOf(() => runsOf(text));
-    expect(error.message).toMatch(/^resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[0\]\.value(\.arrayValue\.values\[0\])+: nested more than 64 levels deep$/);
+    const deep = (levels: number) => `${'{"arrayValue":{"values":['.repeat(levels)}{"stringValue":"leaf"}${']}}'.repeat(levels)}`;
+    const text = (levels: number) => otlp([span('00f067aa0ba902b7', { attributes: [attr('deep', 'DEEP')] })]).replace('"DEEP"', deep(levels));
+    // Any JSON value past 256 levels is refused on reading, before a recursive reader sees it.
+    expect(formatErrorOf(() => runsOf(text(2000))).message).toBe('resourceSpans[0].scopeSpans[0].spans[0].attributes[0]...: nested more than 256 levels deep');
+    // Within that, attribute values themselves stop at 64 levels (70 arrayValues are 210 JSON levels).
+    expect(formatErrorOf(() => runsOf(text(70))).message).toMatch(/^resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[0\]\.value(\.arrayValue\.values\[0\])+: nested more than 64 levels deep$/);
   });
 
   it('AgentOps attributes nested 2 000 objects deep are refused too', () => {
     const nested = `${'{"a":'.repeat(2000)}{"leaf":1}${'}'.repeat(2000)}`;
     const text = JSON.stringify({ trace: { trace_id: '9c3a1f0e2b4d4e8f8a7b6c5d4e3f2a1b' }, spans: [{ span_id: '1a2b3c4d5e6f7081', span_name: 'x', span_attributes: 'NESTED' }] }).replace('"NESTED"', nested);
-    expect(formatErrorOf(() => runsOf(text)).message).toMatch(/nested more than 64 levels deep$/);
+    expect(formatErrorOf(() => runsOf(text)).message).toBe('spans[0].span_attributes.a.a.a.a.a...: nested more than 256 levels deep');
+    const shallower = text.replace(`${'{"a":'.repeat(2000)}{"leaf":1}${'}'.repeat(2000)}`, `${'{"a":'.repeat(100)}{"leaf":1}${'}'.repeat(100)}`);
+    expect(formatErrorOf(() => runsOf(shallower)).message).toMatch(/^spans\[0\]\.span_attributes(\.a)+: nested more than 64 levels deep$/);
   });
 
   it('a Langfuse export of 130 000 observations opens (no spread of every start time into Math.min)', () => {

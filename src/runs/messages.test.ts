@@ -49,3 +49,37 @@ describe('readMessages', () => {
     ]);
   });
 });
+
+describe('outputs that are chat, not raw JSON', () => {
+  it('a Responses API response: message items as assistant text, function calls as tool calls, reasoning left out', () => {
+    const value = {
+      id: 'resp_1',
+      object: 'response',
+      output: [
+        { type: 'reasoning', id: 'rs_1', summary: [] },
+        { type: 'function_call', call_id: 'call_9', name: 'read_policy', arguments: '{"section":"refunds"}' },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Within 30 days.' }] },
+      ],
+    };
+    expect(readMessages({ form: 'value', value }, {}, 'assistant')).toEqual([
+      { role: 'assistant', text: '', toolCalls: [{ id: 'call_9', name: 'read_policy', arguments: '{"section":"refunds"}' }] },
+      { role: 'assistant', text: 'Within 30 days.' },
+    ]);
+  });
+
+  it('a bare list of tool calls (OpenAI or the AI SDK) is one assistant message calling them', () => {
+    expect(readMessages({ form: 'value', value: JSON.stringify([{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }]) }, {}, 'assistant')).toEqual([{ role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'f', arguments: '{}' }] }]);
+    expect(readMessages({ form: 'value', value: [{ toolCallType: 'function', toolCallId: 't1', toolName: 'lookup', args: { q: 'x' } }] }, {}, 'assistant')).toEqual([{ role: 'assistant', text: '', toolCalls: [{ id: 't1', name: 'lookup', arguments: '{\n  "q": "x"\n}' }] }]);
+  });
+
+  it("LangChain's serialised messages and generations (LangSmith run lists) read as chat", () => {
+    const ai = { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'AIMessage'], kwargs: { content: '', tool_calls: [{ id: 'k1', name: 'search', args: { q: 'refund' } }] } };
+    const human = { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'HumanMessage'], kwargs: { content: 'When?' } };
+    expect(readMessages({ form: 'value', value: { messages: [[human]] } }, {}, 'user')).toEqual([{ role: 'user', text: 'When?' }]);
+    expect(readMessages({ form: 'value', value: { generations: [[{ text: '', message: ai }]] } }, {}, 'assistant')).toEqual([{ role: 'assistant', text: '', toolCalls: [{ id: 'k1', name: 'search', arguments: '{\n  "q": "refund"\n}' }] }]);
+  });
+
+  it("a tool's result wrapped in {output} is the tool's text, not a JSON dump", () => {
+    expect(readMessages({ form: 'value', value: { output: 'Refunds within 30 days.' }, role: 'tool' }, {}, 'assistant')).toEqual([{ role: 'tool', text: 'Refunds within 30 days.' }]);
+  });
+});

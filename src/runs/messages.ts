@@ -54,14 +54,32 @@ function fromValue(value: unknown, role: string, depth = 0): ChatMessage[] {
     return fromValue(parsed, role, depth + 1);
   }
   if (Array.isArray(value)) {
-    const messages = value.flatMap((item) => (isMessageLike(item) ? [toMessage(item, role)] : []));
-    if (messages.length === value.length && messages.length > 0) return messages;
+    // LangSmith writes a batch of prompts as a list of message lists: `[[message, ...]]`.
+    const items = value.length > 0 && value.every(Array.isArray) ? value.flat() : value;
+    const calls = toolCallList(items);
+    if (calls) return [{ role: 'assistant', text: '', toolCalls: calls }];
+    const messages = items.flatMap((item): ChatMessage[] => (isLangChainMessage(item) ? [fromLangChain(item)] : isMessageLike(item) ? [toMessage(item, role)] : []));
+    if (messages.length === items.length && messages.length > 0) return messages;
     return [{ role, text: asText(value), raw: messages.length === 0 ? undefined : true }].map(dropUndefined);
   }
   if (isObject(value)) {
     // Containers seen in the samples: LangSmith `{messages}`, OpenAI responses `{choices}`,
-    // `{input}` / `{output}` wrappers, Responses `{output: [items]}`.
+    // `{input}` / `{output}` wrappers, Responses `{output: [items]}`, LangChain `{generations}`.
     if (Array.isArray(value.messages)) return fromValue(value.messages, role, depth + 1);
+    if (isLangChainMessage(value)) return [fromLangChain(value)];
+    if (Array.isArray(value.generations)) {
+      const generations = value.generations.flat().filter(isObject);
+      const out = generations.flatMap((g): ChatMessage[] => (isLangChainMessage(g.message) ? [fromLangChain(g.message)] : typeof g.text === 'string' ? [{ role: 'assistant', text: g.text }] : []));
+      if (out.length > 0) return out;
+    }
+    // A Responses API response (`object: "response"`) or any `{output: [items]}` of message-like items.
+    if (Array.isArray(value.output) && value.output.length > 0 && value.output.every((item) => isMessageLike(item) || isReasoningItem(item))) {
+      return value.output.filter(isMessageLike).map((item) => toMessage(item, 'assistant'));
+    }
+    // A tool's result wrapped in `{output}` / `{result}` as frameworks record it: its text, as the tool's message.
+    for (const key of ['output', 'result']) {
+      if (Object.keys(value).length === 1 && (typeof value[key] === 'string' || isObject(value[key]) || Array.isArray(value[key]))) return fromValue(value[key], role, depth + 1);
+    }
     if (Array.isArray(value.choices)) {
       return value.choices.flatMap((c) => (isObject(c) && isObject(c.message) ? [toMessage(c.message, 'assistant')] : isObject(c) && typeof c.text === 'string' ? [{ role: 'assistant', text: c.text }] : []));
     }
@@ -69,6 +87,43 @@ function fromValue(value: unknown, role: string, depth = 0): ChatMessage[] {
     return [{ role, text: asText(value) }];
   }
   return [{ role, text: String(value) }];
+}
+
+/** Responses API reasoning items carry no text to show (their summary may be empty or encrypted). */
+function isReasoningItem(item: unknown): boolean {
+  return isObject(item) && item.type === 'reasoning';
+}
+
+/** A LangChain message as LangSmith serialises it: `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs}`. */
+function isLangChainMessage(item: unknown): boolean {
+  return isObject(item) && item.lc === 1 && Array.isArray(item.id) && isObject(item.kwargs);
+}
+
+const LANGCHAIN_ROLES: Record<string, string> = { AIMessage: 'assistant', AIMessageChunk: 'assistant', HumanMessage: 'user', SystemMessage: 'system', ToolMessage: 'tool', FunctionMessage: 'tool', ChatMessage: 'user' };
+
+function fromLangChain(item: unknown): ChatMessage {
+  if (!isObject(item) || !Array.isArray(item.id) || !isObject(item.kwargs)) return { role: 'unknown', text: asText(item), raw: true };
+  const className = String(item.id.at(-1));
+  const kwargs = item.kwargs;
+  const role = typeof kwargs.role === 'string' ? kwargs.role : Object.hasOwn(LANGCHAIN_ROLES, className) ? LANGCHAIN_ROLES[className] : 'unknown';
+  return toMessage({ ...kwargs, role }, role);
+}
+
+/**
+ * A bare list of tool calls (a model step's output when it only called tools): OpenAI's
+ * `{id, type: "function", function: {name, arguments}}` or the AI SDK's `{toolCallId, toolName, args}`.
+ */
+function toolCallList(items: unknown[]): NonNullable<ChatMessage['toolCalls']> | null {
+  if (items.length === 0) return null;
+  const calls: NonNullable<ChatMessage['toolCalls']> = [];
+  for (const item of items) {
+    if (isObject(item) && isObject(item.function) && typeof item.function.name === 'string' && item.role === undefined) {
+      calls.push({ id: optionalString(item.id), name: item.function.name, arguments: asText(item.function.arguments) });
+    } else if (isObject(item) && typeof item.toolName === 'string') {
+      calls.push({ id: optionalString(item.toolCallId), name: item.toolName, arguments: asText(item.args ?? item.input) });
+    } else return null;
+  }
+  return calls;
 }
 
 function dropUndefined(message: ChatMessage): ChatMessage {

@@ -20,6 +20,21 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Alt + ← / →', does: 'Back / forward between views (the browser’s own history)' },
 ];
 
+/**
+ * The keys that work in the run view (recorded runs): the study's keys (cases, views, export) do
+ * nothing there, so its help lists only these.
+ */
+export const RUN_VIEW_SHORTCUTS: readonly Shortcut[] = [
+  { keys: '?', does: 'Show or hide this help' },
+  { keys: '↑ / ↓', does: 'Previous / next step (in the step list)' },
+  { keys: '/', does: 'Find a step (or filter the run list)' },
+  { keys: 'o', does: 'Open more files' },
+  { keys: 'Ctrl + wheel, Shift + wheel', does: 'Zoom, pan the waterfall (over the steps or the ruler)' },
+];
+
+/** The actions that work in the run view. */
+export const RUN_VIEW_ACTIONS: ReadonlySet<ShortcutAction> = new Set(['help', 'filter', 'open']);
+
 /** The action of a key press, or null (modifier held, or typing in a field). */
 export function shortcutFor(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>, typing: boolean): { action: ShortcutAction; view?: number } | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;

@@ -13,6 +13,7 @@ import type { Notice, StudyOpener } from '../state/study-opener.svelte.ts';
 import { traceResponseProblem, traceUrlFromQuery } from '../landing/trace-param.ts';
 import type { Navigation } from './navigation.svelte.ts';
 import { changedSettings, fromHash, toHash, type UrlState } from './url-state.ts';
+import { parseRunsHash } from '../runs/runs-address.svelte.ts';
 
 export interface UrlSyncDeps {
   runner: AnalysisRunner;
@@ -66,6 +67,8 @@ export class UrlSync {
     if (document.title !== title) document.title = title;
     if (this.#applying > 0) return;
     const state = this.#deps.runner.study ? this.current() : null;
+    // The run view keeps its own address (`#runs/...`, src/app/runs/runs-address.svelte.ts).
+    if (parseRunsHash(location.hash) !== null) return;
     const hash = state ? toHash(state) : '';
     if (hash === location.hash.replace(/^#/, '')) return;
     const previous = fromHash(location.hash);
@@ -80,7 +83,9 @@ export class UrlSync {
     const { sync } = this.#deps;
     await sync.init();
     const opening = this.apply(fromHash(location.hash), true);
-    window.addEventListener('popstate', () => void this.apply(fromHash(location.hash), false));
+    window.addEventListener('popstate', () => {
+      if (parseRunsHash(location.hash) === null) void this.apply(fromHash(location.hash), false);
+    });
     try {
       await opening;
     } finally {

@@ -4,6 +4,7 @@
  */
 import type { Predictions } from '../../runs/score.ts';
 import type { RecordedRun, RecordedRunFile } from '../../runs/types.ts';
+import { naturalCompare } from './find-step.ts';
 
 export interface OpenRun {
   /** Unique within the open set (the run id, with the file when ids repeat). */
@@ -49,7 +50,8 @@ export class RunsState {
         added.push({ key, fileName, format: runs.format, run });
       }
     }
-    this.runs = [...this.runs, ...added];
+    // Runs listed the way people count (algorithm/2 before algorithm/10), whatever order the files came in.
+    this.runs = [...this.runs, ...added].sort((a, b) => naturalCompare(a.key, b.key));
     // One run opens straight away; a list waits for a pick.
     if (this.runs.length === 1) this.select(this.runs[0].key);
   }

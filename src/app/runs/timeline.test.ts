@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildRun } from '../../runs/build-run.ts';
 import type { StepDraft } from '../../runs/types.ts';
-import { formatLatency, parentChain, timelineBars, visibleRange } from './timeline.ts';
+import { formatLatency, panWindow, parentChain, rulerTicks, timelineBars, visibleRange, zoomWindow } from './timeline.ts';
 
 const step = (id: string, parent: string | null, start: number | null, end: number | null): StepDraft => ({ id, parent, name: id, kind: 'other', start, end, model: null, usage: null, error: null, attributes: {} });
 
@@ -22,5 +22,30 @@ describe('timeline', () => {
   it('lists the parent chain root first', () => {
     const run = buildRun({ id: 'r', steps: [step('a', null, 0, 3), step('b', 'a', 1, 2), step('c', 'b', 1, 2)] });
     expect(parentChain(run, 'c').map((s) => s.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('zooms around an anchor and pans inside the run, never past its ends', () => {
+    const span = { start: 1000, end: 2000 };
+    // 4x closer around 25% of the window: the time at 25% (1250) stays at 25%.
+    expect(zoomWindow(span, span, 4, 0.25)).toEqual({ start: 1187.5, end: 1437.5 });
+    expect(panWindow(span, { start: 1187.5, end: 1437.5 }, 0.5)).toEqual({ start: 1312.5, end: 1562.5 });
+    expect(panWindow(span, { start: 1800, end: 1900 }, 5)).toEqual({ start: 1900, end: 2000 });
+    expect(zoomWindow(span, span, 0.25)).toEqual(span);
+    // Zooming stops at a millionth of the run (1 ms of this 1 s run is far wider: the floor is 1 µs or run/1e6).
+    const tight = zoomWindow(span, span, 1e12);
+    expect(tight.end - tight.start).toBeCloseTo(1e-3, 9);
+  });
+
+  it('a zoomed window shows a 1 ms step of a long run as a wide bar, and hides steps outside it', () => {
+    const run = buildRun({ id: 'r', steps: [step('a', null, 0, 100_000), step('b', 'a', 50_000, 50_001), step('c', 'a', 90_000, 91_000)] });
+    expect(timelineBars(run)[1]).toEqual({ left: 50, width: 0.3 });
+    const window = { start: 50_000, end: 50_002 };
+    expect(timelineBars(run, window)).toEqual([{ left: 0, width: 100 }, { left: 0, width: 50 }, null]);
+  });
+
+  it('puts ruler ticks at round times from the run start', () => {
+    const span = { start: 1000, end: 2000 };
+    expect(rulerTicks(span, span).map((t) => [t.at, t.label])).toEqual([[0, '0'], [20, '200 ms'], [40, '400 ms'], [60, '600 ms'], [80, '800 ms'], [100, '1.00 s']]);
+    expect(rulerTicks(span, { start: 1100, end: 1150 }).map((t) => t.label)).toEqual(['100 ms', '110 ms', '120 ms', '130 ms', '140 ms', '150 ms']);
   });
 });

@@ -20,16 +20,71 @@ export function runSpan(run: RecordedRun): { start: number; end: number } | null
   return Number.isFinite(start) && Number.isFinite(end) ? { start, end } : null;
 }
 
-/** Bars per step index (null where the step has no start); a point step gets a sliver. */
-export function timelineBars(run: RecordedRun): (Bar | null)[] {
+/** The part of the run's time axis on screen (epoch ms); the whole run unless zoomed. */
+export interface TimeWindow {
+  start: number;
+  end: number;
+}
+
+/** The narrowest window: a microsecond, or a millionth of the run, whichever is wider. */
+function minWidth(span: TimeWindow): number {
+  return Math.max(1e-3, (span.end - span.start) / 1e6);
+}
+
+/** A window kept inside the run's span and at least the narrowest width. */
+export function clampWindow(span: TimeWindow, start: number, width: number): TimeWindow {
+  const total = Math.max(span.end - span.start, 1e-6);
+  const w = Math.min(total, Math.max(minWidth(span), width));
+  const s = Math.min(span.end - w, Math.max(span.start, start));
+  return { start: s, end: s + w };
+}
+
+/** Zooms by `factor` (2 = twice as close) keeping the time under `anchor` (0..1 across the window) in place. */
+export function zoomWindow(span: TimeWindow, window: TimeWindow, factor: number, anchor = 0.5): TimeWindow {
+  const width = (window.end - window.start) / factor;
+  const at = window.start + (window.end - window.start) * anchor;
+  return clampWindow(span, at - width * anchor, width);
+}
+
+/** Pans by a fraction of the window's width (negative: earlier). */
+export function panWindow(span: TimeWindow, window: TimeWindow, fraction: number): TimeWindow {
+  const width = window.end - window.start;
+  return clampWindow(span, window.start + width * fraction, width);
+}
+
+/** Ruler ticks for the window: round steps (1, 2, 5 x 10^k ms) from the run's start, at % across the window. */
+export function rulerTicks(span: TimeWindow, window: TimeWindow, target = 6): { at: number; label: string }[] {
+  const width = window.end - window.start;
+  if (!(width > 0)) return [];
+  const raw = width / target;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((x) => x >= raw) ?? 10 * power;
+  const ticks: { at: number; label: string }[] = [];
+  const first = Math.ceil((window.start - span.start) / step) * step;
+  for (let t = first; span.start + t <= window.end + step * 1e-9 && ticks.length <= target * 3; t += step) {
+    ticks.push({ at: ((span.start + t - window.start) / width) * 100, label: t === 0 ? '0' : formatLatency(t) });
+  }
+  return ticks;
+}
+
+/**
+ * Bars per step index (null where the step has no start, or lies outside the window); a point
+ * step gets a sliver. Percent of the window, so a zoomed-in window shows short steps as wide bars.
+ */
+export function timelineBars(run: RecordedRun, window?: TimeWindow): (Bar | null)[] {
   const span = runSpan(run);
   if (span === null) return run.steps.map(() => null);
-  const total = Math.max(span.end - span.start, 1e-6);
+  const view = window ?? span;
+  const total = Math.max(view.end - view.start, 1e-6);
   return run.steps.map((s) => {
     if (s.start === null) return null;
-    const left = ((s.start - span.start) / total) * 100;
-    const width = s.end === null ? 0 : ((s.end - s.start) / total) * 100;
-    return { left: Math.min(100, Math.max(0, left)), width: Math.max(0.3, Math.min(100 - left, width)) };
+    const end = s.end ?? s.start;
+    if (end < view.start || s.start > view.end) return null;
+    const left = ((s.start - view.start) / total) * 100;
+    const right = ((end - view.start) / total) * 100;
+    const from = Math.min(100, Math.max(0, left));
+    const to = Math.min(100, Math.max(0, right));
+    return { left: from, width: Math.max(0.3, to - from) };
   });
 }
 

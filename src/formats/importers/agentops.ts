@@ -2,6 +2,7 @@
  * AgentOps trace exports (FORMATS.md §7): `{trace, spans}` with ISO times and span attributes
  * unflattened into nested objects (flattened back to dotted keys here).
  */
+import { isAgentOpsDocument } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { childPath, indexPath } from '../json-path.ts';
 import { expectArray, expectObject, ownField } from '../validate.ts';
@@ -45,5 +46,6 @@ export function readAgentOps(text: string) {
 export const agentOpsImporter: Importer = {
   label: 'AgentOps trace export',
   sniff: (text) => /^\{"trace":\{/.test(opening(text, 64)) && text.includes('"span_id"') && !text.includes('"observations"'),
+  recognize: (parsed) => isAgentOpsDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readAgentOps(text) }),
 };

@@ -2,6 +2,7 @@
  * any-agent AgentTrace files (FORMATS.md §7): `{spans, final_output}`, each span a dump of an
  * OTel ReadableSpan with decimal integer ids (read without rounding), ns times and GenAI attributes.
  */
+import { isAnyAgentDocument } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { childPath, indexPath } from '../json-path.ts';
 import { expectArray, expectObject, ownField } from '../validate.ts';
@@ -52,5 +53,6 @@ export function readAnyAgent(text: string) {
 export const anyAgentImporter: Importer = {
   label: 'any-agent traces',
   sniff: (text) => /^\{"spans":\[\{/.test(opening(text, 256)) && opening(text).includes('"context":{'),
+  recognize: (parsed) => isAnyAgentDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readAnyAgent(text) }),
 };

@@ -5,6 +5,7 @@
  */
 import { buildRun } from '../../runs/build-run.ts';
 import type { StepDraft, StepKind, TokenUsage } from '../../runs/types.ts';
+import { isLangfuseDocument } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { childPath, indexPath } from '../json-path.ts';
 import { expectArray, expectObject, isJsonObject, ownField, type JsonObject } from '../validate.ts';
@@ -110,5 +111,6 @@ export function readLangfuse(text: string) {
 export const langfuseImporter: Importer = {
   label: 'Langfuse trace export (trace + observations)',
   sniff: (text) => /^\{"(trace|observations)":/.test(opening(text, 64)) && text.includes('"observations"'),
+  recognize: (parsed) => isLangfuseDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readLangfuse(text) }),
 };

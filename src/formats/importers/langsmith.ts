@@ -7,6 +7,7 @@
 import { buildRun } from '../../runs/build-run.ts';
 import type { RunStatus, StepDraft, TokenUsage } from '../../runs/types.ts';
 import { FormatError } from '../format-error.ts';
+import { isLangSmithDocument } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { childPath, indexPath } from '../json-path.ts';
 import { expectArray, expectObject, isJsonObject, ownField, type JsonObject } from '../validate.ts';
@@ -158,5 +159,6 @@ export const langsmithImporter: Importer = {
     const head = opening(text, 512);
     return /^\{"(post|patch)":\[/.test(head) || (/^\{"runs":\[\{/.test(head) && head.includes('"run_type"')) || (/^\[\{/.test(head) && opening(text).includes('"run_type"') && opening(text).includes('"dotted_order"'));
   },
+  recognize: (parsed) => isLangSmithDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readLangSmith(text) }),
 };

@@ -1,3 +1,4 @@
+import { isOtelDocument } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { parseJsonKeepingBigInts } from '../recorded/big-int-json.ts';
 import { otelRuns } from '../recorded/otel-runs.ts';
@@ -10,5 +11,6 @@ import { looksLikeOtel } from '../recorded/sniff.ts';
 export const openinferenceImporter: Importer = {
   label: 'OpenInference spans (OTLP/JSON)',
   sniff: (text) => looksLikeOtel(text) && text.includes('"openinference.span.kind"'),
+  recognize: (parsed, text) => isOtelDocument(parsed) && text.includes('"openinference.span.kind"'),
   import: (text) => ({ kind: 'runs', runs: otelRuns(parseJsonKeepingBigInts(text), 'openinference') }),
 };

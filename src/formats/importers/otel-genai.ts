@@ -1,3 +1,4 @@
+import { isOtelDocument } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { parseJsonKeepingBigInts } from '../recorded/big-int-json.ts';
 import { otelRuns } from '../recorded/otel-runs.ts';
@@ -10,5 +11,6 @@ import { looksLikeOtel } from '../recorded/sniff.ts';
 export const otelGenaiImporter: Importer = {
   label: 'OpenTelemetry GenAI spans (OTLP/JSON, Tempo, Jaeger, console exporter)',
   sniff: (text) => looksLikeOtel(text),
+  recognize: (parsed) => isOtelDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: otelRuns(parseJsonKeepingBigInts(text), 'otel-genai') }),
 };

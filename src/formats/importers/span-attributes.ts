@@ -3,11 +3,11 @@
  * written: read as a run of one step, with the same mapping as spans in a trace.
  */
 import { buildRun } from '../../runs/build-run.ts';
+import { isSpanAttributeMap } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { expectObject } from '../validate.ts';
 import { parseJsonKeepingBigInts } from '../recorded/big-int-json.ts';
 import { attributeMap } from '../recorded/otel-attributes.ts';
-import { opening } from '../recorded/sniff.ts';
 import { spanToStep } from '../recorded/span-step.ts';
 
 function stepName(a: Record<string, unknown>): string {
@@ -23,9 +23,9 @@ export function readSpanAttributes(text: string) {
 
 export const spanAttributesImporter: Importer = {
   label: 'span attribute maps (OTel GenAI or OpenInference)',
-  sniff: (text) => {
-    const head = opening(text);
-    return /^\{"[A-Za-z_.]+":("|-?\d|\[|true|false|null)/.test(head) && /[{,]"(gen_ai|llm|openinference)\.[a-z_.]+":/.test(head) && !head.includes('"format":"agentblame-');
-  },
+  // Only by shape: a text check on the opening also matched a trace whose first span's attributes
+  // came early (any-agent with another field first), so the parsed document must be flat.
+  sniff: () => false,
+  recognize: (parsed) => isSpanAttributeMap(parsed),
   import: (text) => ({ kind: 'runs', runs: readSpanAttributes(text) }),
 };

@@ -2,6 +2,7 @@
  * Vercel AI SDK spans (FORMATS.md §7): a list of JS ReadableSpan-like objects with
  * `spanContext`, `[seconds, nanoseconds]` times and `ai.*` / `gen_ai.*` attributes.
  */
+import { isVercelDocument } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { childPath, indexPath } from '../json-path.ts';
 import { expectArray, expectObject, ownField } from '../validate.ts';
@@ -50,5 +51,6 @@ export function readVercelSpans(text: string) {
 export const vercelAiImporter: Importer = {
   label: 'Vercel AI SDK spans',
   sniff: (text) => /^\[\{/.test(opening(text, 64)) && opening(text).includes('"spanContext":{'),
+  recognize: (parsed) => isVercelDocument(parsed),
   import: (text) => ({ kind: 'runs', runs: readVercelSpans(text) }),
 };

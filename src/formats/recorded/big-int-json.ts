@@ -1,3 +1,5 @@
+import { FormatError } from '../format-error.ts';
+import { childPath, indexPath } from '../json-path.ts';
 import { parseJson, stripByteOrderMark } from '../parse-json.ts';
 
 /**
@@ -8,8 +10,41 @@ import { parseJson, stripByteOrderMark } from '../parse-json.ts';
  */
 export function parseJsonKeepingBigInts(text: string, where = ''): unknown {
   const body = stripByteOrderMark(text);
-  if (!/\d{16}/.test(body)) return parseJson(body, where);
-  return parseJson(quoteBigIntegers(body), where);
+  const value = /\d{16}/.test(body) ? parseJson(quoteBigIntegers(body), where) : parseJson(body, where);
+  checkNesting(value, where);
+  return value;
+}
+
+/**
+ * Deeper than any real trace's values (prompts, tool arguments, metadata): a value nested past it
+ * is refused, since every later recursive reader (structured cloning to a worker, JSON.stringify
+ * for the raw view) would overflow the stack on it.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/** Throws a FormatError naming the first value nested deeper than MAX_JSON_DEPTH; iterative, one pass. */
+export function checkNesting(value: unknown, where = ''): void {
+  interface Frame {
+    value: unknown;
+    depth: number;
+    parent: Frame | null;
+    key: string | number;
+  }
+  const stack: Frame[] = [{ value, depth: 0, parent: null, key: '' }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.value === null || typeof frame.value !== 'object') continue;
+    if (frame.depth >= MAX_JSON_DEPTH) {
+      let path = '';
+      const keys: (string | number)[] = [];
+      for (let f: Frame | null = frame; f !== null && f.parent !== null; f = f.parent) keys.push(f.key);
+      for (let i = keys.length - 1; i >= 0 && keys.length - i <= 8; i--) path = typeof keys[i] === 'number' ? indexPath(path, keys[i] as number) : childPath(path, keys[i] as string);
+      const shown = keys.length > 8 ? `${path}...` : path;
+      throw new FormatError(where === '' ? shown : shown.startsWith('[') ? `${where}${shown}` : `${where}.${shown}`, `nested more than ${MAX_JSON_DEPTH} levels deep`);
+    }
+    if (Array.isArray(frame.value)) frame.value.forEach((item, i) => stack.push({ value: item, depth: frame.depth + 1, parent: frame, key: i }));
+    else for (const [key, item] of Object.entries(frame.value)) stack.push({ value: item, depth: frame.depth + 1, parent: frame, key });
+  }
 }
 
 /** Rewrites unsafe integer literals outside strings as JSON strings; everything else is kept. */
