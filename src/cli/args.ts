@@ -3,6 +3,7 @@ import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
 import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
+import { addModelParam } from './model-param.ts';
 
 /** A command line that does not fit the contract (docs/formats.md, "Command output"); exit status 2. */
 export class UsageError extends Error {
@@ -46,6 +47,8 @@ export interface ModelOptions {
   caches: string[];
   /** Send nothing: a response missing from the caches is a per-case error. */
   offline: boolean;
+  /** --timeout-request S: the time limit of one request's attempt, in ms (default 60 000). */
+  timeoutRequestMs?: number;
 }
 
 export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method ${METHODS.join('|')}] [--mode ${MODES.join('|')}]
@@ -53,6 +56,7 @@ export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js]
        [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius ${RADII.join('|')}] [--max-permutations N] [--fix STEP=FIX]...
        [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
+       [--timeout-request S] [--model-param ALIAS.KEY=VALUE]...
        [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
    or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]`;
 
@@ -73,6 +77,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const fixChoice: Record<string, string> = Object.create(null); // keyed by step names, which may be `__proto__`
   const given = new Set<string>();
   const models: Record<string, string> = {};
+  const modelParams: Record<string, Record<string, unknown>> = {};
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
   const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
   for (let i = 0; i < argv.length; i++) {
@@ -198,6 +203,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--offline':
         model.offline = true;
         break;
+      case '--timeout-request':
+        model.timeoutRequestMs = Math.round(1000 * num(flag, value(), (x) => x > 0 && x <= 3600, 'seconds, more than 0 and at most 3600'));
+        break;
+      case '--model-param':
+        addModelParam(modelParams, value());
+        break;
       default:
         if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
         // Several files are session files to merge (the command checks that they are).
@@ -210,6 +221,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (settings.stop === 'budget' && settings.budget === Infinity) throw new UsageError('--stop budget needs --budget C');
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
   if (Object.keys(models).length) settings.models = models;
+  if (Object.keys(modelParams).length) settings.modelParams = modelParams;
   if (model.offline && model.url !== undefined) throw new UsageError('--offline sends no requests: leave out --model-url, or drop --offline');
   return { ...opts, file: opts.file, settings, given, model };
 }

@@ -78,7 +78,7 @@ async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { updat
   const { commandModelHost } = await import('../model/command-host.node.ts');
   let made;
   try {
-    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined);
+    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined, (warning) => process.stderr.write(`blame: ${warning}\n`));
   } catch (e) {
     if (e instanceof Error && (e.name === 'EndpointConfigError' || e.name === 'CacheFileError')) throw new InputError(e.message);
     throw e;

@@ -28,14 +28,16 @@ export class StepLlm implements Llm {
   ) {}
 
   chat(args: LlmChatArgs): LlmChatResult {
-    const request = chatRequest(args, this.context.modelId(aliasOf(args.model, 'llm.chat'), this.step, 'llm.chat'), (key) => this.seedFor(key));
+    const alias = aliasOf(args.model, 'llm.chat');
+    const request = withParams(chatRequest(args, this.context.modelId(alias, this.step, 'llm.chat'), (key) => this.seedFor(key)), this.context.paramsOf(alias));
     const response = this.context.lookup(request, this.step, 'llm.chat');
     return { text: response.text, finish: response.finish, usage: { input: response.usage.input, output: response.usage.output } };
   }
 
   choose(args: LlmChooseArgs): string {
     const options = checkOptions(args?.options);
-    const request = chooseRequest(args, options, this.context.modelId(aliasOf(args.model, 'llm.choose'), this.step, 'llm.choose'));
+    const alias = aliasOf(args.model, 'llm.choose');
+    const request = withParams(chooseRequest(args, options, this.context.modelId(alias, this.step, 'llm.choose')), this.context.paramsOf(alias));
     const response = this.context.lookup(request, this.step, 'llm.choose');
     const logits = labelLogits(response, options, this.step, request);
     return this.noise.categorical(logits, keyOf(args.key, 'llm.choose'));
@@ -127,6 +129,11 @@ export function labelLogits(response: ModelResponse, options: readonly string[],
     throw new Error(`llm.choose in step "${step}": ${why ?? `none of the option letters (${options.map((_, k) => letter(k)).join(', ')}) is among the answer's top log-probabilities`}`);
   }
   return logits;
+}
+
+/** The request with its alias's extra endpoint parameters (none: the request as it was, so its key does not change). */
+function withParams(request: ChatRequest, params: Record<string, unknown> | undefined): ChatRequest {
+  return params === undefined ? request : { ...request, params };
 }
 
 function logSumExp(xs: readonly number[]): number {

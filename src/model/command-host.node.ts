@@ -10,6 +10,8 @@ export interface CommandModelFlags {
   concurrency: number;
   caches: string[];
   offline: boolean;
+  /** --timeout-request, in ms. */
+  timeoutRequestMs?: number;
 }
 
 /**
@@ -24,6 +26,7 @@ export function commandModelHost(
   models: Record<string, string> | undefined,
   env: Record<string, string | undefined>,
   onProgress?: (progress: ModelProgress) => void,
+  onWarning?: (message: string) => void,
 ): { host: ModelHost; warnings: string[] } | null {
   if (flags.url === undefined && flags.caches.length === 0 && !flags.offline) {
     if (flags.apiKeyEnv !== undefined) throw new EndpointConfigError('--api-key-env: there is no --model-url to send the key to');
@@ -34,7 +37,8 @@ export function commandModelHost(
     apiKey = env[flags.apiKeyEnv];
     if (apiKey === undefined || apiKey === '') throw new EndpointConfigError(`--api-key-env: the environment variable ${flags.apiKeyEnv} is not set (or empty)`);
   }
-  const endpoint = flags.url === undefined ? undefined : endpointConfig({ baseUrl: flags.url, models, apiKey, concurrency: flags.concurrency });
+  if (flags.timeoutRequestMs !== undefined && flags.url === undefined) throw new EndpointConfigError('--timeout-request: there is no --model-url to send requests to');
+  const endpoint = flags.url === undefined ? undefined : endpointConfig({ baseUrl: flags.url, models, apiKey, concurrency: flags.concurrency, timeoutMs: flags.timeoutRequestMs });
   // Only the first cache is written, and only when requests can be sent: a file that is only read
   // and does not exist is a mistyped path, not an empty cache.
   flags.caches.forEach((file, k) => {
@@ -45,6 +49,6 @@ export function commandModelHost(
     }
   });
   const { cache, warnings } = openCaches(flags.caches);
-  const host = new ModelHost({ cache, endpoint, offline: flags.offline, onProgress });
+  const host = new ModelHost({ cache, endpoint, offline: flags.offline, onProgress, onWarning });
   return { host, warnings };
 }

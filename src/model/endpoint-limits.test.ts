@@ -115,3 +115,11 @@ describe('the size of an answer', () => {
     expect(asked.topLogprobs!.map((t) => t.token)).toEqual(['A', 'B', 'filler0', 'filler1', 'filler2']);
   });
 });
+
+describe('extra endpoint parameters', () => {
+  it('go into the body as top-level fields, never replacing one the call set', async () => {
+    const endpoint = await fake();
+    await sendChat(config(endpoint.url), { ...chat, params: { reasoning_effort: 'none', chat_template_kwargs: { enable_thinking: false } } });
+    expect(endpoint.requests[0]).toEqual({ ...chat, reasoning_effort: 'none', chat_template_kwargs: { enable_thinking: false } });
+  });
+});

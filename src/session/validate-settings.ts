@@ -25,6 +25,7 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
   const fixChoice = optionalField(object, 'fixChoice', path, (v, p) => recordOf(v, p, expectString));
   const interactions = optionalField(object, 'interactions', path, expectBoolean);
   const models = optionalField(object, 'models', path, (v, p) => recordOf(v, p, expectString));
+  const modelParams = optionalField(object, 'modelParams', path, (v, p) => recordOf(v, p, (x, q) => recordOf(x, q, (y) => y)));
   return {
     mode: requiredField(object, 'mode', path, (v, p) => expectOneOf(v, MODES, p)),
     worlds: requiredField(object, 'worlds', path, expectPositiveInteger),
@@ -42,5 +43,6 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
     ...(interactions !== undefined && { interactions }),
     ...(fixChoice !== undefined && { fixChoice }),
     ...(models !== undefined && { models }),
+    ...(modelParams !== undefined && { modelParams }),
   };
 }
