@@ -47,7 +47,7 @@ interface ChatBody {
   top_logprobs?: unknown;
 }
 
-export async function startRealEndpoint(moduleDir: string, modelPath: string, modelId = 'stories260K'): Promise<RealEndpoint> {
+export async function startRealEndpoint(moduleDir: string, modelPath: string, modelId = 'stories260K', port = 0): Promise<RealEndpoint> {
   const llamaCpp = (await import(`${moduleDir}/node_modules/node-llama-cpp/dist/index.js`)) as { getLlama(options: { gpu: false; build: 'never'; logLevel?: string }): Promise<{ loadModel(options: { modelPath: string }): Promise<LlamaModel>; dispose(): Promise<void> }> };
   const llama = await llamaCpp.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
   const model = await llama.loadModel({ modelPath });
@@ -139,11 +139,11 @@ export async function startRealEndpoint(moduleDir: string, modelPath: string, mo
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${bound}/v1`,
     modelId,
     get answered() {
       return answered;

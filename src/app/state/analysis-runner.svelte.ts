@@ -81,7 +81,7 @@ export class AnalysisRunner {
     const c = this.modelConnection;
     let endpoint;
     try {
-      endpoint = c.urlProblem ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency });
+      endpoint = c.urlProblem ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency, timeoutMs: Math.round(c.timeoutSeconds * 1000) });
     } catch {
       endpoint = undefined;
     }
