@@ -100,7 +100,7 @@ describe('a real model behind an OpenAI-compatible endpoint', () => {
     const shapley = (run: typeof first) => run.out.cases.map((c: { shapley: unknown }) => c.shapley);
     expect(shapley(rerun)).toEqual(shapley(first));
     expect(shapley(offline)).toEqual(shapley(first));
-    figures.push(`rerun from the cache: 0 requests in ${rerun.ms} ms; offline: ${offline.ms} ms; mean Shapley ${JSON.stringify(first.out.batch.meanShapley ?? first.out.batch.shapley ?? null)}`);
+    figures.push(`rerun from the cache: 0 requests in ${rerun.ms} ms; offline: ${offline.ms} ms; mean Shapley ${first.out.batch.steps.map((x: { step: string; meanShapley: number }) => `${x.step} ${x.meanShapley.toFixed(3)}`).join(', ')}`);
   });
 
   it('a model swapped behind the id is told apart by the file the server lists', async () => {
