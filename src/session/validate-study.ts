@@ -51,7 +51,7 @@ function expectWhole(value: unknown, path: string): number {
 /** A chat request as sent, copied field by field (the fields of ChatRequest only). */
 function validateRequest(value: unknown, path: string): ChatRequest {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs'], path);
+  rejectUnknownFields(object, ['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs', 'params'], path);
   const request: ChatRequest = {
     model: requiredField(object, 'model', path, expectString),
     messages: requiredField(object, 'messages', path, (v, p) => arrayOf(v, p, validateMessage)),
@@ -68,12 +68,15 @@ function validateRequest(value: unknown, path: string): ChatRequest {
   if (logprobs !== undefined) request.logprobs = logprobs;
   const top = optionalField(object, 'top_logprobs', path, expectWhole);
   if (top !== undefined) request.top_logprobs = top;
+  // The alias's extra endpoint parameters: JSON data as parsed (part of the key, checked below).
+  const params = optionalField(object, 'params', path, expectObject);
+  if (params !== undefined) request.params = params;
   return request;
 }
 
 function validateResponse(value: unknown, path: string): ModelResponse {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['text', 'finish', 'usage', 'topLogprobs'], path);
+  rejectUnknownFields(object, ['text', 'finish', 'usage', 'topLogprobs', 'served'], path);
   const usage = requiredField(object, 'usage', path, (v, p) => {
     const u = expectObject(v, p);
     rejectUnknownFields(u, ['input', 'output'], p);
@@ -92,6 +95,18 @@ function validateResponse(value: unknown, path: string): ModelResponse {
     }),
   );
   if (top !== undefined) response.topLogprobs = top;
+  // What the endpoint said served the answer (model, fingerprint, model file): short strings.
+  const served = optionalField(object, 'served', path, (v, p) => {
+    const o = expectObject(v, p);
+    rejectUnknownFields(o, ['model', 'fingerprint', 'identity'], p);
+    const out: NonNullable<ModelResponse['served']> = {};
+    for (const name of ['model', 'fingerprint', 'identity'] as const) {
+      const text = optionalField(o, name, p, expectString);
+      if (text !== undefined) out[name] = text.slice(0, 1000);
+    }
+    return out;
+  });
+  if (served !== undefined) response.served = served;
   return response;
 }
 

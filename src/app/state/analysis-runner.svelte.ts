@@ -24,7 +24,8 @@ import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
 
 /** The model host's progress in the running (or last) analysis, with the tokens so far. */
-export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null };
+/** `warnings`: what the host said that failed no case (the endpoint overloaded, cached answers from another model). */
+export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null; warnings?: readonly string[] };
 
 export type DefinitionState =
   | { status: 'none' }
@@ -86,17 +87,23 @@ export class AnalysisRunner {
       endpoint = undefined;
     }
     this.modelActivity = null;
+    this.#warnings = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
     const host: ModelHost = new ModelHost({
       endpoint,
       store: this.responseStore,
       askAbove: c.askAbove > 0 ? c.askAbove : undefined,
+      onWarning: (message) => {
+        if (host !== this.#host || this.#warnings.includes(message) || this.#warnings.length >= 5) return;
+        this.#warnings = [...this.#warnings, message];
+        if (this.modelActivity) this.modelActivity = { ...this.modelActivity, warnings: this.#warnings };
+      },
       // Progress arrives per request: shown at most every 100 ms, and at once when sending pauses.
       onProgress: (progress) => {
         if (host !== this.#host) return;
         const show = () => {
           timer = undefined;
-          if (host === this.#host) this.modelActivity = { ...host.progress(), usage: host.totalUsage(), endpoint: endpoint?.baseUrl ?? null };
+          if (host === this.#host) this.modelActivity = { ...host.progress(), usage: host.totalUsage(), endpoint: endpoint?.baseUrl ?? null, warnings: this.#warnings };
         };
         if (progress.held) show();
         else timer ??= setTimeout(show, 100);
@@ -106,6 +113,7 @@ export class AnalysisRunner {
     return host;
   }
   #host: ModelHost | null = null;
+  #warnings: readonly string[] = [];
 
   /** Send the model requests the analysis paused before (more than the Model panel's threshold). */
   sendHeldRequests(): void {
@@ -281,7 +289,7 @@ export class AnalysisRunner {
     const usage = host.totalUsage();
     const progress = host.progress();
     const any = usage.requests + usage.cacheHits + progress.done + progress.queued + progress.inFlight > 0;
-    this.modelActivity = any ? { ...progress, held: false, usage, endpoint: this.modelActivity?.endpoint ?? null } : null;
+    this.modelActivity = any ? { ...progress, held: false, usage, endpoint: this.modelActivity?.endpoint ?? null, warnings: this.#warnings } : null;
   }
 
   /** Stops the running analysis; finished cases keep their results. */
