@@ -4,6 +4,7 @@ import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
 import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
 import { finishRepairFlags, takeRepairFlag, type RepairCliOptions } from './repair-args.ts';
+import { addModelParam } from './model-param.ts';
 
 // Kept in a file of its own so the flag groups' parsers (repair-args, replay-args) need not import this one.
 import { UsageError } from './usage-error.ts';
@@ -50,6 +51,8 @@ export interface ModelOptions {
   caches: string[];
   /** Send nothing: a response missing from the caches is a per-case error. */
   offline: boolean;
+  /** --timeout-request S: the time limit of one request's attempt, in ms (default 60 000). */
+  timeoutRequestMs?: number;
 }
 
 export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method ${METHODS.join('|')}] [--mode ${MODES.join('|')}]
@@ -57,6 +60,7 @@ export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js]
        [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius ${RADII.join('|')}] [--max-permutations N] [--fix STEP=FIX]...
        [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
+       [--timeout-request S] [--model-param ALIAS.KEY=VALUE]...
        [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
        [--repairs] [--success V] [--repair-size K] [--pairs FILE.jsonl] [--audit CREDIT.json] [--judge-credit RUBRIC] [--save-credit FILE]
    or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]
@@ -79,6 +83,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const fixChoice: Record<string, string> = Object.create(null); // keyed by step names, which may be `__proto__`
   const given = new Set<string>();
   const models: Record<string, string> = {};
+  const modelParams: Record<string, Record<string, unknown>> = {};
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
   const repair: RepairCliOptions = { repairs: false };
   const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
@@ -208,6 +213,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--keep-responses':
         // Read from `given` where session files' caches are merged (src/cli/main.ts).
         break;
+      case '--timeout-request':
+        model.timeoutRequestMs = Math.round(1000 * num(flag, value(), (x) => x > 0 && x <= 3600, 'seconds, more than 0 and at most 3600'));
+        break;
+      case '--model-param':
+        addModelParam(modelParams, value());
+        break;
       default:
         if (takeRepairFlag(repair, flag, value)) break;
         if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
@@ -221,6 +232,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (settings.stop === 'budget' && settings.budget === Infinity) throw new UsageError('--stop budget needs --budget C');
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
   if (Object.keys(models).length) settings.models = models;
+  if (Object.keys(modelParams).length) settings.modelParams = modelParams;
   if (model.offline && model.url !== undefined) throw new UsageError('--offline sends no requests: leave out --model-url, or drop --offline');
   finishRepairFlags(repair, settings);
   return { ...opts, file: opts.file, settings, given, model, repair };

@@ -87,7 +87,7 @@ async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { updat
   const { commandModelHost } = await import('../model/command-host.node.ts');
   let made;
   try {
-    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined, carried);
+    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined, carried, (warning) => process.stderr.write(`blame: ${warning}\n`));
   } catch (e) {
     if (e instanceof Error && (e.name === 'EndpointConfigError' || e.name === 'CacheFileError')) throw new InputError(e.message);
     throw e;

@@ -37,6 +37,11 @@ export const DEMOS: readonly DemoSpec[] = [
     summary: 'Support triage whose steps call a model (llm.choose, llm.chat); shipped with the responses of a deterministic test model.',
     modelSteps: true,
   },
+  {
+    name: 'order-desk',
+    summary: 'Order desk whose metric works with any instruction-following model (the order number quoted, the right team); shipped with the test model\'s responses.',
+    modelSteps: true,
+  },
 ];
 
 export function definitionFileName(demo: DemoSpec): string {

@@ -1,3 +1,4 @@
+import { paramsFor } from './model-params.ts';
 import { analyzeCase } from './analyze.ts';
 import { StepSuspended } from './errors.ts';
 import type { ModelAnswer, PendingRequest } from './model-call.ts';
@@ -26,7 +27,7 @@ export function analyzeCaseRound(
   answers: ReadonlyMap<string, ModelAnswer>,
   hooks: Omit<ReplayHooks, 'model'> = {},
 ): CaseRound {
-  const model = new ModelContext(answers, { ...def.models, ...settings.models });
+  const model = new ModelContext(answers, { ...def.models, ...settings.models }, (alias) => paramsFor(alias, def.modelParams, settings.modelParams));
   let result: CaseResult | null = null;
   try {
     result = analyzeCase(def, c, settings, { ...hooks, model });

@@ -24,6 +24,8 @@ export class ModelContext {
   constructor(
     private readonly answers: ReadonlyMap<string, ModelAnswer>,
     readonly models: Readonly<Record<string, string>> = {},
+    /** The extra endpoint parameters of an alias (model-params.ts), or undefined. */
+    readonly paramsOf: (alias: string) => Record<string, unknown> | undefined = () => undefined,
   ) {}
 
   /** The model id of an alias; a clear error when the study does not map it. */

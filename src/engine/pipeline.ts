@@ -1,5 +1,6 @@
 import type { PipelineDef } from './types.ts';
 import { DefinitionError } from './errors.ts';
+import { paramNameProblem } from './model-params.ts';
 import { MAX_NAME_LENGTH } from './limits.ts';
 
 /**
@@ -61,6 +62,7 @@ export function validatePipeline(def: unknown): ValidPipeline {
     }
   }
   if (def.models !== undefined) checkModels(def.models);
+  if (def.modelParams !== undefined) checkModelParams(def.modelParams);
   checkStepOrder(shaped);
   return def as unknown as ValidPipeline;
 }
@@ -159,6 +161,18 @@ function checkModels(models: unknown): void {
   if (!isRecord(models)) throw new DefinitionError('models must be an object { alias: "model id" }');
   for (const [alias, id] of Object.entries(models)) {
     if (typeof id !== 'string' || id.trim() === '') throw new DefinitionError(`models.${alias} must be a non-empty model id`);
+  }
+}
+
+/** `modelParams: { alias: { name: value } }`: extra endpoint parameters (plain data, copied at the sandbox's edge). */
+function checkModelParams(params: unknown): void {
+  if (!isRecord(params)) throw new DefinitionError('modelParams must be an object { alias: { parameter: value } }');
+  for (const [alias, set] of Object.entries(params)) {
+    if (!isRecord(set)) throw new DefinitionError(`modelParams.${alias} must be an object { parameter: value }`);
+    for (const name of Object.keys(set)) {
+      const problem = paramNameProblem(name);
+      if (problem) throw new DefinitionError(`modelParams.${alias}.${name}: ${problem}`);
+    }
   }
 }
 

@@ -28,7 +28,8 @@ export class StepLlm implements Llm {
   ) {}
 
   chat(args: LlmChatArgs): LlmChatResult {
-    const request = chatRequest(args, this.context.modelId(aliasOf(args.model, 'llm.chat'), this.step, 'llm.chat'), (key) => this.seedFor(key));
+    const alias = aliasOf(args.model, 'llm.chat');
+    const request = withParams(chatRequest(args, this.context.modelId(alias, this.step, 'llm.chat'), (key) => this.seedFor(key)), this.context.paramsOf(alias));
     const response = this.context.lookup(request, this.step, 'llm.chat');
     const result: LlmChatResult = { text: response.text, finish: response.finish, usage: { input: response.usage.input, output: response.usage.output } };
     if (response.toolCalls) result.toolCalls = response.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }));
@@ -37,7 +38,8 @@ export class StepLlm implements Llm {
 
   choose(args: LlmChooseArgs): string {
     const options = checkOptions(args?.options);
-    const request = chooseRequest(args, options, this.context.modelId(aliasOf(args.model, 'llm.choose'), this.step, 'llm.choose'));
+    const alias = aliasOf(args.model, 'llm.choose');
+    const request = withParams(chooseRequest(args, options, this.context.modelId(alias, this.step, 'llm.choose')), this.context.paramsOf(alias));
     const response = this.context.lookup(request, this.step, 'llm.choose');
     const logits = labelLogits(response, options, this.step, request);
     return this.noise.categorical(logits, keyOf(args.key, 'llm.choose'));
@@ -138,6 +140,11 @@ export function labelLogits(response: ModelResponse, options: readonly string[],
     throw new Error(`llm.choose in step "${step}": ${why ?? `none of the option letters (${options.map((_, k) => letter(k)).join(', ')}) is among the answer's top log-probabilities`}`);
   }
   return logits;
+}
+
+/** The request with its alias's extra endpoint parameters (none: the request as it was, so its key does not change). */
+function withParams(request: ChatRequest, params: Record<string, unknown> | undefined): ChatRequest {
+  return params === undefined ? request : { ...request, params };
 }
 
 function logSumExp(xs: readonly number[]): number {

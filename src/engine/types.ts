@@ -116,6 +116,8 @@ export interface PipelineDef {
   range?: readonly [number, number];
   /** Model ids by alias the definition was written for; the study's `settings.models` override them. */
   models?: Readonly<Record<string, string>>;
+  /** Extra endpoint parameters by alias (docs/model-steps.md); the study's `settings.modelParams` override them key by key. */
+  modelParams?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   cases?: readonly CaseDef[];
 }
 
@@ -157,6 +159,8 @@ export interface AnalysisSettings {
    * analyses search every set, sampled ones sets of up to `size` steps.
    */
   repairs?: { success?: number; size: number };
+  /** Extra endpoint parameters by alias (`--model-param ALIAS.KEY=VALUE`); they enter every request of the alias too. */
+  modelParams?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** A cooperative game on players 0..n-1; coalitions are bitmasks (numbers up to 52 players, bigints above: coalition.ts). */

@@ -12,6 +12,8 @@ export interface CommandModelFlags {
   concurrency: number;
   caches: string[];
   offline: boolean;
+  /** --timeout-request, in ms. */
+  timeoutRequestMs?: number;
 }
 
 /**
@@ -29,6 +31,7 @@ export function commandModelHost(
   env: Record<string, string | undefined>,
   onProgress?: (progress: ModelProgress) => void,
   carried: readonly CacheEntry[] = [],
+  onWarning?: (message: string) => void,
 ): { host: ModelHost; warnings: string[] } | null {
   if (flags.url === undefined && flags.caches.length === 0 && !flags.offline && carried.length === 0) {
     if (flags.apiKeyEnv !== undefined) throw new EndpointConfigError('--api-key-env: there is no --model-url to send the key to');
@@ -39,7 +42,8 @@ export function commandModelHost(
     apiKey = env[flags.apiKeyEnv];
     if (apiKey === undefined || apiKey === '') throw new EndpointConfigError(`--api-key-env: the environment variable ${flags.apiKeyEnv} is not set (or empty)`);
   }
-  const endpoint = flags.url === undefined ? undefined : endpointConfig({ baseUrl: flags.url, models, apiKey, concurrency: flags.concurrency });
+  if (flags.timeoutRequestMs !== undefined && flags.url === undefined) throw new EndpointConfigError('--timeout-request: there is no --model-url to send requests to');
+  const endpoint = flags.url === undefined ? undefined : endpointConfig({ baseUrl: flags.url, models, apiKey, concurrency: flags.concurrency, timeoutMs: flags.timeoutRequestMs });
   // Only the first cache is written, and only when requests can be sent: a file that is only read
   // and does not exist is a mistyped path, not an empty cache.
   flags.caches.forEach((file, k) => {
@@ -50,6 +54,6 @@ export function commandModelHost(
     }
   });
   const { cache, warnings } = openCaches(flags.caches);
-  const host = new ModelHost({ cache: carried.length > 0 ? new FallbackResponseCache(cache, carried) : cache, endpoint, offline: flags.offline, onProgress });
+  const host = new ModelHost({ cache: carried.length > 0 ? new FallbackResponseCache(cache, carried) : cache, endpoint, offline: flags.offline, onProgress, onWarning });
   return { host, warnings };
 }

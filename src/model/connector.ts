@@ -65,9 +65,12 @@ export async function sendChat(config: EndpointConfig, request: ChatRequest, opt
     if (options.signal?.aborted) throw new ModelRequestCancelled();
     let release: () => void = () => {};
     if (options.permit) {
+      const leave = options.permit(options.signal);
       try {
-        release = await raceAbort(options.permit(options.signal), options.signal);
+        release = await raceAbort(leave, options.signal);
       } catch {
+        // Cancelled while waiting: a leave granted at that moment is handed back at once.
+        void leave.then((giveBack) => giveBack());
         throw new ModelRequestCancelled();
       }
     }

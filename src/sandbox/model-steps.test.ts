@@ -83,4 +83,16 @@ describe('model steps in the sandbox', () => {
     expect(overridden.kind === 'pending' && overridden.requests[0].request.model).toBe('toy-9');
     expect(() => describeSource(TRIAGE_SOURCE.replace("name: 'triage',", "name: 'triage', models: { default: '' },"))).toThrow('pipeline.js: models.default must be a non-empty model id');
   });
+
+  it('send a definition\'s modelParams with every request of the alias, the study\'s on top key by key', () => {
+    const withParams = TRIAGE_SOURCE.replace("name: 'triage',", "name: 'triage', models: { default: 'toy-1' }, modelParams: { default: { reasoning_effort: 'none', top_k: 1 } },");
+    const first = analyzeSourceCaseRound(withParams, cases[0], { ...DEFAULT_SETTINGS }, new Map());
+    expect(first.kind === 'pending' && first.requests.map((r) => r.request.params)).toEqual([{ reasoning_effort: 'none', top_k: 1 }]);
+    const study = analyzeSourceCaseRound(withParams, cases[0], { ...DEFAULT_SETTINGS, modelParams: { default: { top_k: 5, chat_template_kwargs: { enable_thinking: false } } } }, new Map());
+    expect(study.kind === 'pending' && study.requests[0].request.params).toEqual({ reasoning_effort: 'none', top_k: 5, chat_template_kwargs: { enable_thinking: false } });
+    // Without parameters the request (so its key) is what it always was.
+    const bare = analyzeSourceCaseRound(TRIAGE_SOURCE, cases[0], settings, new Map());
+    expect(bare.kind === 'pending' && 'params' in bare.requests[0].request).toBe(false);
+    expect(() => describeSource(TRIAGE_SOURCE.replace("name: 'triage',", "name: 'triage', modelParams: { default: { temperature: 1 } },"))).toThrow('modelParams.default.temperature: "temperature" is set by the llm call itself');
+  });
 });

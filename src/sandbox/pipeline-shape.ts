@@ -2,7 +2,7 @@ import type { Noise, PipelineDef, StepInputs, StepRun, StepTools } from '../engi
 import { describeThrown } from './explain-error.ts';
 import type { LlmGate } from './llm-gate.ts';
 import type { NoiseGate } from './noise-gate.ts';
-import { PlainDataError, sealPlain, sealRecord } from './plain-data.ts';
+import { copyPlainData, PlainDataError, sealPlain, sealRecord } from './plain-data.ts';
 
 /** What the wrappers need to call user code safely. */
 export interface CallContext {
@@ -39,6 +39,7 @@ export function toPipelineDef(exported: unknown, context: CallContext): CopiedDe
   if (root.threshold !== undefined) copy.threshold = root.threshold;
   if (root.range !== undefined) copy.range = mapList(root.range, (bound) => standIn(bound));
   if (root.models !== undefined) copy.models = copyModels(root.models);
+  if (root.modelParams !== undefined) copy.modelParams = copyPlainData(root.modelParams, 'modelParams');
   return { definition: copy, readCases: () => root.cases };
 }
 

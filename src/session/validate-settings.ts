@@ -26,6 +26,7 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
   const interactions = optionalField(object, 'interactions', path, expectBoolean);
   const models = optionalField(object, 'models', path, (v, p) => recordOf(v, p, expectString));
   const repairs = optionalField(object, 'repairs', path, validateRepairSettings);
+  const modelParams = optionalField(object, 'modelParams', path, (v, p) => recordOf(v, p, (x, q) => recordOf(x, q, (y) => y)));
   return {
     mode: requiredField(object, 'mode', path, (v, p) => expectOneOf(v, MODES, p)),
     worlds: requiredField(object, 'worlds', path, expectPositiveInteger),
@@ -44,6 +45,7 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
     ...(fixChoice !== undefined && { fixChoice }),
     ...(models !== undefined && { models }),
     ...(repairs !== undefined && { repairs }),
+    ...(modelParams !== undefined && { modelParams }),
   };
 }
 

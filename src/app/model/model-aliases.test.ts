@@ -49,4 +49,27 @@ describe('model connection', () => {
     expect(c.test.message).toBe('"ftp://x" is not an http(s) URL.');
     expect(redact('a sk-secret-key b', 'sk-secret-key')).toBe('a [API key] b');
   });
+
+  it('hints at the base URL when a pasted URL ends in /chat/completions, and keeps the time per request', () => {
+    const storage = memory();
+    const c = new ModelConnection(storage);
+    c.baseUrl = 'http://127.0.0.1:8080/v1/chat/completions';
+    expect(c.urlProblem).toBe('Give the base URL without "/chat/completions" (requests go to base URL/chat/completions): http://127.0.0.1:8080/v1');
+    c.baseUrl = 'http://127.0.0.1:8080/v1';
+    expect(c.urlProblem).toBeNull();
+    c.timeoutSeconds = 300;
+    c.save();
+    expect(new ModelConnection(storage).timeoutSeconds).toBe(300);
+  });
+
+  it('masks a key the endpoint echoes before its message is cut', async () => {
+    const key = 'sk-live-abcdefghijklmnopqrstuvwxyz0123456789';
+    const c = new ModelConnection(memory());
+    c.baseUrl = 'http://127.0.0.1:9/v1';
+    c.apiKey = key;
+    for (const pad of [170, 180, 190]) {
+      await c.testConnection(async () => new Response(JSON.stringify({ error: { message: `${'x'.repeat(pad)} bad key ${key}` } }), { status: 401 }));
+      expect(c.test.message).not.toContain(key.slice(0, 8));
+    }
+  });
 });

@@ -18,6 +18,8 @@ export interface ConnectionTest {
 export class ModelConnection {
   baseUrl = $state('');
   concurrency = $state(4);
+  /** Time limit of one request's attempt, in seconds (a one-slot CPU server may need minutes). */
+  timeoutSeconds = $state(60);
   /** Ask before sending more than this many requests in one analysis (0: never ask). */
   askAbove = $state(DEFAULT_ASK_ABOVE);
   /** Never persisted: typed for this page's life only. */
@@ -26,7 +28,8 @@ export class ModelConnection {
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeLocalStorage()) {
     try {
-      const saved = JSON.parse(this.storage?.getItem(STORAGE_KEY) ?? 'null') as { baseUrl?: unknown; concurrency?: unknown; askAbove?: unknown } | null;
+      const saved = JSON.parse(this.storage?.getItem(STORAGE_KEY) ?? 'null') as { baseUrl?: unknown; concurrency?: unknown; askAbove?: unknown; timeoutSeconds?: unknown } | null;
+      if (typeof saved?.timeoutSeconds === 'number' && saved.timeoutSeconds > 0 && saved.timeoutSeconds <= 3600) this.timeoutSeconds = saved.timeoutSeconds;
       if (Number.isInteger(saved?.askAbove) && (saved!.askAbove as number) >= 0) this.askAbove = saved!.askAbove as number;
       if (typeof saved?.baseUrl === 'string') this.baseUrl = saved.baseUrl;
       if (Number.isInteger(saved?.concurrency) && (saved!.concurrency as number) >= 1 && (saved!.concurrency as number) <= 64) this.concurrency = saved!.concurrency as number;
@@ -40,13 +43,15 @@ export class ModelConnection {
     const url = this.baseUrl.trim();
     if (url === '') return 'Set the base URL of an OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1 (Ollama).';
     if (!/^https?:\/\/[^\s]+$/.test(url)) return `"${url}" is not an http(s) URL.`;
+    const completions = /\/(chat\/)?completions\/*$/.exec(url);
+    if (completions) return `Give the base URL without "${completions[0].replace(/\/+$/, '')}" (requests go to base URL/chat/completions): ${url.slice(0, completions.index)}`;
     return null;
   }
 
   /** Remember the base URL, concurrency and the ask threshold (never the key). */
   save(): void {
     try {
-      this.storage?.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: this.baseUrl.trim(), concurrency: this.concurrency, askAbove: this.askAbove }));
+      this.storage?.setItem(STORAGE_KEY, JSON.stringify({ baseUrl: this.baseUrl.trim(), concurrency: this.concurrency, askAbove: this.askAbove, timeoutSeconds: this.timeoutSeconds }));
     } catch {
       // Storage may be full or blocked; the settings still apply for this page.
     }
@@ -65,9 +70,10 @@ export class ModelConnection {
     const timer = setTimeout(() => controller.abort(), 10_000);
     try {
       const response = await fetchImpl(`${base}/models`, { headers: this.apiKey ? { Authorization: `Bearer ${this.apiKey}` } : {}, signal: controller.signal });
-      const text = await response.text();
+      // Masked before anything is quoted or cut: a key cut in two by the excerpt would leak its start.
+      const text = redact(await response.text(), this.apiKey);
       if (!response.ok) {
-        this.test = { status: 'error', message: redact(`${base}/models answered HTTP ${response.status}${quoteError(text)}`, this.apiKey), models: [] };
+        this.test = { status: 'error', message: `${base}/models answered HTTP ${response.status}${quoteError(text)}`, models: [] };
         return;
       }
       const models = modelIds(text);

@@ -25,7 +25,8 @@ import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
 
 /** The model host's progress in the running (or last) analysis, with the tokens so far. */
-export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null };
+/** `warnings`: what the host said that failed no case (the endpoint overloaded, cached answers from another model). */
+export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null; warnings?: readonly string[] };
 
 export type DefinitionState =
   | { status: 'none' }
@@ -94,23 +95,29 @@ export class AnalysisRunner {
     const c = this.modelConnection;
     let endpoint;
     try {
-      endpoint = c.urlProblem ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency });
+      endpoint = c.urlProblem ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency, timeoutMs: Math.round(c.timeoutSeconds * 1000) });
     } catch {
       endpoint = undefined;
     }
     this.modelActivity = null;
+    this.#warnings = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
     const host: ModelHost = new ModelHost({
       endpoint,
       // A session file's own responses answer only what this browser's store lacks.
       store: withCarriedResponses(this.responseStore, this.study?.modelResponses ?? []),
       askAbove: c.askAbove > 0 ? c.askAbove : undefined,
+      onWarning: (message) => {
+        if (host !== this.#host || this.#warnings.includes(message) || this.#warnings.length >= 5) return;
+        this.#warnings = [...this.#warnings, message];
+        if (this.modelActivity) this.modelActivity = { ...this.modelActivity, warnings: this.#warnings };
+      },
       // Progress arrives per request: shown at most every 100 ms, and at once when sending pauses.
       onProgress: (progress) => {
         if (host !== this.#host) return;
         const show = () => {
           timer = undefined;
-          if (host === this.#host) this.modelActivity = { ...host.progress(), usage: host.totalUsage(), endpoint: endpoint?.baseUrl ?? null };
+          if (host === this.#host) this.modelActivity = { ...host.progress(), usage: host.totalUsage(), endpoint: endpoint?.baseUrl ?? null, warnings: this.#warnings };
         };
         if (progress.held) show();
         else timer ??= setTimeout(show, 100);
@@ -120,6 +127,7 @@ export class AnalysisRunner {
     return host;
   }
   #host: ModelHost | null = null;
+  #warnings: readonly string[] = [];
 
   /** Send the model requests the analysis paused before (more than the Model panel's threshold). */
   sendHeldRequests(): void {
@@ -322,7 +330,7 @@ export class AnalysisRunner {
     const usage = host.totalUsage();
     const progress = host.progress();
     const any = usage.requests + usage.cacheHits + progress.done + progress.queued + progress.inFlight > 0;
-    this.modelActivity = any ? { ...progress, held: false, usage, endpoint: this.modelActivity?.endpoint ?? null } : null;
+    this.modelActivity = any ? { ...progress, held: false, usage, endpoint: this.modelActivity?.endpoint ?? null, warnings: this.#warnings } : null;
   }
 
   /** Stops the running analysis; finished cases keep their results. */

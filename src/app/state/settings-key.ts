@@ -1,6 +1,7 @@
 import { resolveMethod } from '../../engine/index.ts';
 import type { AnalysisSettings } from '../../engine/types.ts';
 import { ownValue } from '../../engine/named-record.ts';
+import { canonicalize } from '../../engine/canonical.ts';
 
 /**
  * A key naming the analysis that `settings` ask for, holding only the settings that change a
@@ -31,5 +32,6 @@ export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<R
     settings.models ? Object.entries(settings.models).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null,
     // Only when set, so the keys of results cached without a repair search stay as they were.
     ...(settings.repairs ? [['repairs', monteCarlo ? settings.repairs.size : null, settings.repairs.success ?? null]] : []),
+    settings.modelParams ? canonicalize(settings.modelParams) : null,
   ]);
 }

@@ -1,11 +1,20 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequest } from '../engine/model-call.ts';
-import { sendChat } from './connector.ts';
-import { endpointConfig, type EndpointInput } from './endpoint.ts';
-import { ModelEndpointError } from './endpoint-error.ts';
-import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint.ts';
+import { requestKey, type ChatRequest } from '../engine/model-call.ts';
+import { openCaches } from '../model/jsonl-cache.node.ts';
+import { ModelHost } from '../model/model-host.ts';
+import { sendChat } from '../model/connector.ts';
+import { endpointConfig, type EndpointInput } from '../model/endpoint.ts';
+import { ModelEndpointError } from '../model/endpoint-error.ts';
+import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
 
-// What an endpoint (or whatever answers in its place) can do to the key, the prompt and the host.
+/**
+ * Hostile endpoints: what an endpoint (or whatever answers in its place) can do to the key, the
+ * prompt and the host. An echoed key is masked everywhere before anything is cut; no redirect takes
+ * the prompt to another origin; an answer's size is capped; a top_logprobs list is cut at what was asked.
+ */
 const endpoints: FakeEndpoint[] = [];
 afterEach(async () => {
   await Promise.all(endpoints.splice(0).map((e) => e.close()));
@@ -57,6 +66,22 @@ describe('the API key', () => {
     const error = (await sendChat(config('http://127.0.0.1:9/v1', { apiKey: KEY }), chat, { fetch: fetchEcho }).catch((e: unknown) => e)) as Error;
     expect(error.message).toContain('[API key]');
     expect(error.message).not.toContain(KEY.slice(0, 8));
+  });
+
+  it('never reaches the cache file, nor the answer a step gets, when the endpoint echoes it', async () => {
+    const endpoint = await fake({ apiKey: KEY });
+    endpoint.setFault({ kind: 'echo-key', where: 'text' });
+    const dir = mkdtempSync(join(tmpdir(), 'agentblame-echo-'));
+    try {
+      const file = join(dir, 'cache.jsonl');
+      const host = new ModelHost({ endpoint: config(endpoint.url, { apiKey: KEY }), cache: openCaches([file]).cache });
+      const answers = await host.resolve([{ key: requestKey(chat), request: chat, step: 'draft', caseId: 'c0' }]);
+      expect(JSON.stringify([...answers.values()])).toContain('[API key]');
+      expect(JSON.stringify([...answers.values()])).not.toContain(KEY.slice(0, 8));
+      expect(readFileSync(file, 'utf8')).not.toContain(KEY.slice(0, 8));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -113,5 +138,13 @@ describe('the size of an answer', () => {
     const asked = await sendChat(config(endpoint.url), { ...choose, top_logprobs: 5 });
     // The two letters and three fillers: the list is cut at the five asked for.
     expect(asked.topLogprobs!.map((t) => t.token)).toEqual(['A', 'B', 'filler0', 'filler1', 'filler2']);
+  });
+});
+
+describe('extra endpoint parameters', () => {
+  it('go into the body as top-level fields, never replacing one the call set', async () => {
+    const endpoint = await fake();
+    await sendChat(config(endpoint.url), { ...chat, params: { reasoning_effort: 'none', chat_template_kwargs: { enable_thinking: false } } });
+    expect(endpoint.requests[0]).toEqual({ ...chat, reasoning_effort: 'none', chat_template_kwargs: { enable_thinking: false } });
   });
 });
