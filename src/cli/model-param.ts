@@ -1,5 +1,5 @@
 import { paramNameProblem } from '../engine/model-params.ts';
-import { UsageError } from './args.ts';
+import { UsageError } from './usage-error.ts';
 
 /**
  * One `--model-param ALIAS.KEY=VALUE` into `params` (alias -> key -> value): VALUE is read as JSON
