@@ -6,7 +6,7 @@ import { launchCdpBrowser } from './cdp-browser.ts';
 import { dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
 
 /**
- * Issue 10 in the page: work a case leaves behind (an unhandled rejection, a promise chain that
+ * Hostile steps in the page: work a case leaves behind (an unhandled rejection, a promise chain that
  * never ends) is that case's error, never the next case's; steps named after Object.prototype
  * members keep their values.
  */
@@ -102,7 +102,7 @@ test('a definition returning 300 MB outputs per case leaves the tab alive and re
 });
 
 /**
- * Issue 10: steps that hoard memory cost only their case. `new Array(1e8).fill(7)` (800 MB) takes
+ * Steps that hoard memory cost only their case. `new Array(1e8).fill(7)` (800 MB) takes
  * Chromium 8-15 s: it finishes, or the case's time limit stops it; an array grown without end is
  * always stopped by the limit. Either way the worker is replaced (its memory freed), the tab stays
  * alive and responsive, and the other cases are analysed. (A step that reaches V8's heap limit
@@ -150,7 +150,7 @@ test('steps hoarding memory cost their own case only; the tab survives and the o
 });
 
 /**
- * Issue 10: a step that reaches V8's heap limit crashes its worker's process. The workers run in
+ * A step that reaches V8's heap limit crashes its worker's process. The workers run in
  * sandboxed frames, in a process apart from the tab's (src/app/analysis/analysis-frame.ts), so the
  * tab goes on: that case's error says its worker was lost, most likely out of memory, and the
  * other cases are analysed, including those lost with the same process (the two workers share it)

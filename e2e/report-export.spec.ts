@@ -1,5 +1,5 @@
 /**
- * Issue 4 end to end through the workbench: the report a user exports is named after the session,
+ * The report end to end through the workbench: the report a user exports is named after the session,
  * reads completely from disk with JavaScript off and the network cut, and reopens its session when
  * it is picked in a fresh workbench (a new browser context, so nothing comes from this one's storage).
  */

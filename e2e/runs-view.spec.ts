@@ -1,5 +1,5 @@
 /**
- * The run view (issue 9 point 4): every sample trace opens as a run; a run shows its tree,
+ * The run view: every sample trace opens as a run; a run shows its tree,
  * waterfall and a step's chat; a folder's worth of Who&When logs opens as a list of runs with
  * the baselines scored against the labels. Samples are read from ../shared/samples (never copied).
  */

@@ -8,7 +8,7 @@ import { downloadedText } from './fixtures.ts';
 import { dropFiles, waitForDone } from './workbench-helpers.ts';
 
 /**
- * Session files move between the page and the command both ways (issue 12; docs/shards.md): a
+ * Session files move between the page and the command both ways (docs/shards.md): a
  * session the page exports opens in the command, shards the command writes merge in the page.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -2,7 +2,7 @@ import { downloadedText, expect, storedSummaries, test } from './fixtures.ts';
 import { waitForDone } from './workbench-helpers.ts';
 
 /**
- * The session fork (issue 13): renaming a study during or right after its analysis, exporting the
+ * The session fork: renaming a study during or right after its analysis, exporting the
  * report and the session and closing at once used to save the rename onto a stale record, leaving
  * it "Interrupted" while the live work went on as "... (copy)". Thirty rounds in one browser.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3, storage full: when IndexedDB refuses a write with QuotaExceededError, the workbench shows
+ * Storage full: when IndexedDB refuses a write with QuotaExceededError, the workbench shows
  * the storage-full banner, keeps working in memory, and loses nothing already stored (the failed
  * transaction is rolled back whole). The failure is simulated by wrapping IDBObjectStore.put, which
  * the session store's every write goes through; `window.agentblameStorageFull` switches it on, and a

@@ -1,5 +1,5 @@
 /**
- * Issue 3, "which fix each step uses": the refund demo's retriever has a second, weaker fix
+ * Which fix each step uses: the refund demo's retriever has a second, weaker fix
  * ("newest on ties") that never repairs the answer alone. Choosing it makes the retriever a null
  * player: v(S) = 1 iff S holds the planner or both writer and reviewer, so Shapley 2/3, 0, 1/6, 1/6.
  */

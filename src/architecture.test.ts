@@ -275,3 +275,29 @@ describe('the rules read Svelte components', () => {
     expect(ruleProblems('src/app', RULES['src/app'], file, text)).toEqual(['src/app/App.svelte imports through import.meta.glob']);
   });
 });
+
+describe('comments speak the code\'s own terms', () => {
+  /** Every source file of the project, tests included (their names are read as much as the code). */
+  const sources = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) return name === 'node_modules' || name === 'fixtures' ? [] : sources(p);
+      return /\.(ts|mjs|js|svelte)$/.test(name) ? [p] : [];
+    });
+
+  it('no file cites a tracker number or a document outside the repository', () => {
+    // A number in a tracker, or a brief only the team has, tells a reader of the code nothing.
+    const outside = /\b(issue|defect) #?\d+\b|\bseeds\/0\d\d|\bDESIGN(\.md| \d)/i;
+    const problems: string[] = [];
+    for (const dir of ['src', 'workers', 'e2e', 'bench']) {
+      for (const file of sources(join(ROOT, dir))) {
+        if (file === import.meta.filename) continue;
+        readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
+          const hit = line.match(outside);
+          if (hit) problems.push(`${relative(ROOT, file)}:${i + 1}: ${hit[0]}`);
+        });
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});

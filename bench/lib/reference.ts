@@ -1,5 +1,5 @@
 /**
- * Figures the reference implementation (Python agentblame, README of seeds/000) reports for the
+ * Figures the reference implementation (the Python agentblame of the reference's README) reports for the
  * same workloads on a shared 2-CPU machine. Only what it states is here; "under 1 s" is taken
  * as 1 s, "about 13 s" as 13 s.
  */

@@ -1,5 +1,5 @@
 /**
- * Common random numbers vs independent sampling (seeds/000, example b): on the first failing
+ * Common random numbers vs independent sampling (the reference, example b): on the first failing
  * cases of the stochastic RAG demo, each estimator is computed `replicates` times with fresh
  * worlds, and the variance across replicates (averaged over cases and steps) is compared.
  *

@@ -1,5 +1,5 @@
 /**
- * The three demo workloads as the reference describes them (seeds/000, examples a-c), on the
+ * The three demo workloads as the reference describes them (the reference, examples a-c), on the
  * shipped demo traces, with the sandboxed definitions the workbench runs.
  */
 import { aggregateBatch, BatchStopper, DEFAULT_SETTINGS } from '../../src/engine/index.ts';
@@ -151,7 +151,7 @@ export async function eightStepWorkload(sizes: SuiteSizes): Promise<WorkloadResu
   try {
     rows.push(await batchRow(g, `batch ${Math.min(sizes.eightBatchCases, demo.cases.length)} cases, exact`, run, demo.cases.slice(0, sizes.eightBatchCases), EXACT, sizes));
     const stream = eightStepStream(demo.cases, sizes.eightStreamCases);
-    // anytime: paired betting tests after every failure (issue 14's target: at most 100 failures);
+    // anytime: paired betting tests after every failure (the target: at most 100 failures);
     // bernstein: disjoint anytime Bernstein intervals on the checkpoint schedule (the reference's rule).
     for (const [bound, refValue] of [['anytime', REFERENCE.batchStreamBernsteinFailures], ['bernstein', REFERENCE.batchStreamBernsteinFailures], ['normal', REFERENCE.batchStreamNormalFailures]] as const) {
       const chunk = Math.max(8, run.workers * 4);

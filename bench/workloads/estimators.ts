@@ -1,5 +1,5 @@
 /**
- * Estimators and bounds (issue 14): queries (v(S) values asked for, repeats included) and step
+ * Estimators and bounds: queries (v(S) values asked for, repeats included) and step
  * cost until a guaranteed width of 0.02 and until top-1 separation, on weighted majority games as
  * value tables and as pipelines, for every registered estimator with betting confidence sequences
  * beside today's baseline (`permutation` with empirical Bernstein radii on checkpoints). One seed

@@ -1,5 +1,5 @@
 /**
- * Model steps (issue 8, point 11): the 8-step agent rewritten with llm.choose / llm.chat
+ * Model steps: the 8-step agent rewritten with llm.choose / llm.chat
  * (bench/lib/model-eight-step.ts), analysed exactly on the Node worker pool against the loopback
  * fake endpoint with a fixed latency per request (100 ms in the full suite). For each
  * concurrency (1, 4, 16) a fresh model host with an empty cache: requests sent against the naive

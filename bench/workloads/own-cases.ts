@@ -1,6 +1,6 @@
 /**
  * A definition that lists its own cases against the same cases given separately (as a trace
- * gives them), on the Node worker pool: issue 10 found the first quadratic (its cases rebuilt and
+ * gives them), on the Node worker pool: this is where the first quadratic was found (its cases rebuilt and
  * its text re-sent and re-hashed for every case). The ratio should stay near 1 and must not grow
  * with the number of cases. Cases built by a loop at the top level are the same cases again.
  */
@@ -22,7 +22,7 @@ function ownCasesSource(cases: readonly CaseDef[] | null): string {
   return `export default {\n  name: 'own-cases',\n  ${STEPS}${listed}\n};\n`;
 }
 
-/** The same cases built by a loop at the definition's top level (issue 10: rebuilt for every case). */
+/** The same cases built by a loop at the definition's top level (once rebuilt for every case). */
 function builtCasesSource(n: number): string {
   return `const cases = [];\nfor (let i = 0; i < ${n}; i++) cases.push({ id: 'c' + i, inputs: { x: i } });\nexport default {\n  name: 'own-cases',\n  ${STEPS}\n  cases,\n};\n`;
 }

@@ -1,5 +1,5 @@
 /**
- * Recorded runs (issue 9): the whole Who&When benchmark (184 logs, 6.8 MB) read from
+ * Recorded runs: the whole Who&When benchmark (184 logs, 6.8 MB) read from
  * ../shared/samples/whowhen, each file through format detection and its importer as
  * `--inspect` reads it, then the three baselines scored over all runs. Target: under 2 s to import.
  * Skipped (no rows) when the samples are not beside the checkout.

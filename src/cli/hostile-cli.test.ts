@@ -1,5 +1,5 @@
 /**
- * The command under hostile definitions and files (issue 10): each crashed the whole run, lost
+ * The command under hostile definitions and files: each crashed the whole run, lost
  * every case, or printed wrong numbers before. Each test runs the command as a user would.
  */
 import { spawn, spawnSync } from 'node:child_process';

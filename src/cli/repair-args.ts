@@ -1,7 +1,7 @@
 import type { AnalysisSettings } from '../engine/types.ts';
 import { UsageError } from './usage-error.ts';
 
-/** The repairs, training-pairs and audit flags (docs/formats.md, "Repairs, training pairs and the credit audit"). */
+/** The repairs, training-pairs and audit flags (docs/repairs.md). */
 export interface RepairCliOptions {
   /** --repairs: list each failure's minimal repairs and the batch's causal consensus. */
   repairs: boolean;

@@ -1,4 +1,4 @@
-/** Results files, shards and merges through the command (docs/shards.md; issue 12). */
+/** Results files, shards and merges through the command (docs/shards.md). */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * The shipped demos (public/demos/) reproduce the reference findings of the method's write-up
- * (seeds/000): exact numbers for the refund-policy pipeline, and the qualitative batch findings for
+ * (the reference's README): exact numbers for the refund-policy pipeline, and the qualitative batch findings for
  * the stochastic RAG pipeline and the eight-step agent. Every demo is loaded the way a user gets it:
  * from its trace file alone, with the definition compiled from the embedded source in the sandbox.
  */
@@ -187,7 +187,7 @@ describe('refund policy, mechanism B (reviewer checks every claim)', () => {
 });
 
 describe('stochastic RAG, 200 cases', () => {
-  // Reference (seeds/000, example b): 154/200 fail, 20 unfixable; mean Shapley retrieve +0.319,
+  // Reference (the reference, example b): 154/200 fail, 20 unfixable; mean Shapley retrieve +0.319,
   // rewrite +0.312, answer +0.181, verify +0.058; fix-alone 26.0 %, 27.3 %, 16.2 %, 5.2 %;
   // last-touch blames verify for 149/154. Our pipeline is our own, so we check the shape.
   let demo: LoadedDemo;
@@ -246,7 +246,7 @@ describe('stochastic RAG, 200 cases', () => {
 });
 
 describe('eight-step finance agent, 400 cases', () => {
-  // Reference (seeds/000, example c): case c000 gets intake, router, planner, search +0.117 each and
+  // Reference (the reference, example c): case c000 gets intake, router, planner, search +0.117 each and
   // drafter +0.533; over 400 cases the drafter ranks first, fix-alone resolves 0 % for every step,
   // and last-touch blames the guardrail 400/400.
   let demo: LoadedDemo;

@@ -1,5 +1,5 @@
 /**
- * Model steps (docs/formats.md, "Model steps"): the plain data that moves between a sandboxed
+ * Model steps (docs/model-steps.md): the plain data that moves between a sandboxed
  * definition that calls `llm.chat` / `llm.choose`, the engine that replays it, and the host that
  * talks to an OpenAI-compatible endpoint. The engine never sends anything: a step whose response
  * is not known yet suspends, the engine reports the request as pending, and the host answers it

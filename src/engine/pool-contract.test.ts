@@ -42,7 +42,7 @@ describe('the rules both analysis pools follow', () => {
     expect(timedOutResult('c1', ['a'], settings, 10_000, PHASE_METRIC).error).toBe('case "c1": timed out after 10 s in the metric');
     expect(timedOutResult('c1', ['a'], settings, 50, null).error).toBe('case "c1": timed out after 0.05 s');
     expect(definitionTimedOutMessage('p.js', 10_000, preparationAllowanceMs('x'.repeat(250_000)))).toBe('p.js: evaluating the definition timed out after 13 s (10 s + 3 s to compile the definition)');
-    // Issue 10: the first case of a definition new to its worker says what allowance it had, and a
+    // The first case of a definition new to its worker says what allowance it had, and a
     // case stopped before its first step says so.
     expect(timedOutResult('c1', ['a'], settings, 10_000, 0, 2000).error).toBe('case "c1": timed out after 12 s (10 s + 2 s to compile the definition) in step "a"');
     expect(timedOutResult('c1', ['a'], settings, 10_000, PHASE_RECEIVING).error).toBe(`case "c1": timed out after 10 s before its first step, while the case's inputs were being copied to the worker`);

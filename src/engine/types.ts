@@ -26,7 +26,7 @@ export interface Noise {
 
 export type StepInputs = Readonly<Record<string, unknown>>;
 
-/** A chat message of a model step (docs/formats.md, "Model steps"). */
+/** A chat message of a model step (docs/model-steps.md, "The two calls"). */
 export interface LlmMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;

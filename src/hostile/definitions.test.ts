@@ -1,5 +1,5 @@
 /**
- * Hostile definitions (issue 10): a regression suite of short definitions that each tried to
+ * Hostile definitions: a regression suite of short definitions that each tried to
  * escape the sandbox, crash the run, blame an innocent case or skew the numbers. Every definition
  * has three cases, and only the middle one ("bad") runs the attack: it must end as that case's own
  * clear error (or a harmless value), and the two others must be analysed as if nothing happened.

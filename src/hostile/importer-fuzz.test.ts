@@ -1,5 +1,5 @@
 /**
- * Importer fuzzing (issue 10): valid files of every format, damaged in the ways strangers' files
+ * Importer fuzzing: valid files of every format, damaged in the ways strangers' files
  * are (fields dropped, types changed, deep nesting, huge numbers and strings, prototype names as
  * keys, truncation). Every input must give either a valid result, which can be cloned to a worker,
  * or one clear FormatError; never another exception, a hang or a crash.

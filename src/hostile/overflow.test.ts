@@ -1,5 +1,5 @@
 /**
- * Defect 13 (issue 10), the definition path: costs and metric values near the largest double
+ * Overflow, the definition path: costs and metric values near the largest double
  * overflow in sums and differences; the case is refused with the field named, never printed as
  * null. (The game-file path is in src/cli/hostile-cli.test.ts.)
  */

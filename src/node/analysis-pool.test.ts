@@ -78,7 +78,7 @@ describe('NodeAnalysisPool', () => {
     }
   });
 
-  it('sends workers the definition without its listed cases, and they never read them (issue 10, defect 12)', async () => {
+  it('sends workers the definition without its listed cases, and they never read them', async () => {
     // Reading the list leaves a mark the step reports: a worker that read it would give other
     // results. Case c0 spins, so the other cases run on a fresh worker, one that did not describe.
     const body = `const seen = [];
@@ -116,7 +116,7 @@ export default {
     await expect(makePool(1, 500).describe(spinning)).rejects.toThrow('pipeline.js: evaluating the definition timed out after 2.5 s (0.5 s + 2 s to compile the definition)');
   });
 
-  it("says what allowance the first case of a definition new to its worker had, when it times out (issue 10)", async () => {
+  it("says what allowance the first case of a definition new to its worker had, when it times out", async () => {
     // 150 000 characters: 2 s of allowance. The first case spins on the worker that described the
     // definition (no allowance), the second on its fresh successor (the allowance).
     const source = `// ${'x'.repeat(150_000)}\n${TRAPPED_SOURCE}`;

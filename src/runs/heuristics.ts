@@ -1,5 +1,5 @@
 /**
- * Attribution baselines that need no replay (issue 9 point 5). Each names one step of a run as
+ * Attribution baselines that need no replay. Each names one step of a run as
  * the culprit, or none:
  * - last step: the final step before the run stopped (for a failed run, the last thing it did);
  * - first error: the first step that recorded an error, or whose tool output reports a failed

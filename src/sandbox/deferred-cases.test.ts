@@ -25,7 +25,7 @@ const NO_NOISE = {} as Noise;
 
 const rewritten = (source: string) => prepareSource(source, 'pipeline.js').body.includes('get cases()');
 
-describe('a definition whose top level builds its cases (issue 10, defect 12)', () => {
+describe('a definition whose top level builds its cases', () => {
   it('builds them only when read: the building statements become functions the cases getter calls, lines unchanged', () => {
     const { body } = prepareSource(BUILT, 'pipeline.js');
     expect(body).toContain('let cases; function __agentblame_cases_0__() { cases = ([]); }');

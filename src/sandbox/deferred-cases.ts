@@ -2,7 +2,7 @@ import type { Node, Program } from 'acorn';
 import { lineKeepingEdit, type SourceEdit } from './source-edits.ts';
 
 /**
- * Issue 10, defect 12: every case is analysed on a fresh instance of the definition (its top level
+ * Every case is analysed on a fresh instance of the definition (its top level
  * runs again, so no state carries over between cases), and only the first instance reads the
  * definition's own cases. A definition whose top level builds its n cases
  *

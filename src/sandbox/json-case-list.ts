@@ -7,7 +7,7 @@ const CANDIDATE = /(?<![\w$.])(?:cases|"cases"|'cases')\s*:\s*\[/g;
 /**
  * A case list written as JSON (as programs that generate definitions write it), found by text
  * and read with JSON.parse: 12 MB of listed cases took acorn 9 s and the sandbox 12 s more to
- * parse, compile and evaluate, JSON.parse 0.4 s (issue 10, defect 12). Only a candidate: the
+ * parse, compile and evaluate, JSON.parse 0.4 s. Only a candidate: the
  * caller confirms that the definition with this range replaced by `[]` parses with `[]` as the
  * exported object's `cases` (then the range is that value in the original too: the text before it
  * is the same, and JSON text is a JavaScript expression with the same value). Null when the first

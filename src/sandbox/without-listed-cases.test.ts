@@ -21,7 +21,7 @@ function definition(list: string, after = ''): string {
 `;
 }
 
-describe("the definition as the pool's workers analyse it (issue 10, defect 12)", () => {
+describe("the definition as the pool's workers analyse it", () => {
   it('leaves the inline case list out, every other line and column where it was', () => {
     const source = definition(listed(60));
     const { analysisSource } = describeForAnalysis(source);
@@ -73,7 +73,7 @@ describe("the definition as the pool's workers analyse it (issue 10, defect 12)"
   });
 });
 
-describe('a case list written as JSON, read with JSON.parse (issue 10, defect 12)', () => {
+describe('a case list written as JSON, read with JSON.parse', () => {
   /** What the definition gives read the ordinary way (acorn, then the sandbox evaluates the list). */
   const ordinary = (source: string) => {
     try {

@@ -3,7 +3,7 @@ const WORTH_DROPPING = 1_000;
 
 /**
  * The definition with its inline case list (`range`, from PreparedSource.listedCases) replaced by
- * `[]`, for workers that only analyse cases they are given (issue 10, defect 12: each such worker
+ * `[]`, for workers that only analyse cases they are given (each such worker
  * re-parsed 12 MB of listed cases, which cost as much as the analysis of 300 000 cases). Every
  * other line and column stays where it was, so errors still point into the user's file: the
  * list's line breaks are kept, and spaces restore the column of what follows it on its last line

@@ -205,7 +205,7 @@ describe('PageAnalysisPool', () => {
     pool.dispose();
   });
 
-  it('describes a definition in one worker while the others compile it; one listing cases is compiled again without them, also in workers started later (issue 10, defect 12)', async () => {
+  it('describes a definition in one worker while the others compile it; one listing cases is compiled again without them, also in workers started later', async () => {
     const world: FakeWorld = { terminated: 0, started: 0, loads: [] };
     const pool = new PageAnalysisPool(3, fakeWorkerFactory(world), 50);
     expect((await pool.load('listed src', 'p.js')).ok).toBe(true);

@@ -135,7 +135,7 @@ export class PageAnalysisPool {
    * with the same time limit as a case, so that all of them start on cases together (compiling in
    * the sandbox is about as long as a hundred small cases; one after the other, the second worker's
    * compile was on the way to every first result). The others never read the definition's cases
-   * (issue 10, defect 12: each re-parsed and re-checked every listed case): they compile it with its
+   * (each used to re-parse and re-check every listed case): they compile it with its
    * cases skipped, and when the description shows an inline case list (text to analyse without it),
    * they compile that text again; a source too large for that extra compile to be cheap waits for
    * the description instead. Answers the first worker's outcome.

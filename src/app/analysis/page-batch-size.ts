@@ -5,7 +5,7 @@ import { batchSizeFor } from '../../engine/pool-contract.ts';
  * (engine/pool-contract.ts MAX_BATCH); in the page each batch's answer and the next batch go
  * through the page's main thread, which on a 2-core machine often answers 25-70 ms late while it
  * renders or stores results: traces of the 400-case agent demo showed each of 2 workers idle
- * 0.2-0.9 s between its 12-13 batches (bench/README.md, "Page speed", issue 11 round 2).
+ * 0.2-0.9 s between its 12-13 batches (bench/README.md, "Page speed").
  */
 export const PAGE_MAX_BATCH = 48;
 

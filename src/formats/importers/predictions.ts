@@ -1,5 +1,5 @@
 /**
- * Predictions files, scored against labelled runs (issue 9 point 5):
+ * Predictions files, scored against labelled runs:
  * `{ "<run id>": { "agent": "WebSurfer", "step": 3 } }`. Either field may be left out; a step
  * may be written as text ("3"), as Who&When labels are.
  */

@@ -1,6 +1,6 @@
 /**
  * Broken variants of the real samples (fields dropped, wrong types, truncated text) end as one
- * FormatError naming where, or import; they never crash with another error (issue 9 point 6).
+ * FormatError naming where, or import; they never crash with another error.
  * The variants are drawn from a seeded generator, so a failure reproduces.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';

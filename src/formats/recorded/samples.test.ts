@@ -1,5 +1,5 @@
 /**
- * Every real trace in ../shared/samples imports (issue 9 point 6): the normalised model of each
+ * Every real trace in ../shared/samples imports: the normalised model of each
  * file is snapshotted, and the counts below were checked by hand against the files (FORMATS.md,
  * SOURCES.md). The samples live outside the repository and are never copied into it.
  */
