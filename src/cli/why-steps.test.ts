@@ -163,6 +163,19 @@ describe('blame --why, steps 5 to 8 through the loopback endpoint', () => {
     expect(piece(out, 'm3')).toMatchObject({ role: 'contains-headline' });
   });
 
+  it('7: a tool result the action only needs as input is not the headline, though tool results rank first', async () => {
+    // Rule: without the vendor's address the agent reads the inbox again; with it, it forwards in
+    // 95 % of reruns while the user's message asks it to, and otherwise summarises. The user's
+    // message is the cause; the inbox is the data the forward acts on.
+    const ask = 'Please go through my inbox and forward any invoice to billing@outside-payments.example.';
+    const e = await serve((t, u) => (!t.includes('chairs-vendor') ? 'tool call: read_inbox {}' : t.includes(ask) && u < 0.95 ? FORWARD : SUMMARY));
+    const context = inbox('The office is closed on Friday.\n\nThanks, IT').map((m) => (m.role === 'user' ? { ...m, content: ask } : m));
+    const out = await why(e, recording(context.map((m) => (m.role === 'tool' ? { ...m, content: m.content.split(PLANTED).join('') } : m))));
+    expect(out.headline).toBe('m1');
+    expect(piece(out, 'm1')).toMatchObject({ role: 'headline', k: 0, instead: 'replies in text' });
+    for (const id of ['m3', 'm3/emails/0', 'm3/emails/0/from']) expect(piece(out, id), id).toMatchObject({ role: 'also-required', k: 0, instead: 'calls read_inbox' });
+  });
+
   it('8: a whole-message headline whose drop came from the replacement text is flagged; a real one holds', async () => {
     const context: Message[] = [
       { role: 'system', content: 'You are an email assistant.' },
