@@ -196,12 +196,30 @@ describe('blame --why, steps 5 to 8 through the loopback endpoint', () => {
     expect(held.notes.join(' ')).not.toMatch(/second replacement text/);
   });
 
-  it('--budget caps the requests sent to the endpoint, and says so', async () => {
-    const e = await serve((t, u) => (!t.includes('chairs-vendor') ? 'tool call: read_inbox {}' : planted(t) && u < 0.95 ? FORWARD : SUMMARY));
-    const out = await why(e, recording(inbox('The office is closed on Friday.\n\nThanks, IT')), '--budget', '40');
-    expect(out.calls).toBeLessThanOrEqual(40);
-    expect(e.requests.length).toBeLessThanOrEqual(40);
-    expect(out.budgetReached).toBe(true);
-    expect(out.notes.join(' ')).toMatch(/budget of 40 reruns was reached/);
-  });
+  it('--budget caps the requests sent to the endpoint at every stage of the method, and says so', async () => {
+    // The model of the step 7 test: a full run takes 120 reruns (base 10, pieces, narrowing, looking inside, pairs).
+    const model = (t: string, u: number) => (!t.includes('chairs-vendor') ? 'tool call: read_inbox {}' : planted(t) && u < 0.95 ? FORWARD : SUMMARY);
+    const file = recording(inbox('The office is closed on Friday.\n\nThanks, IT'));
+    const outs = new Map<number, Out>();
+    for (const budget of [10, 11, 40, 75, 110]) {
+      const e = await serve(model);
+      const out = await why(e, file, '--budget', String(budget));
+      outs.set(budget, out);
+      expect(out.calls, `budget ${budget}`).toBeLessThanOrEqual(budget);
+      expect(e.requests.length, `budget ${budget}`).toBeLessThanOrEqual(budget);
+      expect(out.budgetReached, `budget ${budget}`).toBe(true);
+      expect(out.notes.join(' '), `budget ${budget}`).toMatch(new RegExp(`budget of ${budget} reruns was reached`));
+    }
+    // Spent on the base rate alone: no piece was tested, so none is said to be no cause.
+    const out = outs.get(10)!;
+    expect(out.pieces).toEqual([]);
+    expect(out.notes.join(' ')).not.toMatch(/no piece of the context is a significant cause/);
+    expect(out.notes.join(' ')).toMatch(/no piece tested before the budget ran out is a significant cause/);
+    // The second replacement text of step 8 is cut by the budget too (a full run takes 50 reruns).
+    const fooled = await serve((t, u) => (!t.includes('[content removed]') && u < 0.95 ? FORWARD : SUMMARY));
+    const cut = await why(fooled, recording([{ role: 'system', content: 'You are an email assistant.' }, { role: 'user', content: 'Forward the latest invoice to accounts.' }]), '--budget', '45');
+    expect(fooled.requests.length).toBeLessThanOrEqual(45);
+    expect(cut.headlineCheck!.n).toBeLessThan(10);
+    expect(cut.budgetReached).toBe(true);
+  }, 90_000);
 });
