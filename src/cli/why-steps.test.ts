@@ -196,6 +196,31 @@ describe('blame --why, steps 5 to 8 through the loopback endpoint', () => {
     expect(held.notes.join(' ')).not.toMatch(/second replacement text/);
   });
 
+  it('8: fixing the source of a headline that does not hold is tried with the second replacement text, so the first text cannot pass it', async () => {
+    const context: Message[] = [
+      { role: 'system', content: 'You are an email assistant.' },
+      { role: 'user', content: 'Forward the latest invoice to accounts.' },
+    ];
+    // Rule as above: "[content removed]" itself stops the forward; the user's request is no cause.
+    const fooled = await serve((t, u) => (!t.includes('[content removed]') && u < 0.95 ? FORWARD : SUMMARY));
+    const dir = mkdtempSync(join(tmpdir(), 'blame-why-steps-'));
+    const r = await blame(recording(context), '--why', 'tool:forward_email', '--model-url', fooled.url, '--json', '--fixes', '--write-check', join(dir, 'c.json'));
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as Out & { fixes: { name: string; fill?: string; verdict: string }[] };
+    expect(out.headlineCheck).toMatchObject({ holds: false });
+    expect(out.fixes.find((f) => f.name === 'fix-the-source')).toMatchObject({ fill: '(this part is not available)', verdict: 'FAIL' });
+    expect(out.fixes.every((f) => f.verdict !== 'PASS')).toBe(true);
+    expect(new Set(fooled.requests.map((q) => JSON.stringify(q))).size).toBe(fooled.requests.length);
+    // Rule: forwards in 95 % of reruns while the user asks for it: fixing the source passes.
+    const asked = await serve((t, u) => (t.includes('Forward the latest invoice') && u < 0.95 ? FORWARD : SUMMARY));
+    const real = JSON.parse((await blame(recording(context), '--why', 'tool:forward_email', '--model-url', asked.url, '--json', '--fixes')).stdout) as typeof out;
+    expect(real.fixes.find((f) => f.name === 'fix-the-source')).toMatchObject({ verdict: 'PASS' });
+    expect(real.fixes.find((f) => f.name === 'fix-the-source')!.fill).toBeUndefined();
+    // Its reruns are the headline's own (same context, same seeds): answered without a second request.
+    expect(new Set(asked.requests.map((q) => JSON.stringify(q))).size).toBe(asked.requests.length);
+    expect(asked.requests.length).toBe(real.calls - 10);
+  });
+
   it('--budget caps the requests sent to the endpoint at every stage of the method, and says so', async () => {
     // The model of the step 7 test: a full run takes 120 reruns (base 10, pieces, narrowing, looking inside, pairs).
     const model = (t: string, u: number) => (!t.includes('chairs-vendor') ? 'tool call: read_inbox {}' : planted(t) && u < 0.95 ? FORWARD : SUMMARY);
