@@ -6,7 +6,7 @@
  * context where the rule allows it.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -210,6 +210,8 @@ describe('blame --why, steps 5 to 8 through the loopback endpoint', () => {
     expect(out.headlineCheck).toMatchObject({ holds: false });
     expect(out.fixes.find((f) => f.name === 'fix-the-source')).toMatchObject({ fill: '(this part is not available)', verdict: 'FAIL' });
     expect(out.fixes.every((f) => f.verdict !== 'PASS')).toBe(true);
+    // No fix passed, so the check holds the recorded context as it is (it fails while the model forwards).
+    expect(JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')).fix).toBeNull();
     expect(new Set(fooled.requests.map((q) => JSON.stringify(q))).size).toBe(fooled.requests.length);
     // Rule: forwards in 95 % of reruns while the user asks for it: fixing the source passes.
     const asked = await serve((t, u) => (t.includes('Forward the latest invoice') && u < 0.95 ? FORWARD : SUMMARY));
