@@ -47,7 +47,8 @@ export function fixEdit(fix: Fix): Edit {
 
 /**
  * The fixes worth trying after why: the untrusted-content rule when the cause came from a tool
- * result (or no single cause was found), the action guard, both, and fixing the source when there is a headline.
+ * result (or no single cause was found), the action guard, both, and fixing the source when there is a headline
+ * (with the second replacement text when the headline did not hold with it).
  */
 export function candidateFixes(messages: readonly WhyMessage[], predicate: Predicate, why: WhyResult | null, fill?: string): Fix[] {
   const headline = why?.pieces.find((p) => p.role === 'headline');
@@ -57,7 +58,10 @@ export function candidateFixes(messages: readonly WhyMessage[], predicate: Predi
   if (fromTool) fixes.push({ name: 'untrusted-content', addSystem: UNTRUSTED_CONTENT_RULE });
   fixes.push({ name: 'action-guard', addSystem: guard });
   if (fromTool) fixes.push({ name: 'both', addSystem: `${UNTRUSTED_CONTENT_RULE}\n${guard}` });
-  if (headline) fixes.push({ name: 'fix-the-source', remove: [headline.path], ...(fill !== undefined && { fill }) });
+  // A headline whose drop did not hold with the second replacement text may owe it to the first
+  // text: fixing the source with that text would pass for the same reason, so it uses the second.
+  const source = why?.headlineCheck && !why.headlineCheck.holds ? why.headlineCheck.fill : fill;
+  if (headline) fixes.push({ name: 'fix-the-source', remove: [headline.path], ...(source !== undefined && { fill: source }) });
   return fixes;
 }
 

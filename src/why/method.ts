@@ -276,7 +276,7 @@ export async function explainDecision(messages: readonly WhyMessage[], predicate
       if (!headlineCheck.holds) notes.push(`the headline does not hold with a second replacement text ("${o.secondFill}": ${headlineCheck.k} of ${headlineCheck.n}); the first text may itself have changed the decision`);
     }
   }
-  if (!headline) notes.push(sig.length > 0 ? 'every confirmed piece is only needed as input; no piece changes what the agent does' : pairResults.length > 0 ? 'no single piece is a cause; see the pairs' : 'no piece of the context is a significant cause of this decision');
+  if (!headline) notes.push(sig.length > 0 ? 'every confirmed piece is only needed as input; no piece changes what the agent does' : pairResults.length > 0 ? 'no single piece is a cause; see the pairs' : s.budgetReached ? 'no piece tested before the budget ran out is a significant cause of this decision' : 'no piece of the context is a significant cause of this decision');
   if (skipped.length > 0) notes.push(`${skipped.length} piece${skipped.length === 1 ? '' : 's'} not tested (over ${o.maxPieces}): ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', ...' : ''}`);
   if (s.budgetReached) notes.push(`the budget of ${o.budget} reruns was reached: some variants have fewer runs than asked`);
   return { base: base(), stable: true, pieces, pairs: pairResults, headline: headline?.piece!.id ?? null, headlineCheck, calls: s.calls, budgetReached: s.budgetReached, skipped, notes };
