@@ -4,7 +4,14 @@
  * in its case's `replay` block. A session file opened again prints the same as the run that saved it.
  */
 import type { RunContrast, SessionContrast } from '../session/types.ts';
-import type { ReplayExtras } from './replay-command.ts';
+
+/** The shape of the replay command's extras (replay-command.ts, ReplayExtras), which main.ts prints. */
+interface StoredExtras {
+  blocks: Map<string, Record<string, unknown>>;
+  caseFields: Map<string, Record<string, unknown>>;
+  text: string[];
+  json: Record<string, unknown>;
+}
 
 /** One run's contrast table and point of commitment, N replays per arm. */
 export function contrastText(id: string, report: Omit<RunContrast, 'run'>, n: number): string {
@@ -28,7 +35,7 @@ export function contrastFields(run: Omit<RunContrast, 'run'>): Record<string, un
  * A stored session's contrast as the command's replay extras: each run's block (`replay:
  * { commitment, contrast }`, the fields the replay that saved it printed) and its table.
  */
-export function storedContrastExtras(contrast: SessionContrast, caseIds: ReadonlySet<string>): ReplayExtras {
+export function storedContrastExtras(contrast: SessionContrast, caseIds: ReadonlySet<string>): StoredExtras {
   const blocks = new Map<string, Record<string, unknown>>();
   const caseFields = new Map<string, Record<string, unknown>>();
   const text: string[] = [];
