@@ -176,7 +176,7 @@ describe('blame --replay', () => {
     expect(html).toContain('id="contrast"');
     expect(html).toContain('No point of commitment');
     const section = html.slice(html.indexOf('id="contrast"'), html.indexOf('</section>', html.indexOf('id="contrast"')));
-    expect(section.match(/<circle /g)).toHaveLength(2 * stored.contrast.runs[0].contrast.length);
+    expect(section.match(/<circle /g)).toHaveLength(2 * stored.contrast.runs[0].contrast.length + 2);
     // The report reopens with its contrast too.
     expect(table((await blame([report])).stdout)).toBe(table(first.stdout));
   });

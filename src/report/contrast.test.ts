@@ -22,8 +22,8 @@ describe('report: single-step contrast and point of commitment', () => {
     expect(rows[1]).toContain('data-testid="commitment-mark"');
     expect(rows[0]).not.toContain('commitment-mark');
     expect(rows[2]).not.toContain('commitment-mark');
-    // One chart row per model turn, two arms each, and the commitment labelled.
-    expect(html.match(/<circle /g)).toHaveLength(6);
+    // One chart row per model turn, two arms each (and the two of the legend), and the commitment labelled.
+    expect(html.match(/<circle /g)).toHaveLength(6 + 2);
     expect(html).toContain('◆ commitment');
   });
 

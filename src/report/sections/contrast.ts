@@ -20,20 +20,24 @@ const ROW = 26;
  */
 function contrastSvg(run: RunContrast): string {
   const rows = run.contrast;
-  const height = rows.length * ROW + 34;
+  const top = 20;
+  const height = top + rows.length * ROW + 34;
   const x = (rate: number) => LABEL + rate * PLOT;
   const title = `Failure rate per model turn of ${run.run}: regenerated from the turn on (filled) against kept as recorded through it (hollow), with 95% Wilson intervals.`;
   const parts = [`<svg class="chart strip" viewBox="0 0 ${LABEL + PLOT + 110} ${height}" role="img" aria-label="${e(title)}" data-testid="contrast-chart">`, `<title>${e(title)}</title>`];
   for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    parts.push(`<line class="grid" x1="${px(x(tick))}" x2="${px(x(tick))}" y1="0" y2="${height - 24}"/>`, `<text class="tick" x="${px(x(tick))}" y="${height - 8}" text-anchor="middle">${e(pct(tick))}</text>`);
+    parts.push(`<line class="grid" x1="${px(x(tick))}" x2="${px(x(tick))}" y1="${top}" y2="${height - 24}"/>`, `<text class="tick" x="${px(x(tick))}" y="${height - 8}" text-anchor="middle">${e(pct(tick))}</text>`);
   }
+  // The legend: which dot is which arm.
+  parts.push(`<circle class="dot pos" cx="${LABEL + 6}" cy="8" r="5"/><text class="value" x="${LABEL + 16}" y="12">regenerated from the turn on</text>`);
+  parts.push(`<circle class="dot neg" cx="${LABEL + 226}" cy="8" r="5" fill-opacity="0.25"/><text class="value" x="${LABEL + 236}" y="12">kept through the turn</text>`);
   rows.forEach((row, k) => {
-    const y = k * ROW + ROW / 2;
+    const y = top + k * ROW + ROW / 2;
     const committed = run.commitment?.index === row.index;
     parts.push(`<text class="label" x="${LABEL - 8}" y="${px(y + 4)}" text-anchor="end">${e(clipText(`${row.step} ${row.agent}`, 24))}</text>`);
     for (const [arm, dy, cls] of [[row.regenerated, -4, 'dot pos'], [row.kept, 4, 'dot neg']] as const) {
       if (arm.n === 0) continue;
-      parts.push(`<line class="whisker" x1="${px(x(arm.ci[0]))}" x2="${px(x(arm.ci[1]))}" y1="${px(y + dy)}" y2="${px(y + dy)}"/>`, `<circle class="${cls}" cx="${px(x(arm.rate))}" cy="${px(y + dy)}" r="4"${cls === 'dot neg' ? ' fill-opacity="0.25"' : ''}/>`);
+      parts.push(`<line class="whisker" x1="${px(x(arm.ci[0]))}" x2="${px(x(arm.ci[1]))}" y1="${px(y + dy)}" y2="${px(y + dy)}"/>`, `<circle class="${cls}" cx="${px(x(arm.rate))}" cy="${px(y + dy)}" r="5"${cls === 'dot neg' ? ' fill-opacity="0.25"' : ''}/>`);
     }
     if (committed) parts.push(`<text class="end" x="${px(LABEL + PLOT + 10)}" y="${px(y + 4)}">◆ commitment</text>`);
   });
@@ -44,8 +48,7 @@ function contrastSvg(run: RunContrast): string {
 function rowHtml(row: ContrastTurnRow, committed: boolean): string {
   const arm = (a: ContrastTurnRow['kept']) => `<td class="num" data-v="${num(a.rate)}">${e(pct(a.rate))} <span class="muted">${e(`${interval(a.ci)} of ${formatCount(a.n)}`)}</span></td>`;
   const mark = committed ? ' <span class="chip" data-testid="commitment-mark">point of commitment</span>' : '';
-  const sign = row.ci[0] > 0 ? 'pos-text' : row.ci[1] < 0 ? 'neg-text' : '';
-  return `<tr${committed ? ' class="changed"' : ''}><td class="num" data-v="${num(row.step)}">${e(String(row.step))}</td><td>${e(clipText(row.agent, NAME_CHARS))} <span class="muted">${e(clipText(row.name, NAME_CHARS))}</span>${mark}</td>${arm(row.regenerated)}${arm(row.kept)}<td class="num ${sign}" data-v="${num(row.difference)}">${e(signedPct(row.difference))} <span class="muted">${e(interval(row.ci, signedPct))}</span></td></tr>`;
+  return `<tr${committed ? ' class="changed"' : ''}><td class="num" data-v="${num(row.step)}">${e(String(row.step))}</td><td>${e(clipText(row.agent, NAME_CHARS))} <span class="muted">${e(clipText(row.name, NAME_CHARS))}</span>${mark}</td>${arm(row.regenerated)}${arm(row.kept)}<td class="num" data-v="${num(row.difference)}">${e(signedPct(row.difference))} <span class="muted">${e(interval(row.ci, signedPct))}</span></td></tr>`;
 }
 
 function runHtml(run: RunContrast, replays: number, several: boolean): string {
