@@ -33,6 +33,7 @@ import { compareWithSession, formatComparison, type NamedComparison } from './co
 import { afterAnalysis, type RepairOutcome } from './repairs-command.ts';
 import { needsOutputs } from './repair-args.ts';
 import { batchWithConsensus, formatRepairOutcome, repairJson } from './repairs-output.ts';
+import { storedContrastExtras } from './contrast-output.ts';
 
 /** Bad input: one line on stderr, exit status 2. */
 class InputError extends Error {}
@@ -68,6 +69,8 @@ interface Analysis {
   steps?: { name: string; inputs: string[] }[];
   /** --replay: the per-case replay blocks and the lines printed after the tables. */
   replay?: import('./replay-command.ts').ReplayExtras;
+  /** --replay --contrast: the single-step contrast, kept in a saved session and the report. */
+  contrast?: import('../session/types.ts').SessionContrast;
 }
 
 /** Options that only make sense when steps are replayed, refused for game files. */
@@ -181,6 +184,7 @@ function storedAnalysis(session: Session, opts: CliOptions, notes?: string[]): A
     ...(range && { range }),
     stored: { ...session, batch, ...(rebound && session.study && { study: { ...session.study, batchBound: opts.batchBound } }) },
     ...(notes && { notes }),
+    ...(session.contrast && { replay: storedContrastExtras(session.contrast, new Set(session.cases.map((c) => c.id))) }),
   };
 }
 
@@ -297,6 +301,7 @@ function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
     status: 'done',
     study,
     ...(a.modelCache && { modelCache: a.modelCache }),
+    ...(a.contrast && { contrast: a.contrast }),
   });
 }
 

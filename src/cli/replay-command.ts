@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { CaseDef, CaseResult } from '../engine/types.ts';
 import type { ChatRequest } from '../engine/model-call.ts';
-import { buildReplay, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type ContrastReport, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
+import { buildReplay, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import type { RecordedRun } from '../runs/types.ts';
 import { scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/score.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
@@ -17,6 +17,8 @@ import { compilePipeline } from '../sandbox/compile.ts';
 import type { CliOptions } from './args.ts';
 import { readRunFiles, RunFileError } from './run-files.ts';
 import type { ReplayCliOptions } from './replay-args.ts';
+import type { SessionContrast } from '../session/types.ts';
+import { contrastFields, contrastText } from './contrast-output.ts';
 
 export interface ReplayExtras {
   /** Per case id: the `replay` block of its JSON. */
@@ -189,18 +191,6 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
   return { blocks, caseFields, text, json: {} };
 }
 
-function contrastText(id: string, report: ContrastReport, n: number): string {
-  const pct = (x: number) => `${(100 * x).toFixed(0)}%`.padStart(4);
-  const lines = [`Single-step contrast of "${id}" (${n} replays per arm; failure rate with the turn regenerated vs kept, 95% Wilson; difference 95% Newcombe)`];
-  lines.push('  turn  step  agent                     regenerated            kept                   difference');
-  for (const row of report.contrast) {
-    lines.push(`  ${String(row.index).padStart(4)}  ${String(row.step).padStart(4)}  ${row.agent.slice(0, 24).padEnd(24)}  ${pct(row.regenerated.rate)} [${pct(row.regenerated.ci[0])}, ${pct(row.regenerated.ci[1])}]  ${pct(row.kept.rate)} [${pct(row.kept.ci[0])}, ${pct(row.kept.ci[1])}]  ${(row.difference >= 0 ? '+' : '') + (100 * row.difference).toFixed(0)}% [${(100 * row.ci[0]).toFixed(0)}%, ${(100 * row.ci[1]).toFixed(0)}%]`);
-  }
-  lines.push(report.commitment ? `  point of commitment: turn ${report.commitment.index} (step ${report.commitment.step}, ${report.commitment.agent}): with it and every turn before it as recorded, the failure reproduces in at least 90% of replays` : '  point of commitment: none (no recorded prefix reproduces the failure in at least 90% of replays at this N)');
-  if (report.errors) lines.push(`  ${report.errors} contrast replay${report.errors === 1 ? '' : 's'} ended in an error and are not counted`);
-  return lines.join('\n');
-}
-
 /** `--score` with `--replay`: the replay's picks scored against the runs' labels, beside the heuristics and a predictions file. */
 function replayScore(runs: readonly RecordedRun[], def: ReplayDefinition, results: readonly CaseResult[], players: ReplayCliOptions['players'], predictionsFile: string | undefined, fail: Fail): { json: Record<string, unknown>; text: string } {
   const labelled = runs.filter((r) => r.label !== undefined);
@@ -247,7 +237,7 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
   replay: ReplayCliOptions,
   analyzeSource: (source: string, sourceName: string, cases: CaseDef[], opts: CliOptions) => Promise<A>,
   fail: Fail,
-): Promise<A & { replay: ReplayExtras }> {
+): Promise<A & { replay: ReplayExtras; contrast?: SessionContrast }> {
   const { def, runs } = replayDefinition(opts, replay, fail);
   const analysis = await analyzeSource(def.source, `${def.name.slice(0, 80)} (generated)`, def.cases, opts);
   const extras = replayExtras(def, analysis.results, replay.players);
@@ -263,6 +253,7 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
     if (counted.judge > 0) block.judgeRequests = counted.judge;
     if (counted.unattributed > 0) block.unattributedRequests = counted.unattributed;
   }
+  let contrast: SessionContrast | undefined;
   if (replay.contrast !== undefined) {
     // The runs this shard analysed; their contrast replays are one-step definitions, analysed whole here.
     const runsHere = def.runs.filter((p) => analysis.results.some((r) => r.id === p.id));
@@ -270,11 +261,14 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
     const settings = { ...opts.settings, mode: 'recorded' as const, method: 'exact' as const };
     const contrastOpts: CliOptions = { ...opts, settings, batchStop: false, shard: undefined, save: undefined, html: undefined };
     const done = await analyzeSource(study.source, `${def.name.slice(0, 80)} (contrast)`, study.cases, contrastOpts);
+    // Kept with the study: --save and --html carry it, and the session prints it again.
+    contrast = { version: 1, replays: replay.contrast, runs: [] };
     for (const plan of runsHere) {
       const report = contrastReport(plan, study, done.results);
       const block = extras.blocks.get(plan.id);
-      if (block) Object.assign(block, { commitment: report.commitment, contrast: report.contrast, ...(report.errors > 0 && { contrastErrors: report.errors }) });
+      if (block) Object.assign(block, contrastFields(report));
       extras.text.push(contrastText(plan.id, report, replay.contrast));
+      contrast.runs.push({ run: plan.id, commitment: report.commitment, contrast: report.contrast, errors: report.errors });
     }
     if (done.batch.usage) extras.json.contrastUsage = done.batch.usage;
   }
@@ -283,5 +277,5 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
     extras.json.replayScore = scored.json;
     extras.text.push(scored.text);
   }
-  return { ...analysis, replay: extras };
+  return { ...analysis, replay: extras, ...(contrast && { contrast }) };
 }

@@ -154,6 +154,33 @@ describe('blame --replay', () => {
     expect(text.stdout).toMatch(/point of commitment: none/);
   });
 
+  it('--contrast with --save and --html: the session keeps the contrast and prints it again, the report shows it', async () => {
+    const saved = at('contrast.session.json');
+    const report = at('contrast.report.html');
+    const args = [at('algorithm/7.json'), '--replay', '--tools', at('tools.js'), ...model(), '--cache', at('contrast-saved.jsonl'), '--contrast', '3'];
+    const first = await blame([...args, '--save', saved, '--html', report]);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    const table = (text: string) => text.slice(text.indexOf('Single-step contrast of'));
+    expect(table(first.stdout)).toMatch(/^Single-step contrast of "algorithm\/7" \(3 replays per arm/);
+    const stored = JSON.parse(readFileSync(saved, 'utf8'));
+    expect(stored.contrast).toMatchObject({ version: 1, replays: 3, runs: [{ run: 'algorithm/7', commitment: null, errors: 0 }] });
+    // Reopened (nothing re-run, no model): the same contrast, in the tables and in --json.
+    const again = await blame([saved]);
+    expect(again.stderr).toBe('');
+    expect(table(again.stdout)).toBe(table(first.stdout));
+    const json = JSON.parse((await blame([saved, '--json'])).stdout);
+    const live = JSON.parse((await blame([...args, '--json'])).stdout);
+    expect(json.cases[0].replay).toEqual({ commitment: live.cases[0].replay.commitment, contrast: live.cases[0].replay.contrast });
+    const html = readFileSync(report, 'utf8');
+    expect(html).toContain('id="contrast"');
+    expect(html).toContain('No point of commitment');
+    const section = html.slice(html.indexOf('id="contrast"'), html.indexOf('</section>', html.indexOf('id="contrast"')));
+    expect(section.match(/<circle /g)).toHaveLength(2 * stored.contrast.runs[0].contrast.length + 2);
+    // The report reopens with its contrast too.
+    expect(table((await blame([report])).stdout)).toBe(table(first.stdout));
+  });
+
   it('without a stub, a tool call that changed reuses the recorded result, counted and flagged', async () => {
     const args = [at('algorithm/7.json'), '--replay', ...model(), '--cache', at('nostub.jsonl')];
     const [c] = JSON.parse((await blame([...args, '--json'])).stdout).cases;

@@ -17,6 +17,7 @@ import { renderRepairs } from './sections/repairs.ts';
 import { renderAudit } from './sections/audit.ts';
 import type { StudyAudit } from '../engine/audit/audit-study.ts';
 import { utf8Length } from './utf8.ts';
+import { renderContrast } from './sections/contrast.ts';
 
 export interface RenderReportOptions {
   /**
@@ -73,6 +74,7 @@ export function renderReport(session: Session, options: RenderReportOptions = {}
   const sections = [
     renderHeader(session, fixes),
     renderBatch(session.batch, session.settings.delta, session.results),
+    renderContrast(session.contrast),
     renderBaselines(session.results, stepOrder),
     ...(options.comparison ? [renderComparison(options.comparison)] : []),
     renderRepairs(session.results, stepOrder),

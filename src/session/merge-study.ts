@@ -11,6 +11,7 @@ import { canonicalize } from '../engine/canonical.ts';
 import { buildSession } from './build-session.ts';
 import { studyAsStored, studyFingerprint } from './study-fingerprint.ts';
 import type { ModelCacheEntry, Session } from './types.ts';
+import { mergedContrast } from './merge-contrast.ts';
 
 /** One session and the file (or dropped file's name) it came from. */
 export interface NamedSession {
@@ -197,6 +198,7 @@ export function mergeStudySessions(inputs: readonly NamedSession[], options: Mer
     status: missing.length > 0 ? 'idle' : 'done',
     study: { fingerprint: fingerprints[0], batchBound: bound, ...(range && { range: [range[0], range[1]] as [number, number] }) },
     modelCache,
+    contrast: mergedContrast(inputs, (message) => new StudyMergeError(message)),
   });
   return { session, missing, missingText };
 }

@@ -48,6 +48,13 @@ export interface SessionV1 {
    */
   modelCache?: ModelCacheEntry[];
   /**
+   * The single-step contrast and point of commitment of a replayed run (`--replay --contrast N`,
+   * the Replay view), kept beside the Shapley study. Optional and versioned on its own, so a
+   * session without it is written as before and a reader that predates it names the unknown
+   * field `contrast` instead of misreading the file.
+   */
+  contrast?: SessionContrast;
+  /**
    * Storage revision, for optimistic concurrency between tabs: 0 = never stored; every stored
    * write of the session's fields bumps it, and a write carrying an older revision is refused.
    * Not part of the file format (an imported session starts at 0).
@@ -67,6 +74,47 @@ export interface StudyMark {
   /** The batch interval and metric range the batch was aggregated with (a merge re-aggregates with them). */
   batchBound?: BatchBound;
   range?: [number, number];
+}
+
+/** The contrast of a study's replayed runs: replays per arm and one entry per run (case id). */
+export interface SessionContrast {
+  version: 1;
+  /** Replays per arm (N of `--contrast N`). */
+  replays: number;
+  runs: RunContrast[];
+}
+
+/** A turn of a replayed run, as the contrast names it (index in the run's turns, step as `--inspect` numbers it). */
+export interface ContrastTurn {
+  index: number;
+  step: number;
+  name: string;
+  agent: string;
+}
+
+/** The failure rate of one arm: failures of n replays, with its 95% Wilson interval. */
+export interface ContrastArm {
+  failures: number;
+  n: number;
+  rate: number;
+  ci: [number, number];
+}
+
+/** One model turn's row: regenerated from it vs kept through it, difference with its 95% Newcombe interval. */
+export interface ContrastTurnRow extends ContrastTurn {
+  regenerated: ContrastArm;
+  kept: ContrastArm;
+  difference: number;
+  ci: [number, number];
+}
+
+/** One run's contrast: the rows per model turn, the point of commitment (null: none), replays that errored. */
+export interface RunContrast {
+  /** The case id of the run in this session. */
+  run: string;
+  commitment: ContrastTurn | null;
+  contrast: ContrastTurnRow[];
+  errors: number;
 }
 
 /** One cached model response: the request as sent, its key, and what the endpoint answered. */

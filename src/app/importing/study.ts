@@ -1,6 +1,6 @@
 import type { CaseDef } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
-import type { ModelCacheEntry } from '../../session/types.ts';
+import type { ModelCacheEntry, SessionContrast } from '../../session/types.ts';
 
 /** What the user opened: the cases (or precomputed games) and the pipeline definition, if any. */
 export interface Study {
@@ -18,6 +18,8 @@ export interface Study {
    * study's requests the browser's response store lacks, and stay with its session only.
    */
   modelResponses?: ModelCacheEntry[];
+  /** The replayed runs' single-step contrast (the Replay view's), kept with the study's session. */
+  contrast?: SessionContrast;
 }
 
 /** The name compile errors use for the definition's file. */

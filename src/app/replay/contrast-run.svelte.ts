@@ -2,8 +2,8 @@
  * The single-step contrast and point of commitment of a replayed run, in the page (the command's
  * `--contrast N`): the contrast replays of the replay definition (src/replay/contrast.ts, N per
  * arm, one-step definitions with nothing to split) analysed by an injected analysis (the page's
- * pool and model host), then reported per model turn. Kept for the page's life: not in the
- * session, which holds the Shapley study.
+ * pool and model host), then reported per model turn. A finished contrast is handed to `keep`
+ * (the launcher stores it with the study, so its session keeps it).
  */
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import { contrastReport, contrastStudy, type ContrastReport, type ReplayDefinition } from '../../replay/index.ts';
@@ -24,8 +24,11 @@ export class ContrastRun {
   readonly #analyse: AnalyseCases;
   #abort: AbortController | null = null;
 
-  constructor(analyse: AnalyseCases) {
+  readonly #keep: ((run: string, n: number, report: ContrastReport) => void) | undefined;
+
+  constructor(analyse: AnalyseCases, keep?: (run: string, n: number, report: ContrastReport) => void) {
     this.#analyse = analyse;
+    this.#keep = keep;
   }
 
   /** Runs N contrast replays per arm for the definition's first run, with the study's settings (recorded mode, exact). */
@@ -50,7 +53,9 @@ export class ContrastRun {
         },
       );
       if (abort.signal.aborted) return;
-      this.state = { status: 'done', n, report: contrastReport(plan, study, results) };
+      const report = contrastReport(plan, study, results);
+      this.state = { status: 'done', n, report };
+      this.#keep?.(plan.id, n, report);
     } catch (error) {
       if (!abort.signal.aborted) this.state = { status: 'error', message: error instanceof Error ? error.message : String(error) };
     } finally {

@@ -52,6 +52,16 @@ describe('the page\'s single-step contrast', () => {
     expect(contrast.state.status === 'done' && contrast.state.report.commitment?.agent).toBe('Researcher');
   });
 
+  it('hands a finished contrast to be kept with the study, and nothing when cancelled or refused', async () => {
+    const kept: { run: string; n: number; commitment: unknown }[] = [];
+    const contrast = new ContrastRun(inProcess, (run, n, report) => kept.push({ run, n, commitment: report.commitment }));
+    const definition = tripDefinition();
+    await contrast.run(definition, 2, { ...DEFAULT_SETTINGS, models: { default: 'scripted' } });
+    expect(kept).toEqual([{ run: definition.runs[0].id, n: 2, commitment: null }]);
+    await contrast.run(definition, 0, DEFAULT_SETTINGS);
+    expect(kept).toHaveLength(1);
+  });
+
   it('refuses a bad number of replays, naming the field', async () => {
     const contrast = new ContrastRun(inProcess);
     await contrast.run(tripDefinition(), 0, DEFAULT_SETTINGS);

@@ -12,6 +12,7 @@ import { PageAnalysisPool } from '../analysis/analysis-pool.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { CacheCount } from './cache-count.svelte.ts';
 import { ContrastRun, type AnalyseCases } from './contrast-run.svelte.ts';
+import { withRunContrast } from './stored-contrast.ts';
 import { ModelHost } from '../../model/model-host.ts';
 import { endpointConfig } from '../../model/endpoint.ts';
 import type { CaseResult } from '../../engine/types.ts';
@@ -34,7 +35,11 @@ export class ReplayLauncher {
     this.#runner = deps.runner;
     this.#opener = deps.opener;
     this.count = new CacheCount(deps.runner.responseStore, () => new PageAnalysisPool(1, createAnalysisWorker));
-    this.contrast = new ContrastRun(this.#analyseInPool);
+    this.contrast = new ContrastRun(this.#analyseInPool, (run, n, report) => {
+      // Only while the study it was replayed for is still the one open.
+      const study = this.#runner.study;
+      if (study && this.definitionFor(run)) this.#runner.keepContrast(withRunContrast(study.contrast, n, run, report, study.cases.map((c) => c.id)));
+    });
   }
 
   /** Contrast replays in a pool of their own, their requests through the Model panel's endpoint and this browser's response store. */

@@ -23,6 +23,7 @@ import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
+import type { SessionContrast } from '../../session/types.ts';
 
 /** The model host's progress in the running (or last) analysis, with the tokens so far. */
 /** `warnings`: what the host said that failed no case (the endpoint overloaded, cached answers from another model). */
@@ -221,7 +222,9 @@ export class AnalysisRunner {
   async rerunDefinition(source: string): Promise<void> {
     const study = this.study;
     if (!study?.pipeline) return;
-    const edited: Study = { ...study, pipeline: { ...study.pipeline, source } };
+    // The contrast was replayed with the definition as it was: it does not describe the edited one.
+    const { contrast: _before, ...rest } = study;
+    const edited: Study = { ...rest, pipeline: { ...study.pipeline, source } };
     if (this.definition.status === 'ready') {
       this.cancel();
       const outcome = await this.#getPool().load(source, definitionFileName(edited));
@@ -234,6 +237,13 @@ export class AnalysisRunner {
       return;
     }
     await this.openStudy(edited, { keepSettings: true, keepNavigation: true, edited: true });
+  }
+
+  /** Keeps a single-step contrast with the open study (saved with its session, shown after a reload). */
+  keepContrast(contrast: SessionContrast): void {
+    if (!this.study) return;
+    this.study = { ...this.study, contrast };
+    this.#autosave.schedule();
   }
 
   /** Closes the study and returns to the landing page. */

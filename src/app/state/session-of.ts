@@ -17,5 +17,5 @@ export function sessionOf(
   batch: BatchResult | null,
   status: Session['status'],
 ): Session {
-  return buildSession({ ...identity, fileName: study.fileName, pipeline: study.pipeline, cases: study.cases, games: study.games, settings, results, batch, status, modelCache: study.modelResponses });
+  return buildSession({ ...identity, fileName: study.fileName, pipeline: study.pipeline, cases: study.cases, games: study.games, settings, results, batch, status, modelCache: study.modelResponses, contrast: study.contrast });
 }

@@ -201,6 +201,7 @@ export class StudyOpener {
         cases: session.cases,
         games: session.games ? toTableGames(session.games) : [],
         ...(session.modelCache && { modelResponses: session.modelCache }),
+        ...(session.contrast && { contrast: session.contrast }),
       },
       { settings: session.settings, results, autoRun: session.status === 'done' || session.status === 'idle', stopped: session.status === 'cancelled', keepNavigation: options.keepNavigation === true },
     );
