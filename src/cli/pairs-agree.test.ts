@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyzeCaseRound, DEFAULT_SETTINGS, type ModelAnswer } from '../engine/index.ts';
-import type { ChatRequest } from '../engine/model-call.ts';
+import type { ChatRequest, ModelResponse } from '../engine/model-call.ts';
 import type { CaseResult } from '../engine/types.ts';
 import { fakeModelAnswer } from '../model/testing/fake-model.ts';
 import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
@@ -70,7 +70,7 @@ describe('training pairs of model steps: the command and the page agree', () => 
     // The page: the same study analysed in process, its responses kept in a store by key.
     const def = compilePipeline(SOURCE, 'agree.pipeline.js');
     const settings = { ...DEFAULT_SETTINGS, repairs: { size: 3 } };
-    const stored = new Map<string, { key: string; request: ChatRequest; response: ModelAnswer }>();
+    const stored = new Map<string, { key: string; request: ChatRequest; response: ModelResponse }>();
     const results: CaseResult[] = def.cases!.map((c) => {
       const answers = new Map<string, ModelAnswer>();
       for (;;) {
