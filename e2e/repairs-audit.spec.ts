@@ -57,3 +57,34 @@ test('repairs as chips linked to coalition rows, consensus and pairs in the batc
   await page.getByTestId('audit-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
   await expect(page.getByTestId('audit-error')).toContainText('signals.judge.nope');
 });
+
+/**
+ * A metric scored from 0 to 10: v({}) = 0, v({a}) = 4, v({b}) = 10, v({a, b}) = 10. The case
+ * view's chips, read off the coalition table, repair at the range's upper end as the batch view's
+ * consensus and the command do: {b} only ({a} reaches 4, not 10).
+ */
+const TEN_POINTS = `export default {
+  name: "ten-points",
+  range: [0, 10],
+  steps: [
+    { name: "a", inputs: ["q"], cost: 1, run: () => "bad", fixes: [{ name: "good", cost: 1, run: () => "good" }] },
+    { name: "b", inputs: ["a"], cost: 1, run: () => "bad", fixes: [{ name: "good", cost: 1, run: () => "good" }] },
+  ],
+  metric: (o) => (o.b === "good" ? 10 : o.a === "good" ? 4 : 0),
+  cases: [{ id: "c1", inputs: { q: 1 } }],
+};
+`;
+
+test('the case view and the batch view judge repairs by the metric\'s range', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'ten-points.pipeline.js', content: TEN_POINTS, type: 'text/javascript' }]);
+  await waitForDone(page);
+  const consensus = page.getByTestId('consensus-table');
+  const row = (step: string) => consensus.locator('tbody tr').filter({ has: page.locator('th', { hasText: new RegExp(`^${step}$`) }) });
+  await expect(row('a').locator('td').first()).toHaveText('0 of 1');
+  await expect(row('b').locator('td').first()).toHaveText('1 of 1');
+  await page.getByRole('tab', { name: /Cases/ }).click();
+  await page.getByRole('button', { name: 'c1' }).click();
+  await expect(page.getByTestId('repair-chips').getByRole('button')).toHaveText(['{b} · cost 1']);
+});

@@ -7,13 +7,14 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { writeWhole } from './write-whole.ts';
-import type { AttributedCaseResult, CaseDef, CaseResult, LlmMessage } from '../engine/types.ts';
+import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
 import { isAnalysedFailure } from '../engine/case-result.ts';
 import { causalConsensus, type ConsensusStep } from '../engine/repairs/causal-consensus.ts';
 import { repairsFromTable } from '../engine/repairs/table-repairs.ts';
 import { trainingPairs, type TrainingPair } from '../engine/repairs/training-pairs.ts';
+import { casePairSources } from '../engine/repairs/pair-sources.ts';
+import { successLevel } from '../engine/repairs/success-level.ts';
 import { auditStudy, type CreditSignals, type StudyAudit } from '../engine/audit/audit-study.ts';
-import { ownValue } from '../engine/named-record.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
 import { parseCreditFile } from '../formats/credit-file.ts';
@@ -46,7 +47,7 @@ export interface RepairOutcome {
 export async function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis, model: ModelOptions): Promise<RepairOutcome> {
   const out: RepairOutcome = { notes: [] };
   if (o.repairs || o.pairs !== undefined) {
-    const success = o.success ?? a.settings.repairs?.success ?? a.range?.[1] ?? 1;
+    const success = successLevel(o.success ?? a.settings.repairs?.success, a.range);
     a.results = a.results.map((r) => (isAnalysedFailure(r) && r.repairs === undefined ? withTableRepairs(r, success) : r));
     const failures = a.results.filter(isAnalysedFailure);
     const searched = failures.filter((r) => r.repairs !== undefined);
@@ -96,28 +97,12 @@ function withTableRepairs(r: AttributedCaseResult, success: number): AttributedC
 
 /** Where a case's pairs come from: the fixes used, the step's factual inputs, and a model step's request. */
 function pairSources(r: AttributedCaseResult, a: RepairAnalysis) {
-  const caseInputs = a.cases.find((c) => c.id === r.id)?.inputs ?? {};
-  const factual = r.factualOutputs ?? {};
-  const requests = (a.modelCache ?? []).filter((e) => (r.modelKeys ?? []).includes(e.key));
-  return {
-    fixOf: (step: string) => a.fixes?.find((f) => f.step === step)?.fix ?? null,
-    inputsOf: (step: string) => {
-      const declared = a.steps?.find((s) => s.name === step)?.inputs;
-      // Without the definition, everything the step could have read: the case inputs and earlier outputs.
-      const names = declared ?? [...Object.keys(caseInputs), ...r.players.slice(0, r.players.indexOf(step))];
-      const inputs: Record<string, unknown> = {};
-      for (const name of names) {
-        const value = Object.hasOwn(factual, name) && r.players.includes(name) ? ownValue(factual, name) : ownValue(caseInputs, name);
-        Object.defineProperty(inputs, name, { value, enumerable: true, writable: true, configurable: true });
-      }
-      return inputs;
-    },
-    // A model step's output as run is the text of one of its case's cached responses.
-    requestOf: (_step: string, output: string): LlmMessage[] | null => {
-      const entry = requests.find((e) => e.response.text === output);
-      return entry ? entry.request.messages.map((m) => ({ role: m.role, content: m.content })) : null;
-    },
-  };
+  return casePairSources(r, {
+    caseInputs: a.cases.find((c) => c.id === r.id)?.inputs ?? {},
+    stepInputs: (step) => a.steps?.find((s) => s.name === step)?.inputs,
+    fixOf: (step) => a.fixes?.find((f) => f.step === step)?.fix ?? null,
+    responses: a.modelCache ?? [],
+  });
 }
 
 function writeFileWhole(path: string, text: string, what: string): void {

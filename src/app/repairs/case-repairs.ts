@@ -2,6 +2,15 @@ import type { AttributedCaseResult, CaseRepair, CaseResult } from '../../engine/
 import { isAnalysedFailure } from '../../engine/case-result.ts';
 import { repairsFromTable } from '../../engine/repairs/table-repairs.ts';
 import { causalConsensus, type ConsensusStep } from '../../engine/repairs/causal-consensus.ts';
+import { successLevel } from '../../engine/repairs/success-level.ts';
+
+/**
+ * The success level the page's views judge repairs read from a coalition table by: the "Minimal
+ * repairs" setting's, else the metric's upper end of `range`, else 1, as the command's --success.
+ */
+export function pageSuccess(settings: { repairs?: { success?: number } }, summary: { range?: readonly [number, number] } | null): number {
+  return successLevel(settings.repairs?.success, summary?.range);
+}
 
 /**
  * A failure's minimal repairs: those its analysis searched (the "Minimal repairs" setting), else

@@ -1,7 +1,8 @@
 import type { CaseDef, CaseResult } from '../../engine/types.ts';
 import { isAnalysedFailure } from '../../engine/case-result.ts';
 import { trainingPairs, type TrainingPair } from '../../engine/repairs/training-pairs.ts';
-import { ownValue } from '../../engine/named-record.ts';
+import { casePairSources, type PairRequestEntry } from '../../engine/repairs/pair-sources.ts';
+import type { AsyncResponseStore } from '../../model/model-host.ts';
 
 /** What the page knows of the definition: each step's input names and the fix it used. */
 export interface PairDefinition {
@@ -11,31 +12,35 @@ export interface PairDefinition {
 
 /**
  * The training pairs of the page's results, as the command's --pairs writes them: one per step of
- * each failure's first minimal repair. Only failures analysed with the repair search carry the
- * repaired run's outputs, so only they give pairs.
+ * each failure's first minimal repair, a model step's prompt being the request messages it sent
+ * (found among `responses`, the cached responses its result names). Only failures analysed with
+ * the repair search carry the repaired run's outputs, so only they give pairs.
  */
-export function pagePairs(results: readonly (CaseResult | undefined)[], cases: readonly CaseDef[], def: PairDefinition | null): TrainingPair[] {
+export function pagePairs(results: readonly (CaseResult | undefined)[], cases: readonly CaseDef[], def: PairDefinition | null, responses: readonly PairRequestEntry[] = []): TrainingPair[] {
   const out: TrainingPair[] = [];
   for (const r of results) {
     if (!r || !isAnalysedFailure(r) || !r.repairedOutputs) continue;
-    const caseInputs = cases.find((c) => c.id === r.id)?.inputs ?? {};
-    const factual = r.factualOutputs ?? {};
     out.push(
-      ...trainingPairs(r, {
+      ...trainingPairs(r, casePairSources(r, {
+        caseInputs: cases.find((c) => c.id === r.id)?.inputs ?? {},
+        stepInputs: (step) => def?.steps.find((s) => s.name === step)?.inputs,
         fixOf: (step) => def?.fixOf(step) ?? null,
-        inputsOf: (step) => {
-          const names = def?.steps.find((s) => s.name === step)?.inputs ?? [...Object.keys(caseInputs), ...r.players.slice(0, r.players.indexOf(step))];
-          const inputs: Record<string, unknown> = {};
-          for (const name of names) {
-            const value = r.players.includes(name) ? ownValue(factual, name) : ownValue(caseInputs, name);
-            Object.defineProperty(inputs, name, { value, enumerable: true, writable: true, configurable: true });
-          }
-          return inputs;
-        },
-      }),
+        responses,
+      })),
     );
   }
   return out;
+}
+
+/** The cached responses the results name (`modelKeys`), from the page's response store. */
+export async function pairResponses(results: readonly (CaseResult | undefined)[], store: Pick<AsyncResponseStore, 'getMany'>): Promise<PairRequestEntry[]> {
+  const keys = [...new Set(results.flatMap((r) => (r && isAnalysedFailure(r) && r.repairedOutputs ? (r.modelKeys ?? []) : [])))].sort();
+  if (keys.length === 0) return [];
+  const found = await store.getMany(keys);
+  return keys.flatMap((key) => {
+    const entry = found.get(key);
+    return entry ? [{ key, request: entry.request, response: entry.response }] : [];
+  });
 }
 
 /** The pairs as JSONL, one record a line. */
