@@ -16,11 +16,11 @@ import { MAX_MESSAGE_LENGTH } from './limits.ts';
 export const COALITION_TABLE_MAX_PLAYERS = 10;
 
 /** A case that could not be analysed (no values were measured, so they are NaN). */
-export function errorResult(caseId: string, players: readonly string[], settings: Pick<AnalysisSettings, 'method'>, error: string): ErrorCaseResult {
+export function errorResult(caseId: string, players: readonly string[], settings: Pick<AnalysisSettings, 'method'> & Partial<Pick<AnalysisSettings, 'maxPermutations'>>, error: string): ErrorCaseResult {
   return {
     id: caseId,
     players: [...players],
-    method: resolveMethod(settings.method, players.length),
+    method: resolveMethod(settings.method, players.length, settings.maxPermutations),
     failed: true,
     vEmpty: NaN,
     vAll: NaN,

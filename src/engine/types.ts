@@ -125,7 +125,7 @@ export interface AnalysisSettings {
   mode: Mode;
   /** Worlds for posterior and prior modes (recorded always uses the case's one world). */
   worlds: number;
-  /** 'auto' = exact up to 12 players, Monte Carlo above. */
+  /** 'auto' = exact when its 2^n queries are within Monte Carlo's at the permutation cap (settings.ts resolveMethod), Monte Carlo above. */
   method: Method | 'auto';
   delta: number;
   stop: StopRule;

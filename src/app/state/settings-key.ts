@@ -17,7 +17,7 @@ export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<R
   const fixes = Object.entries(settings.fixChoice ?? {})
     .filter(([step, fix]) => ownValue(defaultFixes, step) !== undefined && ownValue(defaultFixes, step) !== fix)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const method = resolveMethod(settings.method, stepCount);
+  const method = resolveMethod(settings.method, stepCount, settings.maxPermutations);
   const monteCarlo = method === 'mc';
   return JSON.stringify([
     settings.mode,

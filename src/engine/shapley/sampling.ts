@@ -9,6 +9,8 @@ import { PairedBettingTest } from '../stats/paired-betting-test.ts';
 import { RunningStats } from '../stats/welford.ts';
 import { intervalsSatisfy, narrowEnough } from './stop-rules.ts';
 import { pairedRankingSeparated, pairedTopSeparated, type PairTests } from './paired-stop.ts';
+import { KnownCoalitions, TRACK_COALITIONS_MAX_PLAYERS } from './known-coalitions.ts';
+import { exactShapleyFromTable } from './exact.ts';
 
 /** Slack when reading accumulated fractional work (sums of 2/(n - 1) fall just short of integers). */
 const WORK_TOLERANCE = 1e-9;
@@ -79,7 +81,9 @@ function bigMarginalsAlong(game: Game, order: readonly number[], ends: Endpoints
 
 /**
  * The loop every sampling estimator shares: rounds of i.i.d. samples, intervals, stop rules,
- * budget and the checkpoint history.
+ * budget and the checkpoint history. With `exactWhenKnown`, up to 16 players it also keeps every value it has seen, and
+ * once all 2^n coalitions are among them it answers the exact values (stop reason `exact`), so a
+ * tie that no number of samples would separate never costs more than the exact method.
  *
  * Intervals (`opts.radius`):
  * - `betting` (default): a betting confidence sequence per player at delta/n on the samples
@@ -92,8 +96,11 @@ function bigMarginalsAlong(game: Game, order: readonly number[], ends: Endpoints
  *   checkpoints, delta_k = delta / (n k (k+1)) (the rules as before: checked at checkpoints; a
  *   budget stop between them reports the last checkpoint's estimate and interval).
  */
-export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw: DrawRound, bound = game.range[1] - game.range[0]): EstimatorOutput {
-  const n = game.players.length;
+export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, draw: DrawRound, bound = outer.range[1] - outer.range[0]): EstimatorOutput {
+  const n = outer.players.length;
+  // Once every coalition has been asked for, the exact values are known: sampling stops there.
+  const known = opts.exactWhenKnown === true && n <= TRACK_COALITIONS_MAX_PLAYERS ? new KnownCoalitions(outer) : null;
+  const game: Game = known ?? outer;
   if (!(opts.delta > 0 && opts.delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${opts.delta}`);
   if (!(Number.isInteger(opts.maxPermutations) && opts.maxPermutations >= 1)) {
     throw new RangeError(`maxPermutations must be a positive integer, got ${opts.maxPermutations}`);
@@ -143,6 +150,12 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
     }
     work += draw(game, rng, sample);
     rounds++;
+    if (known?.complete) {
+      const values = exactShapleyFromTable(known.table, n);
+      const ci = values.map((v): [number, number] => [v, v]);
+      history.push({ permutations: permutations(), cost: game.cost(), values, ci });
+      return { values, ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason: 'exact', history };
+    }
     for (let i = 0; i < n; i++) {
       stats[i].push(sample[i]);
       if (betting) sequences[i].push(clamp01((sample[i] + bound) / sampleRange));
