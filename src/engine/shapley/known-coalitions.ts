@@ -6,8 +6,9 @@ export const TRACK_COALITIONS_MAX_PLAYERS = 16;
 
 /**
  * A game that remembers the value of every coalition asked for, so a sampling estimator knows when
- * it has seen all 2^n of them: from then on more samples cost work and tell nothing the exact
- * formula on the table does not (Shapley 1953), so sampling never costs more than exact.
+ * it has seen all 2^n of them (from then on more samples cost work and tell nothing the exact
+ * formula on the table does not, Shapley 1953), or can ask for the ones it has not seen once its
+ * queries reach the 2^n the exact method needs: so sampling never costs more than exact.
  */
 export class KnownCoalitions implements Game {
   readonly table: Float64Array;
@@ -34,6 +35,14 @@ export class KnownCoalitions implements Game {
     return this.#known;
   }
 
+  /** Values asked for so far, repeats included. */
+  queries = 0;
+
+  /** Asks for every coalition not asked for yet, so `table` is complete. */
+  fill(): void {
+    for (let mask = 0; mask < this.table.length; mask++) if (this.#seen[mask] === 0) this.value(mask);
+  }
+
   /** Whether every coalition's value is in `table`. */
   get complete(): boolean {
     return this.#known === this.table.length;
@@ -41,6 +50,7 @@ export class KnownCoalitions implements Game {
 
   value(mask: Coalition): number {
     const index = Number(mask);
+    this.queries++;
     const v = this.inner.value(mask);
     if (this.#seen[index] === 0) {
       this.#seen[index] = 1;

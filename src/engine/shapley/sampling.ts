@@ -81,9 +81,10 @@ function bigMarginalsAlong(game: Game, order: readonly number[], ends: Endpoints
 
 /**
  * The loop every sampling estimator shares: rounds of i.i.d. samples, intervals, stop rules,
- * budget and the checkpoint history. With `exactWhenKnown`, up to 16 players it also keeps every value it has seen, and
- * once all 2^n coalitions are among them it answers the exact values (stop reason `exact`), so a
- * tie that no number of samples would separate never costs more than the exact method.
+ * budget and the checkpoint history. With `exactWhenKnown`, up to 16 players it also keeps every
+ * value it has seen; once all 2^n coalitions are among them, or its work reaches the exact
+ * method's (2^n queries, or 2^n / n rounds; the rest is then asked for), it answers the exact values (stop reason `exact`), so a tie that no number of
+ * samples would separate never costs more than the exact method.
  *
  * Intervals (`opts.radius`):
  * - `betting` (default): a betting confidence sequence per player at delta/n on the samples
@@ -114,7 +115,9 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
   const stats = Array.from({ length: n }, () => new RunningStats());
   // Samples wider than [-span, span] get a finer grid, so one grid step stays span / BETTING_GRID.
   const grid = Math.ceil((BETTING_GRID * bound) / span);
-  const sequences = betting ? Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid)) : [];
+  // Every value lies within [-span, span], a part of the samples' [-bound, bound]: candidates outside are never updated.
+  const within: [number, number] = [(bound - span) / sampleRange, (bound + span) / sampleRange];
+  const sequences = betting ? Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid, undefined, within)) : [];
   const paired = betting && (opts.stop === 'top1' || opts.stop === 'ranking') && n > 1;
   const pairs: PairTests = paired ? pairTests(n, opts.delta) : [];
   const schedule = new CheckpointSchedule();
@@ -150,6 +153,10 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
     }
     work += draw(game, rng, sample);
     rounds++;
+    // Once the sampling has done the exact method's work (asked for its 2^n values, or updated
+    // n intervals a round 2^n / n times: each update costs about what a value does), the coalitions
+    // not seen yet are asked for too: what is left of exact costs less than sampling on.
+    if (known && !known.complete && (known.queries >= known.table.length || rounds * n >= known.table.length)) known.fill();
     if (known?.complete) {
       const values = exactShapleyFromTable(known.table, n);
       const ci = values.map((v): [number, number] => [v, v]);
