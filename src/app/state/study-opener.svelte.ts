@@ -22,6 +22,8 @@ import { storeSessionResponses } from '../model/session-responses.ts';
 export interface Notice {
   title: string;
   problem: ImportProblem;
+  /** What the user can do about it, as a button beside the message. */
+  action?: { label: string; run: () => void };
 }
 
 /** How a study is opened: settings to apply (from a link) and whether the view set beforehand stays. */
@@ -131,6 +133,12 @@ export class StudyOpener {
   }
 
   async openDemo(id: string, options: OpenOptions = {}): Promise<void> {
+    // A demo opened before is its stored session (newest first), not another identical entry;
+    // a link with settings of its own opens the demo afresh.
+    if (!options.settings || Object.keys(options.settings).length === 0) {
+      const stored = (await this.#sync.store?.list().catch(() => []))?.find((summary) => isDemoFile(id, summary.fileName));
+      if (stored && (await this.openStored(stored.id, { keepNavigation: options.keepNavigation, demo: id }))) return;
+    }
     try {
       const { text, fileName } = await fetchDemo(id);
       if (DEMOS.find((d) => d.id === id)?.responses) {
