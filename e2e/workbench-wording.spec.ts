@@ -45,6 +45,9 @@ test('when the only case errors, the progress line says so instead of "Done: 1 c
   const progress = page.getByTestId('run-progress');
   await expect(progress).toContainText('Done, but the case could not be analysed');
   await expect(progress).not.toContainText('step cost 0');
+  // The case list says what went wrong, not only that something did.
+  await page.getByRole('tab', { name: /^Cases/ }).click();
+  await expect(page.getByTestId('case-error')).toContainText('boom in only');
 });
 
 test('switching to Monte Carlo keeps the results on show until the new ones arrive', async ({ page }) => {
