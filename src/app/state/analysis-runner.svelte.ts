@@ -447,8 +447,10 @@ export class AnalysisRunner {
         elapsedMs: performance.now() - this.progress.startedAt,
       };
     }
-    // What is shown is stored at once (a reload that follows finds it); the flush is throttled already.
-    this.#saveNow();
+    // A run's first results are stored at once (a reload right after them finds them); later ones
+    // through the autosave's throttle, as building the session on every flush made long tasks.
+    if (this.progress && this.progress.doneThisRun === pending.length) this.#saveNow();
+    else this.#autosave.schedule();
   }
 
   #saveNow(): void {
