@@ -100,6 +100,13 @@ describe('blame tables and options', () => {
     expect(exact.estimator).toBeUndefined();
   });
 
+  it('reads --tie-tolerance into the settings it saves, and refuses one outside [0, 1]', () => {
+    const saved = join(mkdtempSync(join(tmpdir(), 'blame-tie-')), 'tie.agentblame-session.json');
+    expect(blame(REFUND, '--json', '--method', 'mc', '--tie-tolerance', '0.02', '--save', saved).status).toBe(0);
+    expect(JSON.parse(readFileSync(saved, 'utf8')).settings.tieTolerance).toBe(0.02);
+    expectBadInput(blame(REFUND, '--tie-tolerance', '1.5'), /--tie-tolerance/);
+  });
+
   it('prints pairwise interactions with --interactions, and none without', () => {
     const c = JSON.parse(blame(REFUND, '--json', '--interactions').stdout).cases[0];
     expect(c.interactions).toHaveLength(6);

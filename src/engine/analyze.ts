@@ -37,6 +37,7 @@ export function attribute(game: Game, caseId: string, settings: AnalysisSettings
           budget: settings.budget,
           maxPermutations: settings.maxPermutations,
           radius: settings.radius,
+          ...(settings.tieTolerance !== undefined && { tieTolerance: settings.tieTolerance }),
         });
   return { method, estimate };
 }

@@ -138,6 +138,11 @@ export interface AnalysisSettings {
   /** The Monte Carlo estimator, by its registry name (src/engine/shapley/registry.ts). */
   estimator: EstimatorName;
   seed: number;
+  /**
+   * top1 and ranking also stop on a tie: two steps count as tied once the interval of their
+   * difference lies within ±tieTolerance (from their simultaneous intervals). Absent or 0: off.
+   */
+  tieTolerance?: number;
   /** Also compute the Shapley interaction index of every pair of steps (default: no). */
   interactions?: boolean;
   /** Which fix each step uses, by step name (default: its first fix). */

@@ -19,12 +19,20 @@ function expectProbability(value: unknown, path: string): number {
   return number;
 }
 
+/** A tie tolerance: from 0 (off) to 1. */
+function expectTolerance(value: unknown, path: string): number {
+  const number = expectFiniteNumber(value, path);
+  if (!(number >= 0 && number <= 1)) throw new FormatError(path, `expected a number from 0 to 1, got ${number}`);
+  return number;
+}
+
 /** The analysis settings a session was run with, rebuilt from untrusted JSON. */
 export function validateSettings(value: unknown, path: string): AnalysisSettings {
   const object = expectObject(value, path);
   const fixChoice = optionalField(object, 'fixChoice', path, (v, p) => recordOf(v, p, expectString));
   const interactions = optionalField(object, 'interactions', path, expectBoolean);
   const models = optionalField(object, 'models', path, (v, p) => recordOf(v, p, expectString));
+  const tieTolerance = optionalField(object, 'tieTolerance', path, expectTolerance);
   return {
     mode: requiredField(object, 'mode', path, (v, p) => expectOneOf(v, MODES, p)),
     worlds: requiredField(object, 'worlds', path, expectPositiveInteger),
@@ -42,5 +50,6 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
     ...(interactions !== undefined && { interactions }),
     ...(fixChoice !== undefined && { fixChoice }),
     ...(models !== undefined && { models }),
+    ...(tieTolerance !== undefined && { tieTolerance }),
   };
 }

@@ -57,3 +57,29 @@ describe("'auto' picks exact whenever its queries are within the sampling budget
     expect(resolveMethod('mc', 3)).toBe('mc');
   });
 });
+
+describe('the tie tolerance stops top1 and ranking on a tie', () => {
+  // 17 players (above the exact finish): the first two tie at 1/2 each (an OR of them), the rest 0.
+  const n = 17;
+  const table = () => new TableGameAdapter(tableGame(tiedGame(n), n, 'tie17', [0, 1]));
+  const base: EstimatorOptions = { delta: 0.05, stop: 'top1', width: 0, budget: Infinity, maxPermutations: 3000, radius: 'betting' };
+
+  it.each(['top1', 'ranking'] as const)('%s: without a tolerance the tie runs to the cap; with 0.1 it stops well before, values within their intervals', (stop) => {
+    const off = runEstimator('permutation', table(), seededRng(3), { ...base, stop, maxPermutations: 300 });
+    expect(off.stopReason).toBe('maxPermutations');
+    const on = runEstimator('permutation', table(), seededRng(3), { ...base, stop, tieTolerance: 0.1 });
+    expect(on.stopReason).toBe(stop);
+    expect(on.permutations).toBeLessThan(3000);
+    // phi = 1/2, 1/2, 0, ... (the OR of the first two, by hand).
+    expect(on.ci![0][0]).toBeLessThanOrEqual(0.5);
+    expect(on.ci![0][1]).toBeGreaterThanOrEqual(0.5);
+    expect(Math.abs(on.values[0] - on.values[1])).toBeLessThanOrEqual(0.1);
+  });
+
+  it('tiedWithin reads the difference interval from the two intervals (by hand: [0.40-0.52, 0.50-0.45] = [-0.12, 0.05])', async () => {
+    const { tiedWithin } = await import('./tied.ts');
+    expect(tiedWithin([0.4, 0.5], [0.45, 0.52], 0.12)).toBe(true);
+    expect(tiedWithin([0.4, 0.5], [0.45, 0.52], 0.11)).toBe(false);
+    expect(tiedWithin([0.4, 0.5], [0.45, 0.52], 0)).toBe(false);
+  });
+});

@@ -8,7 +8,7 @@ import { hoeffdingRadius } from '../stats/hoeffding-radius.ts';
 import { PairedBettingTest } from '../stats/paired-betting-test.ts';
 import { RunningStats } from '../stats/welford.ts';
 import { intervalsSatisfy, narrowEnough } from './stop-rules.ts';
-import { pairedRankingSeparated, pairedTopSeparated, type PairTests } from './paired-stop.ts';
+import { pairedRankingSeparated, pairedTopSeparated, tieCheck, type PairTests } from './paired-stop.ts';
 import { KnownCoalitions, TRACK_COALITIONS_MAX_PLAYERS } from './known-coalitions.ts';
 import { exactShapleyFromTable } from './exact.ts';
 
@@ -187,7 +187,7 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
       history.push({ permutations: permutations(), cost: game.cost(), values, ci });
       checkpointCi = ci;
       atCheckpoint = true;
-      if (intervalsSatisfy(opts.stop, values, ci, opts.width)) {
+      if (intervalsSatisfy(opts.stop, values, ci, opts.width, opts.tieTolerance ?? 0)) {
         stopReason = opts.stop;
         break;
       }
@@ -226,9 +226,9 @@ function satisfiedNow(opts: EstimatorOptions, values: readonly number[], ci: rea
     case 'width':
       return narrowEnough(ci, opts.width);
     case 'top1':
-      return pairs.length === 0 ? values.length < 2 : pairedTopSeparated(values, pairs);
+      return pairs.length === 0 ? values.length < 2 : pairedTopSeparated(values, pairs, tieCheck(ci, opts.tieTolerance));
     case 'ranking':
-      return pairs.length === 0 ? values.length < 2 : pairedRankingSeparated(values, pairs);
+      return pairs.length === 0 ? values.length < 2 : pairedRankingSeparated(values, pairs, tieCheck(ci, opts.tieTolerance));
     case 'budget':
       return false;
   }

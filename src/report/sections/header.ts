@@ -116,5 +116,7 @@ function describeEstimator(settings: AnalysisSettings): string {
 
 function describeStop(settings: AnalysisSettings): string {
   if (!Object.hasOwn(STOP_RULE_CHOICES, settings.stop)) return String(settings.stop);
-  return STOP_RULE_CHOICES[settings.stop].description.replace('{width}', formatNumber(settings.width));
+  const rule = STOP_RULE_CHOICES[settings.stop].description.replace('{width}', formatNumber(settings.width));
+  const tie = settings.tieTolerance ?? 0;
+  return (settings.stop === 'top1' || settings.stop === 'ranking') && tie > 0 ? `${rule}; steps within ±${formatNumber(tie)} of each other count as tied` : rule;
 }
