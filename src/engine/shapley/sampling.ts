@@ -9,7 +9,7 @@ import { PairedBettingTest } from '../stats/paired-betting-test.ts';
 import { RunningStats } from '../stats/welford.ts';
 import { intervalsSatisfy, narrowEnough } from './stop-rules.ts';
 import { pairedRankingSeparated, pairedTopSeparated, tieCheck, type PairTests } from './paired-stop.ts';
-import { KnownCoalitions, TRACK_COALITIONS_MAX_PLAYERS } from './known-coalitions.ts';
+import { INTERVAL_UPDATE_COST, KnownCoalitions, TRACK_COALITIONS_MAX_PLAYERS } from './known-coalitions.ts';
 import { exactShapleyFromTable } from './exact.ts';
 
 /** Slack when reading accumulated fractional work (sums of 2/(n - 1) fall just short of integers). */
@@ -83,7 +83,7 @@ function bigMarginalsAlong(game: Game, order: readonly number[], ends: Endpoints
  * The loop every sampling estimator shares: rounds of i.i.d. samples, intervals, stop rules,
  * budget and the checkpoint history. With `exactWhenKnown`, up to 16 players it also keeps every
  * value it has seen; once all 2^n coalitions are among them, or its work reaches the exact
- * method's (2^n queries, or 2^n / n rounds; the rest is then asked for), it answers the exact values (stop reason `exact`), so a tie that no number of
+ * method's (2^n queries, or interval updates worth as much; the rest is then asked for), it answers the exact values (stop reason `exact`), so a tie that no number of
  * samples would separate never costs more than the exact method.
  *
  * Intervals (`opts.radius`):
@@ -153,10 +153,10 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
     }
     work += draw(game, rng, sample);
     rounds++;
-    // Once the sampling has done the exact method's work (asked for its 2^n values, or updated
-    // n intervals a round 2^n / n times: each update costs about what a value does), the coalitions
-    // not seen yet are asked for too: what is left of exact costs less than sampling on.
-    if (known && !known.complete && (known.queries >= known.table.length || rounds * n >= known.table.length)) known.fill();
+    // Once the sampling has done the exact method's work (asked for its 2^n values, or updated n
+    // intervals a round for as long as 2^n values take), the coalitions not seen yet are asked for
+    // too: what is left of exact costs less than sampling on.
+    if (known && !known.complete && (known.queries >= known.table.length || rounds * n * INTERVAL_UPDATE_COST >= known.table.length)) known.fill();
     if (known?.complete) {
       const values = exactShapleyFromTable(known.table, n);
       const ci = values.map((v): [number, number] => [v, v]);

@@ -52,19 +52,14 @@ export class BettingConfidenceSequence {
   ) {
     if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
     if (!(within[0] >= 0 && within[0] <= within[1] && within[1] <= 1)) throw new RangeError(`betting confidence sequence: range [${within[0]}, ${within[1]}] not inside [0, 1]`);
-    this.logUp = new Float64Array(grid + 1);
-    this.logDown = new Float64Array(grid + 1);
-    this.pendingUp = new Float64Array(grid + 1).fill(1);
-    this.pendingDown = new Float64Array(grid + 1).fill(1);
-    // The caps c/m and c/(1-m) of each candidate, computed once (a division per candidate and sample was most of a push).
-    this.capUp = new Float64Array(grid + 1);
-    this.capDown = new Float64Array(grid + 1);
-    for (let k = 1; k < grid; k++) {
-      this.capUp[k] = c / (k / grid);
-      this.capDown[k] = c / (1 - k / grid);
-    }
     this.low = Math.max(Math.ceil(within[0] * grid) - 1, 0);
     this.high = Math.min(Math.floor(within[1] * grid) + 1, grid);
+    this.logUp = new Float64Array(grid + 1);
+    this.logDown = new Float64Array(grid + 1);
+    // Only candidates inside are ever read: the rest stay as allocated.
+    this.pendingUp = new Float64Array(grid + 1).fill(1, this.low, this.high + 1);
+    this.pendingDown = new Float64Array(grid + 1).fill(1, this.low, this.high + 1);
+    [this.capUp, this.capDown] = betCaps(grid, c);
     // Hedging with weight 1/2 on each side: exclude m once either capital reaches 2/alpha.
     this.threshold = Math.log(2 / alpha);
   }
@@ -129,4 +124,23 @@ export class BettingConfidenceSequence {
     }
     this.sinceFold = 0;
   }
+}
+
+/** The caps c/m and c/(1-m) of every candidate of a grid, computed once per grid and fraction (read only). */
+const CAPS = new Map<string, readonly [Float64Array, Float64Array]>();
+
+function betCaps(grid: number, c: number): readonly [Float64Array, Float64Array] {
+  const key = `${grid}:${c}`;
+  let caps = CAPS.get(key);
+  if (!caps) {
+    const up = new Float64Array(grid + 1);
+    const down = new Float64Array(grid + 1);
+    for (let k = 1; k < grid; k++) {
+      up[k] = c / (k / grid);
+      down[k] = c / (1 - k / grid);
+    }
+    caps = [up, down];
+    CAPS.set(key, caps);
+  }
+  return caps;
 }
