@@ -56,6 +56,14 @@ export function targets(rows: readonly WorkloadResult[]): Target[] {
       out.push({ goal: `guaranteed width 0.02 at n = ${n}: >= 2x fewer queries than permutation + Bernstein (aim 3x)`, measured: `${ratio.toFixed(2)}x (${best.name.split(': ')[1]}, ${best.detail!.queries} queries)`, met: ratio >= 2 });
     }
   }
+  const exactBatch = rows.find((r) => r.group === 'demo:eight-step' && /^batch \d+ cases, exact$/.test(r.name));
+  const mcBatch = rows.find((r) => r.group === 'demo:eight-step' && /^batch \d+ cases, Monte Carlo/.test(r.name));
+  if (exactBatch && mcBatch) {
+    const ratio = mcBatch.wallMs / exactBatch.wallMs;
+    const most = mcBatch.detail!.maxCaseEvaluations as number;
+    const all = mcBatch.detail!.coalitions as number;
+    out.push({ goal: '8-step batch: Monte Carlo wall at most 3x exact, no case past 2^n distinct coalitions', measured: `${fmtMs(mcBatch.wallMs)} vs ${fmtMs(exactBatch.wallMs)}: ${ratio.toFixed(2)}x; at most ${most} of ${all} coalitions a case`, met: ratio <= 3 && most <= all });
+  }
   const anytime = rows.find((r) => r.group === 'demo:eight-step' && /adaptive stream \(anytime stop\)/.test(r.name));
   if (anytime) {
     const d = anytime.detail!;

@@ -56,7 +56,7 @@ export interface ModelOptions {
 }
 
 export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method ${METHODS.join('|')}] [--mode ${MODES.join('|')}]
-       [--worlds N] [--delta D] [--stop ${STOP_RULES.join('|')}] [--width W] [--budget C] [--seed S]
+       [--worlds N] [--delta D] [--stop ${STOP_RULES.join('|')}] [--width W] [--tie-tolerance T] [--budget C] [--seed S]
        [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius ${RADII.join('|')}] [--max-permutations N] [--fix STEP=FIX]...
        [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
@@ -157,6 +157,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         break;
       case '--width':
         settings.width = num(flag, value(), (x) => x > 0, 'a positive number');
+        break;
+      case '--tie-tolerance':
+        settings.tieTolerance = num(flag, value(), (x) => x >= 0 && x <= 1, 'a number from 0 to 1');
         break;
       case '--budget':
         settings.budget = num(flag, value(), (x) => x > 0, 'a positive number');

@@ -74,7 +74,9 @@ describe('blame tables and options', () => {
     expect(a.stdout).toBe(b.stdout);
     const c = JSON.parse(a.stdout).cases[0];
     expect(c.method).toBe('mc');
-    expect(c.stopReason).toBe('width');
+    // Four steps: a round's interval updates already cost more than the exact method's 16 values, so
+    // sampling finishes with the exact values, whose zero-width intervals contain them too.
+    expect(c.stopReason).toBe('exact');
     const exact = { planner: 5 / 12, retriever: 5 / 12, writer: 1 / 12, reviewer: 1 / 12 };
     for (const [step, v] of Object.entries(exact)) {
       expect(c.ci[step][0]).toBeLessThanOrEqual(v);
@@ -88,10 +90,21 @@ describe('blame tables and options', () => {
     const r = blame(REFUND, '--json', '--method', 'mc', '--estimator', 'permutation', '--stop', 'budget', '--budget', '1000', '--max-permutations', '20');
     expect(r.status).toBe(0);
     const c = JSON.parse(r.stdout).cases[0];
-    expect(c).toMatchObject({ estimator: 'permutation', permutations: 20, queries: 2 + 3 * 20 });
+    // One round's interval updates cost more than the exact method's 16 values: the unseen coalitions
+    // are then asked for, so the queries are those of one order (2 + 3) plus the 11 or more not seen.
+    expect(c).toMatchObject({ estimator: 'permutation', permutations: 1, stopReason: 'exact' });
+    expect(c.queries).toBeGreaterThan(2 + 3);
+    expect(c.queries).toBeLessThanOrEqual(2 + 3 + 16);
     const exact = JSON.parse(blame(REFUND, '--json').stdout).cases[0];
     expect(exact.queries).toBe(16);
     expect(exact.estimator).toBeUndefined();
+  });
+
+  it('reads --tie-tolerance into the settings it saves, and refuses one outside [0, 1]', () => {
+    const saved = join(mkdtempSync(join(tmpdir(), 'blame-tie-')), 'tie.agentblame-session.json');
+    expect(blame(REFUND, '--json', '--method', 'mc', '--tie-tolerance', '0.02', '--save', saved).status).toBe(0);
+    expect(JSON.parse(readFileSync(saved, 'utf8')).settings.tieTolerance).toBe(0.02);
+    expectBadInput(blame(REFUND, '--tie-tolerance', '1.5'), /--tie-tolerance/);
   });
 
   it('prints pairwise interactions with --interactions, and none without', () => {

@@ -27,7 +27,7 @@ function caseRng(seed: number, caseId: string) {
 
 /** Run exact or Monte Carlo Shapley on a game and the baselines beside it. */
 export function attribute(game: Game, caseId: string, settings: AnalysisSettings): { method: 'exact' | 'mc'; estimate: ShapleyEstimate } {
-  const method = resolveMethod(settings.method, game.players.length);
+  const method = resolveMethod(settings.method, game.players.length, settings.maxPermutations);
   const estimate =
     method === 'exact'
       ? exactShapley(game)
@@ -38,6 +38,7 @@ export function attribute(game: Game, caseId: string, settings: AnalysisSettings
           budget: settings.budget,
           maxPermutations: settings.maxPermutations,
           radius: settings.radius,
+          ...(settings.tieTolerance !== undefined && { tieTolerance: settings.tieTolerance }),
         });
   return { method, estimate };
 }
@@ -57,7 +58,7 @@ export function analyzeCase(def: ValidPipeline, c: CaseDef, settings: AnalysisSe
   // `def` passed validatePipeline when it was compiled: a malformed definition (duplicate names,
   // forward references, a step without fixes) would replay into silently wrong values.
   const players = def.steps.map((s) => s.name);
-  const method = resolveMethod(settings.method, players.length);
+  const method = resolveMethod(settings.method, players.length, settings.maxPermutations);
   const threshold = def.threshold ?? 1;
   try {
     // The factual run the record is checked against and failure is judged by: the case's own world

@@ -17,11 +17,11 @@ import { minimalRepairs } from './repairs/minimal-repairs.ts';
 export const COALITION_TABLE_MAX_PLAYERS = 10;
 
 /** A case that could not be analysed (no values were measured, so they are NaN). */
-export function errorResult(caseId: string, players: readonly string[], settings: Pick<AnalysisSettings, 'method'>, error: string): ErrorCaseResult {
+export function errorResult(caseId: string, players: readonly string[], settings: Pick<AnalysisSettings, 'method'> & Partial<Pick<AnalysisSettings, 'maxPermutations'>>, error: string): ErrorCaseResult {
   return {
     id: caseId,
     players: [...players],
-    method: resolveMethod(settings.method, players.length),
+    method: resolveMethod(settings.method, players.length, settings.maxPermutations),
     failed: true,
     vEmpty: NaN,
     vAll: NaN,

@@ -23,7 +23,7 @@ export const MODE_CHOICES: Readonly<Record<Mode, SettingChoice>> = {
 export const METHOD_CHOICES: Readonly<Record<Method | 'auto', SettingChoice>> = {
   exact: { label: 'Exact (all coalitions)', description: 'exact Shapley over every coalition' },
   mc: { label: 'Monte Carlo (sampled; see Estimator)', description: 'Monte Carlo sampling' },
-  auto: { label: 'Automatic', description: 'auto: exact up to 12 steps, else Monte Carlo' },
+  auto: { label: 'Automatic', description: 'auto: exact when its 2^n queries are within what Monte Carlo may ask at its cap (up to 17 steps at 10 000 permutations), else Monte Carlo' },
 };
 
 export const STOP_RULE_CHOICES: Readonly<Record<StopRule, SettingChoice>> = {

@@ -73,7 +73,7 @@ function inferRange(values: Float64Array): [number, number] {
  */
 export function analyzeTableGame(table: TableGame, settings: AnalysisSettings, threshold = 1): CaseResult {
   const game = new TableGameAdapter(table);
-  const method = resolveMethod(settings.method, table.players.length);
+  const method = resolveMethod(settings.method, table.players.length, settings.maxPermutations);
   const counts = () => ({ cost: 0, evaluations: game.evaluations });
   if (game.value(0) >= threshold) return refuseNonFinite(passedResult(table.id, game, method, counts));
   const { estimate } = attribute(game, table.id, settings);

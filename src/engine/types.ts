@@ -131,7 +131,7 @@ export interface AnalysisSettings {
   mode: Mode;
   /** Worlds for posterior and prior modes (recorded always uses the case's one world). */
   worlds: number;
-  /** 'auto' = exact up to 12 players, Monte Carlo above. */
+  /** 'auto' = exact when its 2^n queries are within Monte Carlo's at the permutation cap (settings.ts resolveMethod), Monte Carlo above. */
   method: Method | 'auto';
   delta: number;
   stop: StopRule;
@@ -144,6 +144,11 @@ export interface AnalysisSettings {
   /** The Monte Carlo estimator, by its registry name (src/engine/shapley/registry.ts). */
   estimator: EstimatorName;
   seed: number;
+  /**
+   * top1 and ranking also stop on a tie: two steps count as tied once the interval of their
+   * difference lies within ±tieTolerance (from their simultaneous intervals). Absent or 0: off.
+   */
+  tieTolerance?: number;
   /** Also compute the Shapley interaction index of every pair of steps (default: no). */
   interactions?: boolean;
   /** Which fix each step uses, by step name (default: its first fix). */

@@ -25,10 +25,12 @@ describe('renderReport on the refund demo', () => {
   it('states every setting, the date of the session and the fixes, saying blame is relative to them', () => {
     const text = visibleText(html);
     for (const fragment of [
-      'refund-policy.trace.json', '2026-03-02 09:31 UTC', 'recorded:', 'auto: exact up to 12 steps', 'δ = 0.05', 'top1:',
-      'Budget per case none', 'Total step cost 14 units', 'Blame is relative to these fixes.',
+      'refund-policy.trace.json', '2026-03-02 09:31 UTC', 'recorded:', 'exact Shapley over every coalition (chosen by auto)', 'δ = 0.05',
+      'Total step cost 14 units', 'Blame is relative to these fixes.',
       'planner date constraint', 'retriever drop superseded docs', 'writer cite sources', 'reviewer check cited claims',
     ]) expect(text).toContain(fragment);
+    // What ran was exact: the Monte Carlo knobs (stop rule, budget, estimator) are not claimed.
+    for (const fragment of ['Stop rule', 'Budget per case', 'estimator']) expect(text).not.toContain(fragment);
   });
 
   it('shows Shapley 5/12 and 1/12 with three decimals, beside the baselines and the coalition table', () => {

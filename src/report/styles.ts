@@ -8,13 +8,13 @@ export const REPORT_CSS = `
 :root {
   color-scheme: light dark;
   --bg: #ffffff; --fg: #1b1f24; --muted: #5b6470; --line: #d8dde3; --soft: #f4f6f8; --accent: #2f5fd0;
-  --pos: #d9534f; --neg: #2e8b57; --whisker: #1b1f24; --warn-bg: #fff6e0; --warn-line: #e0b54a;
+  --pos: #c2410c; --neg: #1d63c9; --whisker: #1b1f24; --warn-bg: #fff6e0; --warn-line: #e0b54a;
   --s0: #2f5fd0; --s1: #d9534f; --s2: #2e8b57; --s3: #b8860b; --s4: #8e44ad; --s5: #16a2b8; --s6: #e67e22; --s7: #7f8c8d;
 }
 @media (prefers-color-scheme: dark) {
   :root {
     --bg: #15181c; --fg: #e6e9ed; --muted: #9aa4b0; --line: #323942; --soft: #1e2227; --accent: #7fa6ff;
-    --pos: #ff7b72; --neg: #56d364; --whisker: #e6e9ed; --warn-bg: #2d2613; --warn-line: #9e7b22;
+    --pos: #ff8f5e; --neg: #74adff; --whisker: #e6e9ed; --warn-bg: #2d2613; --warn-line: #9e7b22;
     --s0: #7fa6ff; --s1: #ff7b72; --s2: #56d364; --s3: #e3b341; --s4: #d2a8ff; --s5: #39c5cf; --s6: #ffa657; --s7: #b1bac4;
   }
 }
@@ -62,7 +62,7 @@ svg.chart .grid { stroke: var(--line); stroke-width: 1; }
 svg.chart .axis { stroke: var(--muted); stroke-width: 1.2; }
 svg.chart .bar.pos { fill: var(--pos); }
 svg.chart .bar.neg { fill: var(--neg); }
-svg.chart .bar.b-shapley { fill: var(--s0); }
+svg.chart .bar.b-shapley { fill: var(--pos); }
 svg.chart .bar.b-fixalone { fill: var(--s3); }
 svg.chart .bar.b-loo { fill: var(--s4); }
 svg.chart .whisker { stroke: var(--whisker); stroke-width: 1.5; fill: none; }

@@ -19,6 +19,13 @@ function expectProbability(value: unknown, path: string): number {
   return number;
 }
 
+/** A tie tolerance: from 0 (off) to 1. */
+function expectTolerance(value: unknown, path: string): number {
+  const number = expectFiniteNumber(value, path);
+  if (!(number >= 0 && number <= 1)) throw new FormatError(path, `expected a number from 0 to 1, got ${number}`);
+  return number;
+}
+
 /** The analysis settings a session was run with, rebuilt from untrusted JSON. */
 export function validateSettings(value: unknown, path: string): AnalysisSettings {
   const object = expectObject(value, path);
@@ -27,6 +34,7 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
   const models = optionalField(object, 'models', path, (v, p) => recordOf(v, p, expectString));
   const repairs = optionalField(object, 'repairs', path, validateRepairSettings);
   const modelParams = optionalField(object, 'modelParams', path, (v, p) => recordOf(v, p, (x, q) => recordOf(x, q, (y) => y)));
+  const tieTolerance = optionalField(object, 'tieTolerance', path, expectTolerance);
   return {
     mode: requiredField(object, 'mode', path, (v, p) => expectOneOf(v, MODES, p)),
     worlds: requiredField(object, 'worlds', path, expectPositiveInteger),
@@ -46,6 +54,7 @@ export function validateSettings(value: unknown, path: string): AnalysisSettings
     ...(models !== undefined && { models }),
     ...(repairs !== undefined && { repairs }),
     ...(modelParams !== undefined && { modelParams }),
+    ...(tieTolerance !== undefined && { tieTolerance }),
   };
 }
 

@@ -30,8 +30,8 @@ export function emptyUrlState(): UrlState {
 }
 
 /** Settings a link carries: the ones that change what a study computes (numbers and names only). */
-const SETTING_KEYS = ['mode', 'worlds', 'method', 'seed', 'delta', 'stop', 'width', 'maxPermutations', 'estimator', 'radius'] as const;
-const NUMERIC = new Set<string>(['worlds', 'seed', 'delta', 'width', 'maxPermutations']);
+const SETTING_KEYS = ['mode', 'worlds', 'method', 'seed', 'delta', 'stop', 'width', 'maxPermutations', 'estimator', 'radius', 'tieTolerance'] as const;
+const NUMERIC = new Set<string>(['worlds', 'seed', 'delta', 'width', 'maxPermutations', 'tieTolerance']);
 
 function sortText(sort: CaseSort): string {
   return sort.by === 'step' ? `step:${sort.dir}:${sort.step}` : sort.by;

@@ -137,6 +137,14 @@ export class UrlSync {
       opened = this.#openTraceQuery(settings);
     } else if (state.demo !== null) {
       opened = opener.openDemo(state.demo, { settings, keepNavigation: true });
+    } else if (state.session !== null && initial) {
+      // A link to a study opened in another browser (or whose storage was cleared): the session
+      // lives only where it was opened, and nothing here can reopen it but its file.
+      opener.notice = {
+        title: 'This link names a session that is not in this browser',
+        problem: { message: 'A study opened from your own file is kept only in the browser where it was opened (nothing is uploaded). Open the session file or report exported from there, or open the trace again here.' },
+        action: { label: 'Open a session or report file…', run: () => document.querySelector<HTMLInputElement>('input[type=file]')?.click() },
+      };
     } else if (!initial && runner.study) {
       opener.close();
     }

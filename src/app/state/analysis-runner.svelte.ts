@@ -68,6 +68,11 @@ export class AnalysisRunner {
   editProblem = $state.raw<DefinitionProblem | null>(null);
   /** The definition as the study was opened (what Revert goes back to, however often it was re-run). */
   openedSource = $state.raw<string | null>(null);
+  /**
+   * The results shown are those of the previous settings: new settings keep them on screen until
+   * their own first results arrive (switching to Monte Carlo no longer empties the view).
+   */
+  previousShown = $state(false);
   /** Time limit for one case, in seconds (the command's --timeout). */
   caseTimeoutS = $state(10);
   /** Workers in the analysis pool (a `?workers=N` query overrides the default). */
@@ -198,6 +203,7 @@ export class AnalysisRunner {
     if (options.settings) this.settings = options.settings;
     else if (!options.keepSettings) this.settings = { ...DEFAULT_SETTINGS };
     this.results = [];
+    this.previousShown = false;
     this.progress = null;
     await this.#loadDefinition(options.loaded);
     if (options.results && options.results.length > 0) this.#restore(options.results);
@@ -255,6 +261,7 @@ export class AnalysisRunner {
     this.editProblem = null;
     this.openedSource = null;
     this.results = [];
+    this.previousShown = false;
     this.progress = null;
     this.#navigation.reset();
   }
@@ -293,7 +300,10 @@ export class AnalysisRunner {
       const index = study.cases.length + gameIndex;
       if (results[index] === undefined) items.push({ kind: 'game', index, game });
     });
-    this.results = [...results];
+    if (!(this.previousShown && results.every((r) => r === undefined))) {
+      this.previousShown = false;
+      this.results = [...results];
+    }
     const startedAt = performance.now();
     const done = results.filter((r) => r !== undefined).length;
     this.progress = { status: items.length === 0 ? 'done' : 'running', done, total: this.itemCount, cost: sumCost(results), startedAt, doneThisRun: 0, elapsedMs: 0 };
@@ -414,9 +424,21 @@ export class AnalysisRunner {
     return entry;
   }
 
+  /** Shows the results cached for the current settings; with none yet, what is shown stays (marked) until they arrive. */
   #showCachedResults(): void {
     const entry = this.#cache.get(this.#key());
+    if ((!entry || entry.every((r) => r === undefined)) && this.results.some((r) => r !== undefined)) {
+      this.previousShown = true;
+      return;
+    }
+    this.previousShown = false;
     this.results = entry ? [...entry] : [];
+  }
+
+  /** The finished results of the current settings (what is saved: never the previous settings' results on show). */
+  currentResults(): CaseResult[] {
+    const entry = this.#cache.get(this.#key());
+    return this.previousShown ? (entry ?? []).filter((r): r is CaseResult => r !== undefined) : this.finishedResults();
   }
 
   #scheduleFlush(key: string): void {
@@ -432,6 +454,11 @@ export class AnalysisRunner {
     const pending = this.#pending;
     this.#pending = [];
     if (key !== this.#key()) return;
+    if (this.previousShown) {
+      // The first results of the new settings replace the previous settings' on show.
+      this.previousShown = false;
+      this.results = [...this.#cacheEntry(key)];
+    }
     const next = [...this.results];
     let cost = this.progress?.cost ?? 0;
     for (const { index, result } of pending) {
@@ -448,8 +475,10 @@ export class AnalysisRunner {
         elapsedMs: performance.now() - this.progress.startedAt,
       };
     }
-    // What is shown is stored at once (a reload that follows finds it); the flush is throttled already.
-    this.#saveNow();
+    // A run's first results are stored at once (a reload right after them finds them); later ones
+    // through the autosave's throttle, as building the session on every flush made long tasks.
+    if (this.progress && this.progress.doneThisRun === pending.length) this.#saveNow();
+    else this.#autosave.schedule();
   }
 
   #saveNow(): void {

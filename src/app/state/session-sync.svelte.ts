@@ -109,6 +109,8 @@ export class SessionSync {
     // An interrupted analysis stays stored as running (with no tab holding its run lock), so it is offered for resume.
     const shown = bench.progress?.status ?? 'idle';
     const status: Session['status'] = shown === 'interrupted' ? 'running' : shown;
-    return sessionOf(identity, bench.study, bench.settings, bench.finishedResults(), bench.batch, status);
+    // Only the current settings' results: the previous settings' ones stay on show until new ones arrive, never saved under the new.
+    const results = bench.currentResults();
+    return sessionOf(identity, bench.study, bench.settings, results, bench.previousShown ? null : bench.batch, status);
   }
 }

@@ -29,9 +29,10 @@ describe('settingsKey', () => {
   it('ignores Monte Carlo knobs for exact analysis only', () => {
     expect(key({ ...base, delta: 0.1, stop: 'ranking' }, defaults)).toBe(key(base, defaults));
     expect(key({ ...base, method: 'mc', delta: 0.1 }, defaults)).not.toBe(key({ ...base, method: 'mc' }, defaults));
-    // 'auto' is exact up to 12 steps (same key as 'exact'), Monte Carlo above.
+    // 'auto' is exact while 2^n queries are within the sampling cap's (17 steps at 10 000), Monte Carlo above.
     expect(key({ ...base, method: 'auto', budget: 50 }, defaults)).toBe(key(base, defaults));
-    expect(key({ ...base, method: 'auto', budget: 50 }, defaults, 14)).not.toBe(key({ ...base, method: 'auto' }, defaults, 14));
+    expect(key({ ...base, method: 'auto', budget: 50 }, defaults, 17)).toBe(key({ ...base, method: 'auto' }, defaults, 17));
+    expect(key({ ...base, method: 'auto', budget: 50 }, defaults, 18)).not.toBe(key({ ...base, method: 'auto' }, defaults, 18));
   });
 
   it('reads the width only under the width stop rule', () => {

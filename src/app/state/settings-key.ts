@@ -19,14 +19,14 @@ export function settingsKey(settings: AnalysisSettings, defaultFixes: Readonly<R
   const fixes = Object.entries(settings.fixChoice ?? {})
     .filter(([step, fix]) => ownValue(defaultFixes, step) !== undefined && ownValue(defaultFixes, step) !== fix)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const method = resolveMethod(settings.method, stepCount);
+  const method = resolveMethod(settings.method, stepCount, settings.maxPermutations);
   const monteCarlo = method === 'mc';
   return JSON.stringify([
     settings.mode,
     settings.seed,
     method,
     settings.mode === 'recorded' ? null : settings.worlds,
-    monteCarlo ? [settings.delta, settings.stop, settings.stop === 'width' ? settings.width : null, String(settings.budget), settings.radius, settings.maxPermutations, settings.estimator] : null,
+    monteCarlo ? [settings.delta, settings.stop, settings.stop === 'width' ? settings.width : null, String(settings.budget), settings.radius, settings.maxPermutations, settings.estimator, settings.stop === 'top1' || settings.stop === 'ranking' ? (settings.tieTolerance ?? 0) : null] : null,
     fixes,
     settings.interactions === true,
     settings.models ? Object.entries(settings.models).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : null,

@@ -21,6 +21,8 @@ import type { SessionSync } from './session-sync.svelte.ts';
 export interface Notice {
   title: string;
   problem: ImportProblem;
+  /** What the user can do about it, as a button beside the message. */
+  action?: { label: string; run: () => void };
 }
 
 /** How a study is opened: settings to apply (from a link) and whether the view set beforehand stays. */
@@ -134,7 +136,6 @@ export class StudyOpener {
 
   async openDemo(id: string, options: OpenOptions = {}): Promise<void> {
     try {
-      const { text, fileName } = await fetchDemo(id);
       if (DEMOS.find((d) => d.id === id)?.responses) {
         // Validated like any untrusted cache: an entry must answer the request it was made for.
         const entries = (await fetchDemoResponses(id)).flatMap((raw, k) => {
@@ -146,6 +147,13 @@ export class StudyOpener {
         });
         await this.#runner.responseStore.putMany(entries);
       }
+      // A demo opened before is its stored session (newest first), not another identical entry;
+      // a link with settings of its own opens the demo afresh.
+      if (!options.settings || Object.keys(options.settings).length === 0) {
+        const stored = (await this.#sync.store?.list().catch(() => []))?.find((summary) => isDemoFile(id, summary.fileName));
+        if (stored && (await this.openStored(stored.id, { keepNavigation: options.keepNavigation, demo: id }))) return;
+      }
+      const { text, fileName } = await fetchDemo(id);
       await this.openSource(text, fileName, { ...options, demo: id });
       if (this.#runner.study?.fileName === fileName) this.demo = id;
     } catch (error) {

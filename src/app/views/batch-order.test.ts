@@ -18,3 +18,18 @@ describe('batch at a glance', () => {
     expect(batchHeadline({ ...batch, analyzed: 0 })).toBeNull();
   });
 });
+
+describe('one headline for the workbench and the report', () => {
+  it('a tie at the top names every tied step (the refund demo: planner and retriever, 5/12 each)', () => {
+    const batch: BatchResult = { failures: 1, analyzed: 1, unfixable: 0, cost: 22, steps: [step('planner', 5 / 12, 1), step('retriever', 5 / 12, 1), step('writer', 1 / 12, 0), step('reviewer', 1 / 12, 0)] };
+    expect(batchHeadline(batch)).toBe('Most blamed: planner and retriever, 0.417 each; fixing planner alone resolves 100.0 % of failures');
+  });
+
+  it('counts failures in the singular and plural, and says how far a run is', async () => {
+    const { failureCount } = await import('../../report/headline.ts');
+    expect(failureCount(1)).toBe('1 failure');
+    expect(failureCount(2)).toBe('2 failures');
+    expect(failureCount(96, { done: 120, total: 400 })).toBe('96 failures so far (120 of 400 cases analysed)');
+    expect(failureCount(400, { done: 400, total: 400 })).toBe('400 failures');
+  });
+});

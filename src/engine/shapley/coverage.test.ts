@@ -21,7 +21,7 @@ describe('coverage of every estimator under every bound', () => {
     for (const radius of RADII) {
       for (const stop of ['width', 'top1'] as const) {
         it(`${name}, ${radius}, stop ${stop}: intervals cover all players at every recorded time in >= 1 - delta of runs`, () => {
-          const opts: EstimatorOptions = { delta, stop, width: 0.15, budget: Infinity, maxPermutations: 400, radius };
+          const opts: EstimatorOptions = { delta, stop, width: 0.15, budget: Infinity, maxPermutations: 400, radius, exactWhenKnown: false };
           let covered = 0;
           for (let seed = 1; seed <= runs; seed++) {
             const est = runEstimator(name, new TableGameAdapter(tableGame(values, n, 'g', [0, 1])), seededRng(seed), opts);
@@ -56,7 +56,7 @@ describe('paired stop rules (betting)', () => {
     const runs = 100;
     for (let seed = 1; seed <= runs; seed++) {
       for (const name of ESTIMATOR_NAMES) {
-        const est = runEstimator(name, new TableGameAdapter(tableGame(values, 4, 'g', [0, 1])), seededRng(seed), { delta, stop: 'top1', width: 0, budget: Infinity, maxPermutations: 2000, radius: 'betting' });
+        const est = runEstimator(name, new TableGameAdapter(tableGame(values, 4, 'g', [0, 1])), seededRng(seed), { delta, stop: 'top1', width: 0, budget: Infinity, maxPermutations: 2000, radius: 'betting', exactWhenKnown: false });
         if (est.stopReason !== 'top1') continue;
         stopped++;
         if (est.values.indexOf(Math.max(...est.values)) !== top) wrong++;
@@ -72,7 +72,7 @@ describe('paired stop rules (betting)', () => {
     const values = tableOf(6, (m) => m.reduce((a, i) => a + weights[i], 0) * 0.9);
     values.forEach((_, mask) => (values[mask] += 0.1 * noise[mask]));
     for (const stop of ['top1', 'ranking'] as const) {
-      const opts = (radius: Radius): EstimatorOptions => ({ delta: 0.05, stop, width: 0, budget: Infinity, maxPermutations: 50_000, radius });
+      const opts = (radius: Radius): EstimatorOptions => ({ delta: 0.05, stop, width: 0, budget: Infinity, maxPermutations: 50_000, radius, exactWhenKnown: false });
       const paired = runEstimator('permutation', new TableGameAdapter(tableGame(values, 6, 'g', [0, 1])), seededRng(3), opts('betting'));
       const disjoint = runEstimator('permutation', new TableGameAdapter(tableGame(values, 6, 'g', [0, 1])), seededRng(3), opts('bernstein'));
       expect(paired.stopReason).toBe(stop);
@@ -82,13 +82,13 @@ describe('paired stop rules (betting)', () => {
 
   it('ranking never stops on tied players', () => {
     const values = tableOf(3, (m) => 0.6 * +m.includes(0) + 0.2 * +(m.includes(1) || m.includes(2)) + 0.1 * +(m.includes(1) && m.includes(2)));
-    const est = runEstimator('permutation', new TableGameAdapter(tableGame(values, 3, 'g', [0, 1])), seededRng(11), { delta: 0.05, stop: 'ranking', width: 0, budget: Infinity, maxPermutations: 3000, radius: 'betting' });
+    const est = runEstimator('permutation', new TableGameAdapter(tableGame(values, 3, 'g', [0, 1])), seededRng(11), { delta: 0.05, stop: 'ranking', width: 0, budget: Infinity, maxPermutations: 3000, radius: 'betting', exactWhenKnown: false });
     expect(est.stopReason).toBe('maxPermutations');
   });
 
   it('a budget stop with betting intervals reports the current estimate and its (anytime-valid) interval', () => {
     const values = randomTable(5, seededRng(12));
-    const est = runEstimator('permutation', new TableGameAdapter(tableGame(values, 5, 'g', [0, 1])), seededRng(1), { delta: 0.05, stop: 'budget', width: 0, budget: Infinity, maxPermutations: 33, radius: 'betting' });
+    const est = runEstimator('permutation', new TableGameAdapter(tableGame(values, 5, 'g', [0, 1])), seededRng(1), { delta: 0.05, stop: 'budget', width: 0, budget: Infinity, maxPermutations: 33, radius: 'betting', exactWhenKnown: false });
     expect(est.permutations).toBe(33);
     expect(est.ci!.every(([lo, hi], i) => lo <= est.values[i] + 1 && hi >= lo)).toBe(true);
   });

@@ -1,7 +1,14 @@
 import type { AnalysisSettings, Game, Rng, ShapleyEstimate } from '../types.ts';
 
 /** The Monte Carlo part of the analysis settings every estimator reads (budget: stop once the spent cost reaches it). */
-export type EstimatorOptions = Pick<AnalysisSettings, 'delta' | 'stop' | 'width' | 'budget' | 'maxPermutations' | 'radius'>;
+export type EstimatorOptions = Pick<AnalysisSettings, 'delta' | 'stop' | 'width' | 'budget' | 'maxPermutations' | 'radius' | 'tieTolerance'> & {
+  /**
+   * Answer the exact values once every coalition has been asked for (up to 16 players; stop reason
+   * `exact`). The analysis always asks for it (runEstimator); off, the estimator only samples, as
+   * tests of its intervals need.
+   */
+  exactWhenKnown?: boolean;
+};
 
 /** What an estimator returns; the registry adds `queries` (it counts the v(S) calls itself). */
 export type EstimatorOutput = Omit<ShapleyEstimate, 'queries'>;

@@ -25,7 +25,7 @@ class QueryCostGame implements Game {
 }
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
-const budgetOpts = (budget: number): EstimatorOptions => ({ delta: 0.05, stop: 'budget', width: 0, budget, maxPermutations: 1e9, radius: 'betting' });
+const budgetOpts = (budget: number): EstimatorOptions => ({ delta: 0.05, stop: 'budget', width: 0, budget, maxPermutations: 1e9, radius: 'betting', exactWhenKnown: false });
 
 // shapiq's checks for every approximator: the budget is spent and not overspent, the values are
 // efficient, and they agree with the exact computer.

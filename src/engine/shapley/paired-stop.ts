@@ -1,4 +1,5 @@
 import type { PairedBettingTest } from '../stats/paired-betting-test.ts';
+import { tiedWithin } from './tied.ts';
 
 /** The sequential sign tests of phi_i - phi_j for every pair i < j. */
 export type PairTests = { i: number; j: number; test: PairedBettingTest }[];
@@ -10,19 +11,27 @@ function order(pairs: PairTests, n: number, a: number, b: number): number {
   return flip * pairs[(i * (2 * n - i - 1)) / 2 + (j - i - 1)].test.sign;
 }
 
-/** top1 on paired differences: the leading estimate is shown above every other player. */
-export function pairedTopSeparated(values: readonly number[], pairs: PairTests): boolean {
+/** A tie check for a pair of players, when a tie tolerance is set. */
+export type TieCheck = ((a: number, b: number) => boolean) | null;
+
+/** The tie check on the players' simultaneous intervals, or null when `tolerance` is 0 or absent. */
+export function tieCheck(ci: readonly (readonly [number, number])[], tolerance: number | undefined): TieCheck {
+  return tolerance !== undefined && tolerance > 0 ? (a, b) => tiedWithin(ci[a], ci[b], tolerance) : null;
+}
+
+/** top1 on paired differences: the leading estimate is shown above (or tied with) every other player. */
+export function pairedTopSeparated(values: readonly number[], pairs: PairTests, tied: TieCheck = null): boolean {
   const n = values.length;
   let top = 0;
   for (let i = 1; i < n; i++) if (values[i] > values[top]) top = i;
-  for (let i = 0; i < n; i++) if (i !== top && order(pairs, n, top, i) !== 1) return false;
+  for (let i = 0; i < n; i++) if (i !== top && order(pairs, n, top, i) !== 1 && !tied?.(top, i)) return false;
   return true;
 }
 
 /** ranking on paired differences: sorted by estimate, each player is shown above the next. */
-export function pairedRankingSeparated(values: readonly number[], pairs: PairTests): boolean {
+export function pairedRankingSeparated(values: readonly number[], pairs: PairTests, tied: TieCheck = null): boolean {
   const n = values.length;
   const sorted = values.map((_, i) => i).sort((a, b) => values[b] - values[a]);
-  for (let k = 0; k + 1 < n; k++) if (order(pairs, n, sorted[k], sorted[k + 1]) !== 1) return false;
+  for (let k = 0; k + 1 < n; k++) if (order(pairs, n, sorted[k], sorted[k + 1]) !== 1 && !tied?.(sorted[k], sorted[k + 1])) return false;
   return true;
 }

@@ -47,10 +47,14 @@ export function listEstimators(): readonly Estimator[] {
   return ESTIMATOR_NAMES.map((name) => ESTIMATORS[name]);
 }
 
-/** Run the named estimator and count the v(S) values it asked for, repeats included. */
+/**
+ * Run the named estimator and count the v(S) values it asked for, repeats included. It answers the
+ * exact values once every coalition is known (unless `exactWhenKnown: false`), so sampling never
+ * asks for more than the exact method would need.
+ */
 export function runEstimator(name: string, game: Game, rng: Rng, opts: EstimatorOptions): ShapleyEstimate {
   const estimator = estimatorByName(name);
   const counting = new CountingGame(game);
-  const out = estimator.estimate(counting, rng, opts);
+  const out = estimator.estimate(counting, rng, { ...opts, exactWhenKnown: opts.exactWhenKnown ?? true });
   return { ...out, queries: counting.queries };
 }

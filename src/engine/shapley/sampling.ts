@@ -8,7 +8,9 @@ import { hoeffdingRadius } from '../stats/hoeffding-radius.ts';
 import { PairedBettingTest } from '../stats/paired-betting-test.ts';
 import { RunningStats } from '../stats/welford.ts';
 import { intervalsSatisfy, narrowEnough } from './stop-rules.ts';
-import { pairedRankingSeparated, pairedTopSeparated, type PairTests } from './paired-stop.ts';
+import { pairedRankingSeparated, pairedTopSeparated, tieCheck, type PairTests } from './paired-stop.ts';
+import { INTERVAL_UPDATE_COST, KnownCoalitions, TRACK_COALITIONS_MAX_PLAYERS } from './known-coalitions.ts';
+import { exactShapleyFromTable } from './exact.ts';
 
 /** Slack when reading accumulated fractional work (sums of 2/(n - 1) fall just short of integers). */
 const WORK_TOLERANCE = 1e-9;
@@ -79,7 +81,10 @@ function bigMarginalsAlong(game: Game, order: readonly number[], ends: Endpoints
 
 /**
  * The loop every sampling estimator shares: rounds of i.i.d. samples, intervals, stop rules,
- * budget and the checkpoint history.
+ * budget and the checkpoint history. With `exactWhenKnown`, up to 16 players it also keeps every
+ * value it has seen; once all 2^n coalitions are among them, or its work reaches the exact
+ * method's (2^n queries, or interval updates worth as much; the rest is then asked for), it answers the exact values (stop reason `exact`), so a tie that no number of
+ * samples would separate never costs more than the exact method.
  *
  * Intervals (`opts.radius`):
  * - `betting` (default): a betting confidence sequence per player at delta/n on the samples
@@ -92,8 +97,11 @@ function bigMarginalsAlong(game: Game, order: readonly number[], ends: Endpoints
  *   checkpoints, delta_k = delta / (n k (k+1)) (the rules as before: checked at checkpoints; a
  *   budget stop between them reports the last checkpoint's estimate and interval).
  */
-export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw: DrawRound, bound = game.range[1] - game.range[0]): EstimatorOutput {
-  const n = game.players.length;
+export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, draw: DrawRound, bound = outer.range[1] - outer.range[0]): EstimatorOutput {
+  const n = outer.players.length;
+  // Once every coalition has been asked for, the exact values are known: sampling stops there.
+  const known = opts.exactWhenKnown === true && n <= TRACK_COALITIONS_MAX_PLAYERS ? new KnownCoalitions(outer) : null;
+  const game: Game = known ?? outer;
   if (!(opts.delta > 0 && opts.delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${opts.delta}`);
   if (!(Number.isInteger(opts.maxPermutations) && opts.maxPermutations >= 1)) {
     throw new RangeError(`maxPermutations must be a positive integer, got ${opts.maxPermutations}`);
@@ -107,7 +115,9 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
   const stats = Array.from({ length: n }, () => new RunningStats());
   // Samples wider than [-span, span] get a finer grid, so one grid step stays span / BETTING_GRID.
   const grid = Math.ceil((BETTING_GRID * bound) / span);
-  const sequences = betting ? Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid)) : [];
+  // Every value lies within [-span, span], a part of the samples' [-bound, bound]: candidates outside are never updated.
+  const within: [number, number] = [(bound - span) / sampleRange, (bound + span) / sampleRange];
+  const sequences = betting ? Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid, undefined, within)) : [];
   const paired = betting && (opts.stop === 'top1' || opts.stop === 'ranking') && n > 1;
   const pairs: PairTests = paired ? pairTests(n, opts.delta) : [];
   const schedule = new CheckpointSchedule();
@@ -143,6 +153,16 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
     }
     work += draw(game, rng, sample);
     rounds++;
+    // Once the sampling has done the exact method's work (asked for its 2^n values, or updated n
+    // intervals a round for as long as 2^n values take), the coalitions not seen yet are asked for
+    // too: what is left of exact costs less than sampling on.
+    if (known && !known.complete && (known.queries >= known.table.length || rounds * n * INTERVAL_UPDATE_COST >= known.table.length)) known.fill();
+    if (known?.complete) {
+      const values = exactShapleyFromTable(known.table, n);
+      const ci = values.map((v): [number, number] => [v, v]);
+      history.push({ permutations: permutations(), cost: game.cost(), values, ci });
+      return { values, ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason: 'exact', history };
+    }
     for (let i = 0; i < n; i++) {
       stats[i].push(sample[i]);
       if (betting) sequences[i].push(clamp01((sample[i] + bound) / sampleRange));
@@ -167,7 +187,7 @@ export function sampleShapley(game: Game, rng: Rng, opts: EstimatorOptions, draw
       history.push({ permutations: permutations(), cost: game.cost(), values, ci });
       checkpointCi = ci;
       atCheckpoint = true;
-      if (intervalsSatisfy(opts.stop, values, ci, opts.width)) {
+      if (intervalsSatisfy(opts.stop, values, ci, opts.width, opts.tieTolerance ?? 0)) {
         stopReason = opts.stop;
         break;
       }
@@ -206,9 +226,9 @@ function satisfiedNow(opts: EstimatorOptions, values: readonly number[], ci: rea
     case 'width':
       return narrowEnough(ci, opts.width);
     case 'top1':
-      return pairs.length === 0 ? values.length < 2 : pairedTopSeparated(values, pairs);
+      return pairs.length === 0 ? values.length < 2 : pairedTopSeparated(values, pairs, tieCheck(ci, opts.tieTolerance));
     case 'ranking':
-      return pairs.length === 0 ? values.length < 2 : pairedRankingSeparated(values, pairs);
+      return pairs.length === 0 ? values.length < 2 : pairedRankingSeparated(values, pairs, tieCheck(ci, opts.tieTolerance));
     case 'budget':
       return false;
   }

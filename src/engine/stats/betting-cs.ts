@@ -29,6 +29,8 @@ export class BettingConfidenceSequence {
   /** Products of the factors since the last fold into the logs (each factor is in [1-c, 1+c], so FOLD of them stay in range). */
   private readonly pendingUp: Float64Array;
   private readonly pendingDown: Float64Array;
+  private readonly capUp: Float64Array;
+  private readonly capDown: Float64Array;
   private sinceFold = 0;
   private readonly threshold: number;
   private readonly moments = new RegularizedMoments();
@@ -36,17 +38,28 @@ export class BettingConfidenceSequence {
   private low = 0;
   private high: number;
 
+  /**
+   * `within`: a range in [0, 1] known to hold the mean (a Shapley value lies within ±(hi − lo),
+   * narrower than the samples' range): the sequence starts as its intersection with it (still
+   * valid, as the range holds the mean surely), so candidates outside are never updated. The ends
+   * stay strictly outside `within`, so a mean on its edge is never excluded.
+   */
   constructor(
     private readonly alpha: number,
     private readonly grid = BETTING_GRID,
     private readonly c = BETTING_MAX_FRACTION,
+    within: readonly [number, number] = [0, 1],
   ) {
     if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+    if (!(within[0] >= 0 && within[0] <= within[1] && within[1] <= 1)) throw new RangeError(`betting confidence sequence: range [${within[0]}, ${within[1]}] not inside [0, 1]`);
+    this.low = Math.max(Math.ceil(within[0] * grid) - 1, 0);
+    this.high = Math.min(Math.floor(within[1] * grid) + 1, grid);
     this.logUp = new Float64Array(grid + 1);
     this.logDown = new Float64Array(grid + 1);
-    this.pendingUp = new Float64Array(grid + 1).fill(1);
-    this.pendingDown = new Float64Array(grid + 1).fill(1);
-    this.high = grid;
+    // Only candidates inside are ever read: the rest stay as allocated.
+    this.pendingUp = new Float64Array(grid + 1).fill(1, this.low, this.high + 1);
+    this.pendingDown = new Float64Array(grid + 1).fill(1, this.low, this.high + 1);
+    [this.capUp, this.capDown] = betCaps(grid, c);
     // Hedging with weight 1/2 on each side: exclude m once either capital reaches 2/alpha.
     this.threshold = Math.log(2 / alpha);
   }
@@ -73,11 +86,20 @@ export class BettingConfidenceSequence {
     const { grid, c, pendingUp, pendingDown } = this;
     // Multiply in linear space (a log per candidate and sample is most of the cost) and fold into
     // the logs every FOLD samples; the ends are checked on the exact sum of both.
-    for (let k = this.low + 1; k < this.high; k++) {
-      const m = k / grid;
-      const d = x - m;
-      pendingUp[k] *= 1 + Math.min(lambda, c / m) * d;
-      pendingDown[k] *= 1 - Math.min(lambda, c / (1 - m)) * d;
+    // Bets below both caps (c/m >= c and c/(1-m) >= c) need no per-candidate minimum.
+    const { capUp, capDown } = this;
+    if (lambda <= c) {
+      for (let k = this.low + 1; k < this.high; k++) {
+        const d = x - k / grid;
+        pendingUp[k] *= 1 + lambda * d;
+        pendingDown[k] *= 1 - lambda * d;
+      }
+    } else {
+      for (let k = this.low + 1; k < this.high; k++) {
+        const d = x - k / grid;
+        pendingUp[k] *= 1 + Math.min(lambda, capUp[k]) * d;
+        pendingDown[k] *= 1 - Math.min(lambda, capDown[k]) * d;
+      }
     }
     if (++this.sinceFold === FOLD) this.fold();
     while (this.low + 1 < this.high && this.logCapitalUp(this.low + 1) >= this.threshold) this.low++;
@@ -102,4 +124,23 @@ export class BettingConfidenceSequence {
     }
     this.sinceFold = 0;
   }
+}
+
+/** The caps c/m and c/(1-m) of every candidate of a grid, computed once per grid and fraction (read only). */
+const CAPS = new Map<string, readonly [Float64Array, Float64Array]>();
+
+function betCaps(grid: number, c: number): readonly [Float64Array, Float64Array] {
+  const key = `${grid}:${c}`;
+  let caps = CAPS.get(key);
+  if (!caps) {
+    const up = new Float64Array(grid + 1);
+    const down = new Float64Array(grid + 1);
+    for (let k = 1; k < grid; k++) {
+      up[k] = c / (k / grid);
+      down[k] = c / (1 - k / grid);
+    }
+    caps = [up, down];
+    CAPS.set(key, caps);
+  }
+  return caps;
 }

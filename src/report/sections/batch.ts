@@ -4,6 +4,7 @@ import { formatCount, formatInterval, formatPercent, formatSigned } from '../for
 import { signedBarsSvg } from '../svgSignedBars.ts';
 import { stripSvg } from '../svgStrip.ts';
 import { NAME_CHARS } from './header.ts';
+import { batchHeadline, failureCount } from '../headline.ts';
 
 /**
  * The batch view: a one-line finding, a bar chart of mean Shapley blame with confidence whiskers,
@@ -15,16 +16,11 @@ export function renderBatch(batch: BatchResult | undefined, delta: number, resul
   }
   const steps = [...batch.steps].sort((a, b) => b.meanShapley - a.meanShapley);
   const top = steps[0];
-  const bestAlone = [...batch.steps].sort((a, b) => b.fixAloneRate - a.fixAloneRate)[0];
-  const finding = top
-    ? `<p class="lead">Most blamed: <strong>${e(clipText(top.step, NAME_CHARS))}</strong>, mean Shapley ${e(formatSigned(top.meanShapley))} ${e(formatInterval(top.ci))}, ${e(formatPercent(top.share))} of the repairable failure mass.${
-        bestAlone && bestAlone.fixAloneRate > 0
-          ? ` Fixing <strong>${e(clipText(bestAlone.step, NAME_CHARS))}</strong> alone resolves ${e(formatPercent(bestAlone.fixAloneRate))} of failures.`
-          : ' No single fix resolves any failure on its own.'
-      }</p>`
-    : '';
+  // The workbench's own headline (one builder), step names clipped as everywhere in the report.
+  const headline = batchHeadline({ ...batch, steps: batch.steps.map((s) => ({ ...s, step: clipText(s.step, NAME_CHARS) })) });
+  const finding = top && headline ? `<p class="lead" data-testid="report-headline">${e(headline)}.</p>` : '';
   const counts = `<p class="muted">${e(
-    `${formatCount(batch.failures)} failures, ${formatCount(batch.analyzed)} analysed, ${formatCount(batch.unfixable)} that no combination of the fixes repairs (counted apart); total step cost ${formatCount(batch.cost)}.`,
+    `${failureCount(batch.failures)}, ${formatCount(batch.analyzed)} analysed, ${formatCount(batch.unfixable)} that no combination of the fixes repairs (counted apart); total step cost ${formatCount(batch.cost)}.`,
   )}${batch.stoppedEarly ? ' Analysis stopped early: the top step was already separated from the others.' : ''}</p>`;
   // Signed bars by size with values and whiskers, as in the workbench's batch view (the same builder).
   const chart = signedBarsSvg(batch);

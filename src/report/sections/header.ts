@@ -1,4 +1,4 @@
-import type { AnalysisSettings } from '../../engine/types.ts';
+import type { AnalysisSettings, CaseResult } from '../../engine/types.ts';
 import { listEstimators } from '../../engine/shapley/registry.ts';
 import { METHOD_CHOICES, MODE_CHOICES, RADIUS_CHOICES, STOP_RULE_CHOICES } from '../../engine/setting-choices.ts';
 import type { Session } from '../../session/types.ts';
@@ -32,10 +32,12 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
     fact('Analysed', isoDate ? `<time datetime="${e(isoDate)}">${e(date)}</time>` : e(clipText(date, NAME_CHARS))),
     fact('Mode', e(describeMode(settings))),
     fact('Worlds', e(settings.mode === 'recorded' ? '1 (each case’s recorded world)' : `${formatCount(settings.worlds)} shared by all coalitions`)),
-    fact('Method', e(describeMethod(settings))),
+    fact('Method', e(describeMethod(settings, session.results))),
     fact('Confidence', e(`δ = ${settings.delta} (intervals hold together with probability ≥ ${Number(((1 - settings.delta) * 100).toFixed(2))} %)`)),
-    fact('Stop rule', e(describeStop(settings))),
-    fact('Budget per case', e(Number.isFinite(settings.budget) ? `${formatCount(settings.budget)} step-cost units` : 'none')),
+    // The Monte Carlo knobs only where sampling ran (an exact run has no stop rule or budget).
+    ...(sampled(settings, session.results)
+      ? [fact('Stop rule', e(describeStop(settings))), fact('Budget per case', e(Number.isFinite(settings.budget) ? `${formatCount(settings.budget)} step-cost units` : 'none'))]
+      : []),
     fact('Total step cost', e(`${formatCount(totalCost)} units`)),
     ...(usage ? [fact('Model requests', e(formatModelUsage(usage)))] : []),
     fact('Seed', e(String(settings.seed))),
@@ -78,11 +80,28 @@ function describeMode(settings: AnalysisSettings): string {
   return Object.hasOwn(MODE_CHOICES, settings.mode) ? MODE_CHOICES[settings.mode].description : String(settings.mode);
 }
 
-function describeMethod(settings: AnalysisSettings): string {
+/** Whether any case was sampled (by its result), or, before any result, whether the settings would sample. */
+function sampled(settings: AnalysisSettings, results: readonly CaseResult[]): boolean {
+  const ran = results.filter((r) => !r.error);
+  return ran.length > 0 ? ran.some((r) => r.method === 'mc') : settings.method !== 'exact';
+}
+
+/**
+ * What ran, from the results (the method each case was analysed with), not what the settings
+ * allowed: an `auto` run that was exact says exact, with no estimator named.
+ */
+function describeMethod(settings: AnalysisSettings, results: readonly CaseResult[]): string {
   const mc = `${METHOD_CHOICES.mc.description} with the ${describeEstimator(settings)} estimator (${describeRadius(settings)}, at most the queries of ${formatCount(settings.maxPermutations)} permutations)`;
-  if (settings.method === 'exact') return METHOD_CHOICES.exact.description;
-  if (settings.method === 'mc') return mc;
-  return `auto: exact up to 12 steps, else ${mc}`;
+  const ran = results.filter((r) => !r.error);
+  const exactCount = ran.filter((r) => r.method === 'exact').length;
+  const sampledCount = ran.length - exactCount;
+  // Sampled cases that ended with every coalition known carry the exact values.
+  const finishedExactly = ran.filter((r) => r.method === 'mc' && r.stopReason === 'exact').length;
+  const exactly = finishedExactly > 0 ? `; ${formatCount(finishedExactly)} of ${formatCount(sampledCount)} finished with the exact values once sampling had done the exact method's work` : '';
+  if (ran.length === 0) return settings.method === 'exact' ? METHOD_CHOICES.exact.description : settings.method === 'mc' ? mc : `${METHOD_CHOICES.auto.description} (no case analysed yet)`;
+  if (sampledCount === 0) return `${METHOD_CHOICES.exact.description}${settings.method === 'auto' ? ' (chosen by auto)' : ''}`;
+  if (exactCount === 0) return `${mc}${exactly}`;
+  return `exact for ${formatCount(exactCount)} cases, ${mc} for ${formatCount(sampledCount)}${exactly}`;
 }
 
 function describeRadius(settings: AnalysisSettings): string {
@@ -97,5 +116,7 @@ function describeEstimator(settings: AnalysisSettings): string {
 
 function describeStop(settings: AnalysisSettings): string {
   if (!Object.hasOwn(STOP_RULE_CHOICES, settings.stop)) return String(settings.stop);
-  return STOP_RULE_CHOICES[settings.stop].description.replace('{width}', formatNumber(settings.width));
+  const rule = STOP_RULE_CHOICES[settings.stop].description.replace('{width}', formatNumber(settings.width));
+  const tie = settings.tieTolerance ?? 0;
+  return (settings.stop === 'top1' || settings.stop === 'ranking') && tie > 0 ? `${rule}; steps within ±${formatNumber(tie)} of each other count as tied` : rule;
 }
