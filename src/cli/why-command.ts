@@ -7,7 +7,7 @@
  *   blame -- --check FILE.json [--runs N] [--json] [model flags] [--cache FILE]
  * Exit status: 0 done (a check that holds); 1 the check's bad call happened, or a rerun failed; 2 bad input.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -214,6 +214,8 @@ function bestPassing(fixes: readonly FixResult[]): FixResult | undefined {
 function writeFileWhole(path: string, text: string, what: string): void {
   const temporary = `${path}.${process.pid}.partial`;
   try {
+    // Checks live in a folder of their own (checks/...), often not made yet.
+    mkdirSync(dirname(resolve(path)), { recursive: true });
     writeFileSync(temporary, text);
     renameSync(temporary, path);
   } catch (e) {
