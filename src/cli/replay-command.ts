@@ -54,10 +54,34 @@ function expectOutcome(value: string, fail: Fail): Outcome {
 function outcomeOf(replay: ReplayCliOptions, runs: readonly RecordedRun[], fail: Fail): Outcome | null {
   if (replay.expect !== undefined) return expectOutcome(replay.expect, fail);
   if (replay.judge !== undefined) return { kind: 'judge', rubric: replay.judge };
-  if (replay.metric !== undefined) return { kind: 'metric', source: readUserFile(replay.metric, '--metric file', fail), fileName: basename(replay.metric) };
+  if (replay.metric !== undefined) {
+    const source = readUserFile(replay.metric, '--metric file', fail);
+    checkMetric(replay.metric, source, fail);
+    return { kind: 'metric', source, fileName: basename(replay.metric) };
+  }
   const without = runs.find((r) => r.expected === undefined);
   if (without) throw fail(`--replay needs a way to decide whether a replayed run succeeds: --expect TEXT|/REGEX/, --judge RUBRIC or --metric FILE.js (run "${without.id}" records no correct answer)`);
   return null;
+}
+
+/**
+ * Refuses a `--metric` file whose default export is not a function, evaluated in the sandbox (the
+ * file is untrusted code), so it is bad input and not an error in every case. A file without one
+ * `export default` is left to the definition's own message.
+ */
+function checkMetric(path: string, source: string, fail: Fail): void {
+  if ((source.match(/^[ \t]*export\s+default\s+/gm) ?? []).length !== 1) return;
+  const probe = [
+    `const METRIC = (() => {\n${source.replace(/^[ \t]*export\s+default\s+/m, 'return ')}\n})();`,
+    "export default { name: 'metric', steps: [{ name: 'probe', inputs: [], cost: 1, run: () => 0, fixes: [{ name: 'none', cost: 1, run: () => 0 }] }], metric: () => 1, cases: [{ id: 'metric', inputs: { type: typeof METRIC } }] };",
+  ].join('\n');
+  let type: unknown;
+  try {
+    type = compilePipeline(probe, basename(path)).cases?.[0]?.inputs.type;
+  } catch (e) {
+    throw fail(`--metric "${basename(path)}": ${(e as Error).message}`);
+  }
+  if (type !== 'function') throw fail(`--metric "${basename(path)}": the default export must be a function (run) => number, got a${type === 'object' || type === 'undefined' ? 'n' : ''} ${type}`);
 }
 
 /** The tool names a `--tools` file stubs, read in the sandbox (the file is untrusted code). */
@@ -110,6 +134,13 @@ export function replayDefinition(opts: CliOptions, replay: ReplayCliOptions, fai
   try {
     const fixes = replay.fixes.map(parseFixSpec);
     const def = buildReplay(runs, { players: replay.players, fixes, outcome, origin, ...(tools && { tools }) });
+    // A policy fix names a model alias; one no --model maps would fail every case that replays it.
+    for (const { turn, fix } of fixes) {
+      if (!fix.startsWith('policy:')) continue;
+      const value = fix.slice('policy:'.length);
+      const alias = value.includes('@') ? value.slice(0, value.lastIndexOf('@')) : value;
+      if (alias !== 'default' && !Object.hasOwn(opts.settings.models ?? {}, alias)) throw fail(`--fix ${turn}=${fix}: no model alias "${alias}" (map it with --model ${alias}=ID)`);
+    }
     if (replay.emitDefinition !== undefined) {
       try {
         writeFileSync(replay.emitDefinition, def.source);
