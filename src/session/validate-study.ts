@@ -75,7 +75,7 @@ function validateRequest(value: unknown, path: string): ChatRequest {
 
 function validateResponse(value: unknown, path: string): ModelResponse {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['text', 'finish', 'usage', 'topLogprobs', 'toolCalls'], path);
+  rejectUnknownFields(object, ['text', 'finish', 'usage', 'topLogprobs', 'served', 'toolCalls'], path);
   const usage = requiredField(object, 'usage', path, (v, p) => {
     const u = expectObject(v, p);
     rejectUnknownFields(u, ['input', 'output'], p);
@@ -102,6 +102,18 @@ function validateResponse(value: unknown, path: string): ModelResponse {
     }),
   );
   if (calls !== undefined) response.toolCalls = calls;
+  // What the endpoint said served the answer: the model host writes it on live answers.
+  const served = optionalField(object, 'served', path, (v, p) => {
+    const o = expectObject(v, p);
+    rejectUnknownFields(o, ['model', 'fingerprint', 'identity'], p);
+    const out: NonNullable<ModelResponse['served']> = {};
+    for (const name of ['model', 'fingerprint', 'identity'] as const) {
+      const s = optionalField(o, name, p, expectString);
+      if (s !== undefined) out[name] = s;
+    }
+    return out;
+  });
+  if (served !== undefined) response.served = served;
   return response;
 }
 
