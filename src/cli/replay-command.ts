@@ -177,7 +177,11 @@ function reusedTools(outputs: Record<string, unknown> | undefined): number[] {
   return out.sort((a, b) => a - b);
 }
 
-/** The player a result ranks first, as a Who&When prediction (agent and step). */
+/**
+ * The player a result ranks first, as a Who&When prediction (agent and step); between equals the
+ * earliest (upstream of the others). None when no player has positive credit (no fix changed the
+ * outcome): taking the first player then would score pipeline order, not the replay.
+ */
 export function replayPick(result: CaseResult, plan: ReplayRunData, steps: readonly string[], players: ReplayCliOptions['players']): { agent?: string; step?: number } | null {
   if (!result.shapley) return null;
   let best = -1;
@@ -189,7 +193,7 @@ export function replayPick(result: CaseResult, plan: ReplayRunData, steps: reado
       best = p;
     }
   });
-  if (best < 0) return null;
+  if (best < 0 || !(value > 0)) return null;
   const first = plan.turns.find((t) => t.player === best);
   if (!first) return null;
   return players === 'agents' ? { agent: first.agent } : { agent: first.agent, step: first.step };
@@ -215,6 +219,7 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     }
     if (reused.length) lines.push(`  flagged: tool turn${reused.length === 1 ? '' : 's'} ${reused.join(', ')} reused the recorded result for a changed call (give a stub with --tools)`);
     if (pick) lines.push(`  ranked first: ${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`);
+    else if (result.shapley) lines.push('  ranked first: none (no player has positive credit)');
     text.push(lines.join('\n'));
   }
   return { blocks, caseFields, text, json: {} };

@@ -163,6 +163,20 @@ describe('blame --replay', () => {
     expect((await blame(args)).stdout).toMatch(/flagged: tool turn 2 reused the recorded result for a changed call/);
   });
 
+  it('names no culprit when no fix changes the outcome, and --score counts the run as missing, not as a hit', async () => {
+    // Nothing the model can write contains "zebra": every coalition fails, every Shapley value is 0.
+    const r = await blame([at('algorithm/7.json'), '--replay', '--expect', 'zebra', '--tools', at('tools.js'), ...model(), '--score', '--json']);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const c = out.cases[0];
+    expect([c.vEmpty, c.vAll]).toEqual([0, 0]);
+    expect(Object.values(c.shapley).every((v) => v === 0)).toBe(true);
+    expect(c.replay.pick).toBeUndefined();
+    expect(out.replayScore.replay.all).toMatchObject({ runs: 1, missing: 1, agent: { correct: 0 } });
+    const text = await blame([at('algorithm/7.json'), '--replay', '--expect', 'zebra', '--tools', at('tools.js'), ...model()]);
+    expect(text.stdout).toMatch(/ranked first: none \(no player has positive credit\)/);
+  });
+
   it('refuses bad input with exit 2 and one line', async () => {
     const refused = async (args: string[], pattern: RegExp) => {
       const r = await blame(args);
