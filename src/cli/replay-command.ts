@@ -123,6 +123,7 @@ function runsOf(opts: CliOptions, replay: ReplayCliOptions, fail: Fail): { runs:
 
 /** The replay definition the command analyses. Bad input throws fail(...) (exit 2). */
 export function replayDefinition(opts: CliOptions, replay: ReplayCliOptions, fail: Fail): { def: ReplayDefinition; runs: RecordedRun[] } {
+  if (opts.pipeline !== undefined) throw fail('--pipeline does not apply to --replay: the replay definition is generated from the runs (keep it with --emit-definition)');
   const { runs, origin } = runsOf(opts, replay, fail);
   if (runs.length === 0) throw fail('--replay: the input holds no runs');
   const outcome = outcomeOf(replay, runs, fail);

@@ -196,6 +196,7 @@ describe('blame --replay', () => {
     await refused([at('algorithm/7.json'), '--replay', '--metric', at('no-default.js'), '--offline'], /--metric "no-default\.js": expected one "export default"/);
     await refused([at('algorithm/7.json'), '--replay', '--metric', at('missing.js'), '--offline'], /cannot read the --metric file/);
     await refused([at('algorithm/7.json'), '--replay', '--contrast', '0'], /--contrast: expected a whole number/);
+    await refused([at('langfuse.json'), '--replay', '--expect', '42', '--pipeline', at('tools.js')], /--pipeline does not apply to --replay/);
     writeFileSync(at('five.js'), 'export default 5;');
     await refused([at('algorithm/7.json'), '--replay', '--metric', at('five.js'), '--offline'], /--metric "five\.js": the default export must be a function/);
     await refused([at('algorithm/7.json'), '--replay', '--fix', '2=policy:big', '--offline'], /--fix 2=policy:big: no model alias "big" \(map it with --model big=ID\)/);
