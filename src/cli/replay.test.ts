@@ -197,6 +197,8 @@ describe('blame --replay', () => {
     await refused([at('algorithm/7.json'), '--replay', '--metric', at('missing.js'), '--offline'], /cannot read the --metric file/);
     await refused([at('algorithm/7.json'), '--replay', '--contrast', '0'], /--contrast: expected a whole number/);
     await refused([at('langfuse.json'), '--replay', '--expect', '42', '--pipeline', at('tools.js')], /--pipeline does not apply to --replay/);
+    await refused([at('langfuse.json'), '--expect', '42', '--offline'], /^blame: --expect needs --replay/);
+    await refused([at('langfuse.json'), '--contrast=5'], /^blame: --contrast needs --replay/);
     writeFileSync(at('five.js'), 'export default 5;');
     await refused([at('algorithm/7.json'), '--replay', '--metric', at('five.js'), '--offline'], /--metric "five\.js": the default export must be a function/);
     await refused([at('algorithm/7.json'), '--replay', '--fix', '2=policy:big', '--offline'], /--fix 2=policy:big: no model alias "big" \(map it with --model big=ID\)/);
