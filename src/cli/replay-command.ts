@@ -6,7 +6,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { CaseDef, CaseResult } from '../engine/types.ts';
+import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
+import type { TrainingPair } from '../engine/repairs/training-pairs.ts';
+import { replayPairs } from './replay-pairs.ts';
 import type { ChatRequest } from '../engine/model-call.ts';
 import { buildReplay, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type ContrastReport, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import type { RecordedRun } from '../runs/types.ts';
@@ -27,6 +29,8 @@ export interface ReplayExtras {
   text: string[];
   /** Top-level JSON fields (`replayScore`). */
   json: Record<string, unknown>;
+  /** `--pairs`: a replayed case's training pairs (replay-pairs.ts). */
+  pairsOf?: (r: AttributedCaseResult, fixOf: (step: string) => string | null) => TrainingPair[] | null;
 }
 
 type Fail = (message: string) => Error;
@@ -223,7 +227,7 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     else if (result.shapley) lines.push('  ranked first: none (no player has positive credit)');
     text.push(lines.join('\n'));
   }
-  return { blocks, caseFields, text, json: {} };
+  return { blocks, caseFields, text, json: {}, pairsOf: (r, fixOf) => replayPairs(def, r, fixOf) };
 }
 
 function contrastText(id: string, report: ContrastReport, n: number): string {

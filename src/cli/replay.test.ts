@@ -163,6 +163,19 @@ describe('blame --replay', () => {
     expect((await blame(args)).stdout).toMatch(/flagged: tool turn 2 reused the recorded result for a changed call/);
   });
 
+  it('--pairs writes a replayed turn as a preference record: its recorded request as prompt, recorded answer rejected, repaired answer chosen', async () => {
+    const r = await blame([at('langfuse.json'), '--replay', '--expect', '42', '--tools', at('tools.js'), ...model(), '--pairs', at('pairs.jsonl'), '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = readFileSync(at('pairs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(1);
+    const [pair] = lines;
+    expect(pair).toMatchObject({ case: 't1', rejected: 'print(6 * 8)  # 6 times 7', chosen: 'print(6 * 7)  # 6 times 7', fix: 'repair', before: 0, after: 1 });
+    expect(pair.step).toMatch(/Calculator/);
+    // The Calculator's recorded request, as a preference data set reads it.
+    expect(pair.prompt).toEqual([{ role: 'system', content: 'You are the Calculator.' }, { role: 'user', content: 'What is 6 times 7?' }, { role: 'assistant', content: 'Plan: the Calculator multiplies 6 by 7, then the Reporter answers.' }]);
+  });
+
   it('names no culprit when no fix changes the outcome, and --score counts the run as missing, not as a hit', async () => {
     // Nothing the model can write contains "zebra": every coalition fails, every Shapley value is 0.
     const r = await blame([at('algorithm/7.json'), '--replay', '--expect', 'zebra', '--tools', at('tools.js'), ...model(), '--score', '--json']);
