@@ -267,13 +267,14 @@ function replayScore(runs: readonly RecordedRun[], def: ReplayDefinition, result
   }
   const json = { runs: analysed.length, replay: { all: replay.all, groups: replay.groups }, heuristics, ...(predictions && { predictions: { all: predictions.all, groups: predictions.groups } }) };
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-  const line = (label: string, s: ScoreSummary) => `${label.padEnd(26)} runs ${String(s.runs).padStart(4)}  agent ${pct(s.agent.rate).padStart(6)} [${pct(s.agent.ci[0])}, ${pct(s.agent.ci[1])}]  step ${pct(s.step.rate).padStart(6)} [${pct(s.step.ci[0])}, ${pct(s.step.ci[1])}]`;
+  // An agent-level replay names no step: its step accuracy would read 0 %, so it is not printed.
+  const line = (label: string, s: ScoreSummary, noStep = false) => `${label.padEnd(26)} runs ${String(s.runs).padStart(4)}  agent ${pct(s.agent.rate).padStart(6)} [${pct(s.agent.ci[0])}, ${pct(s.agent.ci[1])}]  step ${noStep ? '     -' : `${pct(s.step.rate).padStart(6)} [${pct(s.step.ci[0])}, ${pct(s.step.ci[1])}]`}`;
   const lines = ['Replay attribution against the labels (exact step index; 95% Wilson intervals)'];
-  const block = (label: string, all: ScoreSummary, groups: Record<string, ScoreSummary>) => {
-    lines.push(line(label, all));
-    for (const [g, s] of Object.entries(groups)) lines.push(line(`  ${g}`, s));
+  const block = (label: string, all: ScoreSummary, groups: Record<string, ScoreSummary>, noStep = false) => {
+    lines.push(line(label, all, noStep));
+    for (const [g, s] of Object.entries(groups)) lines.push(line(`  ${g}`, s, noStep));
   };
-  block(`replay (${players})`, replay.all, replay.groups);
+  block(`replay (${players})`, replay.all, replay.groups, players === 'agents');
   if (predictions) block('predictions', predictions.all, predictions.groups);
   for (const h of heuristics) block(h.name, h.all, h.groups);
   return { json, text: lines.join('\n') };

@@ -107,6 +107,11 @@ describe('blame --replay', () => {
     expect(c.vEmpty).toBe(0);
     expect(c.shapley).toEqual({ Planner: 0, Calculator: 1, python: 0, Reporter: 0 });
     expect(c.replay.pick).toEqual({ agent: 'Calculator' });
+    // An agent-level replay names no step: its step accuracy is not printed as 0 %.
+    const scored = await blame([at('algorithm/7.json'), '--replay', '--players', 'agents', '--tools', at('tools.js'), ...model(), '--score']);
+    const row = scored.stdout.split('\n').find((l) => l.startsWith('replay (agents)'));
+    expect(row).toMatch(/agent 100\.0%/);
+    expect(row).toMatch(/step\s+-\s*$/);
   });
 
   it('a folder is one case per run; shards merge into the whole; --score puts the replay beside the heuristics', async () => {
