@@ -349,6 +349,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     throw e;
   }
   if (replay) argv = replay.rest;
+  // --inspect, --why and --check are commands of their own: beside --replay, one would be dropped in silence.
+  const other = replay ? argv.find((a) => ['--inspect', '--why', '--check'].includes(a.split('=')[0])) : undefined;
+  if (other) {
+    process.stderr.write(`blame: --replay and ${other.split('=')[0]} are separate commands: give one of them\n`);
+    return 2;
+  }
   // Recorded runs (docs/recorded-runs.md) have their own small command line.
   const { wantsInspect, inspectMain } = await import('./inspect.ts');
   if (wantsInspect(argv)) return inspectMain(argv);

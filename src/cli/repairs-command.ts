@@ -32,6 +32,8 @@ export interface RepairAnalysis {
   range?: readonly [number, number];
   modelCache?: readonly ModelCacheEntry[];
   settings: { seed: number; repairs?: { success?: number }; models?: Record<string, string> };
+  /** A replay of recorded runs: its own pairs (null for a case that is not one of its runs). */
+  replay?: { pairsOf?: (r: AttributedCaseResult, fixOf: (step: string) => string | null) => TrainingPair[] | null };
 }
 
 export interface RepairOutcome {
@@ -56,7 +58,10 @@ export async function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis, mode
     out.repairCases = { searched: searched.length, unrepaired: searched.filter((r) => r.repairs!.length === 0).length, notSearched: failures.length - searched.length };
     if (out.repairCases.notSearched > 0) out.notes.push(`${out.repairCases.notSearched} failure${out.repairCases.notSearched === 1 ? ' has' : 's have'} no repair search and no complete coalition table: re-run the study with --repairs`);
     if (o.pairs !== undefined) {
-      const pairs = searched.flatMap((r) => trainingPairs(r, pairSources(r, a)));
+      const pairs = searched.flatMap((r) => {
+        const sources = pairSources(r, a);
+        return a.replay?.pairsOf?.(r, sources.fixOf) ?? trainingPairs(r, sources);
+      });
       writeFileWhole(o.pairs, pairs.map((p) => JSON.stringify(p)).join('\n') + (pairs.length ? '\n' : ''), 'training pairs');
       out.pairs = { file: o.pairs, written: pairs.length };
       if (pairs.length === 0) out.notes.push(`${o.pairs}: no training pairs (game tables have no step outputs, and a repair must change what its steps output)`);

@@ -14,11 +14,19 @@ export const REPLAY_USAGE = `   or: npm run --silent blame -- RUN_FILE|FOLDER...
        [--fix TURN=KIND[:ARG]]... [--expect TEXT|/REGEX/ | --judge RUBRIC | --metric FILE.js] [--tools FILE.js]
        [--contrast N] [--emit-definition FILE.js] [--score [PREDICTIONS.json]] (and the model, method, cache, shard, save, html, json flags)`;
 
+/** Flags no other command takes (--run and --fix are --why's and the pipeline's too). */
+const REPLAY_ONLY = new Set(['--players', '--expect', '--judge', '--metric', '--tools', '--contrast', '--emit-definition']);
+
 const VALUED = new Set(['--run', '--players', '--fix', '--expect', '--judge', '--metric', '--tools', '--contrast', '--emit-definition']);
 
 /** The replay options and the rest of the command line, or null when `--replay` is not given. Throws UsageError. */
 export function takeReplayArgs(argv: readonly string[]): { options: ReplayCliOptions; rest: string[] } | null {
-  if (!argv.includes('--replay')) return null;
+  if (!argv.includes('--replay')) {
+    // Without --replay these would be "unknown option", though the usage lists them.
+    const stray = argv.map((a) => a.split('=')[0]).find((f) => REPLAY_ONLY.has(f));
+    if (stray) throw new UsageError(`${stray} needs --replay (blame recorded runs by replaying them: docs/replay.md)`);
+    return null;
+  }
   const options: ReplayCliOptions = { runs: [], players: 'steps', fixes: [] };
   const rest: string[] = [];
   const once = new Set<string>();

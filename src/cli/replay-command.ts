@@ -6,7 +6,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { CaseDef, CaseResult } from '../engine/types.ts';
+import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
+import type { TrainingPair } from '../engine/repairs/training-pairs.ts';
+import { replayPairs } from './replay-pairs.ts';
 import type { ChatRequest } from '../engine/model-call.ts';
 import { buildReplay, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import type { RecordedRun } from '../runs/types.ts';
@@ -29,6 +31,8 @@ export interface ReplayExtras {
   text: string[];
   /** Top-level JSON fields (`replayScore`). */
   json: Record<string, unknown>;
+  /** `--pairs`: a replayed case's training pairs (replay-pairs.ts). */
+  pairsOf?: (r: AttributedCaseResult, fixOf: (step: string) => string | null) => TrainingPair[] | null;
 }
 
 type Fail = (message: string) => Error;
@@ -56,10 +60,34 @@ function expectOutcome(value: string, fail: Fail): Outcome {
 function outcomeOf(replay: ReplayCliOptions, runs: readonly RecordedRun[], fail: Fail): Outcome | null {
   if (replay.expect !== undefined) return expectOutcome(replay.expect, fail);
   if (replay.judge !== undefined) return { kind: 'judge', rubric: replay.judge };
-  if (replay.metric !== undefined) return { kind: 'metric', source: readUserFile(replay.metric, '--metric file', fail), fileName: basename(replay.metric) };
+  if (replay.metric !== undefined) {
+    const source = readUserFile(replay.metric, '--metric file', fail);
+    checkMetric(replay.metric, source, fail);
+    return { kind: 'metric', source, fileName: basename(replay.metric) };
+  }
   const without = runs.find((r) => r.expected === undefined);
   if (without) throw fail(`--replay needs a way to decide whether a replayed run succeeds: --expect TEXT|/REGEX/, --judge RUBRIC or --metric FILE.js (run "${without.id}" records no correct answer)`);
   return null;
+}
+
+/**
+ * Refuses a `--metric` file whose default export is not a function, evaluated in the sandbox (the
+ * file is untrusted code), so it is bad input and not an error in every case. A file without one
+ * `export default` is left to the definition's own message.
+ */
+function checkMetric(path: string, source: string, fail: Fail): void {
+  if ((source.match(/^[ \t]*export\s+default\s+/gm) ?? []).length !== 1) return;
+  const probe = [
+    `const METRIC = (() => {\n${source.replace(/^[ \t]*export\s+default\s+/m, 'return ')}\n})();`,
+    "export default { name: 'metric', steps: [{ name: 'probe', inputs: [], cost: 1, run: () => 0, fixes: [{ name: 'none', cost: 1, run: () => 0 }] }], metric: () => 1, cases: [{ id: 'metric', inputs: { type: typeof METRIC } }] };",
+  ].join('\n');
+  let type: unknown;
+  try {
+    type = compilePipeline(probe, basename(path)).cases?.[0]?.inputs.type;
+  } catch (e) {
+    throw fail(`--metric "${basename(path)}": ${(e as Error).message}`);
+  }
+  if (type !== 'function') throw fail(`--metric "${basename(path)}": the default export must be a function (run) => number, got a${type === 'object' || type === 'undefined' ? 'n' : ''} ${type}`);
 }
 
 /** The tool names a `--tools` file stubs, read in the sandbox (the file is untrusted code). */
@@ -101,6 +129,7 @@ function runsOf(opts: CliOptions, replay: ReplayCliOptions, fail: Fail): { runs:
 
 /** The replay definition the command analyses. Bad input throws fail(...) (exit 2). */
 export function replayDefinition(opts: CliOptions, replay: ReplayCliOptions, fail: Fail): { def: ReplayDefinition; runs: RecordedRun[] } {
+  if (opts.pipeline !== undefined) throw fail('--pipeline does not apply to --replay: the replay definition is generated from the runs (keep it with --emit-definition)');
   const { runs, origin } = runsOf(opts, replay, fail);
   if (runs.length === 0) throw fail('--replay: the input holds no runs');
   const outcome = outcomeOf(replay, runs, fail);
@@ -112,6 +141,13 @@ export function replayDefinition(opts: CliOptions, replay: ReplayCliOptions, fai
   try {
     const fixes = replay.fixes.map(parseFixSpec);
     const def = buildReplay(runs, { players: replay.players, fixes, outcome, origin, ...(tools && { tools }) });
+    // A policy fix names a model alias; one no --model maps would fail every case that replays it.
+    for (const { turn, fix } of fixes) {
+      if (!fix.startsWith('policy:')) continue;
+      const value = fix.slice('policy:'.length);
+      const alias = value.includes('@') ? value.slice(0, value.lastIndexOf('@')) : value;
+      if (alias !== 'default' && !Object.hasOwn(opts.settings.models ?? {}, alias)) throw fail(`--fix ${turn}=${fix}: no model alias "${alias}" (map it with --model ${alias}=ID)`);
+    }
     if (replay.emitDefinition !== undefined) {
       try {
         writeFileSync(replay.emitDefinition, def.source);
@@ -148,7 +184,11 @@ function reusedTools(outputs: Record<string, unknown> | undefined): number[] {
   return out.sort((a, b) => a - b);
 }
 
-/** The player a result ranks first, as a Who&When prediction (agent and step). */
+/**
+ * The player a result ranks first, as a Who&When prediction (agent and step); between equals the
+ * earliest (upstream of the others). None when no player has positive credit (no fix changed the
+ * outcome): taking the first player then would score pipeline order, not the replay.
+ */
 export function replayPick(result: CaseResult, plan: ReplayRunData, steps: readonly string[], players: ReplayCliOptions['players']): { agent?: string; step?: number } | null {
   if (!result.shapley) return null;
   let best = -1;
@@ -160,7 +200,7 @@ export function replayPick(result: CaseResult, plan: ReplayRunData, steps: reado
       best = p;
     }
   });
-  if (best < 0) return null;
+  if (best < 0 || !(value > 0)) return null;
   const first = plan.turns.find((t) => t.player === best);
   if (!first) return null;
   return players === 'agents' ? { agent: first.agent } : { agent: first.agent, step: first.step };
@@ -186,9 +226,10 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     }
     if (reused.length) lines.push(`  flagged: tool turn${reused.length === 1 ? '' : 's'} ${reused.join(', ')} reused the recorded result for a changed call (give a stub with --tools)`);
     if (pick) lines.push(`  ranked first: ${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`);
+    else if (result.shapley) lines.push('  ranked first: none (no player has positive credit)');
     text.push(lines.join('\n'));
   }
-  return { blocks, caseFields, text, json: {} };
+  return { blocks, caseFields, text, json: {}, pairsOf: (r, fixOf) => replayPairs(def, r, fixOf) };
 }
 
 /** `--score` with `--replay`: the replay's picks scored against the runs' labels, beside the heuristics and a predictions file. */
@@ -216,13 +257,14 @@ function replayScore(runs: readonly RecordedRun[], def: ReplayDefinition, result
   }
   const json = { runs: analysed.length, replay: { all: replay.all, groups: replay.groups }, heuristics, ...(predictions && { predictions: { all: predictions.all, groups: predictions.groups } }) };
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-  const line = (label: string, s: ScoreSummary) => `${label.padEnd(26)} runs ${String(s.runs).padStart(4)}  agent ${pct(s.agent.rate).padStart(6)} [${pct(s.agent.ci[0])}, ${pct(s.agent.ci[1])}]  step ${pct(s.step.rate).padStart(6)} [${pct(s.step.ci[0])}, ${pct(s.step.ci[1])}]`;
+  // An agent-level replay names no step: its step accuracy would read 0 %, so it is not printed.
+  const line = (label: string, s: ScoreSummary, noStep = false) => `${label.padEnd(26)} runs ${String(s.runs).padStart(4)}  agent ${pct(s.agent.rate).padStart(6)} [${pct(s.agent.ci[0])}, ${pct(s.agent.ci[1])}]  step ${noStep ? '     -' : `${pct(s.step.rate).padStart(6)} [${pct(s.step.ci[0])}, ${pct(s.step.ci[1])}]`}`;
   const lines = ['Replay attribution against the labels (exact step index; 95% Wilson intervals)'];
-  const block = (label: string, all: ScoreSummary, groups: Record<string, ScoreSummary>) => {
-    lines.push(line(label, all));
-    for (const [g, s] of Object.entries(groups)) lines.push(line(`  ${g}`, s));
+  const block = (label: string, all: ScoreSummary, groups: Record<string, ScoreSummary>, noStep = false) => {
+    lines.push(line(label, all, noStep));
+    for (const [g, s] of Object.entries(groups)) lines.push(line(`  ${g}`, s, noStep));
   };
-  block(`replay (${players})`, replay.all, replay.groups);
+  block(`replay (${players})`, replay.all, replay.groups, players === 'agents');
   if (predictions) block('predictions', predictions.all, predictions.groups);
   for (const h of heuristics) block(h.name, h.all, h.groups);
   return { json, text: lines.join('\n') };

@@ -107,6 +107,11 @@ describe('blame --replay', () => {
     expect(c.vEmpty).toBe(0);
     expect(c.shapley).toEqual({ Planner: 0, Calculator: 1, python: 0, Reporter: 0 });
     expect(c.replay.pick).toEqual({ agent: 'Calculator' });
+    // An agent-level replay names no step: its step accuracy is not printed as 0 %.
+    const scored = await blame([at('algorithm/7.json'), '--replay', '--players', 'agents', '--tools', at('tools.js'), ...model(), '--score']);
+    const row = scored.stdout.split('\n').find((l) => l.startsWith('replay (agents)'));
+    expect(row).toMatch(/agent 100\.0%/);
+    expect(row).toMatch(/step\s+-\s*$/);
   });
 
   it('a folder is one case per run; shards merge into the whole; --score puts the replay beside the heuristics', async () => {
@@ -190,6 +195,33 @@ describe('blame --replay', () => {
     expect((await blame(args)).stdout).toMatch(/flagged: tool turn 2 reused the recorded result for a changed call/);
   });
 
+  it('--pairs writes a replayed turn as a preference record: its recorded request as prompt, recorded answer rejected, repaired answer chosen', async () => {
+    const r = await blame([at('langfuse.json'), '--replay', '--expect', '42', '--tools', at('tools.js'), ...model(), '--pairs', at('pairs.jsonl'), '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const lines = readFileSync(at('pairs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(1);
+    const [pair] = lines;
+    expect(pair).toMatchObject({ case: 't1', rejected: 'print(6 * 8)  # 6 times 7', chosen: 'print(6 * 7)  # 6 times 7', fix: 'repair', before: 0, after: 1 });
+    expect(pair.step).toMatch(/Calculator/);
+    // The Calculator's recorded request, as a preference data set reads it.
+    expect(pair.prompt).toEqual([{ role: 'system', content: 'You are the Calculator.' }, { role: 'user', content: 'What is 6 times 7?' }, { role: 'assistant', content: 'Plan: the Calculator multiplies 6 by 7, then the Reporter answers.' }]);
+  });
+
+  it('names no culprit when no fix changes the outcome, and --score counts the run as missing, not as a hit', async () => {
+    // Nothing the model can write contains "zebra": every coalition fails, every Shapley value is 0.
+    const r = await blame([at('algorithm/7.json'), '--replay', '--expect', 'zebra', '--tools', at('tools.js'), ...model(), '--score', '--json']);
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const c = out.cases[0];
+    expect([c.vEmpty, c.vAll]).toEqual([0, 0]);
+    expect(Object.values(c.shapley).every((v) => v === 0)).toBe(true);
+    expect(c.replay.pick).toBeUndefined();
+    expect(out.replayScore.replay.all).toMatchObject({ runs: 1, missing: 1, agent: { correct: 0 } });
+    const text = await blame([at('algorithm/7.json'), '--replay', '--expect', 'zebra', '--tools', at('tools.js'), ...model()]);
+    expect(text.stdout).toMatch(/ranked first: none \(no player has positive credit\)/);
+  });
+
   it('refuses bad input with exit 2 and one line', async () => {
     const refused = async (args: string[], pattern: RegExp) => {
       const r = await blame(args);
@@ -209,5 +241,14 @@ describe('blame --replay', () => {
     await refused([at('algorithm/7.json'), '--replay', '--metric', at('no-default.js'), '--offline'], /--metric "no-default\.js": expected one "export default"/);
     await refused([at('algorithm/7.json'), '--replay', '--metric', at('missing.js'), '--offline'], /cannot read the --metric file/);
     await refused([at('algorithm/7.json'), '--replay', '--contrast', '0'], /--contrast: expected a whole number/);
+    await refused([at('langfuse.json'), '--replay', '--expect', '42', '--pipeline', at('tools.js')], /--pipeline does not apply to --replay/);
+    await refused([at('langfuse.json'), '--expect', '42', '--offline'], /^blame: --expect needs --replay/);
+    await refused([at('langfuse.json'), '--contrast=5'], /^blame: --contrast needs --replay/);
+    writeFileSync(at('five.js'), 'export default 5;');
+    await refused([at('algorithm/7.json'), '--replay', '--metric', at('five.js'), '--offline'], /--metric "five\.js": the default export must be a function/);
+    await refused([at('algorithm/7.json'), '--replay', '--fix', '2=policy:big', '--offline'], /--fix 2=policy:big: no model alias "big" \(map it with --model big=ID\)/);
+    // Flags of another command are refused, not dropped in silence.
+    await refused([at('langfuse.json'), '--replay', '--expect', '42', '--why', 'last', '--dry'], /--replay and --why/);
+    await refused([at('langfuse.json'), '--replay', '--expect', '42', '--inspect'], /--replay and --inspect/);
   });
 });

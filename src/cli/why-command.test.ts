@@ -159,24 +159,26 @@ describe('check files', () => {
   it('writes a check with the passing fix that holds on this model, fails on a model that ignores the fix, and a node:test file that runs it', async () => {
     const e = await endpoint();
     const dir = workspace();
-    const r = await blame(join(dir, 'inbox.jsonl'), '--why', 'tool:forward_email', '--model-url', e.url, '--fixes', '--write-check', join(dir, 'inbox.check.json'), '--write-test', join(dir, 'inbox.test.mjs'), '--json');
+    const r = await blame(join(dir, 'inbox.jsonl'), '--why', 'tool:forward_email', '--model-url', e.url, '--fixes', '--write-check', join(dir, 'checks/inbox.check.json'), '--write-test', join(dir, 'checks/inbox.test.mjs'), '--json');
+    // As the README writes them: into a checks/ folder that does not exist yet.
+    expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const check = parseCheck(readFileSync(join(dir, 'inbox.check.json'), 'utf8'));
-    expect(check).toMatchObject({ format: 'agentblame-check', trace: { file: 'inbox.jsonl', run: 'inbox-1' }, call: { index: 3, step: '5' }, predicate: { tool: 'forward_email' }, fix: { name: 'untrusted-content' }, runs: 10, model: 'fake-model' });
-    const held = await blame('--check', join(dir, 'inbox.check.json'), '--model-url', e.url);
+    const check = parseCheck(readFileSync(join(dir, 'checks/inbox.check.json'), 'utf8'));
+    expect(check).toMatchObject({ format: 'agentblame-check', trace: { file: '../inbox.jsonl', run: 'inbox-1' }, call: { index: 3, step: '5' }, predicate: { tool: 'forward_email' }, fix: { name: 'untrusted-content' }, runs: 10, model: 'fake-model' });
+    const held = await blame('--check', join(dir, 'checks/inbox.check.json'), '--model-url', e.url);
     expect(held.stdout).toMatch(/check passed: the agent calls forward_email in 0 of 10 reruns with the fix "untrusted-content"/);
     expect(held.status).toBe(0);
     // No cache unless asked: the check asks the endpoint again.
     const sent = e.requests.length;
-    await blame('--check', join(dir, 'inbox.check.json'), '--model-url', e.url);
+    await blame('--check', join(dir, 'checks/inbox.check.json'), '--model-url', e.url);
     expect(e.requests.length).toBe(sent + 10);
     const bad = await endpoint(true);
-    const broken = await blame('--check', join(dir, 'inbox.check.json'), '--model-url', bad.url, '--json');
+    const broken = await blame('--check', join(dir, 'checks/inbox.check.json'), '--model-url', bad.url, '--json');
     expect(broken.status).toBe(1);
     expect(JSON.parse(broken.stdout)).toMatchObject({ passed: false, n: 10 });
     // The node:test file runs the check against the endpoint it names.
-    expect(existsSync(join(dir, 'inbox.test.mjs'))).toBe(true);
-    const test = await run(join(dir, 'inbox.test.mjs'), [], dir);
+    expect(existsSync(join(dir, 'checks/inbox.test.mjs'))).toBe(true);
+    const test = await run(join(dir, 'checks/inbox.test.mjs'), [], dir);
     expect(test.status, test.stdout + test.stderr).toBe(0);
   }, 60_000);
 

@@ -7,7 +7,7 @@
  *   blame -- --check FILE.json [--runs N] [--json] [model flags] [--cache FILE]
  * Exit status: 0 done (a check that holds); 1 the check's bad call happened, or a rerun failed; 2 bad input.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { writeWhole } from './write-whole.ts';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parseInputFile } from '../formats/detect.ts';
@@ -213,6 +213,12 @@ function bestPassing(fixes: readonly FixResult[]): FixResult | undefined {
 }
 
 function writeFileWhole(path: string, text: string, what: string): void {
+  try {
+    // Checks live in a folder of their own (checks/...), often not made yet.
+    mkdirSync(dirname(resolve(path)), { recursive: true });
+  } catch (e) {
+    throw new WhyInputError(`cannot write the ${what} to "${path}": ${(e as Error).message}`);
+  }
   writeWhole(path, text, what, (message) => new WhyInputError(message));
 }
 

@@ -39,6 +39,14 @@ describe('buildSession', () => {
     expect(() => parseSessionFile(exportSessionFile(sample({ modelCache: [forged], results: [{ ...result('q1'), modelKeys: [entry.key] }] })))).toThrow(/modelCache\[0\]\.response\.served.*secret/);
   });
 
+  it('round-trips what the endpoint said served a cached answer (every live answer may carry it), and refuses a malformed one', () => {
+    const served = { ...ENTRY, response: { ...ENTRY.response, served: { model: 'llama3.1:8b-2024', fingerprint: 'fp_1' } } };
+    const s = sample({ modelCache: [served], results: [{ ...result('q1'), modelKeys: [ENTRY.key] }] });
+    expect(parseSessionFile(exportSessionFile(s)).modelCache).toEqual([served]);
+    const bad = sample({ modelCache: [{ ...ENTRY, response: { ...ENTRY.response, served: { model: 7 } } }], results: [{ ...result('q1'), modelKeys: [ENTRY.key] }] });
+    expect(() => parseSessionFile(exportSessionFile(bad as never))).toThrow(/modelCache\[0\]\.response\.served\.model/);
+  });
+
   it('drops model cache entries that no result of the file names', () => {
     const back = parseSessionFile(exportSessionFile(sample({ modelCache: [ENTRY] })));
     expect(back.modelCache).toBeUndefined();
