@@ -42,7 +42,9 @@ describe('--judge-credit', () => {
     expect(first.status).toBe(0);
     expect(e.requests).toHaveLength(6); // 2 failures x 3 steps
     expect(e.requests[0].messages[0]).toEqual({ role: 'system', content: rubric });
-    expect(e.requests[0].messages.at(-1)!.content).toBe('Answer with the letter of one option only.\nA. yes\nB. no');
+    // The options close the last user message (strict chat templates refuse two user messages in a row).
+    expect(e.requests[0].messages.at(-1)!.role).toBe('user');
+    expect(e.requests[0].messages.at(-1)!.content).toMatch(/decisive error[^]*\nAnswer with the letter of one option only\.\nA\. yes\nB\. no$/);
     const judge = JSON.parse(first.stdout).audit.signals.find((s: { name: string }) => s.name === 'judge');
     expect(judge).toMatchObject({ builtin: false, cases: 2 });
     const credit = JSON.parse(readFileSync(saved, 'utf8'));
