@@ -54,13 +54,16 @@ describe('determinism', () => {
   });
 
   it('Monte Carlo depends on the seed, and on the case id (each case has its own stream)', () => {
-    const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'mc', stop: 'budget', maxPermutations: 7 };
+    const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'mc', stop: 'budget', maxPermutations: 7, estimator: 'permutation' };
     const failing = cases.find((c) => analyzeCase(chain(), c, settings).failed)!;
     const a = analyzeCase(chain(), failing, settings);
-    const b = analyzeCase(chain(), failing, { ...settings, seed: 2 });
-    expect(b.shapley).not.toEqual(a.shapley);
-    const renamed = analyzeCase(chain(), { ...failing, id: `${failing.id}-copy` }, settings);
-    expect(renamed.shapley).not.toEqual(a.shapley);
+    // A small chain finishes with the exact values once sampling has done the exact method's work
+    // (here after one order); what was sampled first, the history's first estimate, depends on the
+    // stream. One order can repeat by chance, so some of a few other seeds (case ids) must differ.
+    const sampled = (r: typeof a) => JSON.stringify(r.history?.[0]?.values);
+    expect(a.history?.[0]?.values).toBeDefined();
+    expect([2, 3, 4, 5, 6].some((seed) => sampled(analyzeCase(chain(), failing, { ...settings, seed })) !== sampled(a))).toBe(true);
+    expect(['copy', 'other', 'third', 'fourth'].some((suffix) => sampled(analyzeCase(chain(), { ...failing, id: `${failing.id}-${suffix}` }, settings)) !== sampled(a))).toBe(true);
   });
 
   it('table games: same seed, same result', () => {

@@ -153,16 +153,6 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
     }
     work += draw(game, rng, sample);
     rounds++;
-    // Once the sampling has done the exact method's work (asked for its 2^n values, or updated n
-    // intervals a round for as long as 2^n values take), the coalitions not seen yet are asked for
-    // too: what is left of exact costs less than sampling on.
-    if (known && !known.complete && (known.queries >= known.table.length || rounds * n * INTERVAL_UPDATE_COST >= known.table.length)) known.fill();
-    if (known?.complete) {
-      const values = exactShapleyFromTable(known.table, n);
-      const ci = values.map((v): [number, number] => [v, v]);
-      history.push({ permutations: permutations(), cost: game.cost(), values, ci });
-      return { values, ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason: 'exact', history };
-    }
     for (let i = 0; i < n; i++) {
       stats[i].push(sample[i]);
       if (betting) sequences[i].push(clamp01((sample[i] + bound) / sampleRange));
@@ -170,6 +160,18 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
     if (paired) {
       const pairRange = 2 * sampleRange;
       for (const p of pairs) if (p.test.sign === 0) p.test.push(clamp01((sample[p.i] - sample[p.j] + sampleRange) / pairRange));
+    }
+    // Once the sampling has done the exact method's work (asked for its 2^n values, or updated n
+    // intervals a round for as long as 2^n values take), the coalitions not seen yet are asked for
+    // too: what is left of exact costs less than sampling on.
+    if (known && !known.complete && (known.queries >= known.table.length || rounds * n * INTERVAL_UPDATE_COST >= known.table.length)) known.fill();
+    if (known?.complete) {
+      // The convergence shows the sampled estimate where sampling stopped, then the exact values.
+      if (betting && history[history.length - 1]?.permutations !== permutations()) history.push({ permutations: permutations(), cost: game.cost(), values: means(), ci: bettingIntervals() });
+      const values = exactShapleyFromTable(known.table, n);
+      const ci = values.map((v): [number, number] => [v, v]);
+      history.push({ permutations: permutations(), cost: game.cost(), values, ci });
+      return { values, ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason: 'exact', history };
     }
     if (betting) {
       const reached = schedule.reached(rounds);
