@@ -4,26 +4,16 @@
  * probability of "yes" as the score, cached, and written with --save-credit as a credit file the
  * audit reads back.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runBlame } from './testing/run-blame.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
 const PIPELINE = join(import.meta.dirname, 'fixtures/judge.pipeline.js');
 
-function blame(args: string[]) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const blame = (args: string[]) => runBlame(args);
 
 const endpoints: FakeEndpoint[] = [];
 afterEach(async () => {

@@ -5,7 +5,6 @@
  * a model step's prompt is the request messages it sent (for llm.choose, with its lettered
  * options), its rejected and chosen outputs the options chosen, not the letters answered.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +16,8 @@ import { fakeModelAnswer } from '../model/testing/fake-model.ts';
 import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
 import { pagePairs, pairResponses, pairsJsonl } from '../app/repairs/pairs-export.ts';
+import { runBlame } from './testing/run-blame.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
 const OPTIONS = ['refund', 'escalate', 'close'];
 // Success needs both steps right: the ticket classed "refund" and the policy's reply, so a failure
 // classed otherwise is repaired by {classify, reply} and gives one pair per step.
@@ -40,16 +39,7 @@ export default {
 };
 `;
 
-function blame(args: string[]) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const blame = (args: string[]) => runBlame(args);
 
 let endpoint: FakeEndpoint | null = null;
 afterAll(async () => {

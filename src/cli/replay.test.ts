@@ -4,7 +4,6 @@
  * distinct request sent once, a cached rerun sends none, the emitted definition analyses to the
  * same values, a shard and a merge equal the whole, and bad input is refused with exit 2.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,21 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestKey } from '../engine/model-call.ts';
 import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
 import { langfuseExport, scriptedModel, WHOWHEN_LOG } from '../replay/testing/runs.ts';
+import { runBlame } from './testing/run-blame.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
 const DIR = mkdtempSync(join(tmpdir(), 'blame-replay-'));
 const at = (name: string) => join(DIR, name);
 
-function blame(args: string[]) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const blame = (args: string[]) => runBlame(args);
 
 const STUB = `export default {
   Computer_terminal: (code) => { const m = /print\\((\\d+) \\* (\\d+)\\)/.exec(code); return 'exitcode: 0 (execution succeeded)\\nCode output: ' + (m ? m[1] * m[2] : '?'); },

@@ -5,26 +5,16 @@
  * has the same seed), so a rule "forwards when u < 0.95" forwards in the same reruns of every
  * context where the rule allows it.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequest, ModelResponse } from '../engine/model-call.ts';
 import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
+import { runBlame } from './testing/run-blame.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
 
-function blame(...args: string[]) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, env: { ...process.env, AGENTBLAME_MODEL_URL: '' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const blame = (...args: string[]) => runBlame(args, { ...process.env, AGENTBLAME_MODEL_URL: '' });
 
 const endpoints: FakeEndpoint[] = [];
 afterEach(async () => {
