@@ -14,6 +14,7 @@ import { repairsFromTable } from '../engine/repairs/table-repairs.ts';
 import { trainingPairs, type TrainingPair } from '../engine/repairs/training-pairs.ts';
 import { casePairSources } from '../engine/repairs/pair-sources.ts';
 import { successLevel } from '../engine/repairs/success-level.ts';
+import { replayPairs } from '../replay/pairs.ts';
 import { auditStudy, type CreditSignals, type StudyAudit } from '../engine/audit/audit-study.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
@@ -32,8 +33,6 @@ export interface RepairAnalysis {
   range?: readonly [number, number];
   modelCache?: readonly ModelCacheEntry[];
   settings: { seed: number; repairs?: { success?: number }; models?: Record<string, string> };
-  /** A replay of recorded runs: its own pairs (null for a case that is not one of its runs). */
-  replay?: { pairsOf?: (r: AttributedCaseResult, fixOf: (step: string) => string | null) => TrainingPair[] | null };
 }
 
 export interface RepairOutcome {
@@ -60,7 +59,8 @@ export async function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis, mode
     if (o.pairs !== undefined) {
       const pairs = searched.flatMap((r) => {
         const sources = pairSources(r, a);
-        return a.replay?.pairsOf?.(r, sources.fixOf) ?? trainingPairs(r, sources);
+        // A replayed recorded run pairs its repaired model turns (live or from a saved session).
+        return replayPairs(a.cases.find((c) => c.id === r.id)?.inputs ?? {}, r, sources.fixOf) ?? trainingPairs(r, sources);
       });
       writeFileWhole(o.pairs, pairs.map((p) => JSON.stringify(p)).join('\n') + (pairs.length ? '\n' : ''), 'training pairs');
       out.pairs = { file: o.pairs, written: pairs.length };

@@ -7,8 +7,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
-import type { TrainingPair } from '../engine/repairs/training-pairs.ts';
-import { replayPairs } from './replay-pairs.ts';
 import type { ChatRequest } from '../engine/model-call.ts';
 import { buildReplay, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import type { RecordedRun } from '../runs/types.ts';
@@ -31,8 +29,6 @@ export interface ReplayExtras {
   text: string[];
   /** Top-level JSON fields (`replayScore`). */
   json: Record<string, unknown>;
-  /** `--pairs`: a replayed case's training pairs (replay-pairs.ts). */
-  pairsOf?: (r: AttributedCaseResult, fixOf: (step: string) => string | null) => TrainingPair[] | null;
 }
 
 type Fail = (message: string) => Error;
@@ -229,7 +225,7 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     else if (result.shapley) lines.push('  ranked first: none (no player has positive credit)');
     text.push(lines.join('\n'));
   }
-  return { blocks, caseFields, text, json: {}, pairsOf: (r, fixOf) => replayPairs(def, r, fixOf) };
+  return { blocks, caseFields, text, json: {} };
 }
 
 /** `--score` with `--replay`: the replay's picks scored against the runs' labels, beside the heuristics and a predictions file. */
