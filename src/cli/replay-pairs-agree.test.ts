@@ -6,7 +6,6 @@
  * answer rejected, repaired answer chosen), the same in all three (a session does not record the
  * fix each step used, so its `fix` is null).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,22 +19,13 @@ import { compilePipeline } from '../sandbox/compile.ts';
 import { ReplaySetup } from '../app/replay/replay-setup.svelte.ts';
 import { pagePairs, pairsJsonl } from '../app/repairs/pairs-export.ts';
 import { DEFAULT_REPAIR_SIZE } from './repair-args.ts';
+import { runBlame } from './testing/run-blame.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
 const STUB = `export default {
   python: (code) => { const m = /print\\((\\d+) \\* (\\d+)\\)/.exec(code); return 'exitcode: 0 (execution succeeded)\\nCode output: ' + (m ? m[1] * m[2] : '?'); },
 };`;
 
-function blame(args: string[]) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const blame = (args: string[]) => runBlame(args);
 
 let endpoint: FakeEndpoint | null = null;
 afterAll(async () => {
