@@ -35,7 +35,9 @@ describe('setting value lists', () => {
   it('the report words each mode and interval as the list does', () => {
     for (const mode of MODES) {
       for (const radius of RADII) {
-        const html = renderHeader(session({ settings: { ...DEFAULT_SETTINGS, mode, radius, method: 'mc' } }), []);
+        // The report names the interval of what ran, so the cases must have been sampled.
+        const sampled = session();
+        const html = renderHeader({ ...sampled, settings: { ...DEFAULT_SETTINGS, mode, radius, method: 'mc' }, results: sampled.results.map((r) => ({ ...r, method: 'mc' as const })) }, []);
         expect(html).toContain(MODE_CHOICES[mode].description.replace(/'/g, '&#39;'));
         expect(html).toContain(RADIUS_CHOICES[radius].description);
       }

@@ -30,12 +30,12 @@ describe('RunsState', () => {
     expect(runs.selectedStepId).toBe(runs.selected!.run.steps[0].id);
   });
 
-  it('keys runs uniquely when ids repeat, keeps their order, and waits for a pick among several', () => {
+  it('keys runs uniquely when ids repeat, lists them in natural order of their keys, and waits for a pick among several', () => {
     const runs = new RunsState();
     runs.add([{ fileName: 'a.json', runs: runFile('r1') }, { fileName: 'b.json', runs: runFile('r1') }]);
     runs.add([{ fileName: 'b.json', runs: runFile('r1') }, { fileName: 'c.json', runs: runFile('r2') }]);
-    expect(runs.runs.map((r) => r.key)).toEqual(['r1', 'b.json r1', 'b.json r1 (2)', 'r2']);
-    expect(runs.runs.map((r) => r.fileName)).toEqual(['a.json', 'b.json', 'b.json', 'c.json']);
+    expect(runs.runs.map((r) => r.key)).toEqual(['b.json r1', 'b.json r1 (2)', 'r1', 'r2']);
+    expect(runs.runs.map((r) => r.fileName)).toEqual(['b.json', 'b.json', 'a.json', 'c.json']);
     expect(runs.selectedKey).toBeNull();
     runs.select('b.json r1 (2)');
     expect(runs.selected?.fileName).toBe('b.json');

@@ -148,9 +148,13 @@ describe('AnalysisRunner settings', () => {
     const { runner, pool, saves } = setup();
     await runner.openStudy(study(['q1', 'q2']));
     const scheduled = saves.scheduled;
+    const before = runner.results.map((r) => r?.cost);
     runner.updateSettings({ seed: 5 });
-    // Other settings: nothing shown until the re-run, which waits for the next keystroke.
-    expect(runner.results).toEqual([]);
+    // Other settings: the previous results stay on show, marked, and none of them counts as the new
+    // settings' (nothing to save) until the re-run, which waits for the next keystroke.
+    expect(runner.previousShown).toBe(true);
+    expect(runner.results.map((r) => r?.cost)).toEqual(before);
+    expect(runner.currentResults()).toEqual([]);
     expect(saves.scheduled).toBe(scheduled + 1);
     runner.updateSettings({ seed: 6 });
     await vi.advanceTimersByTimeAsync(349);
@@ -185,7 +189,8 @@ describe('AnalysisRunner settings', () => {
     await vi.advanceTimersByTimeAsync(400);
     expect(pool.jobs).toHaveLength(1);
     runner.chooseFix('plan', 'repair');
-    expect(runner.results).toEqual([]);
+    expect(runner.previousShown).toBe(true);
+    expect(runner.currentResults()).toEqual([]);
     await vi.advanceTimersByTimeAsync(400);
     await vi.waitUntil(() => runner.progress?.status === 'done');
     expect(pool.jobs).toHaveLength(2);
