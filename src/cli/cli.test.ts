@@ -64,7 +64,7 @@ describe('blame tables and options', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/planner\s+\+1\.000\s+\+0\.000\s+\+0\.417/);
     expect(r.stdout).toMatch(/last step to touch: reviewer/);
-    expect(r.stdout).toMatch(/1 cases, 1 failures, 1 analysed/);
+    expect(r.stdout).toMatch(/1 case, 1 failure, 1 analysed/);
   });
 
   it('runs Monte Carlo with intervals that contain the exact values, the same for any worker count', () => {

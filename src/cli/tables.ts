@@ -39,7 +39,7 @@ export function formatCase(r: CaseResult): string {
 
 /** The batch summary table. */
 export function formatBatch(b: BatchResult, total: number): string {
-  const head = `${total} cases, ${b.failures} failures, ${b.analyzed} analysed, ${b.unfixable} not fixable by any combination; cost ${b.cost}${b.stoppedEarly ? ' (stopped once the top step separated)' : ''}`;
+  const head = `${total} case${total === 1 ? '' : 's'}, ${b.failures} failure${b.failures === 1 ? '' : 's'}, ${b.analyzed} analysed, ${b.unfixable} not fixable by any combination; cost ${b.cost}${b.stoppedEarly ? ' (stopped once the top step separated)' : ''}`;
   const rows = [...b.steps]
     .sort((a, c) => c.meanShapley - a.meanShapley)
     .map((s) => [printable(s.step), pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);
