@@ -7,7 +7,7 @@
  * would make a study nobody computed. Session files' own responses are merged in only when the
  * user asks (`--keep-responses`); otherwise they stay with their session.
  */
-import { canonicalize } from '../engine/canonical.ts';
+import { answerText } from '../engine/answer-text.ts';
 import { openCaches, readCacheFile } from '../model/jsonl-cache.node.ts';
 import type { CacheEntry } from '../model/response-cache.ts';
 
@@ -30,14 +30,14 @@ export function mergeCacheFiles(files: readonly string[], fromSessions: readonly
   const before = cache.size;
   // Every file is read and checked before the first line is appended.
   const owner = new Map<string, { file: string; response: string }>();
-  for (const entry of cache.entries()) owner.set(entry.key, { file: `--cache ${first}`, response: canonicalize(entry.response) });
+  for (const entry of cache.entries()) owner.set(entry.key, { file: `--cache ${first}`, response: answerText(entry.response) });
   const toAdd: CacheEntry[] = [];
   const sources = others.map((file) => ({ file: `--cache ${file}`, ...readCacheFile(file) }));
   sources.push({ file: 'the session files', entries: [...fromSessions], warnings: [], validLength: 0, needsNewline: false, torn: false });
   for (const { file, entries, warnings: skipped } of sources) {
     warnings.push(...skipped);
     for (const entry of entries) {
-      const response = canonicalize(entry.response);
+      const response = answerText(entry.response);
       const known = owner.get(entry.key);
       if (known === undefined) {
         owner.set(entry.key, { file, response });

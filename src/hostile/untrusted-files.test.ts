@@ -174,6 +174,19 @@ describe('merges refuse forged shards, naming the file and the field', () => {
     expect(refused(blame(at('shard-1.json'), file))).toMatch(new RegExp(`^blame: "[^"]*conflict\\.json": modelCache\\[\\d+\\]: a different response for request ${taken.key.slice(0, 12)}.* than "[^"]*shard-1\\.json"`));
   });
 
+  it('two files with the same answer to a request, served under another fingerprint, merge', () => {
+    const one = readJson(at('shard-1.json'));
+    const taken = one.modelCache.find(isReview);
+    const file = forge(at('shard-2.json'), 'fingerprint.json', (s) => {
+      s.modelCache = s.modelCache.filter((e: Json) => e.key !== taken.key);
+      s.modelCache.push({ ...taken, response: { ...taken.response, served: { model: 'a later snapshot', fingerprint: 'fp_2' } } });
+      s.results[0].modelKeys = [...new Set([...s.results[0].modelKeys, taken.key])];
+    });
+    const merged = blame(at('shard-1.json'), file, '--json');
+    expect(merged.stderr).toBe('');
+    expect(merged.status).toBe(0);
+  });
+
   it('two --cache files that answer the same request differently', () => {
     const first = at('first.jsonl');
     copyFileSync(RESPONSES, first);

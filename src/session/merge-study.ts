@@ -7,11 +7,11 @@
 import { aggregateBatch } from '../engine/batch.ts';
 import { sumUsage } from '../engine/model-call.ts';
 import type { BatchBound, CaseResult } from '../engine/types.ts';
-import { canonicalize } from '../engine/canonical.ts';
 import { buildSession } from './build-session.ts';
 import { studyAsStored, studyFingerprint } from './study-fingerprint.ts';
 import type { ModelCacheEntry, Session } from './types.ts';
 import { mergedContrast } from './merge-contrast.ts';
+import { answerText } from '../engine/answer-text.ts';
 
 /** One session and the file (or dropped file's name) it came from. */
 export interface NamedSession {
@@ -89,7 +89,7 @@ function mergedResponses(inputs: readonly NamedSession[]): ModelCacheEntry[] {
   const byKey = new Map<string, { entry: ModelCacheEntry; file: string; response: string }>();
   for (const { file, session } of inputs) {
     (session.modelCache ?? []).forEach((entry, k) => {
-      const response = canonicalize(entry.response);
+      const response = answerText(entry.response);
       const known = byKey.get(entry.key);
       if (!known) byKey.set(entry.key, { entry, file, response });
       else if (known.response !== response) {
