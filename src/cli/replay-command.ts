@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
 import type { ChatRequest } from '../engine/model-call.ts';
-import { buildReplay, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
+import { buildReplay, defaultExportCount, expectedOutcome, metricProbe, toolsProbe, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import type { RecordedRun } from '../runs/types.ts';
 import { scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/score.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
@@ -43,14 +43,9 @@ function readUserFile(path: string, what: string, fail: Fail): string {
 
 /** `/REGEX/flags` or plain text. */
 function expectOutcome(value: string, fail: Fail): Outcome {
-  const m = /^\/(.+)\/([dgimsuy]*)$/s.exec(value);
-  if (!m) return { kind: 'expect', text: value };
-  try {
-    new RegExp(m[1], m[2]);
-  } catch (e) {
-    throw fail(`--expect ${value}: not a regular expression: ${(e as Error).message}`);
-  }
-  return { kind: 'expect-regex', source: m[1], flags: m[2].replace(/g/g, '') };
+  const read = expectedOutcome(value);
+  if (!read.ok) throw fail(`--expect ${value}: not a regular expression: ${read.problem}`);
+  return read.outcome;
 }
 
 function outcomeOf(replay: ReplayCliOptions, runs: readonly RecordedRun[], fail: Fail): Outcome | null {
@@ -72,11 +67,8 @@ function outcomeOf(replay: ReplayCliOptions, runs: readonly RecordedRun[], fail:
  * `export default` is left to the definition's own message.
  */
 function checkMetric(path: string, source: string, fail: Fail): void {
-  if ((source.match(/^[ \t]*export\s+default\s+/gm) ?? []).length !== 1) return;
-  const probe = [
-    `const METRIC = (() => {\n${source.replace(/^[ \t]*export\s+default\s+/m, 'return ')}\n})();`,
-    "export default { name: 'metric', steps: [{ name: 'probe', inputs: [], cost: 1, run: () => 0, fixes: [{ name: 'none', cost: 1, run: () => 0 }] }], metric: () => 1, cases: [{ id: 'metric', inputs: { type: typeof METRIC } }] };",
-  ].join('\n');
+  if (defaultExportCount(source) !== 1) return;
+  const probe = metricProbe(source);
   let type: unknown;
   try {
     type = compilePipeline(probe, basename(path)).cases?.[0]?.inputs.type;
@@ -88,15 +80,10 @@ function checkMetric(path: string, source: string, fail: Fail): void {
 
 /** The tool names a `--tools` file stubs, read in the sandbox (the file is untrusted code). */
 function toolNames(path: string, source: string, fail: Fail): Set<string> {
-  const probe = [
-    `const TOOLS = (() => {\n${source.replace(/^[ \t]*export\s+default\s+/m, 'return ')}\n})();`,
-    "if (TOOLS === null || typeof TOOLS !== 'object') throw new TypeError('--tools: the default export must be an object { toolName: (args) => result }');",
-    "for (const k of Object.keys(TOOLS)) if (typeof TOOLS[k] !== 'function') throw new TypeError('--tools: \"' + k + '\" is not a function');",
-    "export default { name: 'tools', steps: [{ name: 'probe', inputs: [], cost: 1, run: () => 0, fixes: [{ name: 'none', cost: 1, run: () => 0 }] }], metric: () => 1, cases: [{ id: 'tools', inputs: { names: Object.keys(TOOLS) } }] };",
-  ].join('\n');
-  if ((source.match(/^[ \t]*export\s+default\s+/gm) ?? []).length !== 1) throw fail(`--tools "${path}": expected one "export default { toolName: (args) => result }"`);
+  const probe = toolsProbe(source);
+  if (!probe.ok) throw fail(`--tools "${path}": ${probe.problem}`);
   try {
-    const def = compilePipeline(probe, basename(path));
+    const def = compilePipeline(probe.probe, basename(path));
     return new Set((def.cases?.[0]?.inputs.names as string[] | undefined) ?? []);
   } catch (e) {
     throw fail(`--tools "${path}": ${(e as Error).message}`);

@@ -4,7 +4,7 @@
  * `--expect`, `--judge` and `--metric`. A blank expected text falls back to the run's recorded
  * correct answer (Who&When's ground_truth) when it has one.
  */
-import type { Outcome } from '../../replay/index.ts';
+import { expectedOutcome, type Outcome } from '../../replay/index.ts';
 
 export type OutcomeKind = 'expect' | 'judge' | 'metric';
 
@@ -14,9 +14,6 @@ export interface OutcomeFields {
   rubric: string;
   metric: { fileName: string; source: string } | null;
 }
-
-/** A regular expression written as `/source/flags`. */
-const REGEX = /^\/(.+)\/([a-z]*)$/s;
 
 /**
  * The outcome, `null` for "the run's recorded correct answer", or a problem naming the field.
@@ -30,15 +27,8 @@ export function parseOutcome(fields: OutcomeFields, recorded: string | undefined
         if (recorded !== undefined) return { ok: true, outcome: null };
         return { ok: false, problem: 'Say how success is decided: the expected final answer (text or /regex/), a judge rubric, or a metric file. This run records no correct answer.' };
       }
-      const regex = REGEX.exec(text);
-      if (!regex) return { ok: true, outcome: { kind: 'expect', text } };
-      const [, source, flags] = regex;
-      try {
-        new RegExp(source, flags);
-      } catch (error) {
-        return { ok: false, problem: `Expected answer: ${text} is not a regular expression (${error instanceof Error ? error.message : String(error)}).` };
-      }
-      return { ok: true, outcome: { kind: 'expect-regex', source, flags } };
+      const read = expectedOutcome(text);
+      return read.ok ? read : { ok: false, problem: `Expected answer: ${text} is not a regular expression (${read.problem}).` };
     }
     case 'judge': {
       const rubric = fields.rubric.trim();

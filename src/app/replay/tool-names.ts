@@ -5,21 +5,7 @@
  * comes back. The replay then makes those tools' turns players and runs their stub on a changed call.
  */
 import type { LoadOutcome } from '../analysis/protocol.ts';
-
-const EXPORT_DEFAULT = /^[ \t]*export\s+default\s+/gm;
-
-/** The probe definition for a tools file, or the problem with its shape. */
-export function toolsProbe(source: string): { ok: true; probe: string } | { ok: false; problem: string } {
-  const count = (source.match(EXPORT_DEFAULT) ?? []).length;
-  if (count !== 1) return { ok: false, problem: `expected one "export default { toolName: (args) => result }", found ${count}` };
-  const probe = [
-    `const TOOLS = (() => {\n${source.replace(/^[ \t]*export\s+default\s+/m, 'return ')}\n})();`,
-    "if (TOOLS === null || typeof TOOLS !== 'object') throw new TypeError('the default export must be an object { toolName: (args) => result }');",
-    "for (const k of Object.keys(TOOLS)) if (typeof TOOLS[k] !== 'function') throw new TypeError('\"' + k + '\" is not a function');",
-    "export default { name: 'tools', steps: [{ name: 'probe', inputs: [], cost: 1, run: () => 0, fixes: [{ name: 'none', cost: 1, run: () => 0 }] }], metric: () => 1, cases: [{ id: 'tools', inputs: { names: Object.keys(TOOLS) } }] };",
-  ].join('\n');
-  return { ok: true, probe };
-}
+import { toolsProbe } from '../../replay/index.ts';
 
 /** The names, from the probe compiled by `load` (an analysis worker), or the problem naming the file. */
 export async function readToolNames(fileName: string, source: string, load: (source: string, fileName: string) => Promise<LoadOutcome>): Promise<{ ok: true; names: Set<string> } | { ok: false; problem: string }> {
