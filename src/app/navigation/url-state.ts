@@ -1,6 +1,7 @@
 /**
  * What the address carries: the view, the open case, the case list's filter and sort, the compare
- * target, where the study comes from (a stored session, a demo) and the settings that define it.
+ * target, where the study comes from (a stored session, a demo) and the settings that define it
+ * (the fix each step uses among them).
  * Kept in the hash (`#view=case&case=c7&…`), so a link reopens the same view and Back/Forward
  * move between views without reloading; `?trace=` and `?workers=` stay in the search part.
  */
