@@ -45,3 +45,45 @@ test('choosing another fix for a step changes the blame, and the default fix bri
   await expect(meanShapley(page, 'writer')).toHaveText('0.083');
   await expect(meanShapley(page, 'reviewer')).toHaveText('0.083');
 });
+
+test('the fix choice is in the address: Back/Forward, a reload and the link in another browser keep it', async ({ page, browser }) => {
+  await page.goto('./#demo=refund-policy');
+  await waitForDone(page);
+  const retrieverFix = page.getByLabel('retriever', { exact: true });
+  await retrieverFix.selectOption('newest on ties');
+  await expect(page).toHaveURL(/fix\.retriever=newest\+on\+ties/);
+  await expect(meanShapley(page, 'retriever')).toHaveText('0.000');
+  await waitForDone(page);
+
+  // Another view and back again: the choice stays in the address and the page.
+  await page.getByRole('tab', { name: /Cases/ }).click();
+  await expect(page).toHaveURL(/view=cases/);
+  await expect(page).toHaveURL(/fix\.retriever=newest\+on\+ties/);
+  await page.goBack();
+  await expect(page.getByTestId('batch-table')).toBeVisible();
+  await expect(page).toHaveURL(/fix\.retriever=newest\+on\+ties/);
+  await expect(retrieverFix).toHaveValue('newest on ties');
+  await page.goForward();
+  await expect(page.getByTestId('case-list')).toBeVisible();
+  await page.goBack();
+
+  // A reload reopens it with the same fix.
+  await page.reload();
+  await waitForDone(page);
+  await expect(retrieverFix).toHaveValue('newest on ties');
+  await expect(meanShapley(page, 'retriever')).toHaveText('0.000');
+
+  // The link in a browser that has not stored this session opens the demo with the same fix.
+  const link = page.url();
+  const other = await browser.newContext();
+  try {
+    const fresh = await other.newPage();
+    await fresh.goto(link);
+    await waitForDone(fresh);
+    await expect(fresh.getByLabel('retriever', { exact: true })).toHaveValue('newest on ties');
+    await expect(meanShapley(fresh, 'retriever')).toHaveText('0.000');
+    await expect(meanShapley(fresh, 'planner')).toHaveText('0.667');
+  } finally {
+    await other.close();
+  }
+});

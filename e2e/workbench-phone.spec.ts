@@ -49,3 +49,20 @@ for (const scheme of ['light', 'dark'] as const) {
     }
   });
 }
+
+test('a 390x844 phone: the header and the tabs take at most a quarter of the first screen, every action in view', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('./#demo=eight-step-agent');
+  await waitForDone(page, 120_000);
+  const header = (await page.locator('header').first().boundingBox())!;
+  const tabs = (await page.getByRole('tablist', { name: 'Views' }).boundingBox())!;
+  expect(header.height + tabs.height).toBeLessThanOrEqual(844 / 4);
+  // The results start on the first screen.
+  expect((await page.getByTestId('batch-headline').boundingBox())!.y).toBeLessThan(844 / 2);
+  // Nothing of the header's actions or the tabs is pushed out of sight.
+  for (const item of await page.locator('header nav .button, [role=tablist] [role=tab]').all()) {
+    const box = (await item.boundingBox())!;
+    expect(box.x, await item.innerText()).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, await item.innerText()).toBeLessThanOrEqual(390);
+  }
+});

@@ -26,3 +26,18 @@ test('printing shows the results and hides the settings, tabs and buttons', asyn
   const colours = await page.evaluate(() => [getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector('[data-testid=batch-headline]')!).color]);
   expect(colours).toEqual(['rgb(255, 255, 255)', 'rgb(0, 0, 0)']);
 });
+
+test('on paper: no progress bar and no stray "/", and the page names the mode and the method', async ({ page }) => {
+  await page.goto('./#demo=refund-policy&mode=prior&worlds=4');
+  await waitForDone(page);
+  const printed = page.getByTestId('printed-settings');
+  await expect(printed).toBeHidden();
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByTestId('run-progress')).toBeHidden();
+  // The header keeps the session's name, without the separator left from the hidden home button.
+  await expect(page.getByLabel('Session name')).toBeVisible();
+  expect(await page.locator('header').first().innerText()).not.toContain('/');
+  await expect(printed).toBeVisible();
+  await expect(printed).toContainText('Mode: prior: fresh noise', { useInnerText: true });
+  await expect(printed).toContainText('Method: exact Shapley over every coalition (chosen by auto)', { useInnerText: true });
+});

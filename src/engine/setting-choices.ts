@@ -7,35 +7,35 @@
 import type { BatchBound, Method, Mode, Radius, StopRule } from './types.ts';
 
 export interface SettingChoice {
-  /** The settings panel's option text. */
+  /** The settings panel's option text: short enough to show whole in the panel's dropdowns. */
   label: string;
   /** The report's description of the chosen value. */
   description: string;
 }
 
 export const MODE_CHOICES: Readonly<Record<Mode, SettingChoice>> = {
-  recorded: { label: "Recorded: replay the failure's own noise", description: 'recorded: each failure is replayed with its own recorded noise (exact, deterministic)' },
-  posterior: { label: 'Posterior: abduct noise from observed choices', description: 'posterior: noise abducted from the observed choices (counterfactual)' },
-  prior: { label: 'Prior: fresh noise (interventional)', description: 'prior: fresh noise (interventional: how often a fix helps on a new run, not why this run failed)' },
+  recorded: { label: "Recorded (the failure's noise)", description: 'recorded: each failure is replayed with its own recorded noise (exact, deterministic)' },
+  posterior: { label: 'Posterior (abducted noise)', description: 'posterior: noise abducted from the observed choices (counterfactual)' },
+  prior: { label: 'Prior (fresh noise)', description: 'prior: fresh noise (interventional: how often a fix helps on a new run, not why this run failed)' },
 };
 
 /** 'auto' is worded by the page and the report, which know the step count. */
 export const METHOD_CHOICES: Readonly<Record<Method | 'auto', SettingChoice>> = {
   exact: { label: 'Exact (all coalitions)', description: 'exact Shapley over every coalition' },
-  mc: { label: 'Monte Carlo (sampled; see Estimator)', description: 'Monte Carlo sampling' },
-  auto: { label: 'Automatic', description: 'auto: exact when its 2^n queries are within what Monte Carlo may ask at its cap (up to 17 steps at 10 000 permutations), else Monte Carlo' },
+  mc: { label: 'Monte Carlo (sampled)', description: 'Monte Carlo sampling' },
+  auto: { label: 'Auto', description: 'auto: exact when its 2^n queries are within what Monte Carlo may ask at its cap (up to 17 steps at 10 000 permutations), else Monte Carlo' },
 };
 
 export const STOP_RULE_CHOICES: Readonly<Record<StopRule, SettingChoice>> = {
   top1: { label: 'the top step separates', description: 'top1: stop once the top step’s interval is apart from all others' },
   ranking: { label: 'the whole ranking separates', description: 'ranking: stop once every adjacent pair of steps is apart' },
   // {width} is the setting's width.
-  width: { label: 'every interval is narrow enough', description: 'width: stop once every interval radius is at most {width}' },
+  width: { label: 'every interval is narrow', description: 'width: stop once every interval radius is at most {width}' },
   budget: { label: 'the budget is spent', description: 'budget: run until the step-cost budget is spent' },
 };
 
 export const RADIUS_CHOICES: Readonly<Record<Radius, SettingChoice>> = {
-  betting: { label: 'Betting confidence sequence (anytime-valid)', description: 'betting confidence sequences, anytime-valid' },
+  betting: { label: 'Betting (anytime-valid)', description: 'betting confidence sequences, anytime-valid' },
   bernstein: { label: 'Empirical Bernstein', description: 'empirical Bernstein intervals' },
   hoeffding: { label: 'Hoeffding', description: 'Hoeffding intervals' },
 };
@@ -43,7 +43,7 @@ export const RADIUS_CHOICES: Readonly<Record<Radius, SettingChoice>> = {
 export const BATCH_BOUND_CHOICES: Readonly<Record<BatchBound, SettingChoice>> = {
   normal: { label: 'Normal (asymptotic)', description: 'normal (asymptotic)' },
   bernstein: { label: 'Empirical Bernstein', description: 'empirical Bernstein' },
-  anytime: { label: 'Anytime-valid (betting confidence sequence)', description: 'anytime-valid (betting confidence sequence)' },
+  anytime: { label: 'Anytime-valid (betting)', description: 'anytime-valid (betting confidence sequence)' },
 };
 
 /** The values of a choice, in the order they are worded above. */

@@ -68,5 +68,12 @@ describe('the signed batch bars shared by the batch view and the report', () => 
     const withBaselines = signedBarsSvg(batch, true);
     expect(withBaselines.match(/class="bar alone"/g)).toHaveLength(3);
     expect(withBaselines).toContain('last to touch 75.0 % of failures');
+    // Each baseline bar is labelled with its rate: fix alone, then last touch, per step in bar order.
+    expect([...withBaselines.matchAll(/data-testid="baseline-value">([^<]*)</g)].map((m) => m[1])).toEqual(['0.0 %', '0.0 %', '50.0 %', '75.0 %', '25.0 %', '25.0 %']);
+    // The panel's right edge leaves room past 100 % for its tick and a full bar's label.
+    const width = Number(/viewBox="0 0 (\d+)/.exec(withBaselines)![1]);
+    const hundred = [...withBaselines.matchAll(/<text class="tick" x="([\d.]+)"[^>]*>100 %</g)].map((m) => Number(m[1]));
+    expect(hundred).toHaveLength(1);
+    expect(width - hundred[0]).toBeGreaterThanOrEqual(40);
   });
 });

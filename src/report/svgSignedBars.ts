@@ -9,6 +9,8 @@ const VALUE = 56;
 const PLOT = 420;
 const GAP = 28;
 const BASE = 220;
+/** Room right of the baselines panel for a full bar's value label ("100.0 %") and the "100 %" tick. */
+const BASE_RIGHT = 48;
 const ROW = 30;
 const px = (x: number) => String(Math.round(x * 10) / 10);
 
@@ -26,19 +28,20 @@ function signOf(value: number): 'pos' | 'neg' | 'zero' {
  * whatever its sign, blame (`pos`) and negative blame (`neg`, a fix that makes things worse) in
  * their own colours, the value at the end of each bar and the CI whiskers. With `baselines`, the
  * fix-alone rate and the last-touch share get a panel of their own on a 0-100 % scale beside it,
- * so they never squash the Shapley scale. One builder for the workbench's batch view and the
+ * so they never squash the Shapley scale, each bar with its rate at its end. One builder for the workbench's batch view and the
  * report's batch section: the same picture in both. Missing numbers (before the first results)
  * are drawn at zero. Every name passes through escapeHtml.
  */
 export function signedBarsSvg(batch: BatchResult, baselines = false): string {
   const steps = byMagnitude(batch.steps);
-  const width = LABEL + PLOT + VALUE + (baselines ? GAP + BASE + 10 : 10);
+  const width = LABEL + PLOT + VALUE + (baselines ? GAP + BASE + BASE_RIGHT : 10);
   const height = steps.length * ROW + 34;
   const scale = barScale(steps.flatMap((s) => [s.ci[0], s.ci[1], s.meanShapley]));
   const x = (value: number) => LABEL + scale.at(Number.isFinite(value) ? value : 0) * PLOT;
   const baseLeft = LABEL + PLOT + VALUE + GAP;
   const bx = (rate: number) => baseLeft + Math.max(0, Math.min(1, Number.isFinite(rate) ? rate : 0)) * BASE;
   const touchShare = (lastTouch: number) => (batch.analyzed > 0 ? lastTouch / batch.analyzed : Number.NaN);
+  const rateText = (rate: number) => (Number.isFinite(rate) ? formatPercent(rate) : '');
   const title = `Mean Shapley blame per step, largest first, with confidence intervals${baselines ? '; beside it the fix-alone and last-touch baselines on a 0 to 100 % scale' : ''}. The numbers are in the table below.`;
   const parts = [`<svg class="chart bars" viewBox="0 0 ${width} ${height}" role="img" aria-label="${e(title)}" data-testid="batch-bars">`, `<title>${e(title)}</title>`];
   for (const tick of scale.ticks) {
@@ -66,6 +69,8 @@ export function signedBarsSvg(batch: BatchResult, baselines = false): string {
       parts.push(
         `<rect class="bar alone" x="${px(baseLeft)}" y="${top}" width="${px(bx(step.fixAloneRate) - baseLeft)}" height="${half - 1}"><title>${e(clipText(step.step, 200))}: fixing it alone resolves ${e(formatPercent(step.fixAloneRate))}</title></rect>`,
         `<rect class="bar touch" x="${px(baseLeft)}" y="${px(top + half)}" width="${px(bx(touchShare(step.lastTouch)) - baseLeft)}" height="${half - 1}"><title>${e(clipText(step.step, 200))}: last to touch ${e(formatPercent(touchShare(step.lastTouch)))} of failures</title></rect>`,
+        `<text class="value rate" x="${px(bx(step.fixAloneRate) + 4)}" y="${px(top + half - 2)}" data-testid="baseline-value">${e(rateText(step.fixAloneRate))}</text>`,
+        `<text class="value rate" x="${px(bx(touchShare(step.lastTouch)) + 4)}" y="${px(top + 2 * half - 2)}" data-testid="baseline-value">${e(rateText(touchShare(step.lastTouch)))}</text>`,
       );
     }
     parts.push('</g>');

@@ -35,4 +35,22 @@ describe('the address state', () => {
   it('carries only the settings that differ from the defaults', () => {
     expect(changedSettings({ ...DEFAULT_SETTINGS, mode: 'prior', seed: 3 }, DEFAULT_SETTINGS)).toEqual({ mode: 'prior', seed: 3 });
   });
+
+  it('carries the fix each step uses, one entry per step, whatever characters the names hold', () => {
+    const state = { ...emptyUrlState(), demo: 'refund-policy', settings: { fixChoice: { retriever: 'newest on ties', 'a=b&c': 'x&y=z', __proto__step: 'p' } } };
+    const hash = toHash(state);
+    expect(hash).toContain('fix.retriever=newest+on+ties');
+    expect(fromHash(hash)).toEqual(state);
+    // A step named __proto__ is an own entry of the choice, not the object's prototype.
+    const proto = fromHash('fix.__proto__=first').settings.fixChoice!;
+    expect(Object.hasOwn(proto, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    // A bare "fix." names no step.
+    expect(fromHash('fix.=x').settings).toEqual({});
+  });
+
+  it('a link carries the fix choice a study made, and none when it made none', () => {
+    expect(changedSettings({ ...DEFAULT_SETTINGS, fixChoice: { retriever: 'newest on ties' } }, DEFAULT_SETTINGS)).toEqual({ fixChoice: { retriever: 'newest on ties' } });
+    expect(changedSettings({ ...DEFAULT_SETTINGS, fixChoice: {} }, DEFAULT_SETTINGS)).toEqual({});
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * What the address carries: the view, the open case, the case list's filter and sort, the compare
- * target, where the study comes from (a stored session, a demo) and the settings that define it.
+ * target, where the study comes from (a stored session, a demo) and the settings that define it
+ * (the fix each step uses among them).
  * Kept in the hash (`#view=case&case=c7&…`), so a link reopens the same view and Back/Forward
  * move between views without reloading; `?trace=` and `?workers=` stay in the search part.
  */
@@ -29,8 +30,13 @@ export function emptyUrlState(): UrlState {
   return { view: 'batch', caseId: null, filter: '', onlyFailing: false, sort: DEFAULT_SORT, session: null, demo: null, compare: null, settings: {} };
 }
 
-/** Settings a link carries: the ones that change what a study computes (numbers and names only). */
+/**
+ * Settings a link carries: the ones that change what a study computes (numbers and names only).
+ * The fix each step uses (`fixChoice`) goes as one `fix.<step>=<fix>` entry per chosen step, so
+ * any step name (even one holding `=` or `&`) round-trips through URLSearchParams' encoding.
+ */
 const SETTING_KEYS = ['mode', 'worlds', 'method', 'seed', 'delta', 'stop', 'width', 'maxPermutations', 'estimator', 'radius', 'tieTolerance'] as const;
+const FIX_PREFIX = 'fix.';
 const NUMERIC = new Set<string>(['worlds', 'seed', 'delta', 'width', 'maxPermutations', 'tieTolerance']);
 
 function sortText(sort: CaseSort): string {
@@ -58,6 +64,7 @@ export function toHash(state: UrlState): string {
     const value = state.settings[key];
     if (value !== undefined && value !== null) params.set(key, String(value));
   }
+  for (const [step, fix] of Object.entries(state.settings.fixChoice ?? {})) params.set(`${FIX_PREFIX}${step}`, fix);
   return params.toString();
 }
 
@@ -83,6 +90,9 @@ export function fromHash(hash: string): UrlState {
     } else settings[key] = raw;
   }
   state.settings = settings as Partial<AnalysisSettings>;
+  // fromEntries defines own properties, so a step named `__proto__` stays a step.
+  const fixes = Object.fromEntries([...params].filter(([key]) => key.startsWith(FIX_PREFIX) && key.length > FIX_PREFIX.length).map(([key, fix]) => [key.slice(FIX_PREFIX.length), fix]));
+  if (Object.keys(fixes).length > 0) state.settings.fixChoice = fixes;
   return state;
 }
 
@@ -90,5 +100,6 @@ export function fromHash(hash: string): UrlState {
 export function changedSettings(settings: AnalysisSettings, defaults: AnalysisSettings): Partial<AnalysisSettings> {
   const out: Record<string, unknown> = {};
   for (const key of SETTING_KEYS) if (settings[key] !== defaults[key] && settings[key] !== undefined) out[key] = settings[key];
+  if (settings.fixChoice && Object.keys(settings.fixChoice).length > 0) out.fixChoice = settings.fixChoice;
   return out as Partial<AnalysisSettings>;
 }

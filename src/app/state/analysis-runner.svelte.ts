@@ -339,6 +339,12 @@ export class AnalysisRunner {
     this.#flush(key);
     this.#abort = null;
     this.#showModelActivity();
+    if (key !== this.#key()) {
+      // The settings changed while this run went on: its end says nothing of the results on show
+      // ("Done" beside "Waiting for the first results"). Theirs starts now, not after the pause.
+      void this.analyze();
+      return;
+    }
     this.progress = { ...this.progress!, status: outcome === 'done' ? 'done' : 'cancelled', elapsedMs: performance.now() - startedAt };
     this.#saveNow();
   }

@@ -289,6 +289,50 @@ describe('AnalysisRunner while running', () => {
   });
 });
 
+describe('AnalysisRunner progress beside the results on show', () => {
+  // The page says "Done" from the progress and "Waiting for the first results" from an empty batch:
+  // a run of the old settings ending before the new settings' re-run must not leave both on show.
+  it('never says Done while waiting for the first results of settings changed mid-run', async () => {
+    const { runner, pool } = setup();
+    const waiting = pool.whenWaiting();
+    const opened = runner.openStudy(study(['slow1']));
+    await waiting;
+    runner.updateSettings({ seed: 3 });
+    expect(runner.batch).toBeNull();
+    const next = pool.whenWaiting();
+    pool.release();
+    await opened;
+    expect(runner.batch).toBeNull();
+    expect(runner.progress?.status).toBe('running');
+    // The new settings' run goes on at once (the old one is over), and ends Done with its results.
+    await next;
+    expect(pool.jobs.map((j) => j.settings.seed)).toEqual([DEFAULT_SETTINGS.seed, 3]);
+    pool.release();
+    await vi.waitUntil(() => runner.progress?.status === 'done');
+    expect(runner.finishedResults().map((r) => r.cost)).toEqual([4]);
+    expect(runner.batch).not.toBeNull();
+  });
+
+  it('after switching back mid-run to settings whose results are all cached, says Done with their figures', async () => {
+    const { runner, pool } = setup();
+    const first = pool.whenWaiting();
+    const opened = runner.openStudy(study(['slow1']));
+    await first;
+    pool.release();
+    await opened;
+    const second = pool.whenWaiting();
+    runner.updateSettings({ seed: 3 });
+    await vi.advanceTimersByTimeAsync(350);
+    await second;
+    runner.updateSettings({ seed: DEFAULT_SETTINGS.seed });
+    expect(runner.finishedResults().map((r) => r.cost)).toEqual([2]);
+    // The seed-3 run ends before the re-run's pause is over.
+    pool.release();
+    await vi.waitUntil(() => runner.progress?.status !== 'running');
+    expect(runner.progress).toMatchObject({ status: 'done', done: 1, total: 1, cost: 2 });
+  });
+});
+
 describe('AnalysisRunner editing and closing', () => {
   it('keeps the working definition and its results when an edit does not compile', async () => {
     const { runner, pool } = setup();

@@ -76,7 +76,7 @@ ${fixes.length ? `<table><thead><tr><th>Step</th><th>Fix</th></tr></thead><tbody
 </section>`;
 }
 
-function describeMode(settings: AnalysisSettings): string {
+export function describeMode(settings: AnalysisSettings): string {
   return Object.hasOwn(MODE_CHOICES, settings.mode) ? MODE_CHOICES[settings.mode].description : String(settings.mode);
 }
 
@@ -90,7 +90,7 @@ function sampled(settings: AnalysisSettings, results: readonly CaseResult[]): bo
  * What ran, from the results (the method each case was analysed with), not what the settings
  * allowed: an `auto` run that was exact says exact, with no estimator named.
  */
-function describeMethod(settings: AnalysisSettings, results: readonly CaseResult[]): string {
+export function describeMethod(settings: AnalysisSettings, results: readonly CaseResult[]): string {
   const mc = `${METHOD_CHOICES.mc.description} with the ${describeEstimator(settings)} estimator (${describeRadius(settings)}, at most the queries of ${formatCount(settings.maxPermutations)} permutations)`;
   const ran = results.filter((r) => !r.error);
   const exactCount = ran.filter((r) => r.method === 'exact').length;
