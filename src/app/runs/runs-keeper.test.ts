@@ -136,7 +136,7 @@ describe('a run address after a reload and in a new tab', () => {
     noStorage.address.apply();
     await settled();
     expect(noStorage.said[0].message).toMatch(/this window cannot use the browser's storage/);
-    expect(await noStorage.keeper.restore({ key: 'x', stepId: null })).toEqual({ status: 'unavailable' });
+    expect(await noStorage.keeper.restore({ key: 'x' })).toEqual({ status: 'unavailable' });
   });
 
   it('the list address reopens the newest kept files', async () => {
