@@ -74,3 +74,26 @@ test('a step\'s address reopens it after a reload and in a new tab; removed from
   await expect(selectedStep(third)).toHaveText(step);
   expect(third.url()).toBe(address);
 });
+
+test('a full disk when keeping a trace file shows the storage banner; the run stays open and the page keeps working', async ({ page }) => {
+  // Every put fails as on a full disk once `agentblameStorageFull` is set (as in sessions-storage-full.spec.ts).
+  await page.addInitScript(() => {
+    const put = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if ((window as unknown as { agentblameStorageFull?: boolean }).agentblameStorageFull) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return put.apply(this, args);
+    };
+  });
+  await page.goto('./');
+  await page.evaluate(() => {
+    (window as unknown as { agentblameStorageFull: boolean }).agentblameStorageFull = true;
+  });
+  await dropFiles(page, [{ name: NAME, content: CONTENT, type: 'application/json' }]);
+  const banner = page.getByTestId('storage-full-banner');
+  await expect(banner).toContainText('Browser storage is full');
+  await expect(banner).toContainText('could not keep the trace file in this browser');
+  await expect(page.getByRole('region', { name: /^Run / })).toContainText('7 steps');
+  await page.getByRole('listbox', { name: 'Steps' }).getByRole('option').nth(2).click();
+  await expect(page).toHaveURL(/#runs\/[^/]+\/[^/]+$/);
+  expect(await keptFiles(page)).toBe(0);
+});
