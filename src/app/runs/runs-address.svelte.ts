@@ -88,7 +88,10 @@ export class RunsAddress {
     this.#pending = null;
     if (place === null || !this.runs.open || parseRunsHash(location.hash) === null) return;
     const run = place.key === null ? null : this.runs.runs.find((r) => r.key === place.key || `${r.fileName} ${r.run.id}` === place.key);
-    if (place.key !== null && !run) return;
+    if (place.key !== null && !run) {
+      this.say(`This address names the run "${place.key}", which is not in the files just opened.`, this.openFile);
+      return;
+    }
     this.#show({ key: run?.key ?? null, stepId: place.stepId });
     history.replaceState(null, '', `${location.pathname}${location.search}#${runsHash({ key: this.runs.selectedKey, stepId: this.runs.selectedKey === null ? null : this.runs.selectedStepId })}`);
   }

@@ -111,6 +111,12 @@ describe('a run address after a reload and in a new tab', () => {
     await settled();
     expect(elsewhere.runs.open).toBe(false);
     expect(elsewhere.said).toEqual([{ message: 'This address names the run "hand/3", whose file is not kept in this browser: it was opened in another browser, or removed from this one. Open the file to see it.', action: true }]);
+    // Another file first: the address's run is not in it, and the page says so.
+    await userOpens(elsewhere, [{ path: 'hand/4.json', text: logText('y') }]);
+    expect(elsewhere.said[1]).toEqual({ message: 'This address names the run "hand/3", which is not in the files just opened.', action: true });
+    elsewhere.runs.close();
+    elsewhere.address.apply();
+    await settled();
     await userOpens(elsewhere, [{ path: 'hand/3.json', text: logText('z') }]);
     expect(elsewhere.runs.selectedKey).toBe('hand/3');
     expect(elsewhere.runs.selectedStepId).toBe('2');
