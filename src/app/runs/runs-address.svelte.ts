@@ -40,6 +40,8 @@ export interface OpenFileAction {
 
 export class RunsAddress {
   #applying = false;
+  /** Kept files are being reopened for an address: another address waits for them (Back pressed meanwhile). */
+  #restoring = false;
   /** The place an address named while its file was not open: shown once the user opens it. */
   #pending: RunsPlace | null = null;
 
@@ -71,6 +73,7 @@ export class RunsAddress {
   apply(): void {
     const place = parseRunsHash(location.hash);
     if (place === null) return;
+    if (this.#restoring) return;
     if (!this.runs.open) {
       if (this.restore) void this.#restore(place, location.hash);
       else this.say(place.key === null ? 'This address names a list of recorded runs, and none is open: open the files or folder to see them.' : `This address names the run "${place.key}", which is not open: open its file to see it.`, this.openFile);
@@ -99,6 +102,7 @@ export class RunsAddress {
   /** Reopens the address's run from the store; the address is not rewritten meanwhile. */
   async #restore(place: RunsPlace, hash: string): Promise<void> {
     this.#applying = true;
+    this.#restoring = true;
     let outcome: RestoreOutcome;
     try {
       outcome = await this.restore!(place);
@@ -108,9 +112,13 @@ export class RunsAddress {
       return;
     } finally {
       this.#applying = false;
+      this.#restoring = false;
     }
-    // The user went elsewhere while the files were read: what they see now stays.
-    if (location.hash !== hash) return;
+    // The address changed while the files were read (Back, Forward): it is the one shown.
+    if (location.hash !== hash) {
+      this.apply();
+      return;
+    }
     if (outcome.status === 'opened') {
       const shown = { key: outcome.key, stepId: place.stepId };
       if (outcome.key !== place.key) history.replaceState(null, '', `${location.pathname}${location.search}#${runsHash(shown)}`);
@@ -119,10 +127,13 @@ export class RunsAddress {
     }
     this.#pending = place;
     const what = place.key === null ? 'a list of recorded runs' : `the run "${place.key}"`;
+    const them = place.key === null ? 'the files' : 'the file';
     this.say(
       outcome.status === 'unavailable'
-        ? `This address names ${what}, and this window cannot use the browser's storage, where opened trace files are kept: open the file to see it.`
-        : `This address names ${what}, whose file is not kept in this browser: it was opened in another browser, or removed from this one. Open the file to see it.`,
+        ? `This address names ${what}, and this window cannot use the browser's storage, where opened trace files are kept: open ${them} to see ${place.key === null ? 'them' : 'it'}.`
+        : place.key === null
+          ? 'This address names a list of recorded runs, and no trace file is kept in this browser: they were opened in another browser, or removed from this one. Open the files to see them.'
+          : `This address names ${what}, whose file is not kept in this browser: it was opened in another browser, or removed from this one. Open the file to see it.`,
       this.openFile,
     );
   }

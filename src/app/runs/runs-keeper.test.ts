@@ -159,6 +159,30 @@ describe('a run address after a reload and in a new tab', () => {
     expect(second.runs.selectedKey).toBeNull();
   });
 
+  it('an address changed while the kept files are read (Back pressed) is the one shown, and the files open once', async () => {
+    const browser = installFakeBrowser();
+    const name = `keeper-${++counter}`;
+    const first = await page(name);
+    await userOpens(first, [{ path: 'k/1.json', text: logText('1') }, { path: 'k/2.json', text: logText('2') }]);
+    history.pushState(null, '', '/#runs/k%2F1/1');
+    history.pushState(null, '', '/#runs/k%2F2/2');
+    const second = await page(name);
+    second.address.apply();
+    browser.back();
+    second.address.apply();
+    await settled();
+    expect(second.runs.runs.map((r) => r.key)).toEqual(['k/1', 'k/2']);
+    expect([second.runs.selectedKey, second.runs.selectedStepId]).toEqual(['k/1', '1']);
+  });
+
+  it('a list address with nothing kept says so for the list', async () => {
+    installFakeBrowser('http://localhost/#runs');
+    const p = await page(`keeper-${++counter}`);
+    p.address.apply();
+    await settled();
+    expect(p.said).toEqual([{ message: 'This address names a list of recorded runs, and no trace file is kept in this browser: they were opened in another browser, or removed from this one. Open the files to see them.', action: true }]);
+  });
+
   it('waits for the store to open before reading the address', async () => {
     installFakeBrowser();
     const name = `keeper-${++counter}`;
