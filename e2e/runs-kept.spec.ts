@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { auditPage } from './a11y-check.ts';
 import { dropFiles } from './workbench-helpers.ts';
 
 const NAME = 'agno-vercel.langfuse.trace.json';
@@ -59,6 +60,8 @@ test('a step\'s address reopens it after a reload and in a new tab; removed from
   const kept = other.getByRole('region', { name: 'Trace files kept in this browser' });
   await expect(kept).toContainText(NAME);
   await expect(kept).toContainText('1 run');
+  // Its buttons are named and its text readable (the page's own audit).
+  expect(await auditPage(other)).toEqual([]);
   await kept.getByRole('button', { name: `Remove ${NAME}` }).click();
   await kept.getByRole('button', { name: 'Remove', exact: true }).click();
   await expect(kept).toBeHidden();
