@@ -90,7 +90,8 @@ test('the run list, a run and a step have an address; Back and Forward move betw
   await expect(page.getByRole('article', { name: /^Step / })).toContainText('3. WebSurfer');
 });
 
-test('an address naming a run that is not open says so plainly', async ({ page }) => {
+test('an address naming a run whose file is not kept in this browser says so plainly and offers to open it', async ({ page }) => {
   await page.goto('./#runs/hand%2F12/4');
-  await expect(page.getByText('This address names the run "hand/12", which is not open: open its file to see it')).toBeVisible();
+  await expect(page.getByText('This address names the run "hand/12", whose file is not kept in this browser: it was opened in another browser, or removed from this one. Open the file to see it.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Open the file…' })).toBeVisible();
 });

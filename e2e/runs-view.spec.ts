@@ -69,7 +69,15 @@ test('184 Who&When logs dropped at once open as a list of runs, scored against t
   await run.getByRole('listbox', { name: 'Steps' }).focus();
   await page.keyboard.press('ArrowDown');
   await expect(run.getByRole('option', { selected: true })).toContainText('1');
+  // The 184 files are kept in this browser: a reload shows the same run and step, and the same list.
+  const step = await run.getByRole('option', { selected: true }).textContent();
+  const address = page.url();
+  await page.reload();
+  await expect(run.getByRole('option', { selected: true })).toHaveText(step ?? '', { timeout: 60_000 });
+  expect(page.url()).toBe(address);
   await page.getByRole('button', { name: /^All runs/ }).click();
+  await expect(list).toContainText('184 runs');
+  await expect(scores).toContainText('184 labelled runs');
   await dropFiles(page, [{ name: 'predictions.json', content: JSON.stringify({ 'hand-30': { agent: 'WebSurfer', step: 0 } }), type: 'application/json' }]);
   await expect(scores.getByRole('row', { name: /predictions \(predictions.json\)/ })).toBeVisible();
 });

@@ -1,7 +1,8 @@
 /**
  * The IndexedDB layout of the session store and its upgrades.
  *
- * Version 4 (current) is version 3 with the cases of new saves cut into `inputChunks` (below).
+ * Version 5 (current) is version 4 plus `runFiles` (below), which the upgrade adds empty.
+ * Version 4 is version 3 with the cases of new saves cut into `inputChunks` (below).
  * Version 3 splits each session by how often its parts change, so that saving a new
  * name, status, settings or batch result writes a few small records however large the study is:
  *  - `summaries`: the list entry plus the mutable fields (name, status, updatedAt, revision);
@@ -17,6 +18,9 @@
  *    storing a 50 MB study never blocks the page for long. An `inputs` record without
  *    `caseChunks` (written by version 3, or by an upgrade) holds its cases inline and reads as is.
  *  - `unreadable`: records an upgrade could not read, kept rather than dropped.
+ *  - `runFiles` (version 5): trace files opened in the run view, each kept as the file itself
+ *    (a Blob) keyed by its path in its drop, so an address naming one of its runs reopens it after
+ *    a reload or in another tab (run-file-store.ts). Apart from the sessions: nothing reads both.
  * Version 2 kept the inputs inside `bodies`; version 1 kept whole sessions (any schema version)
  * in one `sessions` store.
  */
@@ -28,9 +32,10 @@ import { migrateSession } from './migrate.ts';
 import type { Session, SessionSummary } from './types.ts';
 import { summarize } from './summary.ts';
 import type { CaseChunkRecord } from './case-chunks.ts';
+import type { StoredRunFile } from './run-files.ts';
 
 export const DB_NAME = 'agentblame';
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 /** A summary as stored: plus the next sequence number for appended results. */
 export interface SummaryRecord extends SessionSummary {
@@ -91,6 +96,7 @@ export interface SessionDbSchema extends DBSchema {
   inputChunks: { key: [string, number]; value: CaseChunkRecord };
   results: { key: [string, string]; value: ResultRecord };
   unreadable: { key: number; value: UnreadableRecord };
+  runFiles: { key: string; value: StoredRunFile };
   /** Version 1 only: whole sessions. Removed by the upgrade to version 2. */
   sessions: { key: string; value: unknown };
 }
@@ -149,11 +155,17 @@ function createCurrentStores(db: IDBPDatabase<SessionDbSchema>): void {
   db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
   db.createObjectStore('unreadable', { autoIncrement: true });
   createChunkStore(db);
+  createRunFileStore(db);
 }
 
 /** 3 -> 4: the store of case chunks; version-3 inputs records keep their cases inline. */
 function createChunkStore(db: IDBPDatabase<SessionDbSchema>): void {
   db.createObjectStore('inputChunks', { keyPath: ['sessionId', 'index'] });
+}
+
+/** 4 -> 5: the store of trace files opened in the run view; every session record stays as it is. */
+function createRunFileStore(db: IDBPDatabase<SessionDbSchema>): void {
+  db.createObjectStore('runFiles', { keyPath: 'fileName' });
 }
 
 /**
@@ -229,10 +241,11 @@ export async function openSessionDb(name = DB_NAME, version = DB_VERSION, now = 
         try {
           if (oldVersion === 0) createCurrentStores(database);
           else if (oldVersion === 1) await upgradeFrom1(database, tx, now());
-          else if (oldVersion === 2) {
-            await upgradeFrom2To3(database, tx, now());
-            createChunkStore(database);
-          } else if (oldVersion === 3) createChunkStore(database);
+          else {
+            if (oldVersion === 2) await upgradeFrom2To3(database, tx, now());
+            if (oldVersion <= 3) createChunkStore(database);
+            if (oldVersion <= 4) createRunFileStore(database);
+          }
         } catch (error) {
           upgradeError = error;
           try {

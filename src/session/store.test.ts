@@ -369,7 +369,7 @@ describe('database upgrades', () => {
     opened.splice(0);
     const db = await openDB(name);
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'inputChunks', 'inputs', 'results', 'summaries', 'unreadable']);
+    expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'inputChunks', 'inputs', 'results', 'runFiles', 'summaries', 'unreadable']);
     db.close();
   });
 
@@ -554,5 +554,62 @@ describe('cases stored in chunks (version 4)', () => {
     expect(raw.version).toBe(DB_VERSION);
     expect(await raw.count('inputChunks')).toBe(1);
     raw.close();
+  });
+});
+
+describe('trace files kept for the run view (version 5)', () => {
+  it('upgrades a version-4 database with every session, chunked and inline, intact and an empty store of run files', async () => {
+    const name = freshName();
+    // The version-4 layout, as that version created it.
+    const legacy = await openDB(name, 4, {
+      upgrade(db) {
+        db.createObjectStore('summaries', { keyPath: 'id' });
+        db.createObjectStore('bodies', { keyPath: 'id' });
+        db.createObjectStore('inputs', { keyPath: 'id' });
+        db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
+        db.createObjectStore('unreadable', { autoIncrement: true });
+        db.createObjectStore('inputChunks', { keyPath: ['sessionId', 'index'] });
+      },
+    });
+    const stored = { ...session({ id: 'v4-inline', results: [result('q1')] }), revision: 3 };
+    const { name: _n, updatedAt: _u, status: _s, revision: _r, results, fileName, pipeline, cases, games: _g, ...body } = stored;
+    await legacy.put('summaries', { id: stored.id, name: stored.name, pipelineName: 'refund-policy', fileName, createdAt: stored.createdAt,
+      updatedAt: stored.updatedAt, status: stored.status, revision: 3, caseCount: 3, casesAnalysed: 1, failuresAnalysed: 1, nextSeq: 1, inputsToken: 'old' });
+    await legacy.put('bodies', body);
+    await legacy.put('inputs', { id: stored.id, fileName, pipeline, cases });
+    await legacy.put('results', { sessionId: stored.id, caseId: 'q1', seq: 0, result: results[0] });
+    const chunked = { ...session({ id: 'v4-chunked', results: [] }), revision: 1 };
+    await legacy.put('summaries', { id: chunked.id, name: chunked.name, pipelineName: 'refund-policy', fileName: chunked.fileName, createdAt: chunked.createdAt,
+      updatedAt: chunked.updatedAt, status: chunked.status, revision: 1, caseCount: 3, casesAnalysed: 0, failuresAnalysed: 0, nextSeq: 0, inputsToken: 't' });
+    const { name: _n2, updatedAt: _u2, status: _s2, revision: _r2, results: _res2, fileName: f2, pipeline: p2, cases: c2, games: _g2, ...body2 } = chunked;
+    await legacy.put('bodies', body2);
+    await legacy.put('inputs', { id: chunked.id, fileName: f2, pipeline: p2, cases: [], caseChunks: 1 });
+    await legacy.put('inputChunks', { sessionId: chunked.id, index: 0, cases: c2 });
+    await legacy.add('unreadable', { raw: { id: 'odd' }, problem: 'kept', foundAt: '2026-01-01T00:00:00.000Z' });
+    legacy.close();
+
+    const store = await openStore(name);
+    expect(await store.get('v4-inline')).toEqual(stored);
+    expect(await store.get('v4-chunked')).toEqual(chunked);
+    expect((await store.list()).map((s) => s.id).sort()).toEqual(['v4-chunked', 'v4-inline']);
+    expect(await store.runFiles.list()).toEqual([]);
+    store.close();
+    opened.splice(0);
+    const raw = await openDB(name);
+    expect(raw.version).toBe(DB_VERSION);
+    expect(await raw.count('unreadable')).toBe(1);
+    expect(await raw.count('runFiles')).toBe(0);
+    raw.close();
+  });
+
+  it('an upgrade from version 1 creates the store of run files too', async () => {
+    const name = freshName();
+    const legacy = await openDB(name, 1, { upgrade: (db) => void db.createObjectStore('sessions', { keyPath: 'id' }) });
+    await legacy.put('sessions', session({ id: 'old' }));
+    legacy.close();
+    const store = await openStore(name);
+    expect((await store.get('old'))?.id).toBe('old');
+    await store.runFiles.keep([{ fileName: 'a.json', blob: new Blob(['{}']), runIds: ['r1'] }]);
+    expect((await store.runFiles.list()).length).toBe(1);
   });
 });

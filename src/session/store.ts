@@ -29,6 +29,7 @@ import {
 import { chunkCases, chunksRange, joinChunks } from './case-chunks.ts';
 import { isQuotaError, SessionNotFoundError, StaleWriteError, StorageFullError, StorageUnavailableError } from './errors.ts';
 import type { RunLocks } from './run-lock.ts';
+import { RunFileStore } from './run-file-store.ts';
 import { issueAll } from './issue-all.ts';
 import { isAnalysedFailure } from '../engine/case-result.ts';
 import type { ModelCacheEntry, Session, SessionGame, SessionSummary } from './types.ts';
@@ -42,6 +43,8 @@ export interface SessionStoreOptions {
   runLocks?: RunLocks | null;
   /** Announce and hear changes across tabs (default true). */
   broadcast?: boolean;
+  /** The bytes of trace files the run view keeps (tests pass a small one). */
+  runFileLimit?: number;
 }
 
 type StoreName = 'summaries' | 'bodies' | 'inputs' | 'inputChunks' | 'results';
@@ -96,9 +99,12 @@ export class SessionStore {
   readonly #listeners = new Set<(change: SessionChange) => void>();
   /** By session id: the inputs last written or read here, to skip rewriting them unchanged. */
   readonly #inputsSeen = new Map<string, InputsSeen>();
+  /** The trace files opened in the run view, kept in the same database. */
+  readonly runFiles: RunFileStore;
 
   private constructor(db: SessionDb, options: SessionStoreOptions) {
     this.#db = db;
+    this.runFiles = new RunFileStore(db, { now: options.now, limit: options.runFileLimit, broadcast: options.broadcast });
     this.#now = options.now ?? (() => new Date().toISOString());
     this.#runLocks = options.runLocks ?? null;
     this.#channel = options.broadcast === false ? null : openChannel();
@@ -127,6 +133,7 @@ export class SessionStore {
   close(): void {
     this.#channel?.close();
     this.#listeners.clear();
+    this.runFiles.close();
     this.#db.close();
   }
 

@@ -22,4 +22,33 @@ describe('ResponseStore', () => {
     expect((await again.getMany([a.key])).get(a.key)!.response.text).toBe(a.response.text);
     expect(await again.count()).toBeGreaterThanOrEqual(2);
   });
+
+  it('replaces a stored answer that cannot serve its request with a fresh one that can, and only then', async () => {
+    // A log-probability request: an answer without log-probabilities cannot serve it (a server without that support).
+    const request: ChatRequest = { model: 'toy-1', messages: [{ role: 'user', content: 'score this' }], temperature: 0, logprobs: true, top_logprobs: 5 };
+    const key = requestKey(request);
+    const unusable = { key, request, response: { text: 'yes', finish: 'stop' as const, usage: { input: 2, output: 1 } } };
+    const usable = { ...unusable, response: { ...unusable.response, topLogprobs: [{ token: 'yes', logprob: -0.1 }] } };
+    const store = new ResponseStore();
+    await store.putMany([unusable]);
+    // Another unusable answer changes nothing.
+    await store.putMany([{ ...unusable, response: { ...unusable.response, text: 'no' } }]);
+    expect((await store.getMany([key])).get(key)).toEqual(unusable);
+    // The fresh usable answer the host got when it asked again replaces it.
+    await store.putMany([usable]);
+    expect((await new ResponseStore().getMany([key])).get(key)).toEqual(usable);
+    // And is itself never replaced.
+    await store.putMany([{ ...usable, response: { ...usable.response, text: 'later' } }]);
+    expect((await store.getMany([key])).get(key)).toEqual(usable);
+  });
+
+  it('replaces an entry whose key is not its request\'s', async () => {
+    const good = entry('keyed');
+    const other = entry('another request');
+    const store = new ResponseStore();
+    // Stored under good's key, but answering another request: the host never uses it.
+    await store.putMany([{ ...other, key: good.key }]);
+    await store.putMany([good]);
+    expect((await store.getMany([good.key])).get(good.key)).toEqual(good);
+  });
 });

@@ -5,7 +5,8 @@
  * closed tab loses no response that was paid for. Nothing here ever holds an API key.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { ChatRequest, ModelResponse } from '../../engine/model-call.ts';
+import { requestKey, type ChatRequest, type ModelResponse } from '../../engine/model-call.ts';
+import { unusableAnswer } from '../../model/unusable-answer.ts';
 
 export const RESPONSES_DB_NAME = 'agentblame-model-responses';
 const RESPONSES_DB_VERSION = 1;
@@ -45,13 +46,19 @@ export class ResponseStore {
     return out;
   }
 
-  /** Store entries (an existing key keeps its first response: a response is never replaced). */
+  /**
+   * Store entries. An existing key keeps its first usable response (a response that can serve its
+   * request is never replaced); a stored one that cannot (an unusable answer, kept before such
+   * answers were refused, or an entry whose key is not its request's) is replaced by a fresh one
+   * that can, since the host ignores it and would otherwise ask for it again forever.
+   */
   async putMany(entries: readonly StoredResponse[]): Promise<void> {
     if (entries.length === 0) return;
     const db = await this.#open();
     const tx = db.transaction('responses', 'readwrite');
     await Promise.all(entries.map(async (entry) => {
-      if ((await tx.store.getKey(entry.key)) === undefined) await tx.store.put(entry);
+      const stored = await tx.store.get(entry.key);
+      if (stored === undefined || (!servesItsRequest(stored) && servesItsRequest(entry))) await tx.store.put(entry);
     }));
     await tx.done;
   }
@@ -59,4 +66,9 @@ export class ResponseStore {
   async count(): Promise<number> {
     return (await this.#open()).count('responses');
   }
+}
+
+/** Whether a stored entry can answer its request: keyed by that request, and not an unusable answer. */
+function servesItsRequest(entry: StoredResponse): boolean {
+  return requestKey(entry.request) === entry.key && unusableAnswer(entry.request, entry.response) === null;
 }

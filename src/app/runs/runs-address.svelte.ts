@@ -1,9 +1,12 @@
 /**
  * The run view's address: `#runs` (the list), `#runs/<run>` (a run), `#runs/<run>/<step>` (a step).
  * Opening another run is a new history entry, so Back and Forward move between the list and runs;
- * moving between steps replaces the entry (arrow keys would fill the history otherwise). Recorded
- * runs are not kept in this browser, so an address naming a run that is not open says so plainly.
+ * moving between steps replaces the entry (arrow keys would fill the history otherwise). An address
+ * naming a run that is not open reopens its file from this browser's store (runs-keeper.svelte.ts);
+ * when the file is not kept here, the page says so plainly and offers to open it, and shows the
+ * address's place once it is open.
  */
+import type { RestoreOutcome } from './runs-keeper.svelte.ts';
 import type { RunsState } from './runs-state.svelte.ts';
 
 export interface RunsPlace {
@@ -29,13 +32,29 @@ export function parseRunsHash(hash: string): RunsPlace | null {
   }
 }
 
+/** What the page offers beside a message: open the file the address needs. */
+export interface OpenFileAction {
+  label: string;
+  run: () => void;
+}
+
 export class RunsAddress {
   #applying = false;
+  /** Kept files are being reopened for an address: another address waits for them (Back pressed meanwhile). */
+  #restoring = false;
+  /** The place an address named while its file was not open: shown once the user opens it. */
+  #pending: RunsPlace | null = null;
 
-  /** @param say shows a plain message on the page (an address naming a run that is not open) */
+  /**
+   * @param say shows a plain message on the page (an address naming a run that is not open)
+   * @param restore reopens an address's run from this browser's store
+   * @param openFile what the page offers to open the file an address needs
+   */
   constructor(
     readonly runs: RunsState,
-    readonly say: (message: string) => void,
+    readonly say: (message: string, action?: OpenFileAction) => void,
+    readonly restore?: (place: RunsPlace) => Promise<RestoreOutcome>,
+    readonly openFile?: OpenFileAction,
   ) {}
 
   /** Writes the address for what the run view shows (call inside an effect). */
@@ -54,10 +73,72 @@ export class RunsAddress {
   apply(): void {
     const place = parseRunsHash(location.hash);
     if (place === null) return;
+    if (this.#restoring) return;
     if (!this.runs.open) {
-      this.say(place.key === null ? 'This address names a list of recorded runs, and none is open: open the files or folder to see them (recorded runs are not kept in this browser).' : `This address names the run "${place.key}", which is not open: open its file to see it (recorded runs are not kept in this browser).`);
+      if (this.restore) void this.#restore(place, location.hash);
+      else this.say(place.key === null ? 'This address names a list of recorded runs, and none is open: open the files or folder to see them.' : `This address names the run "${place.key}", which is not open: open its file to see it.`, this.openFile);
       return;
     }
+    this.#show(place);
+  }
+
+  /**
+   * Runs were just opened by the user: the place an address named while they were not open is
+   * shown now (call right after adding them, before the address is written).
+   */
+  opened(): void {
+    const place = this.#pending;
+    this.#pending = null;
+    if (place === null || !this.runs.open || parseRunsHash(location.hash) === null) return;
+    const run = place.key === null ? null : this.runs.runs.find((r) => r.key === place.key || `${r.fileName} ${r.run.id}` === place.key);
+    if (place.key !== null && !run) {
+      this.say(`This address names the run "${place.key}", which is not in the files just opened.`, this.openFile);
+      return;
+    }
+    this.#show({ key: run?.key ?? null, stepId: place.stepId });
+    history.replaceState(null, '', `${location.pathname}${location.search}#${runsHash({ key: this.runs.selectedKey, stepId: this.runs.selectedKey === null ? null : this.runs.selectedStepId })}`);
+  }
+
+  /** Reopens the address's run from the store; the address is not rewritten meanwhile. */
+  async #restore(place: RunsPlace, hash: string): Promise<void> {
+    this.#applying = true;
+    this.#restoring = true;
+    let outcome: RestoreOutcome;
+    try {
+      outcome = await this.restore!(place);
+    } catch (error) {
+      this.say(`The recorded runs kept in this browser could not be read: ${error instanceof Error ? error.message : String(error)}`, this.openFile);
+      this.#pending = place;
+      return;
+    } finally {
+      this.#applying = false;
+      this.#restoring = false;
+    }
+    // The address changed while the files were read (Back, Forward): it is the one shown.
+    if (location.hash !== hash) {
+      this.apply();
+      return;
+    }
+    if (outcome.status === 'opened') {
+      const shown = { key: outcome.key, stepId: place.stepId };
+      if (outcome.key !== place.key) history.replaceState(null, '', `${location.pathname}${location.search}#${runsHash(shown)}`);
+      this.#show(shown);
+      return;
+    }
+    this.#pending = place;
+    const what = place.key === null ? 'a list of recorded runs' : `the run "${place.key}"`;
+    const them = place.key === null ? 'the files' : 'the file';
+    this.say(
+      outcome.status === 'unavailable'
+        ? `This address names ${what}, and this window cannot use the browser's storage, where opened trace files are kept: open ${them} to see ${place.key === null ? 'them' : 'it'}.`
+        : place.key === null
+          ? 'This address names a list of recorded runs, and no trace file is kept in this browser: they were opened in another browser, or removed from this one. Open the files to see them.'
+          : `This address names ${what}, whose file is not kept in this browser: it was opened in another browser, or removed from this one. Open the file to see it.`,
+      this.openFile,
+    );
+  }
+
+  #show(place: RunsPlace): void {
     this.#applying = true;
     try {
       const run = place.key === null ? null : this.runs.runs.find((r) => r.key === place.key);

@@ -56,8 +56,8 @@ export class StudyOpener {
     this.#importFile = importFile;
   }
 
-  /** Recorded runs and predictions go to the run view (src/app/runs/), not to the analysis. */
-  onRecordedRuns: ((input: { runs?: RecordedRunFile; predictions?: Predictions }, fileName: string) => void) | null = null;
+  /** Recorded runs and predictions go to the run view (src/app/runs/), not to the analysis; `source` is the file read. */
+  onRecordedRuns: ((input: { runs?: RecordedRunFile; predictions?: Predictions }, fileName: string, source: Blob | string) => void) | null = null;
   /** Many files at once: the run view takes those holding recorded runs and returns the rest. */
   onManyFiles: ((files: readonly File[]) => Promise<File[]>) | null = null;
 
@@ -110,7 +110,7 @@ export class StudyOpener {
         return;
       }
       if ((outcome.kind === 'runs' || outcome.kind === 'predictions') && this.onRecordedRuns) {
-        this.onRecordedRuns({ runs: outcome.runs, predictions: outcome.predictions }, fileName);
+        this.onRecordedRuns({ runs: outcome.runs, predictions: outcome.predictions }, fileName, source);
         return;
       }
       if (outcome.kind === 'pipeline' && outcome.pipeline) {
