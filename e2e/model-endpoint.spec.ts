@@ -92,6 +92,37 @@ test('cases that need no model are analysed while the others wait; a refused end
   await expect(page.getByTestId('case-error')).toHaveCount(0);
 });
 
+/** Cases that each ask the model about their own question. */
+function asking(questions: string[]): string {
+  return ASK_OR_NOT.replace('name: "ask-or-not"', 'name: "asking"').replace(/cases: \[[^\]]*\]/, `cases: ${JSON.stringify(questions.map((q) => ({ id: q, inputs: { question: q, ask: true } })))}`);
+}
+
+test('with some responses stored, the notice says what they answered and what ran', async ({ page }) => {
+  const endpoint = await startFakeEndpoint({ models: ['fake-model'] });
+  try {
+    await page.goto('./');
+    // Set up once it waits: q1's response is then kept in this browser's store.
+    await dropFiles(page, [{ name: 'asking.pipeline.js', content: asking(['q1']), type: 'text/javascript' }]);
+    await expect(page.getByTestId('endpoint-wait')).toContainText('1 of 1 case waits', { timeout: 30_000 });
+    await page.getByLabel('Base URL').fill(endpoint.url);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    await waitForDone(page);
+    expect(endpoint.requests).toHaveLength(1);
+    // Without an endpoint, another study: q1 is answered from the store, q2 and q3 wait.
+    await page.getByLabel('Base URL').fill('');
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    await page.getByRole('button', { name: 'Close', exact: true }).click();
+    await dropFiles(page, [{ name: 'asking.pipeline.js', content: asking(['q1', 'q2', 'q3']), type: 'text/javascript' }]);
+    const notice = page.getByTestId('endpoint-wait');
+    await expect(notice).toContainText('2 of 3 cases wait for a model endpoint', { timeout: 30_000 });
+    await expect(notice).toContainText('no stored response answers the 2 requests they asked');
+    await expect(notice).toContainText('The other 1 case was analysed: the stored responses answered 1 request.');
+    expect(endpoint.requests).toHaveLength(1);
+  } finally {
+    await endpoint.close();
+  }
+});
+
 test('a definition without model steps has no Model panel', async ({ page }) => {
   await page.goto('./');
   await page.getByRole('button', { name: /Refund policy, mechanism B/ }).click();
