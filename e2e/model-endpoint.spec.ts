@@ -123,13 +123,20 @@ test('with some responses stored, the notice says what they answered and what ra
   }
 });
 
-test('a definition without model steps has no Model panel', async ({ page }) => {
+test('the Model panel shows only for a definition that calls a model, known from its compiled summary', async ({ page }) => {
   await page.goto('./');
   await page.getByRole('button', { name: /Refund policy, mechanism B/ }).click();
   await waitForDone(page);
   await expect(page.getByRole('complementary', { name: 'Settings' })).toBeVisible();
   await expect(page.getByLabel('Base URL')).toHaveCount(0);
   await expect(page.getByTestId('endpoint-wait')).toHaveCount(0);
+  // A definition that calls a model has the panel from its compiled summary, before any case asks anything.
+  await page.getByRole('button', { name: 'Close', exact: true }).click();
+  const quiet = ASK_OR_NOT.replace(/\{ id: "asks"[^\n]*\n/, '');
+  await dropFiles(page, [{ name: 'ask-or-not.pipeline.js', content: quiet, type: 'text/javascript' }]);
+  await waitForDone(page);
+  await expect(page.getByLabel('Base URL')).toBeVisible();
+  await expect(page.getByTestId('model-activity')).toHaveCount(0);
 });
 
 test('a run blamed with no endpoint waits under the notice, and is blamed once the endpoint is set', async ({ page }) => {
