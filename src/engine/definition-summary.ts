@@ -17,6 +17,8 @@ export interface DefinitionSummary {
   range: [number, number];
   /** Model ids by alias the definition names for its llm calls (model steps). */
   models?: Record<string, string>;
+  /** Its steps may call a model (read from the definition's text where that is at hand: the page's workers). */
+  usesModel?: boolean;
 }
 
 /** The summary of a definition; cases are copied so the summary shares nothing with the sandbox. */

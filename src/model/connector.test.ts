@@ -171,6 +171,13 @@ describe('sendChat', () => {
     expect((error as Error).message).toBe(`model endpoint ${url} could not be reached (connection refused (ECONNREFUSED)) (2 attempts)`);
   });
 
+  it('asks once of a port the runtime\'s fetch refuses, and names the port', async () => {
+    const retries: string[] = [];
+    const error = await sendChat(config('http://127.0.0.1:9/v1'), chat, { sleep: async () => {}, onRetry: (r) => retries.push(r.reason) }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('model endpoint http://127.0.0.1:9/v1 could not be reached: this runtime\'s fetch refuses port 9 (a "bad port" of the Fetch standard): use another port');
+    expect(retries).toEqual([]);
+  });
+
   it('reads an answer without log-probabilities as one without topLogprobs', async () => {
     const endpoint = await fake();
     endpoint.failNext({ kind: 'no-logprobs' });

@@ -112,6 +112,9 @@ export async function sendChat(config: EndpointConfig, request: ChatRequest, opt
       overloaded = status === 429 || status === 503;
       waitMs = retryAfterMs(outcome.retryAfter, now());
     } else {
+      if (outcome.kind === 'network' && outcome.badPort) {
+        throw fail(`${where} could not be reached: this runtime's fetch refuses port ${new URL(url).port} (a "bad port" of the Fetch standard): use another port`, 0, false);
+      }
       overloaded = outcome.kind === 'timeout';
       reason = outcome.kind === 'timeout' ? `gave no answer within ${config.timeoutMs / 1000} s` : `could not be reached (${maskKey(outcome.message, config.apiKey)})`;
     }
@@ -136,7 +139,7 @@ type Attempt =
   | { kind: 'too-large'; status: number }
   | { kind: 'timeout' }
   | { kind: 'cancelled' }
-  | { kind: 'network'; message: string };
+  | { kind: 'network'; message: string; badPort?: boolean };
 
 /** Same-origin 307/308 hops followed (they re-send the body to the same server); anything else is refused. */
 const MAX_REDIRECTS = 3;
@@ -178,7 +181,9 @@ async function attemptOnce(fetchImpl: typeof fetch, url: string, headers: Record
   } catch (error) {
     if (signal?.aborted) return { kind: 'cancelled' };
     if (timedOut) return { kind: 'timeout' };
-    return { kind: 'network', message: networkMessage(error, config.apiKey) };
+    // Node's fetch refuses the Fetch standard's "bad ports" before connecting: asking again cannot help.
+    const badPort = (error as { cause?: { message?: unknown } })?.cause?.message === 'bad port';
+    return { kind: 'network', message: networkMessage(error, config.apiKey), ...(badPort && { badPort }) };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);

@@ -132,6 +132,11 @@ export class ModelHost {
     this.governor = options.endpoint ? new ConcurrencyGovernor(options.endpoint.concurrency) : null;
   }
 
+  /** Whether a request the cache lacks can be sent (an endpoint, and not offline). */
+  get hasEndpoint(): boolean {
+    return this.endpoint !== undefined && !this.offline;
+  }
+
   /** Requests sent at once now (the endpoint's concurrency unless it was lowered). */
   get concurrency(): number {
     return this.governor?.limit ?? 0;

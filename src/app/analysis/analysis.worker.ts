@@ -17,6 +17,7 @@ import { errorResult } from '../../engine/case-result.ts';
 import { splitCoalitions } from '../../engine/packed-coalitions.ts';
 import { isConnectMessage, type CaseDoneMessage, type LoadOutcome, type WatchdogMessage } from './protocol.ts';
 import { describeProblem } from './definition-summary.ts';
+import { withModelUse } from './uses-model.ts';
 
 ensureLockdown();
 
@@ -96,9 +97,11 @@ const api = {
   async load(source: string, fileName: string, describe = true): Promise<LoadOutcome> {
     let outcome: LoadOutcome;
     try {
-      const { summary, analysisSource } = describe
+      const described = describe
         ? describeForAnalysis(source, fileName)
         : { summary: summarizeDefinition(compileChecked(source, fileName, { cases: 'skip' })), analysisSource: source };
+      const { analysisSource } = described;
+      const summary = withModelUse(described.summary, analysisSource);
       loaded = { source: analysisSource, fileName, players: summary.steps.map((step) => step.name) };
       outcome = { ok: true, summary, ...(analysisSource !== source && { analysisSource }) };
     } catch (error) {

@@ -35,15 +35,15 @@ describe('model connection', () => {
 
   it('lists the endpoint\'s models, or quotes its error without the key', async () => {
     const c = new ModelConnection(memory());
-    c.baseUrl = 'http://127.0.0.1:9/v1/';
+    c.baseUrl = 'http://127.0.0.1:8080/v1/';
     c.apiKey = 'sk-secret-key';
     await c.testConnection((async () => new Response(JSON.stringify({ data: [{ id: 'm1' }, { id: 'm2' }] }))) as typeof fetch);
-    expect(c.test).toEqual({ status: 'ok', message: 'Connected: 2 models at http://127.0.0.1:9/v1.', models: ['m1', 'm2'] });
+    expect(c.test).toEqual({ status: 'ok', message: 'Connected: 2 models at http://127.0.0.1:8080/v1.', models: ['m1', 'm2'] });
     await c.testConnection((async () => new Response(JSON.stringify({ error: { message: 'bad key sk-secret-key' } }), { status: 401 })) as typeof fetch);
-    expect(c.test.message).toBe('http://127.0.0.1:9/v1/models answered HTTP 401: "bad key [API key]"');
+    expect(c.test.message).toBe('http://127.0.0.1:8080/v1/models answered HTTP 401: "bad key [API key]"');
     await c.testConnection((async () => { throw new TypeError('fetch failed'); }) as typeof fetch);
     expect(c.test.status).toBe('error');
-    expect(c.test.message).toMatch(/^Cannot reach http:\/\/127.0.0.1:9\/v1: fetch failed/);
+    expect(c.test.message).toMatch(/^Cannot reach http:\/\/127.0.0.1:8080\/v1: fetch failed/);
     c.baseUrl = 'ftp://x';
     await c.testConnection();
     expect(c.test.message).toBe('"ftp://x" is not an http(s) URL.');

@@ -5,6 +5,8 @@
  * anywhere. Model ids by alias belong to the study (its settings), not here.
  */
 
+import { blockedPort } from './blocked-ports.ts';
+
 const STORAGE_KEY = 'agentblame.model-connection';
 /** Requests one analysis may send before the page asks to go on (a paid endpoint's safety catch). */
 export const DEFAULT_ASK_ABOVE = 200;
@@ -45,6 +47,9 @@ export class ModelConnection {
     if (!/^https?:\/\/[^\s]+$/.test(url)) return `"${url}" is not an http(s) URL.`;
     const completions = /\/(chat\/)?completions\/*$/.exec(url);
     if (completions) return `Give the base URL without "${completions[0].replace(/\/+$/, '')}" (requests go to base URL/chat/completions): ${url.slice(0, completions.index)}`;
+    // Chromium refuses these before sending anything, and its fetch says only "Failed to fetch".
+    const port = blockedPort(url);
+    if (port !== null) return `Port ${port} is blocked by the browser: use another port (the server's --port).`;
     return null;
   }
 

@@ -47,6 +47,21 @@ describe('ModelConnection', () => {
     expect(c.urlProblem).toBeNull();
   });
 
+  it('names a port the browser blocks before any request is made', async () => {
+    const c = new ModelConnection(null);
+    c.baseUrl = 'http://127.0.0.1:9/v1';
+    expect(c.urlProblem).toBe('Port 9 is blocked by the browser: use another port (the server\'s --port).');
+    let asked = 0;
+    await c.testConnection((async () => {
+      asked++;
+      return new Response('{"data":[]}');
+    }) as typeof fetch);
+    expect(asked).toBe(0);
+    expect(c.test).toMatchObject({ status: 'error', message: c.urlProblem });
+    c.baseUrl = 'http://127.0.0.1:8080/v1';
+    expect(c.urlProblem).toBeNull();
+  });
+
   it('reads Ollama\'s model list, and says when the answer is no model list', async () => {
     const c = new ModelConnection(null);
     c.baseUrl = 'http://127.0.0.1:11434';

@@ -13,6 +13,7 @@ import { ModelConnection } from '../model/model-connection.svelte.ts';
 import { ResponseStore } from '../model/response-store.ts';
 import { ModelHost, type ModelProgress } from '../../model/model-host.ts';
 import { withCarriedResponses } from '../model/session-responses.ts';
+import { EndpointWait } from '../model/endpoint-wait.svelte.ts';
 import type { ModelUsage } from '../../engine/model-call.ts';
 import { endpointConfig } from '../../model/endpoint.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
@@ -92,6 +93,8 @@ export class AnalysisRunner {
   readonly modelConnection = new ModelConnection();
   /** The page's response cache for model steps (IndexedDB, shared by every session). */
   readonly responseStore = new ResponseStore();
+  /** Cases of model steps that no stored response answers wait for an endpoint, instead of each failing. */
+  readonly endpointWait = new EndpointWait(() => void this.analyze());
 
   /**
    * The model host of one analysis: responses from the store first, then the endpoint of the Model
@@ -196,6 +199,7 @@ export class AnalysisRunner {
   ): Promise<void> {
     this.cancel();
     this.#cache.clear();
+    this.endpointWait.reset();
     this.study = study;
     this.editProblem = null;
     if (!options.edited) this.openedSource = study.pipeline?.source ?? null;
@@ -256,6 +260,7 @@ export class AnalysisRunner {
   close(): void {
     this.cancel();
     this.#cache.clear();
+    this.endpointWait.reset();
     this.study = null;
     this.definition = { status: 'none' };
     this.editProblem = null;
@@ -322,9 +327,9 @@ export class AnalysisRunner {
         fileName: definitionFileName(study),
         settings: this.settings,
         players: this.steps,
-        model: this.#modelHost(),
+        model: this.endpointWait.resolver(this.#modelHost()),
         onResult: (index, received) => {
-          if (run !== this.#runCounter) return;
+          if (run !== this.#runCounter || this.endpointWait.holds(received)) return;
           // The tab keeps each case's outputs within its share, however many cases the study has.
           const result = keptResult(received, this.itemCount);
           results[index] = result;

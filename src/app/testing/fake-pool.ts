@@ -5,9 +5,10 @@
  * a test sees which settings a result was analysed under. Cases whose id starts with `slow` wait
  * until `release()` is called, so a test can look at a running analysis and stop it. Cases whose
  * id starts with `model` first ask the job's model host one request of their own (model
- * `fake-model`), as a model step does.
+ * `fake-model`), as a model step does; an answer that is a failure fails the case.
  */
-import { requestKey } from '../../engine/model-call.ts';
+import { isModelFailure, requestKey } from '../../engine/model-call.ts';
+import { errorResult } from '../../engine/case-result.ts';
 import { testResult } from '../../engine/testing/results.ts';
 import type { CaseResult } from '../../engine/types.ts';
 import type { PoolJob, WorkItem } from '../analysis/analysis-pool.ts';
@@ -83,8 +84,15 @@ export class FakePool {
       if (id.startsWith('model') && job.model) {
         const request = { model: 'fake-model', messages: [{ role: 'user' as const, content: `case ${id}` }] };
         // A cancelled request fails its case; the run's end says it was cancelled.
-        await job.model.resolve([{ key: requestKey(request), request, step: job.players[0] ?? 'step', caseId: id }], signal).catch(() => undefined);
+        const key = requestKey(request);
+        const answers = await job.model.resolve([{ key, request, step: job.players[0] ?? 'step', caseId: id }], signal).catch(() => undefined);
         if (signal.aborted) return 'cancelled';
+        // A request the host could not get fails the case, as in the real pool.
+        const answer = answers?.get(key);
+        if (answer !== undefined && isModelFailure(answer)) {
+          job.onResult(item.index, errorResult(id, job.players, job.settings, `step "${job.players[0] ?? 'step'}": ${answer.error}`));
+          continue;
+        }
       }
       await Promise.resolve();
       job.onResult(item.index, fakeResult(item, job));

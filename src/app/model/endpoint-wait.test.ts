@@ -1,0 +1,97 @@
+/**
+ * Model steps opened with no endpoint, through the AnalysisRunner and the fake pool (whose `model*`
+ * cases each ask one request): the cases a carried response answers are analysed, the others wait
+ * (no error result) until an endpoint is set, and then run against it.
+ */
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { requestKey } from '../../engine/model-call.ts';
+import type { Study } from '../importing/study.ts';
+import { Navigation } from '../navigation/navigation.svelte.ts';
+import { FakePool } from '../testing/fake-pool.ts';
+import { startFakeEndpoint } from '../../model/testing/fake-endpoint.ts';
+import { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
+
+/** The request the fake pool's case `id` asks (see fake-pool.ts). */
+function fakeRequest(id: string) {
+  return { model: 'fake-model', messages: [{ role: 'user' as const, content: `case ${id}` }] };
+}
+
+function study(ids: string[], carried: string[] = []): Study {
+  return {
+    fileName: 'triage.trace.json',
+    name: 'triage',
+    pipeline: { name: 'triage', source: 'export default {}\n// steps: classify, draft' },
+    cases: ids.map((id) => ({ id, inputs: { question: id } })),
+    games: [],
+    modelResponses: carried.map((id) => ({ key: requestKey(fakeRequest(id)), request: fakeRequest(id), response: { text: 'refund', finish: 'stop', usage: { input: 3, output: 1 } } })),
+  };
+}
+
+function runnerWithFakePool() {
+  const pool = new FakePool();
+  const runner = new AnalysisRunner(1, { autosave: { schedule: () => {} }, navigation: new Navigation(), createPool: () => pool });
+  return { runner, pool };
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('EndpointWait', () => {
+  it('analyses the cases the carried responses answer; the others wait, without an error, until an endpoint is set', async () => {
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    const endpoint = await startFakeEndpoint({ models: ['fake-model'] });
+    try {
+      const { runner } = runnerWithFakePool();
+      runner.modelConnection.baseUrl = '';
+      await runner.openStudy(study(['model1', 'model2', 'plain', 'model3'], ['model1']));
+      expect(runner.results.map((r) => (r === undefined ? 'waiting' : (r.error ?? 'ok')))).toEqual(['ok', 'waiting', 'ok', 'waiting']);
+      expect(runner.endpointWait.waiting).toEqual({ cases: 2, requests: 2 });
+      expect(runner.modelActivity).toMatchObject({ cacheHits: 1, done: 0, failed: 0 });
+
+      // Another setting re-runs them: still no endpoint, still waiting, never an error.
+      runner.updateSettings({ seed: 7 });
+      await vi.waitFor(() => expect(runner.progress?.status).toBe('done'));
+      await vi.waitFor(() => expect(runner.endpointWait.waiting).toEqual({ cases: 2, requests: 2 }));
+      expect(runner.results.filter((r) => r?.error !== undefined)).toEqual([]);
+
+      runner.modelConnection.baseUrl = endpoint.url;
+      runner.endpointWait.resume();
+      await vi.waitFor(() => expect(runner.results.every((r) => r !== undefined && r.error === undefined)).toBe(true));
+      expect(runner.endpointWait.waiting).toBeNull();
+      expect(endpoint.requests.map((r) => r.messages[0].content).sort()).toEqual(['case model2', 'case model3']);
+      expect(runner.progress).toMatchObject({ status: 'done', done: 4, total: 4 });
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('waits for nothing with an endpoint set: a refused request is the case\'s error', async () => {
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    const endpoint = await startFakeEndpoint({ models: ['fake-model'] });
+    try {
+      endpoint.setFault({ kind: 'status', status: 400, message: 'model not found' });
+      const { runner } = runnerWithFakePool();
+      runner.modelConnection.baseUrl = endpoint.url;
+      await runner.openStudy(study(['model1']));
+      expect(runner.results[0]?.error).toMatch(/model not found/);
+      expect(runner.endpointWait.waiting).toBeNull();
+      // Resuming with nothing waiting runs nothing again.
+      runner.endpointWait.resume();
+      expect(runner.running).toBe(false);
+      expect(endpoint.requests).toHaveLength(1);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('forgets what waited when another study opens', async () => {
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    const { runner } = runnerWithFakePool();
+    runner.modelConnection.baseUrl = '';
+    await runner.openStudy(study(['model1']));
+    expect(runner.endpointWait.waiting).toEqual({ cases: 1, requests: 1 });
+    await runner.openStudy(study(['plain']));
+    expect(runner.endpointWait.waiting).toBeNull();
+  });
+});
