@@ -72,6 +72,18 @@ function freshName(): string {
   return `autosave-${counter}`;
 }
 
+/** Tab A with a new study saved, and another tab's store B on the same database. */
+async function twoTabs() {
+  const name = freshName();
+  const a = await tab(name);
+  const b = await SessionStore.open({ name });
+  cleanups.push(() => b.close());
+  a.autosave.startNew('study');
+  a.clock.fire();
+  await a.autosave.idle();
+  return { a, b, id: a.autosave.view.identity!.id };
+}
+
 describe('Autosave', () => {
   it('saves a change after the delay, then only the new results while an analysis runs', async () => {
     const { store, clock, page, autosave } = await tab(freshName());
@@ -196,14 +208,7 @@ describe('Autosave', () => {
   });
 
   it("merges another tab's rename with this tab's own change (no copy)", async () => {
-    const name = freshName();
-    const a = await tab(name);
-    const b = await SessionStore.open({ name });
-    cleanups.push(() => b.close());
-    a.autosave.startNew('study');
-    a.clock.fire();
-    await a.autosave.idle();
-    const id = a.autosave.view.identity!.id;
+    const { a, b, id } = await twoTabs();
     await b.rename(id, 'renamed in B');
     a.page.status = 'done';
     a.page.results = [result('q1')];
@@ -217,14 +222,7 @@ describe('Autosave', () => {
   });
 
   it("keeps both tabs' work when both renamed the session differently", async () => {
-    const name = freshName();
-    const a = await tab(name);
-    const b = await SessionStore.open({ name });
-    cleanups.push(() => b.close());
-    a.autosave.startNew('study');
-    a.clock.fire();
-    await a.autosave.idle();
-    const id = a.autosave.view.identity!.id;
+    const { a, b, id } = await twoTabs();
     await b.rename(id, 'B name');
     await a.autosave.rename('A name');
     expect(a.autosave.view.problem).toBeInstanceOf(SessionForkedError);
