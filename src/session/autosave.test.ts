@@ -72,16 +72,23 @@ function freshName(): string {
   return `autosave-${counter}`;
 }
 
+/** A tab on database `name` whose new study was saved with `results`, and the session's id. */
+async function savedStudy(name = freshName(), results: CaseResult[] = []) {
+  const t = await tab(name);
+  t.autosave.startNew('study');
+  t.page.results = results;
+  t.clock.fire();
+  await t.autosave.idle();
+  return { ...t, id: t.autosave.view.identity!.id };
+}
+
 /** Tab A with a new study saved, and another tab's store B on the same database. */
 async function twoTabs() {
   const name = freshName();
-  const a = await tab(name);
+  const a = await savedStudy(name);
   const b = await SessionStore.open({ name });
   cleanups.push(() => b.close());
-  a.autosave.startNew('study');
-  a.clock.fire();
-  await a.autosave.idle();
-  return { a, b, id: a.autosave.view.identity!.id };
+  return { a, b, id: a.id };
 }
 
 describe('Autosave', () => {
@@ -157,11 +164,7 @@ describe('Autosave', () => {
   });
 
   it('saves the pending change when the study is closed before the timer fires', async () => {
-    const { store, clock, page, autosave } = await tab(freshName());
-    autosave.startNew('study');
-    clock.fire();
-    await autosave.idle();
-    const id = autosave.view.identity!.id;
+    const { store, clock, page, autosave, id } = await savedStudy();
     page.status = 'done';
     page.results = [result('q1')];
     autosave.schedule();
@@ -174,12 +177,7 @@ describe('Autosave', () => {
   });
 
   it('new settings replace the stored results without looking like a conflict', async () => {
-    const { store, clock, page, autosave } = await tab(freshName());
-    autosave.startNew('study');
-    page.results = [result('q1'), result('q2')];
-    clock.fire();
-    await autosave.idle();
-    const id = autosave.view.identity!.id;
+    const { store, page, autosave, id } = await savedStudy(freshName(), [result('q1'), result('q2')]);
     page.settings = { ...SETTINGS, seed: 99 };
     page.results = [result('q1')];
     await autosave.rename('with seed 99');
@@ -191,12 +189,7 @@ describe('Autosave', () => {
   });
 
   it('an edited definition replaces the stored results (they were computed with the old code)', async () => {
-    const { store, clock, page, autosave } = await tab(freshName());
-    autosave.startNew('study');
-    page.results = [result('q1'), result('q2')];
-    clock.fire();
-    await autosave.idle();
-    const id = autosave.view.identity!.id;
+    const { store, clock, page, autosave, id } = await savedStudy(freshName(), [result('q1'), result('q2')]);
     page.pipeline = { name: base.pipeline!.name, source: `${base.pipeline!.source}\n// edited` };
     page.results = [result('q1', true, { shapley: { planner: 1, retriever: 0 } })];
     autosave.schedule();
@@ -255,11 +248,7 @@ describe('Autosave', () => {
   });
 
   it('shows storage full, and saves the results on retry', async () => {
-    const { store, clock, page, autosave } = await tab(freshName());
-    autosave.startNew('study');
-    clock.fire();
-    await autosave.idle();
-    const id = autosave.view.identity!.id;
+    const { store, clock, page, autosave, id } = await savedStudy();
     const quota = simulateQuota();
     try {
       quota.arm(0);
