@@ -1,33 +1,18 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { blameSync as blame, expectBadInput } from './testing/run-blame.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const FIX = join(import.meta.dirname, 'fixtures');
 const REFUND = join(ROOT, 'public/demos/refund-policy.trace.json');
-
-/** Run the headless command as a user would (`npm run --silent blame --` runs this same file). */
-function blame(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function tempFile(name: string, text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'blame-test-'));
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
-}
-
-/** A bad input: exit 2, nothing on stdout, exactly one line on stderr containing `expected`. */
-function expectBadInput(r: ReturnType<typeof blame>, expected: string | RegExp) {
-  expect(r.status).toBe(2);
-  expect(r.stdout).toBe('');
-  const lines = r.stderr.trimEnd().split('\n');
-  expect(lines[0]).toMatch(expected);
-  return lines;
 }
 
 describe('blame --json on the refund demo', () => {

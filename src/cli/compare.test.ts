@@ -1,16 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { blameSync as blame } from './testing/run-blame.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const DEMOS = join(ROOT, 'public/demos');
-
-function blame(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 describe('session files as input, through the importer list the page uses', () => {
   const dir = mkdtempSync(join(tmpdir(), 'blame-opened-'));

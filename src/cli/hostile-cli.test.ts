@@ -2,19 +2,15 @@
  * The command under hostile definitions and files: each crashed the whole run, lost
  * every case, or printed wrong numbers before. Each test runs the command as a user would.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { blameSync as blame } from './testing/run-blame.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BLAME = join(ROOT, 'src/cli/blame.mjs');
-
-function blame(...args: string[]) {
-  const r = spawnSync(process.execPath, [BLAME, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function tempFile(name: string, text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'blame-hostile-')), name);

@@ -4,19 +4,14 @@
  * codes and bidi controls in names (escaped), and a 25 000-deep chain of spans (printed, not
  * "Invalid string length").
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { blameSync as blame } from './testing/run-blame.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'src/formats/recorded/fixtures');
-
-function blame(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, maxBuffer: 256 * 1024 * 1024 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'blame-folders-'));

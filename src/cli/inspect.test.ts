@@ -1,15 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { blameSync as blame } from './testing/run-blame.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
-
-function blame(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 const attr = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } });
 

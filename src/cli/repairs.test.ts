@@ -1,29 +1,17 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seededRng } from '../engine/rng.ts';
+import { blameSync as blame, expectBadInput } from './testing/run-blame.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
 const PIPELINE = join(import.meta.dirname, 'fixtures/repairs.pipeline.js');
-
-function blame(...args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'blame-repairs-'));
 function tempFile(name: string, text: string): string {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
-}
-
-function expectBadInput(r: ReturnType<typeof blame>, expected: string | RegExp) {
-  expect(r.status).toBe(2);
-  expect(r.stdout).toBe('');
-  expect(r.stderr.trimEnd().split('\n')[0]).toMatch(expected);
 }
 
 describe('--repairs on a pipeline with known logic (fixtures/repairs.pipeline.js)', () => {

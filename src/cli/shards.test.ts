@@ -1,21 +1,15 @@
 /** Results files, shards and merges through the command (docs/shards.md). */
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { blameSync as blame, scratchFiles } from './testing/run-blame.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const BLAME = join(ROOT, 'src/cli/blame.mjs');
 const RAG = join(ROOT, 'public/demos/stochastic-rag.trace.json');
 const REFUND = join(ROOT, 'public/demos/refund-policy.trace.json');
-const DIR = mkdtempSync(join(tmpdir(), 'blame-shards-'));
-const at = (name: string): string => join(DIR, name);
-
-function blame(...args: string[]) {
-  const r = spawnSync(process.execPath, [BLAME, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const at = scratchFiles('blame-shards-');
 
 /** Bad input: exit 2, nothing on stdout, one line on stderr (a usage error adds the usage after it); returns that line. */
 function refused(r: ReturnType<typeof blame>, usage = false): string {

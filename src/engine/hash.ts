@@ -11,14 +11,19 @@ export function hash53(text: string, seedLo = 0, seedHi = 0): number {
     h1 = Math.imul(h1 ^ ch, 2654435761);
     h2 = Math.imul(h2 ^ ch, 1597334677);
   }
+  return mix53(h1, h2);
+}
+
+const TWO_POW_32 = 4294967296;
+
+/** cyrb53's final avalanche: cross-mixes the two lanes into 53 bits. */
+function mix53(h1: number, h2: number): number {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
   h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
-
-const TWO_POW_32 = 4294967296;
 
 /**
  * hash53(a + '\0' + b + '\0' + c, seedLo, seedHi), bit for bit, without building the joined
@@ -28,31 +33,20 @@ const TWO_POW_32 = 4294967296;
 export function hash53Address(a: string, b: string, c: string, seedLo: number, seedHi: number): number {
   let h1 = 0xdeadbeef ^ seedLo;
   let h2 = 0x41c6ce57 ^ seedHi;
-  for (let i = 0; i < a.length; i++) {
-    const ch = a.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
+  for (let part = 0; part < 3; part++) {
+    const text = part === 0 ? a : part === 1 ? b : c;
+    if (part > 0) {
+      // The separator is U+0000: h ^ 0 === h.
+      h1 = Math.imul(h1, 2654435761);
+      h2 = Math.imul(h2, 1597334677);
+    }
+    for (let i = 0; i < text.length; i++) {
+      const ch = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
   }
-  // The separator is U+0000: h ^ 0 === h.
-  h1 = Math.imul(h1, 2654435761);
-  h2 = Math.imul(h2, 1597334677);
-  for (let i = 0; i < b.length; i++) {
-    const ch = b.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1, 2654435761);
-  h2 = Math.imul(h2, 1597334677);
-  for (let i = 0; i < c.length; i++) {
-    const ch = c.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  return mix53(h1, h2);
 }
 
 /** The two 32-bit seed lanes hashWithSeed derives from a 53-bit seed. */

@@ -1,30 +1,21 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { requestKey, type ChatRequest } from '../engine/model-call.ts';
 import { openCaches } from '../model/jsonl-cache.node.ts';
 import { ModelHost } from '../model/model-host.ts';
 import { sendChat } from '../model/connector.ts';
 import { endpointConfig, type EndpointInput } from '../model/endpoint.ts';
 import { ModelEndpointError } from '../model/endpoint-error.ts';
-import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
+import { useFakeEndpoints } from '../model/testing/use-fake-endpoints.ts';
 
 /**
  * Hostile endpoints: what an endpoint (or whatever answers in its place) can do to the key, the
  * prompt and the host. An echoed key is masked everywhere before anything is cut; no redirect takes
  * the prompt to another origin; an answer's size is capped; a top_logprobs list is cut at what was asked.
  */
-const endpoints: FakeEndpoint[] = [];
-afterEach(async () => {
-  await Promise.all(endpoints.splice(0).map((e) => e.close()));
-});
-
-async function fake(options: Parameters<typeof startFakeEndpoint>[0] = {}): Promise<FakeEndpoint> {
-  const endpoint = await startFakeEndpoint(options);
-  endpoints.push(endpoint);
-  return endpoint;
-}
+const fake = useFakeEndpoints();
 
 const KEY = 'sk-live-0123456789abcdefghijklmnopqrstuvwxyz';
 const chat: ChatRequest = { model: 'fake-model', messages: [{ role: 'system', content: 'ANSWER:yes' }, { role: 'user', content: 'Is it raining?' }], temperature: 0 };

@@ -4,25 +4,17 @@
  * command as a user would: a forged number never reaches a printed result, a file's model
  * responses never leak into the user's cache, and a forged shard never merges silently.
  */
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requestKey, type ChatRequest } from '../engine/model-call.ts';
+import { blameSync as blame, scratchFiles } from '../cli/testing/run-blame.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
-const BLAME = join(ROOT, 'src/cli/blame.mjs');
 const TRIAGE = join(ROOT, 'public/demos/support-triage.trace.json');
 const RESPONSES = join(ROOT, 'public/demos/support-triage.responses.jsonl');
 const REFUND = join(ROOT, 'public/demos/refund-policy.trace.json');
-const DIR = mkdtempSync(join(tmpdir(), 'blame-untrusted-'));
-const at = (name: string): string => join(DIR, name);
-
-function blame(...args: string[]) {
-  const r = spawnSync(process.execPath, [BLAME, ...args], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const at = scratchFiles('blame-untrusted-');
 
 /** Bad input: exit 2, nothing on stdout, one line on stderr; returns that line. */
 function refused(r: ReturnType<typeof blame>): string {

@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../engine/model-call.ts';
 import { sendChat } from './connector.ts';
 import { endpointConfig, type EndpointInput } from './endpoint.ts';
 import { ModelEndpointError, ModelRequestCancelled } from './endpoint-error.ts';
-import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint.ts';
+import { useFakeEndpoints } from './testing/use-fake-endpoints.ts';
 import { fakeModelAnswer } from './testing/fake-model.ts';
 
-const endpoints: FakeEndpoint[] = [];
-afterEach(async () => {
-  await Promise.all(endpoints.splice(0).map((e) => e.close()));
-});
-
-async function fake(options: Parameters<typeof startFakeEndpoint>[0] = {}): Promise<FakeEndpoint> {
-  const endpoint = await startFakeEndpoint(options);
-  endpoints.push(endpoint);
-  return endpoint;
-}
+const fake = useFakeEndpoints();
 
 const chat: ChatRequest = { model: 'fake-model', messages: [{ role: 'system', content: 'ANSWER:yes' }, { role: 'user', content: 'Is it raining?' }], temperature: 0, max_tokens: 5 };
 const choose: ChatRequest = {

@@ -8,21 +8,16 @@ import { ModelRequestCancelled } from './endpoint-error.ts';
 import { openCaches } from './jsonl-cache.node.ts';
 import { ModelHost, type HostRequest, type ModelProgress } from './model-host.ts';
 import { MemoryResponseCache } from './response-cache.ts';
-import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint.ts';
+import type { FakeEndpoint } from './testing/fake-endpoint.ts';
+import { useFakeEndpoints } from './testing/use-fake-endpoints.ts';
 import { fakeModelAnswer } from './testing/fake-model.ts';
 
-const endpoints: FakeEndpoint[] = [];
 const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(endpoints.splice(0).map((e) => e.close()));
+afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function fake(options: Parameters<typeof startFakeEndpoint>[0] = {}): Promise<FakeEndpoint> {
-  const endpoint = await startFakeEndpoint(options);
-  endpoints.push(endpoint);
-  return endpoint;
-}
+const fake = useFakeEndpoints();
 
 function chat(k: number): ChatRequest {
   return { model: 'fake-model', messages: [{ role: 'user', content: `question ${k}` }], temperature: 0 };

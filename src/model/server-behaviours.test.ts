@@ -8,22 +8,17 @@ import { endpointConfig, type EndpointInput } from './endpoint.ts';
 import { openCaches } from './jsonl-cache.node.ts';
 import { ModelHost, type HostRequest } from './model-host.ts';
 import { MemoryResponseCache } from './response-cache.ts';
-import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint.ts';
+import type { FakeEndpoint } from './testing/fake-endpoint.ts';
+import { useFakeEndpoints } from './testing/use-fake-endpoints.ts';
 import { fakeModelAnswer } from './testing/fake-model.ts';
 
 // What real llama.cpp, Ollama and vLLM servers do to model steps, each reproduced by the fake endpoint.
-const endpoints: FakeEndpoint[] = [];
 const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(endpoints.splice(0).map((e) => e.close()));
+afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function fake(options: Parameters<typeof startFakeEndpoint>[0] = {}): Promise<FakeEndpoint> {
-  const endpoint = await startFakeEndpoint(options);
-  endpoints.push(endpoint);
-  return endpoint;
-}
+const fake = useFakeEndpoints();
 
 function host(endpoint: FakeEndpoint, input: Partial<EndpointInput> = {}, extra: ConstructorParameters<typeof ModelHost>[0] = {}): ModelHost {
   return new ModelHost({ endpoint: endpointConfig({ baseUrl: endpoint.url, models: { default: 'fake-model' }, ...input }), send: { sleep: async () => {}, random: () => 0 }, ...extra });

@@ -82,15 +82,8 @@ export function sealPlain(value: unknown, path: string): unknown {
  */
 function sealAt(value: unknown, what: string, key: string | undefined): unknown {
   if (value === null || typeof value !== 'object') {
-    switch (typeof value) {
-      case 'string':
-      case 'number':
-      case 'boolean':
-      case 'undefined':
-        return value;
-      default:
-        return value === null ? null : copyValue(value, pathOf(what, key), new Set());
-    }
+    if (isPrimitiveData(value)) return value;
+    return value === null ? null : copyValue(value, pathOf(what, key), new Set());
   }
   if (recentSmall.has(value) || sealedValues.has(value)) return value;
   // A deeply frozen value (the engine deep-freezes case inputs once per case) cannot change, so one
@@ -163,6 +156,19 @@ export function sealRecord(record: Readonly<Record<string, unknown>>, what: stri
   return Object.freeze(sealed);
 }
 
+/** A value plain data holds as it is (null aside): it needs no copy. */
+function isPrimitiveData(value: unknown): value is string | number | boolean | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return true;
+    default:
+      return false;
+  }
+}
+
 /** Thrown by copyFast for anything that is not plain data; callers redo the copy with paths for the message. */
 const NOT_PLAIN = new Error('not plain data');
 
@@ -173,17 +179,8 @@ const NOT_PLAIN = new Error('not plain data');
  * after lockdown froze Array.prototype, V8 stores into the holes of `new Array(n)` on a slow path.
  */
 function copyFast(value: unknown, seal: boolean, ancestors: object[]): unknown {
-  switch (typeof value) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return value;
-    case 'object':
-      break;
-    default:
-      throw NOT_PLAIN;
-  }
+  if (isPrimitiveData(value)) return value;
+  if (typeof value !== 'object') throw NOT_PLAIN;
   if (value === null) return null;
   const object = value as object;
   if (seal && (recentSmall.has(object) || sealedValues.has(object))) {
@@ -217,12 +214,8 @@ function copyFast(value: unknown, seal: boolean, ancestors: object[]): unknown {
 }
 
 function copyValue(value: unknown, path: string, ancestors: Set<object>): unknown {
+  if (isPrimitiveData(value)) return value;
   switch (typeof value) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return value;
     case 'function':
       throw new PlainDataError(`${path} is a function; only plain data (strings, numbers, booleans, null, arrays, objects) can be passed`);
     case 'symbol':

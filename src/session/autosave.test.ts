@@ -72,6 +72,25 @@ function freshName(): string {
   return `autosave-${counter}`;
 }
 
+/** A tab on database `name` whose new study was saved with `results`, and the session's id. */
+async function savedStudy(name = freshName(), results: CaseResult[] = []) {
+  const t = await tab(name);
+  t.autosave.startNew('study');
+  t.page.results = results;
+  t.clock.fire();
+  await t.autosave.idle();
+  return { ...t, id: t.autosave.view.identity!.id };
+}
+
+/** Tab A with a new study saved, and another tab's store B on the same database. */
+async function twoTabs() {
+  const name = freshName();
+  const a = await savedStudy(name);
+  const b = await SessionStore.open({ name });
+  cleanups.push(() => b.close());
+  return { a, b, id: a.id };
+}
+
 describe('Autosave', () => {
   it('saves a change after the delay, then only the new results while an analysis runs', async () => {
     const { store, clock, page, autosave } = await tab(freshName());
@@ -145,11 +164,7 @@ describe('Autosave', () => {
   });
 
   it('saves the pending change when the study is closed before the timer fires', async () => {
-    const { store, clock, page, autosave } = await tab(freshName());
-    autosave.startNew('study');
-    clock.fire();
-    await autosave.idle();
-    const id = autosave.view.identity!.id;
+    const { store, clock, page, autosave, id } = await savedStudy();
     page.status = 'done';
     page.results = [result('q1')];
     autosave.schedule();
@@ -162,12 +177,7 @@ describe('Autosave', () => {
   });
 
   it('new settings replace the stored results without looking like a conflict', async () => {
-    const { store, clock, page, autosave } = await tab(freshName());
-    autosave.startNew('study');
-    page.results = [result('q1'), result('q2')];
-    clock.fire();
-    await autosave.idle();
-    const id = autosave.view.identity!.id;
+    const { store, page, autosave, id } = await savedStudy(freshName(), [result('q1'), result('q2')]);
     page.settings = { ...SETTINGS, seed: 99 };
     page.results = [result('q1')];
     await autosave.rename('with seed 99');
@@ -179,12 +189,7 @@ describe('Autosave', () => {
   });
 
   it('an edited definition replaces the stored results (they were computed with the old code)', async () => {
-    const { store, clock, page, autosave } = await tab(freshName());
-    autosave.startNew('study');
-    page.results = [result('q1'), result('q2')];
-    clock.fire();
-    await autosave.idle();
-    const id = autosave.view.identity!.id;
+    const { store, clock, page, autosave, id } = await savedStudy(freshName(), [result('q1'), result('q2')]);
     page.pipeline = { name: base.pipeline!.name, source: `${base.pipeline!.source}\n// edited` };
     page.results = [result('q1', true, { shapley: { planner: 1, retriever: 0 } })];
     autosave.schedule();
@@ -196,14 +201,7 @@ describe('Autosave', () => {
   });
 
   it("merges another tab's rename with this tab's own change (no copy)", async () => {
-    const name = freshName();
-    const a = await tab(name);
-    const b = await SessionStore.open({ name });
-    cleanups.push(() => b.close());
-    a.autosave.startNew('study');
-    a.clock.fire();
-    await a.autosave.idle();
-    const id = a.autosave.view.identity!.id;
+    const { a, b, id } = await twoTabs();
     await b.rename(id, 'renamed in B');
     a.page.status = 'done';
     a.page.results = [result('q1')];
@@ -217,14 +215,7 @@ describe('Autosave', () => {
   });
 
   it("keeps both tabs' work when both renamed the session differently", async () => {
-    const name = freshName();
-    const a = await tab(name);
-    const b = await SessionStore.open({ name });
-    cleanups.push(() => b.close());
-    a.autosave.startNew('study');
-    a.clock.fire();
-    await a.autosave.idle();
-    const id = a.autosave.view.identity!.id;
+    const { a, b, id } = await twoTabs();
     await b.rename(id, 'B name');
     await a.autosave.rename('A name');
     expect(a.autosave.view.problem).toBeInstanceOf(SessionForkedError);
@@ -257,11 +248,7 @@ describe('Autosave', () => {
   });
 
   it('shows storage full, and saves the results on retry', async () => {
-    const { store, clock, page, autosave } = await tab(freshName());
-    autosave.startNew('study');
-    clock.fire();
-    await autosave.idle();
-    const id = autosave.view.identity!.id;
+    const { store, clock, page, autosave, id } = await savedStudy();
     const quota = simulateQuota();
     try {
       quota.arm(0);

@@ -19,42 +19,42 @@ function remember(table: TableGame[], session: SessionGame[]): void {
   tableGamesOf.set(session, table);
 }
 
-/** One game as plain data (values copied out of the typed array). */
-export function toSessionGame(game: TableGame): SessionGame {
+/** The same game with other values; the players and the range are copied, so the two never share an array. */
+function withValues<V>(game: TableGame | SessionGame, values: V): { id: string; players: string[]; values: V; range?: [number, number] } {
   return {
     id: game.id,
     players: [...game.players],
-    values: Array.from(game.values),
+    values,
     ...(game.range !== undefined && { range: [game.range[0], game.range[1]] }),
   };
+}
+
+/** One game as plain data (values copied out of the typed array). */
+export function toSessionGame(game: TableGame): SessionGame {
+  return withValues(game, Array.from(game.values));
 }
 
 /** One stored game as the engine's table (values copied into a Float64Array). */
 export function toTableGame(game: SessionGame): TableGame {
-  return {
-    id: game.id,
-    players: [...game.players],
-    values: Float64Array.from(game.values),
-    ...(game.range !== undefined && { range: [game.range[0], game.range[1]] }),
-  };
+  return withValues(game, Float64Array.from(game.values));
+}
+
+/** `list` converted once: later calls with the same list give the same array. */
+function convertOnce<A, B>(list: A[], known: WeakMap<readonly A[], B[]>, convert: (item: A) => B, pair: (list: A[], converted: B[]) => void): B[] {
+  let converted = known.get(list);
+  if (converted === undefined) {
+    converted = list.map(convert);
+    pair(list, converted);
+  }
+  return converted;
 }
 
 /** The workbench's games as session data; the same list always gives the same array. */
 export function toSessionGames(games: TableGame[]): SessionGame[] {
-  let converted = sessionGamesOf.get(games);
-  if (converted === undefined) {
-    converted = games.map(toSessionGame);
-    remember(games, converted);
-  }
-  return converted;
+  return convertOnce(games, sessionGamesOf, toSessionGame, remember);
 }
 
 /** A session's games as engine tables; the same list always gives the same array. */
 export function toTableGames(games: SessionGame[]): TableGame[] {
-  let converted = tableGamesOf.get(games);
-  if (converted === undefined) {
-    converted = games.map(toTableGame);
-    remember(converted, games);
-  }
-  return converted;
+  return convertOnce(games, tableGamesOf, toTableGame, (session, table) => remember(table, session));
 }

@@ -37,6 +37,15 @@ afterEach(() => {
 });
 
 /** Resolves with the next change a store hears. */
+/** A database as version 1 made it: whole sessions in one store. */
+function openVersion1(name: string) {
+  return openDB(name, 1, {
+    upgrade(db) {
+      db.createObjectStore('sessions', { keyPath: 'id' });
+    },
+  });
+}
+
 function nextChange(store: SessionStore, predicate: (change: SessionChange) => boolean): Promise<SessionChange> {
   return new Promise((resolve) => {
     const stop = store.subscribe((change) => {
@@ -375,11 +384,7 @@ describe('database upgrades', () => {
 
   it('moves version-1 whole sessions (of schema v0 and v1) into the split layout, keeping unreadable records', async () => {
     const name = freshName();
-    const legacy = await openDB(name, 1, {
-      upgrade(db) {
-        db.createObjectStore('sessions', { keyPath: 'id' });
-      },
-    });
+    const legacy = await openVersion1(name);
     await legacy.put('sessions', session({ id: 'v1-session', status: 'running', results: [result('q2'), result('q1')] }));
     await legacy.put('sessions', sessionV0({ id: 'v0-session' }));
     await legacy.put('sessions', { id: 'broken', format: 'agentblame-session', version: 1, name: 42 });
@@ -408,11 +413,7 @@ describe('database upgrades', () => {
 
   it('moves a version-1 session with a case that could not be analysed (NaN values) instead of setting it aside', async () => {
     const name = freshName();
-    const legacy = await openDB(name, 1, {
-      upgrade(db) {
-        db.createObjectStore('sessions', { keyPath: 'id' });
-      },
-    });
+    const legacy = await openVersion1(name);
     const stored = session({ id: 'with-error', results: [result('q1'), errorCaseResult('q2')] });
     await legacy.put('sessions', stored);
     legacy.close();

@@ -20,7 +20,7 @@ function headlineHoldsPlanted(result: WhyResult): boolean {
 }
 
 function falseCause(result: WhyResult): boolean {
-  return result.pieces.some((p) => p.role === 'headline' || p.role === 'also-required' || p.role === 'contains-headline') || result.pairs.length > 0;
+  return result.pieces.some((p) => p.role === 'headline' || p.role === 'other-cause' || p.role === 'also-required' || p.role === 'contains-headline') || result.pairs.length > 0;
 }
 
 describe('explainDecision on a simulated model (statistical properties, 100 seeded runs each)', () => {
@@ -105,6 +105,27 @@ describe('explainDecision, step by step', () => {
     const emailItem = result.pieces.find((p) => p.id === 'm3/emails/0/from');
     expect(emailItem).toMatchObject({ role: 'also-required', instead: 'calls read_inbox' });
     expect(result.pieces.find((p) => p.id === 'm3/emails/0/body:p2:s1')?.instead).toBe('replies in text');
+  });
+
+  it('7: another piece that changes what the agent does is an "other cause", not "also required"', async () => {
+    // Both sentences are needed and neither is data looked up again: without either the agent replies in text.
+    const rate = (t: string) => (planted(t) && t.includes('office chairs') ? 0.95 : 0.05);
+    const result = await run(9, rate);
+    expect(result.pieces.filter((p) => p.role === 'also-required')).toEqual([]);
+    const causes = result.pieces.filter((p) => p.role === 'other-cause').map((p) => p.id);
+    expect(causes).toContain('m3/emails/0/body:p2:s1');
+    expect(result.pieces.map((p) => p.role).indexOf('other-cause')).toBe(1);
+  });
+
+  it('7: between causes equal on every key the headline is the first tried, the same on every run', async () => {
+    // Seed 9: each sentence removed gives 0 of 10, so leaf, source, drop, p and depth all tie.
+    const rate = (t: string) => (planted(t) && t.includes('office chairs') ? 0.95 : 0.05);
+    const result = await run(9, rate);
+    const [first, second] = ['m3/emails/0/body:p1:s0', 'm3/emails/0/body:p2:s1'].map((id) => result.pieces.find((p) => p.id === id)!);
+    expect([first.k, first.n, first.p]).toEqual([second.k, second.n, second.p]);
+    expect(result.headline).toBe(first.id);
+    expect(second.role).toBe('other-cause');
+    expect((await run(9, rate)).headline).toBe(first.id);
   });
 
   it('6: two pieces each needed are a both-needed pair', async () => {

@@ -8,8 +8,9 @@
  *  4. narrow confirmed pieces to JSON items, paragraphs, sentences;
  *  5. look inside pieces whose removal changed nothing (a cause next to content pushing the other way);
  *  6. pairs of the top suspects: both needed, or either enough;
- *  7. the headline is the narrowest confirmed piece that changes what the agent does; pieces it
- *     needs only as input (without them it looks the data up again, or says nothing) are "also required";
+ *  7. the headline is the narrowest confirmed piece that changes what the agent does; the other
+ *     confirmed pieces that change it are "other causes", listed after it; pieces it needs only as
+ *     input (without them it looks the data up again, or says nothing) are "also required";
  *  8. a whole-message headline is rerun with a second replacement text, flagged if it does not hold.
  */
 import { fisherOneSided } from '../engine/stats/fisher-one-sided.ts';
@@ -62,7 +63,7 @@ export const WHY_DEFAULTS: Omit<WhyOptions, 'signal' | 'onProgress'> = {
 /** A base rate under this is "nothing stable to attribute". */
 export const MIN_BASE_RATE = 1 / 5;
 
-export type PieceRole = 'headline' | 'also-required' | 'contains-headline' | 'no-effect' | 'screened';
+export type PieceRole = 'headline' | 'other-cause' | 'also-required' | 'contains-headline' | 'no-effect' | 'screened';
 
 export interface PieceResult {
   id: string;
@@ -240,23 +241,25 @@ export async function explainDecision(messages: readonly WhyMessage[], predicate
   const family = [...s.variants.values()].filter((v) => v !== s.base && v.replies.length > 0);
   const adjusted = new Map(holmAdjust(family.map((v) => s.p(v))).map((q, i) => [family[i], q]));
   const significant = (v: Variant) => (adjusted.get(v) ?? 1) < o.alpha;
-  // 7. The headline and the pieces also required.
+  // 7. The headline, the other causes and the pieces also required.
   const pieceVariants = family.filter((v) => v.piece);
   const sig = pieceVariants.filter(significant);
   const inputOnly = (v: Variant) => isInputOnly(messages, v.piece!, predicate, v.replies);
   const leaf = (v: Variant) => !sig.some((w) => w !== v && contains(v.piece!.path, w.piece!.path));
   const drop = (v: Variant) => s.rate(s.base) - s.rate(v);
+  // Array sort is stable: between causes equal on every key the headline is the first tried (pieces
+  // in context order, then their parts), so the same context and seed always give the same headline.
   const ranked = sig.filter((v) => !inputOnly(v)).sort((a, b) => Number(leaf(b)) - Number(leaf(a)) || sourceRank(messages, a.piece!) - sourceRank(messages, b.piece!) || drop(b) - drop(a) || s.p(a) - s.p(b) || b.piece!.depth - a.piece!.depth);
   const headline = ranked[0];
   const pieces: PieceResult[] = pieceVariants.map((v) => {
     const piece = v.piece!;
     let role: PieceRole;
     if (v === headline) role = 'headline';
-    else if (significant(v)) role = headline && contains(piece.path, headline.piece!.path) ? 'contains-headline' : 'also-required';
+    else if (significant(v)) role = headline && contains(piece.path, headline.piece!.path) ? 'contains-headline' : ranked.includes(v) ? 'other-cause' : 'also-required';
     else role = v.replies.length >= o.runs ? 'no-effect' : 'screened';
     return { id: piece.id, kind: piece.kind, path: piece.path, text: piece.text, parent: piece.parent, k: s.k(v), n: v.replies.length, p: s.p(v), pAdjusted: adjusted.get(v) ?? 1, role, instead: insteadOf(predicate, v.replies) };
   });
-  const order: PieceRole[] = ['headline', 'also-required', 'contains-headline', 'no-effect', 'screened'];
+  const order: PieceRole[] = ['headline', 'other-cause', 'also-required', 'contains-headline', 'no-effect', 'screened'];
   pieces.sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role) || a.pAdjusted - b.pAdjusted || a.p - b.p);
   const pairResults: PairResult[] = [];
   for (const v of pairs) {

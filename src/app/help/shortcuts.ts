@@ -35,26 +35,23 @@ export const RUN_VIEW_SHORTCUTS: readonly Shortcut[] = [
 /** The actions that work in the run view. */
 export const RUN_VIEW_ACTIONS: ReadonlySet<ShortcutAction> = new Set(['help', 'filter', 'open']);
 
+/** The single keys and what they do (a Map: a key named like an Object property is no action). */
+const KEY_ACTIONS: ReadonlyMap<string, ShortcutAction> = new Map([
+  ['?', 'help'],
+  ['j', 'next-case'],
+  ['k', 'previous-case'],
+  ['Escape', 'back'],
+  ['/', 'filter'],
+  ['o', 'open'],
+  ['e', 'export-report'],
+]);
+
 /** The action of a key press, or null (modifier held, or typing in a field). */
 export function shortcutFor(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>, typing: boolean): { action: ShortcutAction; view?: number } | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
   if (typing) return null;
-  switch (event.key) {
-    case '?':
-      return { action: 'help' };
-    case 'j':
-      return { action: 'next-case' };
-    case 'k':
-      return { action: 'previous-case' };
-    case 'Escape':
-      return { action: 'back' };
-    case '/':
-      return { action: 'filter' };
-    case 'o':
-      return { action: 'open' };
-    case 'e':
-      return { action: 'export-report' };
-  }
+  const action = KEY_ACTIONS.get(event.key);
+  if (action !== undefined) return { action };
   if (/^[1-9]$/.test(event.key)) return { action: 'view', view: Number(event.key) - 1 };
   return null;
 }

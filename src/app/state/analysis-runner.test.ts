@@ -13,7 +13,7 @@ import type { Study } from '../importing/study.ts';
 import { Navigation } from '../navigation/navigation.svelte.ts';
 import { FakePool } from '../testing/fake-pool.ts';
 import { poolSize } from '../analysis/pool-size.ts';
-import { startFakeEndpoint } from '../../model/testing/fake-endpoint.ts';
+import { useFakeEndpoints } from '../../model/testing/use-fake-endpoints.ts';
 import { settle } from '../testing/settle.ts';
 import { AnalysisRunner } from './analysis-runner.svelte.ts';
 
@@ -413,54 +413,49 @@ describe('AnalysisRunner workers', () => {
 });
 
 describe('AnalysisRunner model requests', () => {
-  it('shows the model requests of a run, holds them above the threshold until sent, and keeps them', async () => {
+  const fake = useFakeEndpoints();
+
+  /** A runner on real timers and a fresh IndexedDB, whose fake endpoint holds every request after the first. */
+  async function heldRunner() {
     vi.useRealTimers();
     vi.stubGlobal('indexedDB', new IDBFactory());
-    const endpoint = await startFakeEndpoint();
-    try {
-      const { runner } = setup();
-      runner.modelConnection.baseUrl = endpoint.url;
-      runner.modelConnection.askAbove = 1;
-      const opened = runner.openStudy(study(['model1', 'model2', 'q3']));
-      // The first request is sent; the second waits for the user's go.
-      await settle(() => runner.modelActivity?.held === true, 'the second request held');
-      expect(endpoint.requests).toHaveLength(1);
-      expect(runner.running).toBe(true);
-      runner.sendHeldRequests();
-      expect(runner.modelActivity?.held).toBe(false);
-      await opened;
-      expect(endpoint.requests.map((r) => r.messages[0].content)).toEqual(['case model1', 'case model2']);
-      expect(runner.modelActivity).toMatchObject({ held: false, done: 2, failed: 0, endpoint: endpoint.url, usage: { requests: 2, cacheHits: 0 } });
-      // Kept in the page's response store: the same study again asks the endpoint nothing.
-      await settle(async () => (await runner.responseStore.count()) === 2, 'both responses stored');
-      await runner.openStudy(study(['model1', 'model2']));
-      expect(endpoint.requests).toHaveLength(2);
-      expect(runner.modelActivity).toMatchObject({ done: 0, usage: { requests: 0, cacheHits: 2 } });
-      // A study without model steps shows no model activity.
-      await runner.openStudy(study(['q1']));
-      expect(runner.modelActivity).toBeNull();
-    } finally {
-      await endpoint.close();
-    }
+    const endpoint = await fake();
+    const { runner } = setup();
+    runner.modelConnection.baseUrl = endpoint.url;
+    runner.modelConnection.askAbove = 1;
+    return { runner, endpoint };
+  }
+
+  it('shows the model requests of a run, holds them above the threshold until sent, and keeps them', async () => {
+    const { runner, endpoint } = await heldRunner();
+    const opened = runner.openStudy(study(['model1', 'model2', 'q3']));
+    // The first request is sent; the second waits for the user's go.
+    await settle(() => runner.modelActivity?.held === true, 'the second request held');
+    expect(endpoint.requests).toHaveLength(1);
+    expect(runner.running).toBe(true);
+    runner.sendHeldRequests();
+    expect(runner.modelActivity?.held).toBe(false);
+    await opened;
+    expect(endpoint.requests.map((r) => r.messages[0].content)).toEqual(['case model1', 'case model2']);
+    expect(runner.modelActivity).toMatchObject({ held: false, done: 2, failed: 0, endpoint: endpoint.url, usage: { requests: 2, cacheHits: 0 } });
+    // Kept in the page's response store: the same study again asks the endpoint nothing.
+    await settle(async () => (await runner.responseStore.count()) === 2, 'both responses stored');
+    await runner.openStudy(study(['model1', 'model2']));
+    expect(endpoint.requests).toHaveLength(2);
+    expect(runner.modelActivity).toMatchObject({ done: 0, usage: { requests: 0, cacheHits: 2 } });
+    // A study without model steps shows no model activity.
+    await runner.openStudy(study(['q1']));
+    expect(runner.modelActivity).toBeNull();
   });
 
   it('stops the held requests with the analysis', async () => {
-    vi.useRealTimers();
-    vi.stubGlobal('indexedDB', new IDBFactory());
-    const endpoint = await startFakeEndpoint();
-    try {
-      const { runner } = setup();
-      runner.modelConnection.baseUrl = endpoint.url;
-      runner.modelConnection.askAbove = 1;
-      const opened = runner.openStudy(study(['model1', 'model2']));
-      await settle(() => runner.modelActivity?.held === true, 'the second request held');
-      runner.cancel();
-      await opened;
-      expect(runner.progress?.status).toBe('cancelled');
-      expect(runner.modelActivity).toMatchObject({ held: false, done: 1 });
-      expect(endpoint.requests).toHaveLength(1);
-    } finally {
-      await endpoint.close();
-    }
+    const { runner, endpoint } = await heldRunner();
+    const opened = runner.openStudy(study(['model1', 'model2']));
+    await settle(() => runner.modelActivity?.held === true, 'the second request held');
+    runner.cancel();
+    await opened;
+    expect(runner.progress?.status).toBe('cancelled');
+    expect(runner.modelActivity).toMatchObject({ held: false, done: 1 });
+    expect(endpoint.requests).toHaveLength(1);
   });
 });

@@ -1,5 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../../..');
 
@@ -20,4 +23,25 @@ export function runBlame(args: readonly string[], env?: NodeJS.ProcessEnv): Prom
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/** Runs the command and waits for it (at most three minutes; output up to 256 MiB, as a large inspection prints). */
+export function blameSync(...args: string[]): BlameRun {
+  const r = spawnSync(process.execPath, [join(ROOT, 'src/cli/blame.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', timeout: 180_000, maxBuffer: 256 * 1024 * 1024 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A bad input: exit 2, nothing on stdout, and a first line on stderr matching `expected`; returns stderr's lines. */
+export function expectBadInput(r: BlameRun, expected: string | RegExp): string[] {
+  expect(r.status).toBe(2);
+  expect(r.stdout).toBe('');
+  const lines = r.stderr.trimEnd().split('\n');
+  expect(lines[0]).toMatch(expected);
+  return lines;
+}
+
+/** A fresh temporary folder for a test file's outputs: the path of a file named `name` in it. */
+export function scratchFiles(prefix: string): (name: string) => string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return (name) => join(dir, name);
 }

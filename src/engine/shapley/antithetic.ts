@@ -1,6 +1,6 @@
 import type { Game, Rng } from '../types.ts';
 import type { Estimator, EstimatorOptions, EstimatorOutput } from './estimator.ts';
-import { Endpoints, marginalsAlong, sampleShapley, shuffle } from './sampling.ts';
+import { sampleOrderRounds } from './order-rounds.ts';
 
 /**
  * Antithetic permutation Shapley (Mitchell, Cooper, Frank & Holmes 2022, "Sampling permutations
@@ -13,16 +13,8 @@ import { Endpoints, marginalsAlong, sampleShapley, shuffle } from './sampling.ts
  */
 export function antitheticShapley(game: Game, rng: Rng, opts: EstimatorOptions): EstimatorOutput {
   const n = game.players.length;
-  const order = Array.from({ length: n }, (_, i) => i);
-  const reversed = order.slice();
-  const ends = new Endpoints();
-  return sampleShapley(game, rng, opts, (g, r, out) => {
-    shuffle(order, r);
+  return sampleOrderRounds(game, rng, opts, 1, (order, _j, reversed) => {
     for (let k = 0; k < n; k++) reversed[k] = order[n - 1 - k];
-    marginalsAlong(g, order, ends, out);
-    marginalsAlong(g, reversed, ends, out, true);
-    for (let i = 0; i < n; i++) out[i] /= 2;
-    return 2;
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Game, Rng } from '../types.ts';
 import type { Estimator, EstimatorOptions, EstimatorOutput } from './estimator.ts';
-import { Endpoints, marginalsAlong, sampleShapley, shuffle } from './sampling.ts';
+import { sampleOrderRounds } from './order-rounds.ts';
 
 /** The Monte Carlo part of the analysis settings (budget: stop once the spent cost reaches it; only whole permutations count). */
 export type PermutationOptions = EstimatorOptions;
@@ -13,13 +13,7 @@ export type PermutationOptions = EstimatorOptions;
  * sampleShapley. At least one permutation always runs, so the estimate is defined.
  */
 export function permutationShapley(game: Game, rng: Rng, opts: PermutationOptions): EstimatorOutput {
-  const order = Array.from({ length: game.players.length }, (_, i) => i);
-  const ends = new Endpoints();
-  return sampleShapley(game, rng, opts, (g, r, out) => {
-    shuffle(order, r);
-    marginalsAlong(g, order, ends, out);
-    return 1;
-  });
+  return sampleOrderRounds(game, rng, opts, 0, () => {});
 }
 
 /** Today's estimator: plain uniform permutations. */

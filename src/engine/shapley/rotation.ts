@@ -1,6 +1,6 @@
 import type { Game, Rng } from '../types.ts';
 import type { Estimator, EstimatorOptions, EstimatorOutput } from './estimator.ts';
-import { Endpoints, marginalsAlong, sampleShapley, shuffle } from './sampling.ts';
+import { sampleOrderRounds } from './order-rounds.ts';
 
 /**
  * Half-rotation pairs: each round takes a uniform order and the same order rotated by n/2
@@ -14,17 +14,9 @@ import { Endpoints, marginalsAlong, sampleShapley, shuffle } from './sampling.ts
  */
 export function rotationShapley(game: Game, rng: Rng, opts: EstimatorOptions): EstimatorOutput {
   const n = game.players.length;
-  const order = Array.from({ length: n }, (_, i) => i);
-  const rotated = order.slice();
   const half = Math.floor(n / 2);
-  const ends = new Endpoints();
-  return sampleShapley(game, rng, opts, (g, r, out) => {
-    shuffle(order, r);
+  return sampleOrderRounds(game, rng, opts, 1, (order, _j, rotated) => {
     for (let k = 0; k < n; k++) rotated[k] = order[(k + half) % n];
-    marginalsAlong(g, order, ends, out);
-    marginalsAlong(g, rotated, ends, out, true);
-    for (let i = 0; i < n; i++) out[i] /= 2;
-    return 2;
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Game, Rng } from '../types.ts';
 import type { Estimator, EstimatorOptions, EstimatorOutput } from './estimator.ts';
-import { Endpoints, marginalsAlong, sampleShapley, shuffle } from './sampling.ts';
+import { sampleOrderRounds } from './order-rounds.ts';
 
 /**
  * Position-stratified permutations: each round takes a uniform order and all n of its cyclic
@@ -13,17 +13,8 @@ import { Endpoints, marginalsAlong, sampleShapley, shuffle } from './sampling.ts
  */
 export function stratifiedShapley(game: Game, rng: Rng, opts: EstimatorOptions): EstimatorOutput {
   const n = game.players.length;
-  const order = Array.from({ length: n }, (_, i) => i);
-  const rotated = order.slice();
-  const ends = new Endpoints();
-  return sampleShapley(game, rng, opts, (g, r, out) => {
-    shuffle(order, r);
-    for (let shift = 0; shift < n; shift++) {
-      for (let k = 0; k < n; k++) rotated[k] = order[(k + shift) % n];
-      marginalsAlong(g, rotated, ends, out, shift > 0);
-    }
-    for (let i = 0; i < n; i++) out[i] /= n;
-    return n;
+  return sampleOrderRounds(game, rng, opts, n - 1, (order, shift, rotated) => {
+    for (let k = 0; k < n; k++) rotated[k] = order[(k + shift) % n];
   });
 }
 

@@ -5,6 +5,7 @@ import { PairedBettingTest } from './paired-betting-test.ts';
 import { bernsteinRadius } from './bernstein-radius.ts';
 import { seededRng } from '../rng.ts';
 import type { Rng } from '../types.ts';
+import { shareOfSeededRuns } from '../testing/seeded-runs.ts';
 
 /** Hedged capital at candidate m recomputed from the data (an implementation apart from the grid's running one). */
 function excludedAt(xs: readonly number[], m: number, alpha: number, c = 0.5): 'below' | 'above' | null {
@@ -73,19 +74,15 @@ describe('betting confidence sequence', () => {
 
   it('covers the mean at every time at once in >= 1 - alpha of runs', () => {
     const alpha = 0.1;
-    const runs = 300;
-    let missed = 0;
-    for (let seed = 1; seed <= runs; seed++) {
-      const rng = seededRng(seed);
+    const missed = shareOfSeededRuns(300, (rng) => {
       const cs = new BettingConfidenceSequence(alpha);
-      let ok = true;
-      for (let t = 0; t < 300 && ok; t++) {
+      for (let t = 0; t < 300; t++) {
         cs.push(mixed(rng));
-        if (!(cs.lower <= 0.3 && 0.3 <= cs.upper)) ok = false;
+        if (!(cs.lower <= 0.3 && 0.3 <= cs.upper)) return true;
       }
-      if (!ok) missed++;
-    }
-    expect(missed / runs).toBeLessThanOrEqual(alpha);
+      return false;
+    });
+    expect(missed).toBeLessThanOrEqual(alpha);
   });
 
   it('only shrinks, and is narrower than the fixed-time empirical Bernstein interval on low-variance data', () => {
@@ -117,15 +114,12 @@ describe('betting confidence sequence', () => {
 describe('paired betting sign test', () => {
   it('decides a sign wrongly in <= alpha of runs under the null (mean exactly 1/2), however long it runs', () => {
     const alpha = 0.1;
-    const runs = 400;
-    let decided = 0;
-    for (let seed = 1; seed <= runs; seed++) {
-      const rng = seededRng(seed);
+    const decided = shareOfSeededRuns(400, (rng) => {
       const test = new PairedBettingTest(alpha);
       for (let t = 0; t < 1000 && test.sign === 0; t++) test.push(rng() < 0.5 ? 0.2 : 0.8);
-      if (test.sign !== 0) decided++;
-    }
-    expect(decided / runs).toBeLessThanOrEqual(alpha);
+      return test.sign !== 0;
+    });
+    expect(decided).toBeLessThanOrEqual(alpha);
   });
 
   it('decides the right sign quickly when the mean is away from 1/2', () => {

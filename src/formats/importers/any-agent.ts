@@ -9,6 +9,7 @@ import { expectArray, expectObject, ownField } from '../validate.ts';
 import { parseJsonKeepingBigInts } from '../recorded/big-int-json.ts';
 import { optArray, optObject, optString, optStringOrNumber } from '../recorded/fields.ts';
 import { plainAttributes } from '../recorded/otel-attributes.ts';
+import { readEvents } from '../recorded/otel-spans.ts';
 import { normalizeOtelId } from '../recorded/otel-ids.ts';
 import { opening } from '../recorded/sniff.ts';
 import { FormatError } from '../format-error.ts';
@@ -38,11 +39,7 @@ export function readAnyAgent(text: string) {
         attributes: plainAttributes(ownField(span, 'attributes'), childPath(path, 'attributes')),
         failed: code === 'error' || code === 'ERROR',
         ...(description ? { statusMessage: description } : {}),
-        events: (optArray(span, 'events', path) ?? []).map((e, k) => {
-          const at = indexPath(childPath(path, 'events'), k);
-          const event = expectObject(e, at);
-          return { name: optString(event, 'name', at) ?? '', attributes: plainAttributes(ownField(event, 'attributes'), childPath(at, 'attributes')) };
-        }),
+        events: readEvents(optArray(span, 'events', path), childPath(path, 'events'), plainAttributes),
         path,
       },
     };

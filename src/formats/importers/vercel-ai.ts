@@ -11,6 +11,7 @@ import { parseJsonKeepingBigInts } from '../recorded/big-int-json.ts';
 import { optArray, optObject, optString } from '../recorded/fields.ts';
 import { groupedRuns, type TracedSpan } from '../recorded/grouped-runs.ts';
 import { plainAttributes } from '../recorded/otel-attributes.ts';
+import { readEvents } from '../recorded/otel-spans.ts';
 import { normalizeOtelId } from '../recorded/otel-ids.ts';
 import { opening } from '../recorded/sniff.ts';
 import { hrTimeToMs } from '../recorded/times.ts';
@@ -36,11 +37,7 @@ export function readVercelSpans(text: string) {
         attributes: plainAttributes(ownField(span, 'attributes'), childPath(path, 'attributes')),
         failed: status !== undefined && ownField(status, 'code') === 2,
         ...(status && typeof ownField(status, 'message') === 'string' ? { statusMessage: String(ownField(status, 'message')) } : {}),
-        events: (optArray(span, 'events', path) ?? []).map((e, k) => {
-          const at = indexPath(childPath(path, 'events'), k);
-          const event = expectObject(e, at);
-          return { name: optString(event, 'name', at) ?? '', attributes: plainAttributes(ownField(event, 'attributes'), childPath(at, 'attributes')) };
-        }),
+        events: readEvents(optArray(span, 'events', path), childPath(path, 'events'), plainAttributes),
         path,
       },
     };

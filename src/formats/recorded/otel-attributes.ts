@@ -54,29 +54,27 @@ export function anyValue(value: unknown, path: string, depth = 0): unknown {
 
 /** OTLP `[{key, value}]` into a map. */
 export function foldKeyValues(list: unknown, path: string, depth = 0): Record<string, unknown> {
-  const out = attributeMap();
-  if (list === undefined || list === null) return out;
-  expectArray(list, path).forEach((item, i) => {
-    const at = indexPath(path, i);
-    const kv = expectObject(item, at);
-    const key = ownField(kv, 'key');
-    if (typeof key !== 'string') throw new FormatError(childPath(at, 'key'), `expected a string, ${describeValue(key)}`);
+  return foldKeyed(list, path, (kv, at) => {
     const value = ownField(kv, 'value');
-    out[key] = value === undefined || value === null ? null : anyValue(value, childPath(at, 'value'), depth);
+    return value === undefined || value === null ? null : anyValue(value, childPath(at, 'value'), depth);
   });
-  return out;
 }
 
 /** Jaeger tags `[{key, type, value}]` into a map. */
 export function foldJaegerTags(list: unknown, path: string): Record<string, unknown> {
+  return foldKeyed(list, path, (tag) => ownField(tag, 'value') ?? null);
+}
+
+/** A list of objects with a string `key` into a map of `valueOf` each (nothing for an absent list). */
+function foldKeyed(list: unknown, path: string, valueOf: (item: JsonObject, at: string) => unknown): Record<string, unknown> {
   const out = attributeMap();
   if (list === undefined || list === null) return out;
   expectArray(list, path).forEach((item, i) => {
     const at = indexPath(path, i);
-    const tag = expectObject(item, at);
-    const key = ownField(tag, 'key');
+    const object = expectObject(item, at);
+    const key = ownField(object, 'key');
     if (typeof key !== 'string') throw new FormatError(childPath(at, 'key'), `expected a string, ${describeValue(key)}`);
-    out[key] = ownField(tag, 'value') ?? null;
+    out[key] = valueOf(object, at);
   });
   return out;
 }

@@ -40,12 +40,44 @@ function statusOf(status: JsonObject | undefined, path: string): { failed: boole
   return message ? { failed, message } : { failed };
 }
 
-function readEvents(list: unknown[] | undefined, path: string, fold: (attrs: unknown, at: string) => Record<string, unknown>, attrsKey = 'attributes'): SpanEvent[] {
+/** A span's events, each attribute list read by `fold` (Jaeger keeps them under `fields`). */
+export function readEvents(list: unknown[] | undefined, path: string, fold: (attrs: unknown, at: string) => Record<string, unknown>, attrsKey = 'attributes'): SpanEvent[] {
   return (list ?? []).map((item, i) => {
     const at = indexPath(path, i);
     const event = expectObject(item, at);
     return { name: optString(event, 'name', at) ?? '', attributes: fold(ownField(event, attrsKey), childPath(at, attrsKey)) };
   });
+}
+
+/** Where an OTLP-shaped span keeps what the formats name differently: the parent, the two times and the attributes. */
+interface OtlpDialect {
+  parent: string;
+  start: string;
+  end: string;
+  time: (value: unknown, path: string) => number | null;
+  fold: (attrs: unknown, at: string) => Record<string, unknown>;
+}
+
+/** OTLP/JSON and Tempo: key-value attributes, times in nanoseconds. */
+const OTLP: OtlpDialect = { parent: 'parentSpanId', start: 'startTimeUnixNano', end: 'endTimeUnixNano', time: nanosToMs, fold: foldKeyValues };
+/** The console exporter's `span.to_json()`: plain attributes, ISO times. */
+const CONSOLE: OtlpDialect = { parent: 'parent_id', start: 'start_time', end: 'end_time', time: isoToMs, fold: plainAttributes };
+
+/** A span of the OTLP shape (status, name, events), its fields read in the order they are written. */
+function otlpShapedSpan(span: JsonObject, path: string, id: string, dialect: OtlpDialect): FoldedSpan {
+  const status = statusOf(optObject(span, 'status', path), childPath(path, 'status'));
+  return {
+    id,
+    parent: normalizeOtelId(ownField(span, dialect.parent), childPath(path, dialect.parent), 16),
+    name: optString(span, 'name', path) ?? '',
+    start: dialect.time(ownField(span, dialect.start), childPath(path, dialect.start)),
+    end: dialect.time(ownField(span, dialect.end), childPath(path, dialect.end)),
+    attributes: dialect.fold(ownField(span, 'attributes'), childPath(path, 'attributes')),
+    failed: status.failed,
+    ...(status.message ? { statusMessage: status.message } : {}),
+    events: readEvents(optArray(span, 'events', path), childPath(path, 'events'), dialect.fold),
+    path,
+  };
 }
 
 /** One OTLP or Tempo span. */
@@ -54,20 +86,7 @@ function otlpSpan(value: unknown, path: string, traces: Map<string, FoldedSpan[]
   const traceId = normalizeOtelId(ownField(span, 'traceId'), childPath(path, 'traceId'), 32) ?? '';
   const id = normalizeOtelId(ownField(span, 'spanId'), childPath(path, 'spanId'), 16);
   if (id === null) throw new FormatError(childPath(path, 'spanId'), 'missing (expected a span id)');
-  const status = statusOf(optObject(span, 'status', path), childPath(path, 'status'));
-  const folded: FoldedSpan = {
-    id,
-    parent: normalizeOtelId(ownField(span, 'parentSpanId'), childPath(path, 'parentSpanId'), 16),
-    name: optString(span, 'name', path) ?? '',
-    start: nanosToMs(ownField(span, 'startTimeUnixNano'), childPath(path, 'startTimeUnixNano')),
-    end: nanosToMs(ownField(span, 'endTimeUnixNano'), childPath(path, 'endTimeUnixNano')),
-    attributes: foldKeyValues(ownField(span, 'attributes'), childPath(path, 'attributes')),
-    failed: status.failed,
-    ...(status.message ? { statusMessage: status.message } : {}),
-    events: readEvents(optArray(span, 'events', path), childPath(path, 'events'), foldKeyValues),
-    path,
-  };
-  push(traces, traceId, folded);
+  push(traces, traceId, otlpShapedSpan(span, path, id, OTLP));
 }
 
 function push(traces: Map<string, FoldedSpan[]>, traceId: string, span: FoldedSpan): void {
@@ -197,19 +216,7 @@ function readConsole(parsed: unknown, traces: Map<string, FoldedSpan[]>): void {
     const traceId = normalizeOtelId(optStringOrNumber(context, 'trace_id', childPath(path, 'context')), childPath(childPath(path, 'context'), 'trace_id'), 32) ?? '';
     const id = normalizeOtelId(optStringOrNumber(context, 'span_id', childPath(path, 'context')), childPath(childPath(path, 'context'), 'span_id'), 16);
     if (id === null) throw new FormatError(childPath(childPath(path, 'context'), 'span_id'), 'missing (expected a span id)');
-    const status = statusOf(optObject(span, 'status', path), childPath(path, 'status'));
-    push(traces, traceId, {
-      id,
-      parent: normalizeOtelId(ownField(span, 'parent_id'), childPath(path, 'parent_id'), 16),
-      name: optString(span, 'name', path) ?? '',
-      start: isoToMs(ownField(span, 'start_time'), childPath(path, 'start_time')),
-      end: isoToMs(ownField(span, 'end_time'), childPath(path, 'end_time')),
-      attributes: plainAttributes(ownField(span, 'attributes'), childPath(path, 'attributes')),
-      failed: status.failed,
-      ...(status.message ? { statusMessage: status.message } : {}),
-      events: readEvents(optArray(span, 'events', path), childPath(path, 'events'), plainAttributes),
-      path,
-    });
+    push(traces, traceId, otlpShapedSpan(span, path, id, CONSOLE));
   });
 }
 

@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../engine/model-call.ts';
 import { toyChooseLogits } from '../../engine/testing/toy-model.ts';
-import { startFakeEndpoint, type FakeEndpoint } from './fake-endpoint.ts';
+import { useFakeEndpoints } from './use-fake-endpoints.ts';
 import { fakeModelAnswer } from './fake-model.ts';
 
-const endpoints: FakeEndpoint[] = [];
-afterEach(async () => {
-  await Promise.all(endpoints.splice(0).map((e) => e.close()));
-});
-
-async function fake(options: Parameters<typeof startFakeEndpoint>[0] = {}): Promise<FakeEndpoint> {
-  const endpoint = await startFakeEndpoint(options);
-  endpoints.push(endpoint);
-  return endpoint;
-}
+const fake = useFakeEndpoints();
 
 async function post(url: string, body: unknown): Promise<{ status: number; json: any }> {
   const response = await fetch(`${url}/chat/completions`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
