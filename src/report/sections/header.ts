@@ -6,6 +6,7 @@ import { clipText, escapeHtml as e } from '../escape.ts';
 import type { FixConsidered } from '../fixesConsidered.ts';
 import { formatCount, formatDate, formatModelUsage, formatNumber } from '../format.ts';
 import { sumUsage } from '../../engine/model-call.ts';
+import { otherSettingFacts } from './setting-facts.ts';
 
 /** Longest name shown in full in headings and tables; the embedded data keeps the rest. */
 export const NAME_CHARS = 300;
@@ -41,6 +42,7 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
     fact('Total step cost', e(`${formatCount(totalCost)} units`)),
     ...(usage ? [fact('Model requests', e(formatModelUsage(usage)))] : []),
     fact('Seed', e(String(settings.seed))),
+    ...otherSettingFacts(settings, sampled(settings, session.results) ? 'mc' : 'exact').map((f) => fact(f.term, e(f.value))),
     fact('Cases', e(`${formatCount(caseCount)} in the file, ${formatCount(session.results.length)} run, ${formatCount(failures)} failed${errors ? `, ${formatCount(errors)} with errors` : ''}${session.batch ? `, ${formatCount(session.batch.unfixable)} not fixable by any combination` : ''}`)),
   ];
 
