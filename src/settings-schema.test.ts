@@ -5,15 +5,17 @@
  * and every flag of the schema re-runs a stored study. The values tried are made from each
  * field's own bounds, so a new field is walked without an edit here.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from './engine/settings.ts';
+import { expectedText } from './engine/settings/number-setting.ts';
 import { settingEntries, SETTINGS_SCHEMA, type AnySetting, type NumberSetting, type SettingKey } from './engine/settings/schema.ts';
 import type { AnalysisSettings } from './engine/types.ts';
 import { parseArgs, UsageError } from './cli/args.ts';
 import { RERUN_FLAGS, rerunSettings } from './cli/session-input.ts';
 import { validateSettings } from './session/validate-settings.ts';
 import { changedSettings, emptyUrlState, fromHash, toHash } from './app/navigation/url-state.ts';
-import { panelNumber } from './app/settings/panel-number.ts';
+import { otherNumberSettings, panelNumber, PLACED_IN_PANEL } from './app/settings/panel-number.ts';
 import { settingsKey } from './app/state/settings-key.ts';
 import { otherSettingFacts, WORDED_IN_HEADER } from './report/sections/setting-facts.ts';
 
@@ -202,13 +204,40 @@ describe('the results key, from each field\'s changesResults', () => {
   }
 });
 
-describe('the report header', () => {
+describe('the report header and the panel', () => {
   it('words every number setting: in sentences of its own, or as the schema\'s label and value', () => {
     const numberKeys = numberEntries.map(([key]) => key);
     for (const key of WORDED_IN_HEADER) expect(numberKeys).toContain(key);
-    const sampled = { ...DEFAULT_SETTINGS, method: 'mc' as const };
+    // Each number setting at a value of its own (an absent optional one reads as its default, off).
+    const values = Object.fromEntries(numberEntries.map(([key, setting]) => [key, Number(validTexts(setting)[0])]));
+    const sampled = { ...DEFAULT_SETTINGS, ...values, method: 'mc' as const } as AnalysisSettings;
     const facts = otherSettingFacts(sampled, 'mc').map((f) => f.term);
     for (const [key, setting] of numberEntries) if (!WORDED_IN_HEADER.has(key) && setting.changesResults(sampled, { method: 'mc', defaultFixes: {} })) expect(facts).toContain(setting.label);
     expect(SETTINGS_SCHEMA.worlds.label).toBe('Worlds');
+  });
+
+  it('the panel shows a field for every number setting: placed by hand, or from the schema where it changes results', () => {
+    const numberKeys = numberEntries.map(([key]) => key);
+    for (const key of PLACED_IN_PANEL) expect(numberKeys).toContain(key);
+    const sampled = { ...DEFAULT_SETTINGS, method: 'mc' as const, mode: 'posterior' as const };
+    const shown = otherNumberSettings(sampled, 'mc').map(([key]) => key);
+    for (const [key, setting] of numberEntries) if (!PLACED_IN_PANEL.has(key) && setting.changesResults(sampled, { method: 'mc', defaultFixes: {} })) expect(shown).toContain(key);
+    expect(shown.filter((key) => PLACED_IN_PANEL.has(key))).toEqual([]);
+  });
+});
+
+describe('the docs\' settings table', () => {
+  it('has a row per field with its flag, and each number\'s bounds in the schema\'s words', () => {
+    const docs = readFileSync(new URL('../docs/formats.md', import.meta.url), 'utf8');
+    const table = docs.slice(docs.indexOf('### Analysis settings'));
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+    expect(rows.length).toBe(settingEntries().length);
+    for (const [key, setting] of settingEntries()) {
+      const row = rows.find((r) => r.startsWith(`| \`${key}${setting.optional ? '?' : ''}\` |`));
+      expect(row, key).toBeDefined();
+      if (setting.flag !== null) expect(row, key).toContain(`\`${setting.flag}`);
+      if (setting.kind === 'number') expect(row, key).toContain(expectedText(setting));
+      if (setting.kind === 'choice') for (const value of setting.values) expect(row, key).toContain(`\`${value}\``);
+    }
   });
 });

@@ -38,7 +38,7 @@ export function expectedText(b: NumberBounds): string {
   else if (low && high && !b.minExclusive && !b.maxExclusive) text = `${kind} from ${show(b.min)} to ${show(b.max)}`;
   else {
     const parts = [
-      ...(low ? [b.minExclusive ? `greater than ${show(b.min)}` : `at least ${show(b.min)}`] : []),
+      ...(low ? [b.minExclusive ? `greater than ${show(b.min)}` : `of at least ${show(b.min)}`] : []),
       ...(high ? [b.maxExclusive ? `less than ${show(b.max)}` : `at most ${show(b.max)}`] : []),
     ];
     text = parts.length ? `${kind} ${parts.join(' and ')}` : kind;
