@@ -165,6 +165,8 @@ describe('the settings schema', () => {
     expect(() => validateSettings({ ...(STORED_DEFAULTS as object), width: 0 }, '$.settings')).toThrow('$.settings.width: expected a number greater than 0, got 0');
     expect(fromHash('worlds=0&mode=prior')).toMatchObject({ settings: {}, settingsProblem: 'address.worlds: expected a whole number from 1 to 100000, got "0"' });
     expect(() => parseArgs(['t.json', '--budget', '0'])).toThrow('--budget: expected a number greater than 0, or none, got "0"');
+    expect(panelNumber(SETTINGS_SCHEMA.worlds, '2000.5')).toEqual({ problem: 'Expected a whole number from 1 to 100000.' });
+    expect(panelNumber(SETTINGS_SCHEMA.budget, '')).toEqual({ value: Infinity });
   });
 });
 

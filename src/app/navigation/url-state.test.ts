@@ -41,5 +41,8 @@ describe('the address state', () => {
 
   it('carries only the settings that differ from the defaults', () => {
     expect(changedSettings({ ...DEFAULT_SETTINGS, mode: 'prior', seed: 3 }, DEFAULT_SETTINGS)).toEqual({ mode: 'prior', seed: 3 });
+    // Optional settings turned back off (0, false) are their defaults too.
+    expect(changedSettings({ ...DEFAULT_SETTINGS, tieTolerance: 0, interactions: false }, DEFAULT_SETTINGS)).toEqual({});
+    expect(changedSettings({ ...DEFAULT_SETTINGS, tieTolerance: 0.1, interactions: true }, DEFAULT_SETTINGS)).toEqual({ tieTolerance: 0.1, interactions: true });
   });
 });

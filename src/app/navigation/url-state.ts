@@ -79,9 +79,9 @@ export function fromHash(hash: string): UrlState {
   return state;
 }
 
-/** The settings that differ from `defaults` (what a link needs to carry). */
+/** The settings that differ from `defaults` (what a link needs to carry); an optional one absent from both differs only from its schema default. */
 export function changedSettings(settings: AnalysisSettings, defaults: AnalysisSettings): Partial<AnalysisSettings> {
   const out: Record<string, unknown> = {};
-  for (const [key] of addressEntries()) if (settings[key] !== defaults[key] && settings[key] !== undefined) out[key] = settings[key];
+  for (const [key, setting] of addressEntries()) if (settings[key] !== undefined && settings[key] !== (defaults[key] ?? setting.default)) out[key] = settings[key];
   return out as Partial<AnalysisSettings>;
 }
