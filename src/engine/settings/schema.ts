@@ -3,8 +3,9 @@
  * the address key, when it changes a case's result, and its words. Every host derives from this:
  * the command's setting flags (`cli/setting-flags.ts`) and which of them re-run a stored study
  * (`cli/session-input.ts`), the session validator (`session/validate-settings.ts`), the address
- * (`app/navigation/url-state.ts`), the page's results key (`app/state/settings-key.ts`), the
- * panel's number fields and the report's header. The record is typed over `AnalysisSettings`, so a
+ * (`app/navigation/address-settings.ts`), the page's results key (`app/state/settings-key.ts`), the
+ * panel's number fields (`app/settings/panel-number.ts`) and the report's header
+ * (`report/sections/setting-facts.ts`). The record is typed over `AnalysisSettings`, so a
  * field of that type without an entry here (or an entry of the wrong kind) fails to compile.
  * Adding a setting: docs/architecture.md, "Adding a setting".
  */
@@ -26,7 +27,7 @@ export interface ResultContext {
 interface SettingBase {
   /** May be absent from the settings (then it reads as its default). */
   readonly optional: boolean;
-  /** The field's name in the settings panel (and the report's header, for settings it does not word itself). */
+  /** The field's name: the report header's term, and the panel's for its number fields. */
   readonly label: string;
   /** The command's flag that sets it (null: none, or a flag group of its own). */
   readonly flag: string | null;
