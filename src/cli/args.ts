@@ -5,6 +5,7 @@ import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setti
 import { parseShard, type Shard } from '../session/shard.ts';
 import { finishRepairFlags, takeRepairFlag, type RepairCliOptions } from './repair-args.ts';
 import { addModelParam } from './model-param.ts';
+import { takeSettingFlag } from './setting-flags.ts';
 
 // Kept in a file of its own so the flag groups' parsers (repair-args, replay-args) need not import this one.
 import { UsageError } from './usage-error.ts';
@@ -101,9 +102,6 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--json':
         opts.json = true;
         break;
-      case '--interactions':
-        settings.interactions = true;
-        break;
       case '--batch-stop':
         opts.batchStop = true;
         break;
@@ -129,46 +127,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         opts.shard = shard;
         break;
       }
-      case '--method': {
-        const m = value();
-        settings.method = oneOf(flag, m, METHODS);
-        break;
-      }
-      case '--mode':
-        settings.mode = oneOf(flag, value(), MODES);
-        break;
-      case '--stop':
-        settings.stop = oneOf(flag, value(), STOP_RULES);
-        break;
-      case '--estimator':
-        settings.estimator = oneOf(flag, value(), ESTIMATOR_NAMES);
-        break;
-      case '--radius':
-        settings.radius = oneOf(flag, value(), RADII);
-        break;
       case '--batch-bound':
         opts.batchBound = oneOf(flag, value(), BATCH_BOUNDS);
-        break;
-      case '--worlds':
-        settings.worlds = num(flag, value(), (x) => Number.isInteger(x) && x >= 1 && x <= 100_000, 'a whole number from 1 to 100000');
-        break;
-      case '--delta':
-        settings.delta = num(flag, value(), (x) => x > 0 && x < 1, 'a number strictly between 0 and 1');
-        break;
-      case '--width':
-        settings.width = num(flag, value(), (x) => x > 0, 'a positive number');
-        break;
-      case '--tie-tolerance':
-        settings.tieTolerance = num(flag, value(), (x) => x >= 0 && x <= 1, 'a number from 0 to 1');
-        break;
-      case '--budget':
-        settings.budget = num(flag, value(), (x) => x > 0, 'a positive number');
-        break;
-      case '--max-permutations':
-        settings.maxPermutations = num(flag, value(), (x) => Number.isInteger(x) && x >= 1, 'a positive whole number');
-        break;
-      case '--seed':
-        settings.seed = num(flag, value(), (x) => Number.isSafeInteger(x), 'an integer');
         break;
       case '--timeout':
         opts.timeoutMs = 1000 * num(flag, value(), (x) => x > 0 && x <= 86_400, 'seconds, a positive number');
@@ -223,6 +183,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         addModelParam(modelParams, value());
         break;
       default:
+        if (takeSettingFlag(settings, flag, value)) break;
         if (takeRepairFlag(repair, flag, value)) break;
         if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
         // Several files are session files to merge (the command checks that they are).

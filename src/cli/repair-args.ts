@@ -1,5 +1,7 @@
 import type { AnalysisSettings } from '../engine/types.ts';
 import { UsageError } from './usage-error.ts';
+import { REPAIR_SIZE } from '../engine/settings/schema.ts';
+import { numberFromText } from '../engine/settings/number-setting.ts';
 
 /** The repairs, training-pairs and audit flags (docs/repairs.md). */
 export interface RepairCliOptions {
@@ -35,10 +37,9 @@ export function takeRepairFlag(o: RepairCliOptions, flag: string, value: () => s
       return true;
     }
     case '--repair-size': {
-      const v = value();
-      const x = Number(v);
-      if (!Number.isInteger(x) || x < 1 || x > 52) throw new UsageError(`--repair-size: expected a whole number from 1 to 52, got "${v}"`);
-      o.size = x;
+      const read = numberFromText(REPAIR_SIZE, value());
+      if ('problem' in read) throw new UsageError(`--repair-size: ${read.problem}`);
+      o.size = read.value;
       return true;
     }
     case '--pairs':

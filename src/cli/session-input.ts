@@ -5,23 +5,15 @@
  */
 import type { AnalysisSettings } from '../engine/types.ts';
 import type { CliOptions } from './args.ts';
+import { settingEntries } from '../engine/settings/schema.ts';
 
-/** Flags that set a setting of the study, by the setting they set. */
-const SETTING_FLAGS: Readonly<Record<string, keyof AnalysisSettings>> = {
-  '--method': 'method',
-  '--mode': 'mode',
-  '--worlds': 'worlds',
-  '--delta': 'delta',
-  '--stop': 'stop',
-  '--width': 'width',
-  '--budget': 'budget',
-  '--seed': 'seed',
-  '--radius': 'radius',
-  '--max-permutations': 'maxPermutations',
-  '--estimator': 'estimator',
-  '--fix': 'fixChoice',
-  '--model': 'models',
-};
+/**
+ * Flags that set a setting of the study, by the setting they set: every flag of the settings
+ * schema (each changes results, so giving one re-runs the study).
+ */
+const SETTING_FLAGS: Readonly<Record<string, keyof AnalysisSettings>> = Object.fromEntries(
+  settingEntries().flatMap(([key, setting]) => (setting.flag === null ? [] : [[setting.flag, key]])),
+);
 
 /** Flags that make a stored study run again: its settings, another definition, or a shard of it. */
 export const RERUN_FLAGS: readonly string[] = [...Object.keys(SETTING_FLAGS), '--pipeline', '--shard'];

@@ -1,21 +1,10 @@
 import type { AnalysisSettings } from './types.ts';
-import { DEFAULT_ESTIMATOR } from './shapley/registry.ts';
+import { schemaDefaults } from './settings/schema.ts';
 import { MAX_EXACT_PLAYERS } from './shapley/exact.ts';
 
 
-export const DEFAULT_SETTINGS: AnalysisSettings = Object.freeze({
-  mode: 'recorded',
-  worlds: 8,
-  method: 'auto',
-  delta: 0.05,
-  stop: 'top1',
-  width: 0.05,
-  budget: Infinity,
-  maxPermutations: 10_000,
-  radius: 'betting',
-  estimator: DEFAULT_ESTIMATOR,
-  seed: 1,
-}) as AnalysisSettings;
+/** The settings a new analysis starts with: each field's default in the settings schema. */
+export const DEFAULT_SETTINGS: AnalysisSettings = Object.freeze(schemaDefaults());
 
 /** The v(S) queries Monte Carlo may ask for at its permutation cap: n - 1 an order, plus v(empty) and v(all) once. */
 export function samplingQueryBudget(n: number, maxPermutations: number): number {

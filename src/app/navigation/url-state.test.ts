@@ -25,15 +25,25 @@ describe('the address state', () => {
     expect(fromHash(`#${hash}`)).toEqual(state);
   });
 
-  it('falls back to defaults for a malformed sort or number', () => {
-    const state = fromHash('sort=step:sideways:x&worlds=many&view=cases');
+  it('falls back to defaults for a malformed sort, and drops the settings for a malformed number, naming it', () => {
+    const state = fromHash('sort=step:sideways:x&worlds=many&mode=prior&view=cases');
     expect(state.sort).toEqual({ by: 'status' });
     expect(state.settings).toEqual({});
+    expect(state.settingsProblem).toBe('address.worlds: expected a whole number from 1 to 100000, got "many"');
     expect(state.view).toBe('cases');
+  });
+
+  it('writes no budget or cap as none, and reads it back', () => {
+    const state = { ...emptyUrlState(), settings: { budget: 50, maxPermutations: Number.POSITIVE_INFINITY } };
+    expect(toHash(state)).toBe('budget=50&maxPermutations=none');
+    expect(fromHash(toHash(state))).toEqual(state);
   });
 
   it('carries only the settings that differ from the defaults', () => {
     expect(changedSettings({ ...DEFAULT_SETTINGS, mode: 'prior', seed: 3 }, DEFAULT_SETTINGS)).toEqual({ mode: 'prior', seed: 3 });
+    // Optional settings turned back off (0, false) are their defaults too.
+    expect(changedSettings({ ...DEFAULT_SETTINGS, tieTolerance: 0, interactions: false }, DEFAULT_SETTINGS)).toEqual({});
+    expect(changedSettings({ ...DEFAULT_SETTINGS, tieTolerance: 0.1, interactions: true }, DEFAULT_SETTINGS)).toEqual({ tieTolerance: 0.1, interactions: true });
   });
 
   it('carries the fix each step uses, one entry per step, whatever characters the names hold', () => {

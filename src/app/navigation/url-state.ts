@@ -7,6 +7,8 @@
  */
 import type { AnalysisSettings } from '../../engine/types.ts';
 import type { CaseSort } from '../views/case-rows.ts';
+import { addressEntries } from '../../engine/settings/schema.ts';
+import { settingsFromParams, settingText } from './address-settings.ts';
 
 export interface UrlState {
   view: string;
@@ -22,6 +24,8 @@ export interface UrlState {
   compare: string | null;
   /** Settings that differ from the defaults, to reapply to a study opened from a file. */
   settings: Partial<AnalysisSettings>;
+  /** The first setting the address holds that its bounds refuse (then `settings` is empty), naming the key. */
+  settingsProblem?: string;
 }
 
 export const DEFAULT_SORT: CaseSort = { by: 'status' };
@@ -31,13 +35,10 @@ export function emptyUrlState(): UrlState {
 }
 
 /**
- * Settings a link carries: the ones that change what a study computes (numbers and names only).
  * The fix each step uses (`fixChoice`) goes as one `fix.<step>=<fix>` entry per chosen step, so
  * any step name (even one holding `=` or `&`) round-trips through URLSearchParams' encoding.
  */
-const SETTING_KEYS = ['mode', 'worlds', 'method', 'seed', 'delta', 'stop', 'width', 'maxPermutations', 'estimator', 'radius', 'tieTolerance'] as const;
 const FIX_PREFIX = 'fix.';
-const NUMERIC = new Set<string>(['worlds', 'seed', 'delta', 'width', 'maxPermutations', 'tieTolerance']);
 
 function sortText(sort: CaseSort): string {
   return sort.by === 'step' ? `step:${sort.dir}:${sort.step}` : sort.by;
@@ -60,15 +61,15 @@ export function toHash(state: UrlState): string {
   if (state.onlyFailing) params.set('failing', '1');
   if (sortText(state.sort) !== sortText(DEFAULT_SORT)) params.set('sort', sortText(state.sort));
   if (state.compare) params.set('compare', state.compare);
-  for (const key of SETTING_KEYS) {
+  for (const [key] of addressEntries()) {
     const value = state.settings[key];
-    if (value !== undefined && value !== null) params.set(key, String(value));
+    if (value !== undefined && value !== null) params.set(key, settingText(value));
   }
   for (const [step, fix] of Object.entries(state.settings.fixChoice ?? {})) params.set(`${FIX_PREFIX}${step}`, fix);
   return params.toString();
 }
 
-/** Reads a hash (with or without '#'); anything unknown or malformed falls back to the default. */
+/** Reads a hash (with or without '#'); anything unknown or malformed falls back to the default, and a setting out of its bounds drops the link's settings with the problem named. */
 export function fromHash(hash: string): UrlState {
   const params = new URLSearchParams(hash.replace(/^#/, ''));
   const state = emptyUrlState();
@@ -80,26 +81,21 @@ export function fromHash(hash: string): UrlState {
   state.session = params.get('session');
   state.demo = params.get('demo');
   state.compare = params.get('compare');
-  const settings: Record<string, string | number> = {};
-  for (const key of SETTING_KEYS) {
-    const raw = params.get(key);
-    if (raw === null) continue;
-    if (NUMERIC.has(key)) {
-      const n = Number(raw);
-      if (raw !== '' && Number.isFinite(n)) settings[key] = n;
-    } else settings[key] = raw;
+  const read = settingsFromParams(params);
+  state.settings = read.settings;
+  if (read.problem !== undefined) state.settingsProblem = read.problem;
+  else {
+    // fromEntries defines own properties, so a step named `__proto__` stays a step.
+    const fixes = Object.fromEntries([...params].filter(([key]) => key.startsWith(FIX_PREFIX) && key.length > FIX_PREFIX.length).map(([key, fix]) => [key.slice(FIX_PREFIX.length), fix]));
+    if (Object.keys(fixes).length > 0) state.settings.fixChoice = fixes;
   }
-  state.settings = settings as Partial<AnalysisSettings>;
-  // fromEntries defines own properties, so a step named `__proto__` stays a step.
-  const fixes = Object.fromEntries([...params].filter(([key]) => key.startsWith(FIX_PREFIX) && key.length > FIX_PREFIX.length).map(([key, fix]) => [key.slice(FIX_PREFIX.length), fix]));
-  if (Object.keys(fixes).length > 0) state.settings.fixChoice = fixes;
   return state;
 }
 
-/** The settings that differ from `defaults` (what a link needs to carry). */
+/** The settings that differ from `defaults` (what a link needs to carry); an optional one absent from both differs only from its schema default. */
 export function changedSettings(settings: AnalysisSettings, defaults: AnalysisSettings): Partial<AnalysisSettings> {
   const out: Record<string, unknown> = {};
-  for (const key of SETTING_KEYS) if (settings[key] !== defaults[key] && settings[key] !== undefined) out[key] = settings[key];
+  for (const [key, setting] of addressEntries()) if (settings[key] !== undefined && settings[key] !== (defaults[key] ?? setting.default)) out[key] = settings[key];
   if (settings.fixChoice && Object.keys(settings.fixChoice).length > 0) out.fixChoice = settings.fixChoice;
   return out as Partial<AnalysisSettings>;
 }

@@ -155,6 +155,7 @@ export class UrlSync {
 
   /** The link's settings, checked like a session file's; a bad one is named in the banner and ignored. */
   #linkSettings(state: UrlState): { settings: Partial<UrlState['settings']>; ignored?: Notice } {
+    if (state.settingsProblem !== undefined) return { settings: {}, ignored: { title: 'Ignored the settings in the address', problem: { message: state.settingsProblem } } };
     if (Object.keys(state.settings).length === 0) return { settings: {} };
     try {
       validateSettings({ ...DEFAULT_SETTINGS, ...state.settings }, 'address');

@@ -111,6 +111,19 @@ describe('UrlSync applying the address', () => {
     expect(page.runner.settings).toEqual({ ...DEFAULT_SETTINGS, seed: 5 });
   });
 
+  it('opens a link with no cap, a budget and interactions: the settings every host takes from the schema', async () => {
+    load('http://localhost/#demo=refund-policy&budget=40&maxPermutations=none&interactions=true');
+    await address.start();
+    expect(page.runner.settings).toEqual({ ...DEFAULT_SETTINGS, budget: 40, maxPermutations: Number.POSITIVE_INFINITY, interactions: true });
+  });
+
+  it('ignores every setting of a link with one out of its bounds, naming it', async () => {
+    load('http://localhost/#demo=refund-policy&mode=prior&worlds=100001');
+    await address.start();
+    expect(page.opener.notice?.problem.message).toBe('address.worlds: expected a whole number from 1 to 100000, got "100001"');
+    expect(page.runner.settings).toEqual(DEFAULT_SETTINGS);
+  });
+
   it('ignores a link\'s settings that a session could not hold, and says so', async () => {
     load('http://localhost/#demo=refund-policy&worlds=-3');
     await address.start();

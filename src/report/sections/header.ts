@@ -6,6 +6,8 @@ import { clipText, escapeHtml as e } from '../escape.ts';
 import type { FixConsidered } from '../fixesConsidered.ts';
 import { formatCount, formatDate, formatModelUsage, formatNumber } from '../format.ts';
 import { sumUsage } from '../../engine/model-call.ts';
+import { otherSettingFacts } from './setting-facts.ts';
+import { SETTINGS_SCHEMA } from '../../engine/settings/schema.ts';
 
 /** Longest name shown in full in headings and tables; the embedded data keeps the rest. */
 export const NAME_CHARS = 300;
@@ -30,17 +32,18 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
     fact('Pipeline', session.pipeline ? e(clipText(session.pipeline.name, NAME_CHARS)) : '<span class="muted">none: coalition values were supplied by a game file</span>'),
     fact('File', `<span class="mono">${e(clipText(session.fileName, NAME_CHARS))}</span>`),
     fact('Analysed', isoDate ? `<time datetime="${e(isoDate)}">${e(date)}</time>` : e(clipText(date, NAME_CHARS))),
-    fact('Mode', e(describeMode(settings))),
-    fact('Worlds', e(settings.mode === 'recorded' ? '1 (each case’s recorded world)' : `${formatCount(settings.worlds)} shared by all coalitions`)),
-    fact('Method', e(describeMethod(settings, session.results))),
+    fact(SETTINGS_SCHEMA.mode.label, e(describeMode(settings))),
+    fact(SETTINGS_SCHEMA.worlds.label, e(settings.mode === 'recorded' ? '1 (each case’s recorded world)' : `${formatCount(settings.worlds)} shared by all coalitions`)),
+    fact(SETTINGS_SCHEMA.method.label, e(describeMethod(settings, session.results))),
     fact('Confidence', e(`δ = ${settings.delta} (intervals hold together with probability ≥ ${Number(((1 - settings.delta) * 100).toFixed(2))} %)`)),
     // The Monte Carlo knobs only where sampling ran (an exact run has no stop rule or budget).
     ...(sampled(settings, session.results)
-      ? [fact('Stop rule', e(describeStop(settings))), fact('Budget per case', e(Number.isFinite(settings.budget) ? `${formatCount(settings.budget)} step-cost units` : 'none'))]
+      ? [fact(SETTINGS_SCHEMA.stop.label, e(describeStop(settings))), fact('Budget per case', e(Number.isFinite(settings.budget) ? `${formatCount(settings.budget)} step-cost units` : 'none'))]
       : []),
     fact('Total step cost', e(`${formatCount(totalCost)} units`)),
     ...(usage ? [fact('Model requests', e(formatModelUsage(usage)))] : []),
-    fact('Seed', e(String(settings.seed))),
+    fact(SETTINGS_SCHEMA.seed.label, e(String(settings.seed))),
+    ...otherSettingFacts(settings, sampled(settings, session.results) ? 'mc' : 'exact').map((f) => fact(f.term, e(f.value))),
     fact('Cases', e(`${formatCount(caseCount)} in the file, ${formatCount(session.results.length)} run, ${formatCount(failures)} failed${errors ? `, ${formatCount(errors)} with errors` : ''}${session.batch ? `, ${formatCount(session.batch.unfixable)} not fixable by any combination` : ''}`)),
   ];
 
