@@ -36,6 +36,12 @@ describe('the result field table', () => {
     expect(attributed).toEqual(expect.arrayContaining(['shapley', 'fixAlone', 'leaveOneOut', 'stopReason', 'fixable', 'coalitions']));
   });
 
+  it('marks only unprinted fields as drill-down data, which the command may drop before printing', () => {
+    const drillDown = RESULT_FIELD_NAMES.filter(isResultField).filter((name) => 'drillDown' in RESULT_FIELDS[name]);
+    expect(drillDown).toEqual(['factualOutputs', 'fixedOutputs', 'repairedOutputs', 'coalitions', 'history']);
+    for (const name of drillDown) expect(RESULT_FIELDS[name].json).toBe('never');
+  });
+
   it('knows only its own keys as fields', () => {
     for (const name of ['__proto__', 'toString', 'constructor', 'hasOwnProperty', 'shapleyy']) expect(isResultField(name)).toBe(false);
   });

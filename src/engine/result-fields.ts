@@ -56,6 +56,11 @@ export interface ResultFieldSpec {
   readonly json: 'always' | 'unlessError' | 'never';
   /** What `--json` prints for it when a result that may carry it lacks it. */
   readonly jsonAbsent?: null | 0;
+  /**
+   * Per-case detail (step outputs, coalition tables, checkpoints): only the drill-down of a page,
+   * a session or a report reads it, so the command drops it as each case arrives unless it saves one.
+   */
+  readonly drillDown?: true;
   /** A column of the command's per-step table: its title and place (values per player only). */
   readonly column?: { readonly title: string; readonly at: number };
 }
@@ -110,15 +115,15 @@ export const RESULT_FIELDS = {
    */
   resolvedAlone: { on: 'attributed', optional: true, value: 'playerList', json: 'never' },
   /** Factual outputs per step (first world). */
-  factualOutputs: { on: 'all', optional: true, value: 'outputs', json: 'never' },
+  factualOutputs: { on: 'all', optional: true, value: 'outputs', json: 'never', drillDown: true },
   /** All-fixed outputs per step (first world). */
-  fixedOutputs: { on: 'attributed', optional: true, value: 'outputs', json: 'never' },
+  fixedOutputs: { on: 'attributed', optional: true, value: 'outputs', json: 'never', drillDown: true },
   /** Outputs per step (first world) with the first listed repair applied, for training pairs. */
-  repairedOutputs: { on: 'attributed', optional: true, value: 'outputs', json: 'never' },
+  repairedOutputs: { on: 'attributed', optional: true, value: 'outputs', json: 'never', drillDown: true },
   /** v(S) of the coalitions evaluated, when n <= 10 (drill-down). */
-  coalitions: { on: 'attributed', optional: true, value: 'coalitions', json: 'never' },
+  coalitions: { on: 'attributed', optional: true, value: 'coalitions', json: 'never', drillDown: true },
   /** Estimates and intervals at each checkpoint (Monte Carlo only). */
-  history: { on: 'attributed', optional: true, value: 'history', json: 'never' },
+  history: { on: 'attributed', optional: true, value: 'history', json: 'never', drillDown: true },
   /**
    * Cache keys of the model responses the analysis used (model steps), so a session or report can
    * carry exactly the responses it needs to be re-analysed without a model.
