@@ -1,26 +1,21 @@
 import type { BatchResult, CaseResult } from '../engine/types.ts';
+import { isErrorResult } from '../engine/case-result.ts';
+import { RESULT_FIELDS, resultFieldsOf, type ResultFieldSpec } from '../engine/result-fields.ts';
 
-/** The fields of a case the headless command prints (docs/formats.md, "Command output"); drill-down data stays out. */
+/**
+ * The fields of a case the headless command prints (docs/formats.md, "Command output"), in the
+ * field table's order (engine/result-fields.ts): an error prints only what names it, drill-down
+ * data stays out, and a field a result may lack prints its `jsonAbsent` value when the table has one.
+ */
 export function caseForJson(r: CaseResult): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: r.id, players: r.players, method: r.method, failed: r.failed };
-  if (r.error) {
-    out.error = r.error;
-    return out;
+  const errored = isErrorResult(r);
+  const out: Record<string, unknown> = {};
+  for (const name of resultFieldsOf(errored ? 'error' : r.failed ? 'attributed' : 'passed')) {
+    const field: ResultFieldSpec = RESULT_FIELDS[name];
+    if (field.json === 'never' || (errored && field.json !== 'always')) continue;
+    const value = r[name] ?? field.jsonAbsent;
+    if (value !== undefined) out[name] = value;
   }
-  Object.assign(out, { vEmpty: r.vEmpty, vAll: r.vAll });
-  if (r.shapley) {
-    out.shapley = r.shapley;
-    if (r.ci) out.ci = r.ci;
-    Object.assign(out, { fixAlone: r.fixAlone, leaveOneOut: r.leaveOneOut, lastTouch: r.lastTouch ?? null });
-  }
-  Object.assign(out, { cost: r.cost, evaluations: r.evaluations, queries: r.queries ?? 0, permutations: r.permutations });
-  if (r.estimator) out.estimator = r.estimator;
-  if (r.stopReason) out.stopReason = r.stopReason;
-  if (r.fixable !== undefined) out.fixable = r.fixable;
-  if (r.interactions) out.interactions = r.interactions;
-  if (r.mismatches) out.mismatches = r.mismatches;
-  if (r.usage) out.usage = r.usage;
-  if (r.repairs) Object.assign(out, { repairs: r.repairs, repairSearch: r.repairSearch });
   return out;
 }
 

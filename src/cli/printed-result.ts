@@ -1,5 +1,6 @@
 import type { CaseResult } from '../engine/types.ts';
 import { keptResult } from '../engine/kept-outputs.ts';
+import { isResultField, RESULT_FIELD_NAMES, RESULT_FIELDS, type ResultFieldSpec } from '../engine/result-fields.ts';
 
 /**
  * What the command keeps of a case's result while the others run. Tables and JSON print no
@@ -19,5 +20,9 @@ export function resultKeeper(savesSession: boolean, cases: number): (result: Cas
   };
 }
 
-/** Result fields tables and JSON never print. */
-const UNPRINTED = new Set(['factualOutputs', 'fixedOutputs', 'coalitions', 'history', 'repairedOutputs']);
+/** Result fields tables and JSON never print and only a drill-down reads (engine/result-fields.ts). */
+const UNPRINTED: ReadonlySet<string> = new Set(RESULT_FIELD_NAMES.filter((name) => isResultField(name) && isDrillDown(RESULT_FIELDS[name])));
+
+function isDrillDown(field: ResultFieldSpec): boolean {
+  return field.drillDown === true;
+}

@@ -1,6 +1,7 @@
 import type { BatchResult, CaseResult } from '../engine/types.ts';
 import { ownValue } from '../engine/named-record.ts';
 import { printable } from './printable.ts';
+import { PER_PLAYER_FIELDS, RESULT_FIELDS, type ResultFieldSpec } from '../engine/result-fields.ts';
 import { repairsLine } from './repairs-output.ts';
 
 const f3 = (x: number | undefined): string => (typeof x !== 'number' || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));
@@ -12,18 +13,26 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
+/** The per-step table's columns: the result fields the field table gives a column, in their places. */
+const STEP_COLUMNS = PER_PLAYER_FIELDS.flatMap((field) => {
+  const column: ResultFieldSpec['column'] = RESULT_FIELDS[field].column;
+  return column ? [{ field, ...column }] : [];
+}).sort((a, b) => a.at - b.at);
+
+/** A step's value (or interval) in a column; '-' when the result has none for the step. */
+function stepCell(value: number | readonly [number, number] | undefined): string {
+  if (typeof value === 'object') return `[${f3(value[0])}, ${f3(value[1])}]`;
+  return f3(value);
+}
+
 /** One case as a readable block: Shapley beside the baselines. */
 export function formatCase(r: CaseResult): string {
   if (r.error) return `case ${printable(r.id)}: ERROR ${printable(r.error)}`;
   const head = `case ${printable(r.id)}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}${r.estimator ? ` (${r.estimator})` : ''}, ${r.evaluations} coalitions, ${r.queries ? `${r.queries} queries, ` : ''}${r.permutations ? `${r.permutations} permutations, ` : ''}cost ${r.cost}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
   if (!r.shapley) return head;
-  const ci = r.ci;
-  const rows = r.players.map((p) => {
-    const row = [printable(p), f3(ownValue(r.fixAlone, p)), f3(ownValue(r.leaveOneOut, p)), f3(ownValue(r.shapley, p))];
-    const interval = ownValue(ci, p);
-    return ci ? [...row, interval ? `[${f3(interval[0])}, ${f3(interval[1])}]` : '-'] : row;
-  });
-  const header = ['step', 'fix-alone', 'leave-1-out', 'Shapley', ...(ci ? ['interval'] : [])];
+  const columns = STEP_COLUMNS.filter((c) => r[c.field] !== undefined);
+  const rows = r.players.map((p) => [printable(p), ...columns.map((c) => stepCell(ownValue<number | readonly [number, number]>(r[c.field], p)))]);
+  const header = ['step', ...columns.map((c) => c.title)];
   const lines = [head, table(header, rows)];
   lines.push(`last step to touch: ${r.lastTouch ? printable(r.lastTouch) : '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
   if (r.interactions && r.interactions.length) {

@@ -1,5 +1,6 @@
 import type { CaseResult } from './types.ts';
 import { errorResult } from './case-result.ts';
+import { PER_PLAYER_FIELDS } from './result-fields.ts';
 
 /**
  * The first number of a case's result that is not finite, named by field and step (`shapley
@@ -12,13 +13,8 @@ export function nonFiniteField(result: CaseResult): string | null {
   if (result.error !== undefined) return null;
   const scalars: [string, number][] = [['vEmpty', result.vEmpty], ['vAll', result.vAll], ['cost', result.cost]];
   for (const [field, value] of scalars) if (!Number.isFinite(value)) return `${field} is ${value}`;
-  const records: [string, Readonly<Record<string, number | readonly number[]>> | undefined][] = [
-    ['shapley', result.shapley],
-    ['ci', result.ci],
-    ['fixAlone', result.fixAlone],
-    ['leaveOneOut', result.leaveOneOut],
-  ];
-  for (const [field, record] of records) {
+  for (const field of PER_PLAYER_FIELDS) {
+    const record: Readonly<Record<string, number | readonly number[]>> | undefined = result[field];
     if (record === undefined) continue;
     for (const step of Object.keys(record)) {
       const entry = record[step];

@@ -1,5 +1,6 @@
 import type { EstimatorName } from './shapley/estimator-names.ts';
 import type { Coalition } from './coalition.ts';
+import type { ResultFieldName, ResultFieldOn, ResultFieldTable } from './result-fields.ts';
 
 export type { EstimatorName };
 
@@ -206,52 +207,50 @@ export interface PairInteraction {
   ci?: [number, number];
 }
 
-/** What every case result carries, whatever became of the case. */
-interface CaseResultCommon {
-  id: string;
+/**
+ * The TypeScript type of each kind of value a result field holds (result-fields.ts): the result
+ * types below are read off that table through this map.
+ */
+export interface ResultValueTypes {
+  caseId: string;
   players: string[];
   method: Method;
-  /** v(no fix) and v(all fixes); NaN when the case could not be analysed. */
-  vEmpty: number;
-  vAll: number;
-  cost: number;
-  evaluations: number;
-  /** v(S) values the Shapley estimator asked for, repeats included (absent in sessions saved before it was counted). */
-  queries?: number;
-  /** The Monte Carlo estimator that produced the values (Monte Carlo results only). */
-  estimator?: EstimatorName;
-  permutations: number;
-  /** Factual outputs per step (first world). */
-  factualOutputs?: Record<string, unknown>;
-  /** Differences between the recorded outputs/score and the replay. */
-  mismatches?: string[];
-  /**
-   * Cache keys of the model responses the analysis used (model steps), so a session or report can
-   * carry exactly the responses it needs to be re-analysed without a model.
-   */
-  modelKeys?: string[];
-  /** Model requests of this case (model steps only): sent, answered from the cache, tokens. */
-  usage?: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number };
+  flag: boolean;
+  text: string;
+  measure: number;
+  count: number;
+  estimator: EstimatorName;
+  perPlayer: Record<string, number>;
+  intervalPerPlayer: Record<string, [number, number]>;
+  playerList: string[];
+  stepOrNull: string | null;
+  stopReason: ShapleyEstimate['stopReason'];
+  outputs: Record<string, unknown>;
+  notes: string[];
+  requestKeys: string[];
+  usage: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number };
+  coalitions: { fixed: string[]; value: number }[];
+  history: NonNullable<ShapleyEstimate['history']>;
+  interactions: PairInteraction[];
+  repairs: CaseRepair[];
+  repairSearch: { success: number; maxSize: number; complete: boolean };
 }
 
+/** `failed` and `error` tell the kinds apart, so each kind states their types itself. */
+type ResultTag = 'failed' | 'error';
+type FieldNamesOn<On extends ResultFieldOn, Optional extends boolean> = Exclude<
+  { [K in ResultFieldName]: ResultFieldTable[K] extends { on: On; optional: Optional } ? K : never }[ResultFieldName],
+  ResultTag
+>;
+type FieldValue<K extends ResultFieldName> = ResultValueTypes[ResultFieldTable[K]['value']];
+/** The fields of the table carried by `On`, required or optional as the table says, typed by their kind. */
+type FieldsOn<On extends ResultFieldOn> = { [K in FieldNamesOn<On, false>]: FieldValue<K> } & { [K in FieldNamesOn<On, true>]?: FieldValue<K> };
+
+/** What every case result carries, whatever became of the case. */
+interface CaseResultCommon extends FieldsOn<'all'> {}
+
 /** Fields only an attributed failure has: absent on the other kinds, so reading them needs no cast. */
-interface NoAttribution {
-  shapley?: undefined;
-  ci?: undefined;
-  fixAlone?: undefined;
-  resolvedAlone?: undefined;
-  leaveOneOut?: undefined;
-  lastTouch?: undefined;
-  stopReason?: undefined;
-  fixable?: undefined;
-  coalitions?: undefined;
-  fixedOutputs?: undefined;
-  history?: undefined;
-  interactions?: undefined;
-  repairs?: undefined;
-  repairSearch?: undefined;
-  repairedOutputs?: undefined;
-}
+type NoAttribution = { [K in FieldNamesOn<'attributed', boolean>]?: undefined };
 
 /** A case that could not be analysed: `error` names the case, the step and the problem. */
 export interface ErrorCaseResult extends CaseResultCommon, NoAttribution {
@@ -266,38 +265,9 @@ export interface PassedCaseResult extends CaseResultCommon, NoAttribution {
 }
 
 /** A failing case with its blame: Shapley values and the baselines beside them. */
-export interface AttributedCaseResult extends CaseResultCommon {
+export interface AttributedCaseResult extends CaseResultCommon, FieldsOn<'attributed'> {
   failed: true;
   error?: undefined;
-  shapley: Record<string, number>;
-  /** Simultaneous intervals (Monte Carlo only). */
-  ci?: Record<string, [number, number]>;
-  /** v({i}) - v(empty) per step. */
-  fixAlone: Record<string, number>;
-  /**
-   * Steps whose fix alone brings the case to the threshold, in pipeline order (absent in sessions
-   * saved before it was recorded; the batch then judges v(empty) + fixAlone against the threshold).
-   */
-  resolvedAlone?: string[];
-  leaveOneOut: Record<string, number>;
-  /** The last step whose output differs between the factual and the all-fixed run (null for game tables). */
-  lastTouch?: string | null;
-  stopReason: ShapleyEstimate['stopReason'];
-  /** Whether some coalition of fixes brings the case to the threshold. */
-  fixable: boolean;
-  /** v(S) of the coalitions evaluated, when n <= 10 (drill-down). */
-  coalitions?: { fixed: string[]; value: number }[];
-  /** All-fixed outputs per step (first world). */
-  fixedOutputs?: Record<string, unknown>;
-  history?: ShapleyEstimate['history'];
-  /** Pairwise Shapley interactions, when the settings ask for them: exact up to 12 steps, sampled above. */
-  interactions?: PairInteraction[];
-  /** Minimal repairs when the settings ask for them: smallest first, then cheapest. */
-  repairs?: CaseRepair[];
-  /** How the repairs were searched: the success level, the largest set size, whether every set was. */
-  repairSearch?: { success: number; maxSize: number; complete: boolean };
-  /** Outputs per step (first world) with the first listed repair applied, for training pairs. */
-  repairedOutputs?: Record<string, unknown>;
 }
 
 /** One minimal repair of a case: the fixed steps (pipeline order), v with them fixed, and the fixes' summed cost. */
@@ -309,7 +279,8 @@ export interface CaseRepair {
 
 /**
  * One case's analysis, as printed by the headless command and stored in sessions (structured-clone
- * safe): an error, a passed case, or an attributed failure. Test `error !== undefined` first, then
+ * safe): an error, a passed case, or an attributed failure. Its fields, their kinds and whether
+ * each may be absent are listed once, in result-fields.ts. Test `error !== undefined` first, then
  * `failed`; the predicates in case-result.ts say it in one word.
  */
 export type CaseResult = ErrorCaseResult | PassedCaseResult | AttributedCaseResult;

@@ -18,6 +18,7 @@ import { renderAudit } from './sections/audit.ts';
 import type { StudyAudit } from '../engine/audit/audit-study.ts';
 import { utf8Length } from './utf8.ts';
 import { renderContrast } from './sections/contrast.ts';
+import { drillDownSections, summarySections, type DrillDownSectionId, type SummarySectionId } from '../session/views.ts';
 
 export interface RenderReportOptions {
   /**
@@ -41,6 +42,32 @@ const SLACK_BYTES = 4_096;
 
 const STYLE_HASH = cspHashSource(REPORT_CSS);
 const SCRIPT_HASH = cspHashSource(REPORT_SCRIPT);
+
+/** What a section of the report is drawn from. */
+interface SectionInput {
+  session: Session;
+  options: RenderReportOptions;
+  /** The steps in pipeline order. */
+  stepOrder: readonly string[];
+}
+
+/**
+ * How each section before the drill-down is drawn, by its id in the views list (session/views.ts),
+ * which orders them; '' leaves a section out (nothing of it in this session).
+ */
+const SUMMARY_SECTIONS: Record<SummarySectionId, (input: SectionInput) => string> = {
+  batch: ({ session }) => renderBatch(session.batch, session.settings.delta, session.results),
+  baselines: ({ session, stepOrder }) => renderBaselines(session.results, stepOrder),
+  repairs: ({ session, stepOrder }) => renderRepairs(session.results, stepOrder),
+  compare: ({ options }) => (options.comparison ? renderComparison(options.comparison) : ''),
+  audit: ({ options }) => (options.audit ? renderAudit(options.audit) : ''),
+  contrast: ({ session }) => renderContrast(session.contrast),
+};
+
+/** The drill-down sections, each given the bytes it may take and the case fields the embedded session left out. */
+const DRILL_DOWN_SECTIONS: Record<DrillDownSectionId, (input: SectionInput, budgetBytes: number, omitted: readonly string[]) => string> = {
+  cases: ({ session }, budgetBytes, omitted) => renderCases(session, budgetBytes, omitted),
+};
 
 /**
  * A self-contained HTML report of a session: pure (no DOM, Node or network API, no clock: the date
@@ -71,14 +98,10 @@ export function renderReport(session: Session, options: RenderReportOptions = {}
 </head>
 <body>
 `;
+  const input: SectionInput = { session, options, stepOrder };
   const sections = [
     renderHeader(session, fixes),
-    renderBatch(session.batch, session.settings.delta, session.results),
-    renderContrast(session.contrast),
-    renderBaselines(session.results, stepOrder),
-    ...(options.comparison ? [renderComparison(options.comparison)] : []),
-    renderRepairs(session.results, stepOrder),
-    ...(options.audit ? [renderAudit(options.audit)] : []),
+    ...summarySections().map((id) => SUMMARY_SECTIONS[id](input)),
   ].filter((section) => section !== '').join('\n');
   const footer = `<footer><p>Made by agentblame from the session saved ${e(clipText(session.updatedAt, NAME_CHARS))}. This file is self-contained: it loads nothing and needs no JavaScript to read. It carries its session data, so dropping it into the agentblame workbench reopens the analysis.</p></footer>
 <script>${REPORT_SCRIPT}</script>
@@ -90,8 +113,14 @@ export function renderReport(session: Session, options: RenderReportOptions = {}
 </html>
 `;
   const casesBudget = maxBytes - fixedBytes - utf8Length(dataBlock);
-  const cases = renderCases(session, casesBudget, embedded.omitted);
-  return `${head}${sections}\n${cases}\n${footer}${dataBlock}`;
+  // The drill-down sections share what is left of the size target, in their order.
+  let left = casesBudget;
+  const drillDown = drillDownSections().map((id) => {
+    const html = DRILL_DOWN_SECTIONS[id](input, left, embedded.omitted);
+    left -= utf8Length(html) + 1;
+    return html;
+  });
+  return `${head}${sections}\n${drillDown.join('\n')}\n${footer}${dataBlock}`;
 }
 
 /**

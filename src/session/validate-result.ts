@@ -1,8 +1,9 @@
 import { expectRequestKey, validateUsage } from './validate-usage.ts';
-import type { CaseResult, Method, PairInteraction, ShapleyEstimate } from '../engine/types.ts';
+import type { CaseResult, Method, PairInteraction, ResultValueTypes, ShapleyEstimate } from '../engine/types.ts';
+import { isResultField, RESULT_FIELD_NAMES, RESULT_FIELDS, resultFieldsOf, type ResultFieldName, type ResultFieldSpec, type ResultValueKind } from '../engine/result-fields.ts';
 import { FormatError } from '../formats/format-error.ts';
-import { childPath } from '../formats/json-path.ts';
-import { expectFiniteNumber, expectNonEmptyString, expectObject, expectString } from '../formats/validate.ts';
+import { childPath, indexPath } from '../formats/json-path.ts';
+import { expectFiniteNumber, expectNonEmptyString, expectObject, expectString, ownField, rejectUnknownFields } from '../formats/validate.ts';
 import {
   arrayOf,
   expectBoolean,
@@ -10,23 +11,24 @@ import {
   expectInterval,
   expectNonNegative,
   expectOneOf,
-  optionalField,
   recordOf,
   requiredField,
+  optionalField,
 } from './validate-fields.ts';
 import { METHODS, STOP_RULES } from '../engine/setting-choices.ts';
 import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
-import { validateRepairFields } from './validate-repairs.ts';
+import { validateRepairs, validateRepairSearch } from './validate-repairs.ts';
 
 type StopReason = NonNullable<ShapleyEstimate['stopReason']>;
 /** A result names the method it ran, never 'auto'. */
 const RESULT_METHODS = METHODS.filter((m): m is Method => m !== 'auto');
 const STOP_REASONS: readonly StopReason[] = ['exact', 'maxPermutations', ...STOP_RULES];
 
-type History = NonNullable<CaseResult['history']>;
+type History = ResultValueTypes['history'];
 
 function validateHistoryPoint(value: unknown, path: string): History[number] {
   const object = expectObject(value, path);
+  rejectUnknownFields(object, ['permutations', 'cost', 'values', 'ci'], path);
   return {
     permutations: requiredField(object, 'permutations', path, expectNonNegative),
     cost: requiredField(object, 'cost', path, expectNonNegative),
@@ -35,10 +37,14 @@ function validateHistoryPoint(value: unknown, path: string): History[number] {
   };
 }
 
-function validateInteraction(value: unknown, path: string): PairInteraction {
+function validateInteraction(value: unknown, path: string, players: readonly string[]): PairInteraction {
   const object = expectObject(value, path);
+  rejectUnknownFields(object, ['steps', 'value', 'samples', 'ci'], path);
   const steps = requiredField(object, 'steps', path, (v, p) => arrayOf(v, p, expectNonEmptyString));
   if (steps.length !== 2) throw new FormatError(childPath(path, 'steps'), `expected two step names, got ${steps.length}`);
+  steps.forEach((step, s) => {
+    if (!players.includes(step)) throw new FormatError(indexPath(childPath(path, 'steps'), s), notAPlayer(step, players));
+  });
   const samples = optionalField(object, 'samples', path, expectNonNegative);
   const ci = optionalField(object, 'ci', path, expectInterval);
   return {
@@ -51,6 +57,7 @@ function validateInteraction(value: unknown, path: string): PairInteraction {
 
 function validateCoalition(value: unknown, path: string): { fixed: string[]; value: number } {
   const object = expectObject(value, path);
+  rejectUnknownFields(object, ['fixed', 'value'], path);
   return {
     fixed: requiredField(object, 'fixed', path, (v, p) => arrayOf(v, p, expectString)),
     value: requiredField(object, 'value', path, expectFiniteNumber),
@@ -67,99 +74,94 @@ function unmeasuredValue(value: unknown, path: string): number {
   return expectFiniteNumber(value, path);
 }
 
-function lastTouchValue(value: unknown, path: string): string | null {
-  return value === null ? null : expectString(value, path);
+function notAPlayer(name: string, players: readonly string[]): string {
+  return `${JSON.stringify(name)} is not one of the case's players (${players.join(', ')})`;
+}
+
+/** A record by player name, every key one of the case's players. */
+function playerRecord<T>(value: unknown, path: string, players: readonly string[], read: (item: unknown, path: string) => T): Record<string, T> {
+  const record = recordOf(value, path, read);
+  for (const key of Object.keys(record)) if (!players.includes(key)) throw new FormatError(childPath(path, key), notAPlayer(key, players));
+  return record;
+}
+
+const readPlayers = (value: unknown, path: string): string[] => arrayOf(value, path, expectNonEmptyString);
+
+/** What reading a field may depend on: the case's players, and whether the case is an error. */
+interface ResultContext {
+  players: readonly string[];
+  errored: boolean;
+}
+
+/** How each kind of value of the field table is read (the compiler asks for one per kind). */
+const READERS: { [K in ResultValueKind]: (value: unknown, path: string, c: ResultContext) => ResultValueTypes[K] } = {
+  caseId: expectNonEmptyString,
+  players: readPlayers,
+  method: (v, p) => expectOneOf(v, RESULT_METHODS, p),
+  flag: expectBoolean,
+  text: expectString,
+  // Only an errored case may lack its values (see unmeasuredValue).
+  measure: (v, p, c) => (c.errored ? unmeasuredValue(v, p) : expectFiniteNumber(v, p)),
+  count: expectNonNegative,
+  estimator: (v, p) => expectOneOf(v, ESTIMATOR_NAMES, p),
+  perPlayer: (v, p, c) => playerRecord(v, p, c.players, expectFiniteNumber),
+  intervalPerPlayer: (v, p, c) => playerRecord(v, p, c.players, expectInterval),
+  playerList: (v, p, c) => arrayOf(v, p, (x, q) => expectOneOf(x, c.players, q)),
+  stepOrNull: (v, p) => (v === null ? null : expectString(v, p)),
+  stopReason: (v, p) => expectOneOf(v, STOP_REASONS, p),
+  outputs: expectDataRecord,
+  notes: (v, p) => arrayOf(v, p, expectString),
+  requestKeys: (v, p) => arrayOf(v, p, expectRequestKey),
+  usage: validateUsage,
+  coalitions: (v, p) => arrayOf(v, p, validateCoalition),
+  history: (v, p) => arrayOf(v, p, validateHistoryPoint),
+  interactions: (v, p, c) => arrayOf(v, p, (x, q) => validateInteraction(x, q, c.players)),
+  repairs: (v, p, c) => validateRepairs(v, p, c.players),
+  repairSearch: validateRepairSearch,
+};
+
+/**
+ * Every field of the result's kind is there that the field table says it must carry. A failing
+ * case analysed without error must carry its blame; the common fields were read as required.
+ */
+function assertCarriesItsFields(result: object, fields: readonly ResultFieldName[], path: string): asserts result is CaseResult {
+  for (const name of fields) {
+    if (!RESULT_FIELDS[name].optional && !Object.hasOwn(result, name)) {
+      throw new FormatError(childPath(path, name), 'is missing: a failing case analysed without error carries its blame');
+    }
+  }
 }
 
 /**
- * One analysed case (the engine's CaseResult), rebuilt from untrusted JSON. Fields the schema
- * does not know are dropped: a result only ever feeds the views, which read the known fields.
+ * One analysed case (the engine's CaseResult), rebuilt from untrusted JSON field by field as the
+ * field table (engine/result-fields.ts) lists them. A field the table does not list is refused,
+ * naming its path; a field of another kind of result (blame on a passed case or an error) is read,
+ * then left out, as the engine never writes one.
  */
 export function validateCaseResult(value: unknown, path: string): CaseResult {
   const object = expectObject(value, path);
-  const players = requiredField(object, 'players', path, (v, p) => arrayOf(v, p, expectNonEmptyString));
-  const numbersByPlayer = (v: unknown, p: string) => recordOf(v, p, expectFiniteNumber);
-  const shapley = optionalField(object, 'shapley', path, numbersByPlayer);
-  const ci = optionalField(object, 'ci', path, (v, p) => recordOf(v, p, expectInterval));
-  const fixAlone = optionalField(object, 'fixAlone', path, numbersByPlayer);
-  const leaveOneOut = optionalField(object, 'leaveOneOut', path, numbersByPlayer);
-  const resolvedAlone = optionalField(object, 'resolvedAlone', path, (v, p) => arrayOf(v, p, (x, q) => expectOneOf(x, players, q)));
-  const lastTouch = optionalField(object, 'lastTouch', path, lastTouchValue);
-  const stopReason = optionalField(object, 'stopReason', path, (v, p) => expectOneOf(v, STOP_REASONS, p));
-  const fixable = optionalField(object, 'fixable', path, expectBoolean);
-  const coalitions = optionalField(object, 'coalitions', path, (v, p) => arrayOf(v, p, validateCoalition));
-  const factualOutputs = optionalField(object, 'factualOutputs', path, expectDataRecord);
-  const fixedOutputs = optionalField(object, 'fixedOutputs', path, expectDataRecord);
-  const history = optionalField(object, 'history', path, (v, p) => arrayOf(v, p, validateHistoryPoint));
-  const mismatches = optionalField(object, 'mismatches', path, (v, p) => arrayOf(v, p, expectString));
+  rejectUnknownFields(object, RESULT_FIELD_NAMES, path);
+  // The players first: other fields are checked against them.
+  const players = requiredField(object, 'players', path, readPlayers);
   const error = optionalField(object, 'error', path, expectString);
-  const queries = optionalField(object, 'queries', path, expectNonNegative);
-  const estimator = optionalField(object, 'estimator', path, (v, p) => expectOneOf(v, ESTIMATOR_NAMES, p));
-  const interactions = optionalField(object, 'interactions', path, (v, p) => arrayOf(v, p, validateInteraction));
-  interactions?.forEach((x, k) =>
-    x.steps.forEach((step, s) => {
-      if (!players.includes(step)) throw new FormatError(`${path}.interactions[${k}].steps[${s}]`, `${JSON.stringify(step)} is not one of the case's players (${players.join(', ')})`);
-    }),
-  );
-  const usage = optionalField(object, 'usage', path, validateUsage);
-  const modelKeys = optionalField(object, 'modelKeys', path, (v, p) => arrayOf(v, p, expectRequestKey));
-  // Only an errored case may lack its values (see unmeasuredValue).
-  const readValue = error === undefined ? expectFiniteNumber : unmeasuredValue;
-  for (const [field, record] of [['shapley', shapley], ['ci', ci], ['fixAlone', fixAlone], ['leaveOneOut', leaveOneOut]] as const) {
-    if (record === undefined) continue;
-    for (const key of Object.keys(record)) {
-      if (!players.includes(key)) throw new FormatError(childPath(childPath(path, field), key), `${JSON.stringify(key)} is not one of the case's players (${players.join(', ')})`);
-    }
+  const context: ResultContext = { players, errored: error !== undefined };
+  const read = new Map<string, unknown>();
+  for (const name of RESULT_FIELD_NAMES) {
+    if (!isResultField(name) || name === 'players' || name === 'error') continue;
+    const field: ResultFieldSpec = RESULT_FIELDS[name];
+    const raw = ownField(object, name);
+    // Fields every result carries are read even when absent, so the reader names what is missing.
+    if (raw !== undefined || (field.on === 'all' && !field.optional)) read.set(name, READERS[field.value](raw, childPath(path, name), context));
   }
-  const common = {
-    id: requiredField(object, 'id', path, expectNonEmptyString),
-    players,
-    method: requiredField(object, 'method', path, (v, p) => expectOneOf(v, RESULT_METHODS, p)),
-  };
-  const failed = requiredField(object, 'failed', path, expectBoolean);
-  const counts = {
-    vEmpty: requiredField(object, 'vEmpty', path, readValue),
-    vAll: requiredField(object, 'vAll', path, readValue),
-    cost: requiredField(object, 'cost', path, expectNonNegative),
-    evaluations: requiredField(object, 'evaluations', path, expectNonNegative),
-    permutations: requiredField(object, 'permutations', path, expectNonNegative),
-    ...(queries !== undefined && { queries }),
-    ...(estimator !== undefined && { estimator }),
-  };
-  const outputs = {
-    ...(factualOutputs !== undefined && { factualOutputs }),
-    ...(mismatches !== undefined && { mismatches }),
-  };
-  const model = {
-    ...(usage !== undefined && { usage }),
-    ...(modelKeys !== undefined && { modelKeys }),
-  };
-  // The three kinds of result (engine/case-result.ts); attribution on any other kind is dropped.
-  if (error !== undefined) return { ...common, failed: true, ...counts, ...outputs, error, ...model };
-  if (!failed) return { ...common, failed: false, ...counts, ...outputs, ...model };
-  const needed = <T>(value: T | undefined, field: string): T => {
-    if (value === undefined) throw new FormatError(childPath(path, field), 'is missing: a failing case analysed without error carries its blame');
-    return value;
-  };
-  return {
-    ...common,
-    failed: true,
-    ...counts,
-    shapley: needed(shapley, 'shapley'),
-    ...(ci !== undefined && { ci }),
-    fixAlone: needed(fixAlone, 'fixAlone'),
-    ...(resolvedAlone !== undefined && { resolvedAlone }),
-    leaveOneOut: needed(leaveOneOut, 'leaveOneOut'),
-    ...(lastTouch !== undefined && { lastTouch }),
-    stopReason: needed(stopReason, 'stopReason'),
-    fixable: needed(fixable, 'fixable'),
-    ...(coalitions !== undefined && { coalitions }),
-    ...(factualOutputs !== undefined && { factualOutputs }),
-    ...(fixedOutputs !== undefined && { fixedOutputs }),
-    ...(history !== undefined && { history }),
-    ...(interactions !== undefined && { interactions }),
-    ...(mismatches !== undefined && { mismatches }),
-    ...model,
-    ...validateRepairFields(object, path, players),
-  };
+  read.set('players', players);
+  if (error !== undefined) read.set('error', error);
+  const failed = read.get('failed') === true;
+  const kind = error !== undefined ? 'error' : failed ? 'attributed' : 'passed';
+  // An error is a failed case whatever the file says (engine/case-result.ts errorResult).
+  if (kind === 'error') read.set('failed', true);
+  const fields = resultFieldsOf(kind);
+  const result: Record<string, unknown> = {};
+  for (const name of fields) if (read.has(name)) result[name] = read.get(name);
+  assertCarriesItsFields(result, fields, path);
+  return result;
 }
