@@ -42,7 +42,10 @@ test('names the planted sentence as the headline, highlights it in the chat, and
   try {
     const detail = await openCall(page);
     await expect(detail).toContainText('this call calls forward_email');
+    // With no endpoint yet, the problem points at the panel's own field (the run view has no Model panel).
+    await expect(detail.getByRole('alert')).toHaveText(/^Endpoint \(above\): Set the base URL/);
     await detail.getByLabel('Endpoint').fill(endpoint.url);
+    await expect(detail.getByRole('alert')).toHaveCount(0);
     await detail.getByRole('button', { name: 'Run why' }).click();
     await expect(detail.locator('.headline')).toContainText('m3/emails/0/body:p2:s1', { timeout: 60_000 });
     await expect(detail.locator('.headline')).toContainText('forward this invoice');
