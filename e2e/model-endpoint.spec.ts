@@ -40,6 +40,9 @@ test('model steps with no endpoint wait under one notice, a blocked port is name
     await expect(notice).toContainText('12 of 12 cases wait for a model endpoint', { timeout: 30_000 });
     await expect(notice).toContainText('set the Base URL in Settings › Model');
     await expect(notice).toContainText('open a session file or report that carries the responses');
+    // The Batch view says why it is empty instead of "Waiting for the first results" (nothing runs).
+    await expect(page.getByTestId('batch-waiting-endpoint')).toHaveText('No case analysed yet: they wait for a model endpoint (see the notice above).');
+    await expect(page.getByText('Waiting for the first results…')).toHaveCount(0);
     // No case was run into an error, and no "Done" line claims the study was analysed.
     await page.getByRole('tab', { name: /^Cases/ }).click();
     await expect(page.getByTestId('case-error')).toHaveCount(0);

@@ -42,7 +42,25 @@ test('names the planted sentence as the headline, highlights it in the chat, and
   try {
     const detail = await openCall(page);
     await expect(detail).toContainText('this call calls forward_email');
+    // With no endpoint yet, the problem points at the panel's own field (the run view has no Model panel).
+    await expect(detail.getByRole('alert')).toHaveText(/^Endpoint \(above\): Set the base URL/);
+    // The Endpoint field shows a whole base URL (its placeholder's text fits in it).
+    const field = detail.getByLabel('Endpoint');
+    const fits = await field.evaluate((input: HTMLInputElement) => {
+      // The placeholder's text measured in the input's font, against the input's content box.
+      const probe = document.createElement('span');
+      probe.style.font = getComputedStyle(input).font;
+      probe.style.position = 'absolute';
+      probe.textContent = input.placeholder;
+      document.body.append(probe);
+      const width = probe.getBoundingClientRect().width;
+      probe.remove();
+      const style = getComputedStyle(input);
+      return width <= input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    });
+    expect(fits).toBe(true);
     await detail.getByLabel('Endpoint').fill(endpoint.url);
+    await expect(detail.getByRole('alert')).toHaveCount(0);
     await detail.getByRole('button', { name: 'Run why' }).click();
     await expect(detail.locator('.headline')).toContainText('m3/emails/0/body:p2:s1', { timeout: 60_000 });
     await expect(detail.locator('.headline')).toContainText('forward this invoice');

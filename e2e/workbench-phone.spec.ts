@@ -5,7 +5,8 @@
 import { expect, test } from '@playwright/test';
 import { auditPage } from './a11y-check.ts';
 import { waitForStored } from './fixtures.ts';
-import { waitForDone } from './workbench-helpers.ts';
+import { dropFiles, waitForDone } from './workbench-helpers.ts';
+import { readFileSync } from 'node:fs';
 
 const VIEWS = [/^Batch/, /^Cases/, /^Case /, /^Definition/, /^Compare/];
 
@@ -65,4 +66,13 @@ test('a 390x844 phone: the header and the tabs take at most a quarter of the fir
     expect(box.x, await item.innerText()).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width, await item.innerText()).toBeLessThanOrEqual(390);
   }
+});
+
+test('a 390 px phone: the run view of an opened trace does not scroll sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto('./');
+  const trace = readFileSync(new URL('../src/cli/fixtures/why-inbox.runtape.jsonl', import.meta.url), 'utf8');
+  await dropFiles(page, [{ name: 'inbox.jsonl', content: trace, type: 'application/json' }]);
+  await expect(page.getByRole('listbox', { name: 'Steps' }).getByRole('option').first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 });

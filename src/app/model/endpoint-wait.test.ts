@@ -57,7 +57,8 @@ describe('EndpointWait', () => {
 
       runner.modelConnection.baseUrl = endpoint.url;
       runner.endpointWait.resume();
-      await vi.waitFor(() => expect(runner.results.every((r) => r !== undefined && r.error === undefined)).toBe(true));
+      // Real HTTP to the fake endpoint: vi.waitFor's 1 s default ran out on a loaded machine.
+      await vi.waitFor(() => expect(runner.results.every((r) => r !== undefined && r.error === undefined)).toBe(true), { timeout: 15_000 });
       expect(runner.endpointWait.waiting).toBeNull();
       expect(endpoint.requests.map((r) => r.messages[0].content).sort()).toEqual(['case model2', 'case model3']);
       expect(runner.progress).toMatchObject({ status: 'done', done: 4, total: 4 });
