@@ -104,7 +104,7 @@ async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { updat
  * re-run: they answer what the --cache files and the endpoint do not (never written to a cache).
  */
 async function analyzeSource(source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions, carried?: readonly ModelCacheEntry[]): Promise<Analysis> {
-  const { NodeAnalysisPool } = await import('../node/analysis-pool.ts');
+  const { NodeAnalysisPool } = await import('../pool/node/analysis-pool.ts');
   // One worker per core, but no more than there are cases (a definition's own cases are counted only after describe).
   const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? availableParallelism()));
   // Model requests can take minutes: on a terminal, one line on stderr says how they go.

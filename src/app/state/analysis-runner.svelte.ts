@@ -8,7 +8,7 @@
 import { nextPaint } from './next-paint.ts';
 import { aggregateBatch, DEFAULT_SETTINGS, keptResult, studyBatchOptions } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
-import { PageAnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
+import { PageAnalysisPool, type WorkItem } from '../../pool/page/analysis-pool.ts';
 import { ModelConnection } from '../model/model-connection.svelte.ts';
 import { ResponseStore } from '../model/response-store.ts';
 import { ModelHost, type ModelProgress } from '../../model/model-host.ts';
@@ -17,7 +17,7 @@ import type { ModelUsage } from '../../engine/model-call.ts';
 import { endpointConfig } from '../../model/endpoint.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
-import type { DefinitionProblem, DefinitionSummary, LoadOutcome } from '../analysis/protocol.ts';
+import type { DefinitionProblem, DefinitionSummary, LoadOutcome } from '../../pool/page/protocol.ts';
 import { definitionFileName, type Study } from '../importing/study.ts';
 import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';

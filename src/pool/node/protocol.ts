@@ -1,7 +1,7 @@
-import type { ModelAnswer, PendingRequest } from '../engine/model-call.ts';
-import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
-import type { DefinitionSummary } from '../engine/definition-summary.ts';
-import type { PackedCoalitions } from '../engine/packed-coalitions.ts';
+import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { DefinitionSummary } from '../../engine/definition-summary.ts';
+import type { PackedCoalitions } from '../../engine/packed-coalitions.ts';
 
 /**
  * Messages between the NodeAnalysisPool and its worker threads (all structured-clone safe). A `run`
@@ -71,7 +71,7 @@ export interface WorkerWhere {
  * holds a step index (>= 0) or one of these markers; slot 1 (PROGRESS_CASE) the index, within
  * its batch, of the case in progress.
  */
-export { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_IDLE, PHASE_INPUTS, PHASE_METRIC } from '../engine/pool-contract.ts';
+export { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_IDLE, PHASE_INPUTS, PHASE_METRIC } from '../contract.ts';
 export const PROGRESS_PHASE = 0;
 export const PROGRESS_CASE = 1;
 /** Int32 slots in the buffer. */

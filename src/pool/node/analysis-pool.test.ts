@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SETTINGS } from '../engine/index.ts';
-import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
-import { oneStepSource } from '../sandbox/testing/one-step.ts';
-import { REFUND_POLICY_SOURCE } from '../sandbox/testing/refund-policy.ts';
-import { analyzeSourceCase } from '../sandbox/analyze-source.ts';
+import { DEFAULT_SETTINGS } from '../../engine/index.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import { oneStepSource } from '../../sandbox/testing/one-step.ts';
+import { REFUND_POLICY_SOURCE } from '../../sandbox/testing/refund-policy.ts';
+import { analyzeSourceCase } from '../../sandbox/analyze-source.ts';
 import { NodeAnalysisPool, PipelineDefinitionError, preparationAllowanceMs } from './analysis-pool.ts';
 import { WorkerProcess } from './worker-process.ts';
 import type { WorkerReply, WorkerRequest, WorkerWhere } from './protocol.ts';

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import type { ModelAnswer } from '../engine/model-call.ts';
-import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
-import type { DefinitionSummary } from '../engine/definition-summary.ts';
+import type { ModelAnswer } from '../../engine/model-call.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { DefinitionSummary } from '../../engine/definition-summary.ts';
 import { PHASE_IDLE, type WorkerReply, type WorkerRequest, type WorkerWhere } from './protocol.ts';
 import {
   batchSizeFor,
@@ -14,9 +14,9 @@ import {
   timedOutResult,
   withModelUsage,
   type ModelResolver,
-} from '../engine/pool-contract.ts';
+} from '../contract.ts';
 import { WorkerProcess } from './worker-process.ts';
-import { joinCoalitions } from '../engine/packed-coalitions.ts';
+import { joinCoalitions } from '../../engine/packed-coalitions.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
 export interface AnalysisPoolOptions {
