@@ -9,11 +9,13 @@ import { DefinitionError } from '../src/engine/index.ts';
 import { describeForAnalysis } from '../src/sandbox/analyze-source.ts';
 import { DeferredWork } from '../src/pool/worker/deferred-work.ts';
 import { runCaseRound } from '../src/pool/worker/case-round.ts';
+import { analyzeGameInWorker } from '../src/pool/worker/game.ts';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
 import { splitCoalitions } from '../src/engine/packed-coalitions.ts';
 import {
   PHASE_DEFERRED,
   PHASE_DEFINITION,
+  PHASE_GAME,
   PHASE_IDLE,
   PHASE_INPUTS,
   PHASE_METRIC,
@@ -84,6 +86,7 @@ port.on('message', (request: WorkerRequest) => void handle(request));
 let lastSource: string | undefined;
 
 async function handle(request: WorkerRequest): Promise<void> {
+  if (request.type === 'games') return handleGames(request);
   if (request.source !== undefined) lastSource = request.source;
   if (request.type === 'describe') {
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
@@ -123,6 +126,17 @@ async function handle(request: WorkerRequest): Promise<void> {
       reply = { type: 'failed', job: request.job, index, message: deferred, definitionError: false };
     }
     hold(reply, index === request.cases.length - 1);
+  }
+  Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
+}
+
+/** Table games, one after another, answered like a run's cases (no definition, so nothing deferred). */
+function handleGames(request: Extract<WorkerRequest, { type: 'games' }>): void {
+  for (let index = 0; index < request.games.length; index++) {
+    Atomics.store(progress, PROGRESS_CASE, index);
+    Atomics.store(progress, PROGRESS_PHASE, PHASE_GAME);
+    const { result, coalitions } = splitCoalitions(analyzeGameInWorker(request.games[index], request.settings));
+    hold({ type: 'result', job: request.job, index, result, ...(coalitions !== null && { coalitions }) }, index === request.games.length - 1);
   }
   Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
 }

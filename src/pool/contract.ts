@@ -34,6 +34,8 @@ export const PHASE_DEFERRED = -4;
 export const PHASE_INPUTS = -5;
 /** Not started: the worker was still receiving the case (its inputs copied across to it). */
 export const PHASE_RECEIVING = -6;
+/** Analysing a table game (it has no steps to name). */
+export const PHASE_GAME = -7;
 
 /** " in step \"x\"", " in the metric", ...: where a case was when it was stopped ('' when unknown). */
 export function phaseText(phase: number | null, players: readonly string[]): string {

@@ -30,24 +30,11 @@ import {
 } from '../contract.ts';
 import { isCaseDoneMessage, isWatchdogMessage, type AnalysisWorker, type AnalysisWorkerApi, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';
 import { CallGate, type Release } from './call-gate.ts';
+import type { PoolJob, WorkItem } from '../study-pool.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
 
-export type WorkItem = { kind: 'case'; index: number; caseDef: CaseDef } | { kind: 'game'; index: number; game: TableGame };
-
-export interface PoolJob {
-  items: readonly WorkItem[];
-  /** The pipeline definition the cases run against (not needed for table games). */
-  source?: string;
-  /** Its file name, for messages that point at a line. */
-  fileName?: string;
-  settings: AnalysisSettings;
-  /** Step names, for the result of a case that could not run. */
-  players: readonly string[];
-  onResult(index: number, result: CaseResult): void;
-  /** Answers model steps' requests (cache, then endpoint); without it a model call is a per-case error. */
-  model?: ModelResolver;
-}
+export type { PoolJob, WorkItem };
 
 export { batchSizeFor };
 

@@ -68,12 +68,9 @@ export function isCaseDoneMessage(data: unknown): data is CaseDoneMessage {
   return typeof data === 'object' && data !== null && typeof (data as Partial<CaseDoneMessage>).agentblameCaseDone === 'number';
 }
 
-/** Why a definition could not be compiled, with its place in the source when known. */
-export interface DefinitionProblem {
-  message: string;
-  line?: number;
-  column?: number;
-}
+/** Why a definition could not be compiled (the study run's type). */
+export type { DefinitionProblem } from '../study-pool.ts';
+import type { DefinitionProblem } from '../study-pool.ts';
 
 /** `analysisSource`: the definition without its inline case list, for the pool's other workers (when it has one). */
 export type LoadOutcome = { ok: true; summary: DefinitionSummary; analysisSource?: string } | { ok: false; problem: DefinitionProblem };
