@@ -72,3 +72,43 @@ test('a study whose every case could not be analysed says so once, with no waiti
   await expect(page.getByText('Waiting for the first results')).toHaveCount(0);
   await expect(page.getByTestId('batch-table')).toHaveCount(0);
 });
+
+/** Many failing cases, most of the blame on `draft`: the batch stop ends the stream early. */
+const MANY_CASES = `export default {
+  name: "many-cases",
+  steps: [
+    { name: "draft", inputs: ["q"], cost: 1, run: (_, noise) => (noise.uniform() < 0.9 ? "bad" : "ok"),
+      fixes: [{ name: "better", cost: 1, run: () => "ok" }] },
+    { name: "check", inputs: ["draft"], cost: 1, run: ({ draft }, noise) => (draft === "ok" || noise.uniform() < 0.5 ? "ok" : "bad"),
+      fixes: [{ name: "strict", cost: 1, run: () => "ok" }] },
+  ],
+  metric: (o) => (o.draft === "ok" && o.check === "ok" ? 1 : 0),
+  cases: Array.from({ length: 300 }, (_, i) => ({ id: "c" + i, inputs: { q: i } })),
+};
+`;
+
+test('the page stops once the top step separates where the command\'s --batch-stop does, with the same batch', async ({ page }) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'agentblame-stop-'));
+  writeFileSync(join(dir, 'many-cases.pipeline.js'), MANY_CASES);
+  const command = JSON.parse(execFileSync(process.execPath, ['src/cli/blame.mjs', join(dir, 'many-cases.pipeline.js'), '--batch-stop', '--batch-bound', 'anytime', '--seed', '2', '--json'], { cwd: ROOT, encoding: 'utf8' })) as { batch: BatchJson & { stoppedEarly?: boolean } };
+  expect(command.batch.stoppedEarly).toBe(true);
+  expect(command.batch.analyzed).toBeLessThan(300);
+
+  await page.goto('./?workers=2');
+  await dropFiles(page, [{ name: 'many-cases.pipeline.js', content: MANY_CASES, type: 'text/javascript' }]);
+  await waitForDone(page);
+  // The stop decides the next analysis: a new seed analyses the study again, stopping this time.
+  await page.getByLabel('Mean Shapley CI').selectOption('anytime');
+  await page.getByLabel(/Stop once the top step is separated/).check();
+  await page.getByLabel('Seed').fill('2');
+  await page.getByLabel('Seed').press('Enter');
+  await expect(page.getByText('stopped early: the top step separated')).toBeVisible({ timeout: 60_000 });
+  await waitForDone(page);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export session' }).click();
+  const browser = JSON.parse(await downloadedText(await downloading)).batch as BatchJson & { stoppedEarly?: boolean };
+  expect(browser.stoppedEarly).toBe(true);
+  expect(browser.analyzed).toBe(command.batch.analyzed);
+  expect(browser.steps).toEqual(command.batch.steps);
+});

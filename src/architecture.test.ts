@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
  * workers and tests share it.
  */
 /** `nodeBuiltins`: the folder runs only in Node (node: imports allowed); `nodeFiles`: only the files it matches may use Node. */
-const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGlobals?: RegExp; nodeFiles?: RegExp; nodeBuiltins?: boolean }> = {
+/** `forbid`: subfolders of its `folders` it may not import. A subfolder with a rule of its own follows that rule, not its parent's. */
+const RULES: Record<string, { folders: string[]; packages: string[]; forbid?: string[]; forbiddenGlobals?: RegExp; nodeFiles?: RegExp; nodeBuiltins?: boolean }> = {
   'src/engine': { folders: ['src/engine'], packages: ['pure-rand'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
   'src/formats': { folders: ['src/formats', 'src/engine', 'src/runs'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   // Runs score attributions with the engine's interval functions (Wilson), nothing else of it.
@@ -21,8 +22,14 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   'src/report': { folders: ['src/report', 'src/engine', 'src/session'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   // Sessions run in the page and in the command: IndexedDB only where the page has it, never Node.
   'src/session': { folders: ['src/session', 'src/engine', 'src/formats'], packages: ['idb'], forbiddenGlobals: /\b(document|process|require)\s*[.(]/ },
+  // The analysis pools: their contract and the study run, pure like the engine, below both hosts.
+  'src/pool': { folders: ['src/pool', 'src/engine'], packages: [], forbid: ['src/pool/node', 'src/pool/page', 'src/pool/worker'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
+  // What both kinds of analysis worker do alike: the sandbox, no host of its own (each entry passes its hooks).
+  'src/pool/worker': { folders: ['src/pool', 'src/engine', 'src/sandbox'], packages: [], forbid: ['src/pool/node', 'src/pool/page'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|self|postMessage|process|require)\s*[.(]/ },
   // The command's pool: Node by nature (its worker entries are in workers/).
-  'src/node': { folders: ['src/node', 'src/engine'], packages: [], nodeBuiltins: true, forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/ },
+  'src/pool/node': { folders: ['src/pool', 'src/engine'], packages: [], forbid: ['src/pool/page', 'src/pool/worker'], nodeBuiltins: true, forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/ },
+  // The page's pool: Web Workers through Comlink, never the sandbox (its worker entry is in src/app).
+  'src/pool/page': { folders: ['src/pool', 'src/engine'], packages: ['comlink'], forbid: ['src/pool/node', 'src/pool/worker'], forbiddenGlobals: /\b(process|require)\s*[.(]/ },
   'src/demos': { folders: ['src/demos', 'src/engine', 'src/formats', 'src/sandbox'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/, nodeBuiltins: true },
   // The docs as static pages: a Vite plugin, run by the build and the dev server (Node).
   'src/docs-site': { folders: ['src/docs-site'], packages: ['vite'], nodeBuiltins: true },
@@ -30,7 +37,8 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   'src/why': { folders: ['src/why', 'src/engine', 'src/formats', 'src/runs', 'src/model'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   // The command: everything below it, never the page.
   'src/cli': {
-    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/node', 'src/why', 'src/replay'],
+    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/pool', 'src/why', 'src/replay'],
+    forbid: ['src/pool/page', 'src/pool/worker'],
     packages: ['tsx'],
     forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/,
     nodeBuiltins: true,
@@ -38,14 +46,16 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
   // The page: everything below it, never the command, its Node pool or the sandbox (definitions
   // run only in the page's workers, see WORKER_ENTRY_RULE).
   'src/app': {
-    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report', 'src/why', 'src/replay'],
+    folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report', 'src/why', 'src/replay', 'src/pool'],
+    forbid: ['src/pool/node', 'src/pool/worker'],
     packages: ['svelte', 'comlink', 'chart.js', 'idb', '@codemirror/lang-javascript', '@codemirror/language', '@codemirror/state', '@codemirror/view'],
     forbiddenGlobals: /\b(process|require)\s*[.(]/,
   },
   // The command's worker entries (the build bundles them from here): thin wrappers of sandbox and
   // engine calls for NodeAnalysisPool; nothing of the page.
   workers: {
-    folders: ['workers', 'src/engine', 'src/sandbox', 'src/node'],
+    folders: ['workers', 'src/engine', 'src/sandbox', 'src/pool'],
+    forbid: ['src/pool/page'],
     packages: ['tsx'],
     nodeFiles: /\.(node\.ts|mjs)$/,
   },
@@ -59,7 +69,9 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbiddenGl
  */
 const WORKER_ENTRY = /\.worker\.ts$/;
 const WORKER_ENTRY_RULE = {
-  folders: ['src/engine', 'src/sandbox', 'src/formats', 'src/runs', 'src/session', 'src/why'],
+  folders: ['src/engine', 'src/sandbox', 'src/formats', 'src/runs', 'src/session', 'src/why', 'src/pool'],
+  // The pool's contract, its worker-side helpers and the page's protocol; not the pools themselves.
+  forbidFiles: /^src\/pool\/(node\/|page\/(?!protocol\.ts$))/,
   packages: ['comlink'],
   forbiddenGlobals: /\b(document|window|localStorage|process|require)\s*[.(]/,
 };
@@ -99,7 +111,8 @@ function ruleProblems(folder: string, rule: Rule, file: string, text: string): s
   for (const spec of importsOf(text)) {
     if (spec.startsWith('.')) {
       const target = relative(ROOT, join(file, '..', spec));
-      if (!rule.folders.some((f) => target === f || target.startsWith(f + '/'))) problems.push(`${relative(ROOT, file)} imports ${target}`);
+      const inside = (f: string) => target === f || target.startsWith(f + '/');
+      if (!rule.folders.some(inside) || rule.forbid?.some(inside)) problems.push(`${relative(ROOT, file)} imports ${target}`);
     } else {
       const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
       if (spec.startsWith('node:') && (rule.nodeBuiltins || rule.nodeFiles?.test(file))) continue;
@@ -122,6 +135,9 @@ describe('folder dependency rules', () => {
     it(`${folder} imports only what it may`, () => {
       const problems: string[] = [];
       for (const file of files(join(ROOT, folder))) {
+        // A subfolder with a rule of its own is checked by that rule.
+        const where = relative(ROOT, file);
+        if (Object.keys(RULES).some((other) => other.length > folder.length && where.startsWith(other + '/'))) continue;
         // The page's worker entries have a rule of their own (WORKER_ENTRY_RULE, below).
         if (folder === 'src/app' && WORKER_ENTRY.test(file)) continue;
         problems.push(...ruleProblems(folder, rule, file, readFileSync(file, 'utf8')));
@@ -157,7 +173,7 @@ describe('the page\'s workers', () => {
         }
         const target = join(file, '..', spec);
         const where = relative(ROOT, target);
-        if (WORKER_ENTRY_RULE.folders.some((f) => where.startsWith(f + '/'))) continue;
+        if (WORKER_ENTRY_RULE.folders.some((f) => where.startsWith(f + '/')) && !WORKER_ENTRY_RULE.forbidFiles.test(where)) continue;
         if (join(target, '..') === join(file, '..') && /\.ts$/.test(target) && !/\.svelte(\.ts)?$/.test(target)) queue.push(target);
         else problems.push(`${relative(ROOT, file)} imports ${where}`);
       }

@@ -6,13 +6,16 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { DefinitionError } from '../src/engine/index.ts';
-import { analyzeSourceCaseRound, describeForAnalysis } from '../src/sandbox/analyze-source.ts';
-import type { ModelAnswer } from '../src/engine/model-call.ts';
+import { describeForAnalysis } from '../src/sandbox/analyze-source.ts';
+import { DeferredWork } from '../src/pool/worker/deferred-work.ts';
+import { runCaseRound } from '../src/pool/worker/case-round.ts';
+import { analyzeGameInWorker } from '../src/pool/worker/game.ts';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
 import { splitCoalitions } from '../src/engine/packed-coalitions.ts';
 import {
   PHASE_DEFERRED,
   PHASE_DEFINITION,
+  PHASE_GAME,
   PHASE_IDLE,
   PHASE_INPUTS,
   PHASE_METRIC,
@@ -21,7 +24,7 @@ import {
   type WorkerReply,
   type WorkerReplyGroup,
   type WorkerRequest,
-} from '../src/node/protocol.ts';
+} from '../src/pool/node/protocol.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('workers/analysis.node.ts must run as a worker thread');
@@ -51,32 +54,14 @@ function flushHeld(): void {
 }
 
 /**
- * Work a definition leaves behind (promise callbacks, an async run's continuation) runs after its
- * case's synchronous analysis. It must be charged to that case, not to the next one on this
- * worker: before a case is answered, every microtask it queued is run (a macrotask hop drains the
- * queue) with the phase PHASE_DEFERRED, so a callback that spins times this case out; and a
- * rejection nobody handled becomes this case's error.
+ * What a case leaves behind is charged to it (DeferredWork): a macrotask hop drains the microtask
+ * queue, with the phase PHASE_DEFERRED, so a callback that spins times this case out.
  */
-let unhandled: unknown[] = [];
-process.on('unhandledRejection', (reason) => {
-  unhandled.push(reason);
-});
-async function settleDeferredWork(): Promise<string | null> {
+const deferredWork = new DeferredWork(() => new Promise<void>((resolve) => setImmediate(resolve)));
+process.on('unhandledRejection', (reason) => deferredWork.rejected(reason));
+function settleDeferredWork(): Promise<string | null> {
   Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFERRED);
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  const rejected = unhandled;
-  unhandled = [];
-  if (rejected.length === 0) return null;
-  return `a promise it created was rejected and never handled: ${describeReason(rejected[0])}`;
-}
-
-function describeReason(reason: unknown): string {
-  if (reason instanceof Error) return `${reason.name}: ${reason.message}`;
-  try {
-    return String(reason);
-  } catch {
-    return 'a value that cannot be shown';
-  }
+  return deferredWork.settle();
 }
 
 const hooks = {
@@ -101,6 +86,7 @@ port.on('message', (request: WorkerRequest) => void handle(request));
 let lastSource: string | undefined;
 
 async function handle(request: WorkerRequest): Promise<void> {
+  if (request.type === 'games') return handleGames(request);
   if (request.source !== undefined) lastSource = request.source;
   if (request.type === 'describe') {
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
@@ -124,11 +110,8 @@ async function handle(request: WorkerRequest): Promise<void> {
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
     let reply: WorkerReply;
     try {
-      const known = request.answers?.[index];
-      const answers = new Map<string, ModelAnswer>(known ? Object.entries(known) : []);
       if (source === undefined) throw new Error('internal: a run without a definition reached a new worker');
-      // The pool describes every definition before it runs cases of it.
-      const round = analyzeSourceCaseRound(source, request.cases[index], request.settings, answers, hooks, request.fileName, { casesDescribed: true });
+      const round = runCaseRound(source, request.fileName, request.cases[index], request.settings, request.answers?.[index], hooks);
       if (round.kind === 'pending') reply = { type: 'pending', job: request.job, index, requests: round.requests };
       else {
         const { result, coalitions } = splitCoalitions(round.result);
@@ -143,6 +126,17 @@ async function handle(request: WorkerRequest): Promise<void> {
       reply = { type: 'failed', job: request.job, index, message: deferred, definitionError: false };
     }
     hold(reply, index === request.cases.length - 1);
+  }
+  Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
+}
+
+/** Table games, one after another, answered like a run's cases (no definition, so nothing deferred). */
+function handleGames(request: Extract<WorkerRequest, { type: 'games' }>): void {
+  for (let index = 0; index < request.games.length; index++) {
+    Atomics.store(progress, PROGRESS_CASE, index);
+    Atomics.store(progress, PROGRESS_PHASE, PHASE_GAME);
+    const { result, coalitions } = splitCoalitions(analyzeGameInWorker(request.games[index], request.settings));
+    hold({ type: 'result', job: request.job, index, result, ...(coalitions !== null && { coalitions }) }, index === request.games.length - 1);
   }
   Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
 }

@@ -1,5 +1,5 @@
 // A child process that hosts one analysis worker thread for the NodeAnalysisPool (see
-// src/node/worker-process.ts). Plain JavaScript: it only relays messages, so it needs no loader.
+// src/pool/node/worker-process.ts). Plain JavaScript: it only relays messages, so it needs no loader.
 //
 // Why a process around the thread: some allocations in a definition (`new Array(1e8).fill(7)`,
 // an array grown by push past V8's largest size) end in a fatal V8 error that aborts the whole

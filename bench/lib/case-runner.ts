@@ -5,7 +5,7 @@
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../src/engine/types.ts';
 import { analyzeSourceCase } from '../../src/sandbox/analyze-source.ts';
-import { NodeAnalysisPool } from '../../src/node/analysis-pool.ts';
+import { NodeAnalysisPool } from '../../src/pool/node/analysis-pool.ts';
 
 export interface CaseRunner {
   readonly workers: number;

@@ -14,7 +14,7 @@ import { endpointConfig } from '../../src/model/endpoint.ts';
 import { ModelHost, type HostRequest } from '../../src/model/model-host.ts';
 import { MemoryResponseCache } from '../../src/model/response-cache.ts';
 import { startFakeEndpoint } from '../../src/model/testing/fake-endpoint.ts';
-import { NodeAnalysisPool, type ModelResolver } from '../../src/node/analysis-pool.ts';
+import { NodeAnalysisPool, type ModelResolver } from '../../src/pool/node/analysis-pool.ts';
 import { MODEL_EIGHT_STEP_SOURCE } from '../lib/model-eight-step.ts';
 import { timeRuns } from '../lib/measure.ts';
 import type { WorkloadResult } from '../lib/result.ts';

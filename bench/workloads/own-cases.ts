@@ -6,7 +6,7 @@
  */
 import { DEFAULT_SETTINGS } from '../../src/engine/index.ts';
 import type { CaseDef } from '../../src/engine/types.ts';
-import { NodeAnalysisPool } from '../../src/node/analysis-pool.ts';
+import { NodeAnalysisPool } from '../../src/pool/node/analysis-pool.ts';
 import { timeRuns } from '../lib/measure.ts';
 import type { WorkloadResult } from '../lib/result.ts';
 import type { SuiteSizes } from '../lib/sizes.ts';

@@ -15,7 +15,7 @@ import { endpointConfig } from '../../src/model/endpoint.ts';
 import { ModelHost, type HostRequest } from '../../src/model/model-host.ts';
 import { MemoryResponseCache } from '../../src/model/response-cache.ts';
 import { startFakeEndpoint } from '../../src/model/testing/fake-endpoint.ts';
-import { NodeAnalysisPool, type ModelResolver } from '../../src/node/analysis-pool.ts';
+import { NodeAnalysisPool, type ModelResolver } from '../../src/pool/node/analysis-pool.ts';
 import { buildReplay } from '../../src/replay/index.ts';
 import { timeRuns } from '../lib/measure.ts';
 import type { WorkloadResult } from '../lib/result.ts';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry of `npm run blame`. Runs the command from a cached esbuild bundle (fast start), or
 // through tsx when esbuild is missing, and exits with the command's status.
-import { bundledEntry, projectRootFrom } from '../node/bundle-cache.mjs';
+import { bundledEntry, projectRootFrom } from '../pool/node/bundle-cache.mjs';
 
 async function load() {
   const url = bundledEntry(projectRootFrom(import.meta.url), 'src/cli/main.ts', 'blame-cli');

@@ -8,8 +8,9 @@ import { writeWhole } from './write-whole.ts';
 import { basename } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
-import { aggregateBatch, BatchStopper, studyBatchOptions } from '../engine/batch.ts';
-import { analyzeTableGame, type TableGame } from '../engine/table-game.ts';
+import type { TableGame } from '../engine/table-game.ts';
+import { runStudy, studyBatch } from '../pool/run-study.ts';
+import { nodeStudyPool } from '../pool/node/study-pool.ts';
 import { fixesUsed, type FixUsed } from '../engine/fix-choice.ts';
 import { toSessionGames, toTableGames } from '../session/games.ts';
 import { buildSession } from '../session/build-session.ts';
@@ -104,7 +105,7 @@ async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { updat
  * re-run: they answer what the --cache files and the endpoint do not (never written to a cache).
  */
 async function analyzeSource(source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions, carried?: readonly ModelCacheEntry[]): Promise<Analysis> {
-  const { NodeAnalysisPool } = await import('../node/analysis-pool.ts');
+  const { NodeAnalysisPool } = await import('../pool/node/analysis-pool.ts');
   // One worker per core, but no more than there are cases (a definition's own cases are counted only after describe).
   const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? availableParallelism()));
   // Model requests can take minutes: on a terminal, one line on stderr says how they go.
@@ -112,54 +113,39 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
   const model = await commandModelHostOrInputError(opts, liveLine, carried);
   const pool = new NodeAnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName, model });
   try {
-    let description;
-    try {
-      description = await pool.describe(source);
-    } catch (e) {
-      throw new InputError(`pipeline definition: ${(e as Error).message}`);
-    }
-    checkFixChoice(opts.settings.fixChoice, description.steps);
-    const study = cases ?? description.cases;
-    if (!study || study.length === 0) throw new InputError('no cases to analyse: the trace has none and the definition lists no "cases"');
-    // A shard analyses its part; the session keeps every case, so shards merge into the whole study.
-    const all = opts.shard ? shardOf(study, opts.shard) : study;
-    const range = description.range;
-    const batchOpts = studyBatchOptions(description, opts.settings.delta, opts.batchBound);
-    let results: CaseResult[];
-    let stoppedEarly = false;
     // A replay reads its outputs for the tool turns that reused a recorded result (--replay's toolsReused).
-    const keep = resultKeeper(opts.save !== undefined || opts.html !== undefined || needsOutputs(opts.repair) || opts.replay !== undefined, all.length);
-    if (opts.batchStop) {
-      // Analyse in chunks and feed results in case order, so where we stop does not depend on timing.
-      const stopper = new BatchStopper(batchOpts);
-      results = [];
-      const chunk = Math.max(8, size * 4);
-      outer: for (let start = 0; start < all.length; start += chunk) {
-        const part = await pool.run(source, all.slice(start, start + chunk), opts.settings, undefined, keep);
-        for (const r of part) {
-          results.push(r);
-          if (stopper.push(r)) {
-            stoppedEarly = true;
-            break outer;
-          }
-        }
-      }
-    } else {
-      results = all.length > 0 ? await pool.run(source, all, opts.settings, undefined, keep) : [];
-    }
-    // After a data-dependent stop only the checkpoint intervals keep their guarantee, so a
-    // Bernstein batch interval is reported at the anytime confidence the stop was decided with.
-    const reportOpts = stoppedEarly && batchOpts.bound === 'bernstein' ? { ...batchOpts, bound: 'anytime' as const } : batchOpts;
-    const batch = aggregateBatch(results, reportOpts);
-    if (stoppedEarly) batch.stoppedEarly = true;
+    const keepsOutputs = opts.save !== undefined || opts.html !== undefined || needsOutputs(opts.repair) || opts.replay !== undefined;
+    let keep = (result: CaseResult) => result;
+    const shard = opts.shard;
+    const outcome = await runStudy({
+      pool: nodeStudyPool(pool, (result) => keep(result)),
+      study: { source, fileName: sourceName, ...(cases && { cases }) },
+      settings: opts.settings,
+      batchBound: opts.batchBound,
+      batchStop: opts.batchStop,
+      model,
+      // A shard analyses its part; the session keeps every case, so shards merge into the whole study.
+      ...(shard && { pick: <T>(items: readonly T[]) => shardOf(items, shard) }),
+      onDescribed: (summary) => {
+        checkFixChoice(opts.settings.fixChoice, summary.steps);
+        const study = cases ?? summary.cases;
+        keep = resultKeeper(keepsOutputs, (shard ? shardOf(study, shard) : study).length);
+      },
+    });
+    if (outcome.status === 'bad-definition') throw new InputError(`pipeline definition: ${outcome.problem.message}`);
+    const description = outcome.status === 'no-cases' ? null : outcome.summary;
+    if (outcome.status === 'no-cases' || description === null) throw new InputError('no cases to analyse: the trace has none and the definition lists no "cases"');
+    const results = outcome.results.filter((r): r is CaseResult => r !== undefined);
+    const batch = outcome.batch;
     // Everything the host sent or found cached, also for cases that ended in an error.
     const usage = model?.totalUsage();
     if (usage && (usage.requests > 0 || usage.cacheHits > 0)) batch.usage = usage;
     const fixes = fixesUsed(description.steps, opts.settings.fixChoice);
+    const range = description.range;
     // The responses the results used, so a saved session or report re-analyses with no model.
     const wanted = new Set(results.flatMap((r) => r.modelKeys ?? []));
     const modelCache = model ? [...model.cache.entries()].filter((e) => wanted.has(e.key)).sort((x, y) => (x.key < y.key ? -1 : 1)) : [];
-    return { results, batch, pipeline: { name: description.name, source }, cases: [...study], fixes, settings: opts.settings, ...(range && { range }), ...(modelCache.length > 0 && { modelCache }), steps: description.steps };
+    return { results, batch, pipeline: { name: description.name, source }, cases: [...outcome.cases], fixes, settings: opts.settings, ...(range && { range }), ...(modelCache.length > 0 && { modelCache }), steps: description.steps };
   } finally {
     liveLine?.end();
     await pool.close();
@@ -239,13 +225,34 @@ async function analyzeSessions(opts: CliOptions, sessions: readonly { file: stri
   return analyzeSource(source, opts.pipeline !== undefined ? basename(opts.pipeline) : `${basename(file)} (stored pipeline)`, session.cases, rerunOpts, session.modelCache);
 }
 
-function analyzeGames(games: TableGame[], opts: CliOptions): Analysis {
+async function analyzeGames(games: TableGame[], opts: CliOptions): Promise<Analysis> {
   const misplaced = REPLAY_ONLY_OPTIONS.find((o) => opts.given.has(o));
   if (misplaced) throw new InputError(`${misplaced} does not apply to a game file (its values are already computed)`);
-  const part = opts.shard ? shardOf(games, opts.shard) : games;
-  const results = part.map((g) => analyzeTableGame(g, opts.settings));
   const range = games[0]?.range;
-  return { results, batch: aggregateBatch(results, studyBatchOptions(games[0] ?? {}, opts.settings.delta, opts.batchBound)), cases: [], games, settings: opts.settings, ...(range && { range }) };
+  const shard = opts.shard;
+  const part = shard ? shardOf(games, shard) : games;
+  if (part.length === 0) {
+    // A shard with no game of its own: nothing to start workers for.
+    return { results: [], batch: studyBatch([], games[0] ?? {}, opts.settings.delta, opts.batchBound, false), cases: [], games, settings: opts.settings, ...(range && { range }) };
+  }
+  const { NodeAnalysisPool } = await import('../pool/node/analysis-pool.ts');
+  // Game tables are analysed in workers, as the page does: one per core, no more than there are games.
+  const pool = new NodeAnalysisPool({ size: Math.max(1, Math.min(availableParallelism(), part.length)), timeoutMs: opts.timeoutMs });
+  try {
+    const outcome = await runStudy({
+      pool: nodeStudyPool(pool),
+      study: { fileName: basename(opts.file), cases: [], games },
+      settings: opts.settings,
+      batchBound: opts.batchBound,
+      batchStop: opts.batchStop,
+      ...(shard && { pick: <T>(items: readonly T[]) => shardOf(items, shard) }),
+    });
+    if (outcome.status !== 'done') throw new Error(`internal: a study of games ended ${outcome.status}`);
+    const results = outcome.results.filter((r): r is CaseResult => r !== undefined);
+    return { results, batch: outcome.batch, cases: [], games, settings: opts.settings, ...(range && { range }) };
+  } finally {
+    await pool.close();
+  }
 }
 
 async function analyze(opts: CliOptions): Promise<Analysis> {

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../engine/index.ts';
 import type { CaseDef, CaseResult } from '../engine/types.ts';
-import { NodeAnalysisPool } from '../node/analysis-pool.ts';
+import { NodeAnalysisPool } from '../pool/node/analysis-pool.ts';
 import { analyzeSourceCase } from '../sandbox/analyze-source.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
 

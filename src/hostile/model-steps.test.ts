@@ -2,7 +2,7 @@
  * Hostile model-step definitions: steps that call `llm` with huge prompts or ask for
  * requests without bound fail their own case with a clear message, before anything is fetched.
  * The pool-level cases (a step that catches its suspension and spins, a step asking for one new
- * request per round for ever) are in src/node/model-pool.test.ts.
+ * request per round for ever) are in src/pool/node/model-pool.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, type ModelAnswer } from '../engine/index.ts';

@@ -9,8 +9,8 @@
  * the workers as single self-contained files for that). The worker's port is transferred to the
  * worker itself, so Comlink calls go from the page to the worker without a relay.
  */
-import type { AnalysisWorker } from './protocol.ts';
-import { watchHeartbeat } from './frame-heartbeat.ts';
+import type { AnalysisWorker } from '../../pool/page/protocol.ts';
+import { watchHeartbeat } from '../../pool/page/frame-heartbeat.ts';
 
 /** Relative to the page: the build puts public/ files at its root, beside index.html. */
 const FRAME_FILE = 'analysis-frame.html';

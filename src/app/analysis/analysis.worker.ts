@@ -6,16 +6,18 @@
  */
 import * as Comlink from 'comlink';
 import { ensureLockdown } from '../../sandbox/lockdown.ts';
-import { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_IDLE, PHASE_INPUTS, PHASE_METRIC } from '../../engine/pool-contract.ts';
-import { analyzeSourceCaseRound, compileChecked, describeForAnalysis } from '../../sandbox/analyze-source.ts';
+import { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_IDLE, PHASE_INPUTS, PHASE_METRIC } from '../../pool/contract.ts';
+import { compileChecked, describeForAnalysis } from '../../sandbox/analyze-source.ts';
 import { summarizeDefinition } from '../../engine/definition-summary.ts';
-import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
-import { analyzeTableGame } from '../../engine/index.ts';
+import type { ModelAnswer } from '../../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
-import type { TableGame } from '../../formats/game.ts';
+import type { TableGame } from '../../engine/table-game.ts';
 import { errorResult } from '../../engine/case-result.ts';
 import { splitCoalitions } from '../../engine/packed-coalitions.ts';
-import { isConnectMessage, type CaseDoneMessage, type LoadOutcome, type WatchdogMessage } from './protocol.ts';
+import { isConnectMessage, type AnalysisWorkerApi, type CallOutcome, type CaseDoneMessage, type LoadOutcome, type WatchdogMessage } from '../../pool/page/protocol.ts';
+import { DeferredWork } from '../../pool/worker/deferred-work.ts';
+import { runCaseRound } from '../../pool/worker/case-round.ts';
+import { analyzeGameInWorker } from '../../pool/worker/game.ts';
 import { describeProblem } from './definition-summary.ts';
 import { withModelUse } from './uses-model.ts';
 
@@ -38,18 +40,6 @@ function report(step: number): void {
 const watchdogHooks = { onStepStart: report, onMetricStart: () => report(PHASE_METRIC), onInputsStart: () => report(PHASE_INPUTS) };
 
 /**
- * Work a definition leaves behind (promise callbacks, an async run's continuation) runs after its
- * case's synchronous analysis; it is charged to that case: the call answers only once every
- * microtask it queued has run (a callback that spins keeps this call busy, so the page's timer
- * blames this case), and a rejection nobody handled becomes this case's error. Two task hops,
- * because the browser reports unhandled rejections in a task of their own.
- */
-let unhandled: unknown[] = [];
-self.addEventListener('unhandledrejection', (event) => {
-  event.preventDefault();
-  unhandled.push(event.reason);
-});
-/**
  * One task hop. `scheduler.postTask` stays on this thread; a MessageChannel message goes through
  * the browser's IPC thread and back, and under load the worker sleeps until it is woken (about 2 ms
  * a case with other processes on the cores, as much as the analysis of a small case; bench/README.md,
@@ -71,21 +61,16 @@ const hop: () => Promise<void> =
           };
           channel.port2.postMessage(null);
         });
-async function settleDeferredWork(): Promise<string | null> {
+/** Two task hops, because the browser reports unhandled rejections in a task of their own. */
+const deferredWork = new DeferredWork(async () => {
   await hop();
   await hop();
-  const rejected = unhandled;
-  unhandled = [];
-  if (rejected.length === 0) return null;
-  const reason = rejected[0];
-  let text: string;
-  try {
-    text = reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
-  } catch {
-    text = 'a value that cannot be shown';
-  }
-  return `a promise it created was rejected and never handled: ${text}`;
-}
+});
+self.addEventListener('unhandledrejection', (event) => {
+  event.preventDefault();
+  deferredWork.rejected(event.reason);
+});
+const settleDeferredWork = () => deferredWork.settle();
 
 const api = {
   /**
@@ -121,17 +106,16 @@ const api = {
    * `answers` are the model responses known so far (model steps); a case that needs more returns
    * the requests it waits for, and the page calls again once it has them.
    */
-  async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>): Promise<CaseResult | { pending: PendingRequest[] }> {
+  async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>): Promise<CallOutcome> {
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     const { players } = loaded;
     reportedStep = PHASE_IDLE;
     // From its start, so the page can tell a case that never started (its inputs still on the way).
     if (watch) report(PHASE_DEFINITION);
-    let outcome: CaseResult | { pending: PendingRequest[] };
+    let outcome: CallOutcome;
     try {
-      const known = new Map<string, ModelAnswer>(answers ? Object.entries(answers) : []);
       // Every load described the definition here or in another worker of the pool first.
-      const round = analyzeSourceCaseRound(loaded.source, caseDef, settings, known, watch ? watchdogHooks : undefined, loaded.fileName, { casesDescribed: true });
+      const round = runCaseRound(loaded.source, loaded.fileName, caseDef, settings, answers, watch ? watchdogHooks : undefined);
       outcome = round.kind === 'pending' ? { pending: round.requests } : round.result;
     } catch (error) {
       outcome = errorResult(caseDef.id, players, settings, error instanceof Error ? error.message : String(error));
@@ -156,15 +140,9 @@ const api = {
   },
 
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult {
-    try {
-      return analyzeTableGame(game, settings);
-    } catch (error) {
-      return errorResult(game.id, game.players, settings, error instanceof Error ? error.message : String(error));
-    }
+    return analyzeGameInWorker(game, settings);
   },
-};
-
-export type AnalysisWorkerApi = typeof api;
+} satisfies AnalysisWorkerApi;
 
 self.addEventListener('message', function connect(event: MessageEvent) {
   if (!isConnectMessage(event.data)) return;

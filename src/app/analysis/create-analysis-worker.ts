@@ -1,4 +1,4 @@
-import type { AnalysisWorker } from './protocol.ts';
+import type { AnalysisWorker } from '../../pool/page/protocol.ts';
 import { createFramedWorker } from './analysis-frame.ts';
 // The worker's bundle (vite.config.ts: one classic script), by URL: it is started from a frame.
 import analysisWorkerUrl from './analysis.worker.ts?worker&url';

@@ -1,4 +1,4 @@
-import type { DefinitionProblem } from './protocol.ts';
+import type { DefinitionProblem } from '../../pool/page/protocol.ts';
 
 /**
  * A compile error as plain data, with the line and column of the user's file when the message

@@ -11,7 +11,7 @@ import { buildReplay } from '../../replay/index.ts';
 import { analyzeWithModel } from '../../replay/testing/model-loop.ts';
 import { scriptedModel, WHOWHEN_LOG } from '../../replay/testing/runs.ts';
 import { analyzeSourceCaseRound } from '../../sandbox/analyze-source.ts';
-import type { PoolJob } from '../analysis/analysis-pool.ts';
+import type { PoolJob } from '../../pool/page/analysis-pool.ts';
 import { settle } from '../testing/settle.ts';
 import { CacheCount, type CountPool } from './cache-count.svelte.ts';
 

@@ -6,7 +6,7 @@
 import type { AnalysisSettings } from '../../engine/types.ts';
 import type { AsyncResponseStore } from '../../model/model-host.ts';
 import type { ReplayDefinition } from '../../replay/index.ts';
-import type { PageAnalysisPool } from '../analysis/analysis-pool.ts';
+import type { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import { CacheCountResolver } from './cache-count.ts';
 
 export type CountState =

@@ -8,7 +8,7 @@
  * after it as recorded, where a stand-in never does.
  */
 import { NO_USAGE, type ModelAnswer, type ModelResponse, type ModelUsage, type ChatRequest, type PendingRequest } from '../../engine/model-call.ts';
-import type { ModelResolver } from '../../engine/pool-contract.ts';
+import type { ModelResolver } from '../../pool/contract.ts';
 import type { AsyncResponseStore } from '../../model/model-host.ts';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -8,7 +8,7 @@ import type { ReplayDefinition } from '../../replay/index.ts';
 import type { OpenRun, RunsState } from '../runs/runs-state.svelte.ts';
 import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 import type { StudyOpener } from '../state/study-opener.svelte.ts';
-import { PageAnalysisPool } from '../analysis/analysis-pool.ts';
+import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { CacheCount } from './cache-count.svelte.ts';
 import { ContrastRun, type AnalyseCases } from './contrast-run.svelte.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { summarizeDefinition } from '../../engine/definition-summary.ts';
 import { compilePipeline } from '../../sandbox/compile.ts';
-import type { LoadOutcome } from '../analysis/protocol.ts';
+import type { LoadOutcome } from '../../pool/page/protocol.ts';
 import { readToolNames } from './tool-names.ts';
 
 /** What an analysis worker's load does, in this process. */

@@ -4,7 +4,7 @@
  * definition in an analysis worker whose one case lists the names, and only that plain list
  * comes back. The replay then makes those tools' turns players and runs their stub on a changed call.
  */
-import type { LoadOutcome } from '../analysis/protocol.ts';
+import type { LoadOutcome } from '../../pool/page/protocol.ts';
 import { toolsProbe } from '../../replay/index.ts';
 
 /** The names, from the probe compiled by `load` (an analysis worker), or the problem naming the file. */

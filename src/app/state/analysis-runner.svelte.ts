@@ -6,9 +6,11 @@
  * raw (never a proxy).
  */
 import { nextPaint } from './next-paint.ts';
-import { aggregateBatch, DEFAULT_SETTINGS, keptResult, studyBatchOptions } from '../../engine/index.ts';
+import { DEFAULT_SETTINGS, keptResult } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
-import { PageAnalysisPool, type WorkItem } from '../analysis/analysis-pool.ts';
+import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
+import { runStudy, studyBatch } from '../../pool/run-study.ts';
+import type { StudyPool } from '../../pool/study-pool.ts';
 import { ModelConnection } from '../model/model-connection.svelte.ts';
 import { ResponseStore } from '../model/response-store.ts';
 import { ModelHost, type ModelProgress } from '../../model/model-host.ts';
@@ -18,7 +20,7 @@ import type { ModelUsage } from '../../engine/model-call.ts';
 import { endpointConfig } from '../../model/endpoint.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
-import type { DefinitionProblem, DefinitionSummary, LoadOutcome } from '../analysis/protocol.ts';
+import type { DefinitionProblem, DefinitionSummary, LoadOutcome } from '../../pool/page/protocol.ts';
 import { definitionFileName, type Study } from '../importing/study.ts';
 import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
@@ -57,6 +59,13 @@ export class AnalysisRunner {
   settings = $state.raw<AnalysisSettings>({ ...DEFAULT_SETTINGS });
   /** How the batch CI is computed; changes only the aggregation, never re-runs cases. */
   batchBound = $state<BatchBound>('normal');
+  /**
+   * Stop analysing once the top step is separated from every other (the command's --batch-stop,
+   * decided under `batchBound`): the next analysis stops there; the batch counts the cases up to it.
+   */
+  batchStop = $state(false);
+  /** Where the last analysis stopped early, under which settings (key): the batch counts the first `at` items. */
+  #stopped = $state.raw<{ key: string; at: number } | null>(null);
   /** Results by case index for the current settings (undefined = not analysed yet). */
   results = $state.raw<(CaseResult | undefined)[]>([]);
   progress = $state.raw<RunProgress | null>(null);
@@ -200,6 +209,7 @@ export class AnalysisRunner {
     this.cancel();
     this.#cache.clear();
     this.endpointWait.reset();
+    this.#stopped = null;
     this.study = study;
     this.editProblem = null;
     if (!options.edited) this.openedSource = study.pipeline?.source ?? null;
@@ -261,6 +271,7 @@ export class AnalysisRunner {
     this.cancel();
     this.#cache.clear();
     this.endpointWait.reset();
+    this.#stopped = null;
     this.study = null;
     this.definition = { status: 'none' };
     this.editProblem = null;
@@ -283,6 +294,15 @@ export class AnalysisRunner {
     this.#autosave.schedule();
   }
 
+  /**
+   * Turns the early stop on or off. On, it decides the next analysis; off after an analysis that
+   * stopped early, the cases after the stop are analysed now.
+   */
+  setBatchStop(on: boolean): void {
+    this.batchStop = on;
+    if (!on && this.#stopped !== null && this.#stopped.key === this.#key()) void this.analyze();
+  }
+
   /** Chooses the fix a step uses. */
   chooseFix(step: string, fix: string): void {
     this.updateSettings({ fixChoice: { ...(this.settings.fixChoice ?? {}), [step]: fix } });
@@ -297,22 +317,16 @@ export class AnalysisRunner {
     this.cancel();
     const key = this.#key();
     const results = this.#cacheEntry(key);
-    const items: WorkItem[] = [];
-    study.cases.forEach((caseDef, index) => {
-      if (results[index] === undefined) items.push({ kind: 'case', index, caseDef });
-    });
-    study.games.forEach((game, gameIndex) => {
-      const index = study.cases.length + gameIndex;
-      if (results[index] === undefined) items.push({ kind: 'game', index, game });
-    });
+    const missing = results.filter((r) => r === undefined).length;
     if (!(this.previousShown && results.every((r) => r === undefined))) {
       this.previousShown = false;
       this.results = [...results];
     }
     const startedAt = performance.now();
     const done = results.filter((r) => r !== undefined).length;
-    this.progress = { status: items.length === 0 ? 'done' : 'running', done, total: this.itemCount, cost: sumCost(results), startedAt, doneThisRun: 0, elapsedMs: 0 };
-    if (items.length === 0) return;
+    this.progress = { status: missing === 0 ? 'done' : 'running', done, total: this.itemCount, cost: sumCost(results), startedAt, doneThisRun: 0, elapsedMs: 0 };
+    if (missing === 0) return;
+    if (this.#stopped?.key === key) this.#stopped = null;
 
     const abort = new AbortController();
     this.#abort = abort;
@@ -320,26 +334,29 @@ export class AnalysisRunner {
     const pool = this.#getPool();
     pool.caseTimeoutMs = this.caseTimeoutS * 1000;
     await nextPaint();
-    const outcome = await pool.run(
-      {
-        items,
-        source: study.pipeline?.source,
-        fileName: definitionFileName(study),
-        settings: this.settings,
-        players: this.steps,
-        model: this.endpointWait.resolver(this.#modelHost()),
-        onResult: (index, received) => {
-          if (run !== this.#runCounter || this.endpointWait.holds(received)) return;
-          // The tab keeps each case's outputs within its share, however many cases the study has.
-          const result = keptResult(received, this.itemCount);
-          results[index] = result;
-          this.#pendingKey = key;
-          this.#pending.push({ index, result });
-          this.#scheduleFlush(key);
-        },
+    const studyPool: StudyPool = { size: this.workerCount, describe: (source, fileName) => pool.load(source, fileName), run: (job, signal) => pool.run(job, signal) };
+    const summary = this.definition.status === 'ready' ? this.definition.summary : undefined;
+    const outcome = await runStudy({
+      pool: studyPool,
+      // A study of games only needs no definition (one that does not compile does not stop them).
+      study: { ...(study.cases.length > 0 && { source: study.pipeline?.source }), fileName: definitionFileName(study), cases: study.cases, games: study.games },
+      settings: this.settings,
+      batchBound: this.batchBound,
+      batchStop: this.batchStop,
+      ...(summary && { summary }),
+      model: this.endpointWait.resolver(this.#modelHost()),
+      known: results,
+      signal: abort.signal,
+      onResult: (index, received) => {
+        if (run !== this.#runCounter || this.endpointWait.holds(received)) return;
+        // The tab keeps each case's outputs within its share, however many cases the study has.
+        const result = keptResult(received, this.itemCount);
+        results[index] = result;
+        this.#pendingKey = key;
+        this.#pending.push({ index, result });
+        this.#scheduleFlush(key);
       },
-      abort.signal,
-    );
+    });
     if (run !== this.#runCounter) return;
     this.#flush(key);
     this.#abort = null;
@@ -350,7 +367,9 @@ export class AnalysisRunner {
       void this.analyze();
       return;
     }
-    this.progress = { ...this.progress!, status: outcome === 'done' ? 'done' : 'cancelled', elapsedMs: performance.now() - startedAt };
+    const stoppedAt = outcome.status === 'done' ? outcome.stoppedAt : undefined;
+    if (stoppedAt !== undefined) this.#stopped = { key, at: stoppedAt };
+    this.progress = { ...this.progress!, status: outcome.status === 'cancelled' ? 'cancelled' : 'done', elapsedMs: performance.now() - startedAt };
     this.#saveNow();
   }
 
@@ -498,11 +517,14 @@ export class AnalysisRunner {
   }
 
   #aggregate(): BatchResult | null {
-    const finished = this.results.filter((r): r is CaseResult => r !== undefined);
+    // Stopped early under these settings: the batch counts the cases up to the stop.
+    const stoppedAt = this.#stopped !== null && this.#stopped.key === this.#key() ? this.#stopped.at : undefined;
+    const counted = stoppedAt === undefined ? this.results : this.results.slice(0, stoppedAt);
+    const finished = counted.filter((r): r is CaseResult => r !== undefined);
     if (finished.length === 0) return null;
     // The definition's own range and threshold (or the first game's range), as the command uses them.
     const study = this.definition.status === 'ready' ? this.definition.summary : (this.study?.games[0] ?? {});
-    return aggregateBatch(finished, studyBatchOptions(study, this.settings.delta, this.batchBound));
+    return studyBatch(finished, study, this.settings.delta, this.batchBound, stoppedAt !== undefined);
   }
 
   #getPool(): RunnerPool {

@@ -11,7 +11,8 @@ import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import { testResult } from '../../engine/testing/results.ts';
 import type { Study } from '../importing/study.ts';
 import { Navigation } from '../navigation/navigation.svelte.ts';
-import { FakePool } from '../testing/fake-pool.ts';
+import { FakePool, fakeResult, fakeSummary } from '../testing/fake-pool.ts';
+import { BatchStopper, studyBatchOptions } from '../../engine/batch.ts';
 import { poolSize } from '../analysis/pool-size.ts';
 import { useFakeEndpoints } from '../../model/testing/use-fake-endpoints.ts';
 import { settle } from '../testing/settle.ts';
@@ -206,6 +207,28 @@ describe('AnalysisRunner settings', () => {
     expect(bernstein).not.toEqual(normal);
     expect(bernstein[1] - bernstein[0]).toBeGreaterThan(normal[1] - normal[0]);
     expect(pool.jobs).toHaveLength(1);
+  });
+
+  it('stops once the top step separates when asked (the command\'s batch stop), and analyses the rest when no longer asked', async () => {
+    const { runner, pool } = setup();
+    runner.batchBound = 'anytime';
+    runner.batchStop = true;
+    const ids100 = Array.from({ length: 100 }, (_, k) => `q${k}`);
+    await runner.openStudy(study(ids100));
+    // The reference: the fake pool's results fed in case order to the stopper directly.
+    const stopper = new BatchStopper(studyBatchOptions(fakeSummary(SOURCE), DEFAULT_SETTINGS.delta, 'anytime'));
+    const reference = study(ids100).cases.findIndex((caseDef, index) => stopper.push(fakeResult({ kind: 'case', index, caseDef }, { settings: DEFAULT_SETTINGS, players: ['plan', 'act'] }))) + 1;
+    expect(reference).toBeGreaterThan(1);
+    expect(reference).toBeLessThan(100);
+    expect(runner.finishedResults()).toHaveLength(reference);
+    expect(runner.batch?.stoppedEarly).toBe(true);
+    expect(runner.batch?.analyzed).toBe(reference);
+    expect(runner.progress?.status).toBe('done');
+    expect(pool.jobs.length).toBeGreaterThan(0);
+    runner.setBatchStop(false);
+    await settle(() => runner.finishedResults().length === 100 && runner.progress?.status === 'done', 'the rest analysed');
+    expect(runner.finishedResults()).toHaveLength(100);
+    expect(runner.batch?.stoppedEarly).toBeUndefined();
   });
 
   it('gives a new study the defaults, and passes its case time limit to the pool', async () => {

@@ -1,4 +1,4 @@
-import type { DefinitionSummary } from '../analysis/protocol.ts';
+import type { DefinitionSummary } from '../../pool/page/protocol.ts';
 import { namedRecord } from '../../engine/named-record.ts';
 
 /** Each step's default fix (its first), by step name. */

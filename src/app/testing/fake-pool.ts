@@ -11,8 +11,8 @@ import { isModelFailure, requestKey } from '../../engine/model-call.ts';
 import { errorResult } from '../../engine/case-result.ts';
 import { testResult } from '../../engine/testing/results.ts';
 import type { CaseResult } from '../../engine/types.ts';
-import type { PoolJob, WorkItem } from '../analysis/analysis-pool.ts';
-import type { DefinitionSummary, LoadOutcome } from '../analysis/protocol.ts';
+import type { PoolJob, WorkItem } from '../../pool/page/analysis-pool.ts';
+import type { DefinitionSummary, LoadOutcome } from '../../pool/page/protocol.ts';
 
 /** The steps a fake definition names (`steps: plan, act`), or two default ones. */
 export function fakeSteps(source: string): string[] {

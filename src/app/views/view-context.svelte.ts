@@ -3,7 +3,7 @@
  * is), and the rows of the case list in its current filter and sort (also the order previous/next
  * case follow). Built once per open study by StudyView.
  */
-import type { DefinitionSummary } from '../analysis/protocol.ts';
+import type { DefinitionSummary } from '../../pool/page/protocol.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
 import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 import type { CompareTarget } from '../compare/compare-target.svelte.ts';

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SETTINGS } from '../engine/index.ts';
-import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
-import { oneStepSource } from '../sandbox/testing/one-step.ts';
-import { REFUND_POLICY_SOURCE } from '../sandbox/testing/refund-policy.ts';
-import { analyzeSourceCase } from '../sandbox/analyze-source.ts';
+import { DEFAULT_SETTINGS } from '../../engine/index.ts';
+import { analyzeTableGame, type TableGame } from '../../engine/table-game.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import { oneStepSource } from '../../sandbox/testing/one-step.ts';
+import { REFUND_POLICY_SOURCE } from '../../sandbox/testing/refund-policy.ts';
+import { analyzeSourceCase } from '../../sandbox/analyze-source.ts';
 import { NodeAnalysisPool, PipelineDefinitionError, preparationAllowanceMs } from './analysis-pool.ts';
 import { WorkerProcess } from './worker-process.ts';
 import type { WorkerReply, WorkerRequest, WorkerWhere } from './protocol.ts';
@@ -69,7 +70,8 @@ describe('NodeAnalysisPool', () => {
       const runs = requests.filter((r) => r.type === 'run');
       expect(runs.length).toBeGreaterThan(3);
       // describe (refund), its batches, describe (noisy), its run, the refund run again (two batches): a source only at each switch.
-      expect(requests.map((r) => (r.source === undefined ? '-' : r.source === REFUND_POLICY_SOURCE ? 'R' : 'N')).join('').replace(/-+/g, '-')).toBe('R-N-R-');
+      const sourceOf = (r: WorkerRequest) => (r.type === 'games' ? undefined : r.source);
+      expect(requests.map((r) => (sourceOf(r) === undefined ? '-' : sourceOf(r) === REFUND_POLICY_SOURCE ? 'R' : 'N')).join('').replace(/-+/g, '-')).toBe('R-N-R-');
       expect(first.every((r) => r.error === undefined)).toBe(true);
       expect(other[0].error).toBeUndefined();
       expect(again.map((r) => r.shapley)).toEqual(first.slice(0, 2).map((r) => r.shapley));
@@ -100,7 +102,7 @@ export default {
       expect(listed[0].error).toBe('case "c0": timed out after 1.5 s in step "a"');
       expect(listed.slice(1).map((r) => r.error ?? r.factualOutputs?.a)).toEqual(cases.slice(1).map((c) => (c.inputs.x % 2 ? 'bad' : 'ok')));
       expect(listed).toEqual(given);
-      const runSources = sent.mock.calls.map(([request]) => request as WorkerRequest).filter((r) => r.type === 'run' && r.source !== undefined);
+      const runSources = sent.mock.calls.map(([request]) => request as WorkerRequest).filter((r): r is Extract<WorkerRequest, { type: 'run' }> => r.type === 'run' && r.source !== undefined);
       expect(runSources.length).toBeGreaterThan(0);
       for (const request of runSources) expect(request.source).not.toContain('"c59"');
     } finally {
@@ -358,5 +360,34 @@ export default {
     const results: CaseResult[] = await pending;
     for (const result of results) expect(result.error).toMatch(/the pool was closed$/);
     await expect(pool.describe(REFUND_POLICY_SOURCE)).rejects.toThrow('the pool was closed');
+  });
+});
+
+describe('NodeAnalysisPool table games', () => {
+  /** Three players; v by bitmask, a different table per game so each result is its own. */
+  const game = (id: string, k: number): TableGame => ({ id, players: ['a', 'b', 'c'], values: Float64Array.from({ length: 8 }, (_, mask) => ((mask * (k + 3)) % 7) / 7) });
+
+  it('analyses games in its workers, in batches, with the results the engine gives inline, in game order', async () => {
+    const sent = vi.spyOn(WorkerProcess.prototype, 'postMessage');
+    try {
+      const games = Array.from({ length: 9 }, (_, k) => game(`g${k}`, k));
+      const seen: number[] = [];
+      const results = await makePool(2).runGames(games, DEFAULT_SETTINGS, (index) => seen.push(index));
+      expect(results).toEqual(games.map((g) => analyzeTableGame(g, DEFAULT_SETTINGS)));
+      expect([...seen].sort((x, y) => x - y)).toEqual(games.map((_, k) => k));
+      const batches = sent.mock.calls.map(([request]) => request as WorkerRequest).filter((r) => r.type === 'games');
+      // batchSizeFor(9 games, 2 workers) = 3: three batches, every game sent once.
+      expect(batches.map((r) => r.games.length)).toEqual([3, 3, 3]);
+    } finally {
+      sent.mockRestore();
+    }
+  });
+
+  it('gives a game the engine refuses an error result naming it, and the others their results', async () => {
+    const bad: TableGame = { id: 'bad', players: ['a', 'b'], values: Float64Array.of(0, 1, 1) };
+    const results = await makePool(1).runGames([game('g0', 0), bad, game('g2', 2)], DEFAULT_SETTINGS);
+    expect(results[1].error).toBe('game "bad": 3 values for 2 players (expected 4)');
+    expect(results[0]).toEqual(analyzeTableGame(game('g0', 0), DEFAULT_SETTINGS));
+    expect(results[2]).toEqual(analyzeTableGame(game('g2', 2), DEFAULT_SETTINGS));
   });
 });

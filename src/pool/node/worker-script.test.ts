@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { REFUND_POLICY_SOURCE } from '../sandbox/testing/refund-policy.ts';
+import { REFUND_POLICY_SOURCE } from '../../sandbox/testing/refund-policy.ts';
 import type { WorkerReply } from './protocol.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
@@ -35,7 +35,7 @@ describe('analysis worker entry', () => {
   });
 
   it('has a tsx bootstrap fallback that behaves the same', async () => {
-    const replies = await describeWith(new URL('../../workers/analysis.node.bootstrap.mjs', import.meta.url));
+    const replies = await describeWith(new URL('../../../workers/analysis.node.bootstrap.mjs', import.meta.url));
     expect(replies.map((r) => r.type)).toEqual(['ready', 'described']);
     expect(replies[1]).toMatchObject({ job: 1, description: { name: 'refund-policy' } });
   });

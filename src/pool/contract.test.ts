@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelAnswer, PendingRequest } from './model-call.ts';
+import type { ModelAnswer, PendingRequest } from '../engine/model-call.ts';
 import {
   batchSizeFor,
   definitionTimedOutMessage,
@@ -12,8 +12,8 @@ import {
   timedOutResult,
   withModelUsage,
   type ModelResolver,
-} from './pool-contract.ts';
-import { errorResult } from './case-result.ts';
+} from './contract.ts';
+import { errorResult } from '../engine/case-result.ts';
 
 const settings = { method: 'exact' as const };
 const request = (key: string, step = 'classify'): PendingRequest => ({ key, step, request: { model: 'm', messages: [{ role: 'user', content: key }] } });

@@ -1,6 +1,6 @@
 /**
  * A pool of analysis workers (Comlink). Cases go to whichever worker is free in batches, one
- * call per batch (as the command's Node pool does, with larger batches: page-batch-size.ts), so a worker goes straight from one case to the
+ * call per batch (as the command's Node pool does, with larger batches: the contract's PAGE_MAX_BATCH), so a worker goes straight from one case to the
  * next instead of idling for a round trip; it posts each case's outcome as it finishes. Every case
  * is timed on its own, and a worker that runs past the limit is terminated and replaced, so a
  * hostile or buggy definition costs one case (see #runBatch and #runItem), never the page. A worker
@@ -12,12 +12,12 @@
 import * as Comlink from 'comlink';
 import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
-import type { TableGame } from '../../formats/game.ts';
-import type { AnalysisWorkerApi } from './analysis.worker.ts';
+import type { TableGame } from '../../engine/table-game.ts';
 import { errorResult } from '../../engine/case-result.ts';
 import {
   batchSizeFor,
   caseErrorResult,
+  pageBatchSize,
   definitionTimedOutMessage,
   nextModelAnswers,
   PHASE_DEFINITION,
@@ -27,28 +27,14 @@ import {
   timedOutResult,
   withModelUsage,
   type ModelResolver,
-} from '../../engine/pool-contract.ts';
-import { isCaseDoneMessage, isWatchdogMessage, type AnalysisWorker, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';
+} from '../contract.ts';
+import { isCaseDoneMessage, isWatchdogMessage, type AnalysisWorker, type AnalysisWorkerApi, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';
 import { CallGate, type Release } from './call-gate.ts';
+import type { PoolJob, WorkItem } from '../study-pool.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
 import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
-import { pageBatchSize } from './page-batch-size.ts';
 
-export type WorkItem = { kind: 'case'; index: number; caseDef: CaseDef } | { kind: 'game'; index: number; game: TableGame };
-
-export interface PoolJob {
-  items: readonly WorkItem[];
-  /** The pipeline definition the cases run against (not needed for table games). */
-  source?: string;
-  /** Its file name, for messages that point at a line. */
-  fileName?: string;
-  settings: AnalysisSettings;
-  /** Step names, for the result of a case that could not run. */
-  players: readonly string[];
-  onResult(index: number, result: CaseResult): void;
-  /** Answers model steps' requests (cache, then endpoint); without it a model call is a per-case error. */
-  model?: ModelResolver;
-}
+export type { PoolJob, WorkItem };
 
 export { batchSizeFor };
 
@@ -67,7 +53,7 @@ interface Slot {
   source: string | null;
   /** A call into this worker is in flight. */
   busy: boolean;
-  /** The step the running case last started (a step index or a PHASE_* marker of engine/pool-contract.ts), from the worker's watchdog messages. */
+  /** The step the running case last started (a step index or a PHASE_* marker of pool/contract.ts), from the worker's watchdog messages. */
   currentStep: number | null;
   /** Called with each case outcome a running batch posts (position in the batch). */
   onCaseDone: ((position: number, outcome: CallOutcome) => void) | null;
@@ -438,7 +424,7 @@ export class PageAnalysisPool {
     return true;
   }
 
-  /** A definition's compile gets a case's time limit plus the allowance for its size (engine/pool-contract.ts). */
+  /** A definition's compile gets a case's time limit plus the allowance for its size (pool/contract.ts). */
   #loadLimitMs(source: string): number {
     return this.caseTimeoutMs + preparationAllowanceMs(source);
   }

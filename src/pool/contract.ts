@@ -6,12 +6,20 @@
  * case is, the error results of a case stopped or lost, and the rounds of model requests. How each
  * pool stops a worker is its own (Web Workers cannot be asked where they are while they spin).
  */
-import type { ModelAnswer, ModelUsage, PendingRequest } from './model-call.ts';
-import type { AnalysisSettings, CaseResult, ErrorCaseResult } from './types.ts';
-import { errorResult } from './case-result.ts';
+import type { ModelAnswer, ModelUsage, PendingRequest } from '../engine/model-call.ts';
+import type { AnalysisSettings, CaseResult, ErrorCaseResult } from '../engine/types.ts';
+import { errorResult } from '../engine/case-result.ts';
 
 /** Largest batch of cases per call: small, so the work still spreads evenly over the workers. */
 export const MAX_BATCH = 16;
+
+/**
+ * Largest batch of cases the page sends a worker in one call. In the page each batch's answer and
+ * the next batch go through the page's main thread, which on a 2-core machine often answers
+ * 25-70 ms late while it renders or stores results: traces of the 400-case agent demo showed each
+ * of 2 workers idle 0.2-0.9 s between its 12-13 batches (bench/README.md, "Page speed").
+ */
+export const PAGE_MAX_BATCH = 48;
 
 /** Rounds of model requests one case may take before it is given up (a definition that asks for ever new requests). */
 export const MAX_MODEL_ROUNDS = 500;
@@ -26,6 +34,8 @@ export const PHASE_DEFERRED = -4;
 export const PHASE_INPUTS = -5;
 /** Not started: the worker was still receiving the case (its inputs copied across to it). */
 export const PHASE_RECEIVING = -6;
+/** Analysing a table game (it has no steps to name). */
+export const PHASE_GAME = -7;
 
 /** " in step \"x\"", " in the metric", ...: where a case was when it was stopped ('' when unknown). */
 export function phaseText(phase: number | null, players: readonly string[]): string {
@@ -50,6 +60,11 @@ export interface ModelResolver {
 /** About two batches per worker for a short run, so the workers finish together; `max` (MAX_BATCH) for long ones. */
 export function batchSizeFor(cases: number, workers: number, max = MAX_BATCH): number {
   return Math.max(1, Math.min(max, Math.ceil(cases / (2 * Math.max(1, workers)))));
+}
+
+/** The batch rule (batchSizeFor) with the page's larger cap. */
+export function pageBatchSize(cases: number, workers: number): number {
+  return batchSizeFor(cases, workers, PAGE_MAX_BATCH);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
-import type { ModelAnswer } from '../engine/model-call.ts';
-import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
-import type { DefinitionSummary } from '../engine/definition-summary.ts';
+import type { ModelAnswer } from '../../engine/model-call.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { DefinitionSummary } from '../../engine/definition-summary.ts';
+import type { TableGame } from '../../engine/table-game.ts';
 import { PHASE_IDLE, type WorkerReply, type WorkerRequest, type WorkerWhere } from './protocol.ts';
 import {
   batchSizeFor,
@@ -14,9 +15,9 @@ import {
   timedOutResult,
   withModelUsage,
   type ModelResolver,
-} from '../engine/pool-contract.ts';
+} from '../contract.ts';
 import { WorkerProcess } from './worker-process.ts';
-import { joinCoalitions } from '../engine/packed-coalitions.ts';
+import { joinCoalitions } from '../../engine/packed-coalitions.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
 export interface AnalysisPoolOptions {
@@ -45,7 +46,7 @@ export class PipelineDefinitionError extends Error {
 /** `allowanceMs`: the preparation allowance the stopped case had on top of the pool's limit. */
 type Outcome = WorkerReply | { type: 'timeout'; phase: number; allowanceMs: number } | { type: 'crash'; message: string };
 
-/** One thing to do: describe a definition, or analyse one case. Cases of one `run` call are sent in batches. */
+/** One thing to do: describe a definition, analyse one case or one table game. Cases of one `run` call (games of one `runGames`) are sent in batches. */
 type Unit =
   | { kind: 'describe'; source: string; settle(outcome: Outcome): void }
   | {
@@ -57,7 +58,8 @@ type Unit =
       answers: Record<string, ModelAnswer> | null;
       batchSize: number;
       settle(outcome: Outcome): void;
-    };
+    }
+  | { kind: 'game'; settings: AnalysisSettings; game: TableGame; batchSize: number; settle(outcome: Outcome): void };
 
 /** What a worker was sent: one describe, or a batch of cases of one run (same source and settings). */
 interface Job {
@@ -196,6 +198,41 @@ export class NodeAnalysisPool {
     return Promise.all(results);
   }
 
+  /**
+   * Analyse table games in the workers (as the page does), in batches like a run's cases, each
+   * timed on its own; results in game order, `onResult` as each finishes. A game that fails is an
+   * error result naming it.
+   */
+  async runGames(games: readonly TableGame[], settings: AnalysisSettings, onResult?: (index: number, result: CaseResult) => void): Promise<CaseResult[]> {
+    const batchSize = batchSizeFor(games.length, this.size);
+    const units: Unit[] = [];
+    const results = games.map(
+      (game, index) =>
+        new Promise<CaseResult>((resolve) => {
+          const finish = (result: CaseResult) => {
+            onResult?.(index, result);
+            resolve(result);
+          };
+          const fail = (message: string) => finish(caseErrorResult(game.id, game.players, settings, message));
+          units.push({
+            kind: 'game',
+            settings,
+            game,
+            batchSize,
+            settle: (reply) => {
+              if (reply.type === 'result') finish(joinCoalitions(reply.result, reply.coalitions));
+              else if (reply.type === 'timeout') finish(timedOutResult(game.id, game.players, settings, this.timeoutMs, reply.phase));
+              else if (reply.type === 'crash') fail(`the analysis worker stopped: ${reply.message}`);
+              else if (reply.type === 'failed') fail(reply.message);
+              else fail(`internal: unexpected reply ${reply.type}`);
+            },
+          });
+        }),
+    );
+    this.enqueue(units);
+    return Promise.all(results);
+  }
+
   /** Stop every worker. Cases still waiting get an error result; describes still waiting reject. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -240,6 +277,12 @@ export class NodeAnalysisPool {
         if (next.kind !== 'case' || next.batchSize === 1 || next.source !== first.source || next.settings !== first.settings) break;
         units.push(this.queue.shift()!);
       }
+    } else if (first.kind === 'game') {
+      while (units.length < first.batchSize && this.queue.length > 0) {
+        const next = this.queue[0];
+        if (next.kind !== 'game' || next.batchSize === 1 || next.settings !== first.settings) break;
+        units.push(this.queue.shift()!);
+      }
     }
     return { id: this.nextJobId++, units, done: units.map(() => false), remaining: units.length, allowanceMs: 0 };
   }
@@ -251,6 +294,12 @@ export class NodeAnalysisPool {
       const job = this.nextJob();
       slot.job = job;
       const first = job.units[0];
+      if (first.kind === 'game') {
+        const games = job.units.map((unit) => (unit as Extract<Unit, { kind: 'game' }>).game);
+        this.armTimer(slot, job, 0);
+        slot.worker.postMessage({ type: 'games', job: job.id, games, settings: first.settings } satisfies WorkerRequest);
+        continue;
+      }
       const sameSource = slot.source === first.source;
       slot.source = first.source;
       const message: WorkerRequest =
@@ -338,7 +387,7 @@ export class NodeAnalysisPool {
       const receiving = !started && (progress !== null || job.remaining === job.units.length);
       if (receiving && job.remaining > 1) {
         // Which case's inputs are huge is not known: each goes again on its own, so only that one times out.
-        for (const unit of unfinished(job)) if (unit.kind === 'case') unit.batchSize = 1;
+        for (const unit of unfinished(job)) if (unit.kind !== 'describe') unit.batchSize = 1;
         this.failCurrent(job, -1, { type: 'timeout', phase: PHASE_RECEIVING, allowanceMs: job.allowanceMs });
       } else {
         const phase = started ? progress.phase : receiving ? PHASE_RECEIVING : PHASE_UNKNOWN;
@@ -365,7 +414,7 @@ export class NodeAnalysisPool {
     if (job && current === UNKNOWN_CASE) {
       // The whole process died with several cases unanswered (a worker holds quick answers back),
       // so which one killed it is not known: each goes again on its own, and the next death names it.
-      for (const unit of unfinished(job)) if (unit.kind === 'case') unit.batchSize = 1;
+      for (const unit of unfinished(job)) if (unit.kind !== 'describe') unit.batchSize = 1;
       this.failCurrent(job, -1, { type: 'crash', message });
     } else if (job) this.failCurrent(job, current, { type: 'crash', message });
     this.dispatch();

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import { PageAnalysisPool, batchSizeFor, type WorkItem } from './analysis-pool.ts';
-import { PAGE_MAX_BATCH, pageBatchSize } from './page-batch-size.ts';
+import { PAGE_MAX_BATCH, pageBatchSize } from '../contract.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, seed: 0 };
 
@@ -183,7 +183,7 @@ describe('PageAnalysisPool', () => {
     const results: (CaseResult | undefined)[] = [];
     await pool.run({ items: items(['stuck']), source: 'src', settings, players: ['a', 'b'], onResult: (i, r) => (results[i] = r) }, new AbortController().signal);
     expect(watched).toEqual([false, true]);
-    // The command's pool words it the same way (engine/pool-contract.ts timedOutResult).
+    // The command's pool words it the same way (pool/contract.ts timedOutResult).
     expect(results[0]?.error).toBe('case "stuck": timed out after 0.05 s in step "b"');
     pool.dispose();
   });

@@ -9,7 +9,7 @@ import { toyAnswer } from '../../engine/testing/toy-model.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import { analyzeSourceCaseRound, describeSource } from '../../sandbox/analyze-source.ts';
 import { TRIAGE_SOURCE } from '../../sandbox/testing/triage-source.ts';
-import type { ModelResolver } from '../../engine/pool-contract.ts';
+import type { ModelResolver } from '../contract.ts';
 import { PageAnalysisPool, type WorkItem } from './analysis-pool.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, models: { default: 'toy-1' } };

@@ -1,7 +1,8 @@
-import type { ModelAnswer, PendingRequest } from '../engine/model-call.ts';
-import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
-import type { DefinitionSummary } from '../engine/definition-summary.ts';
-import type { PackedCoalitions } from '../engine/packed-coalitions.ts';
+import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { DefinitionSummary } from '../../engine/definition-summary.ts';
+import type { PackedCoalitions } from '../../engine/packed-coalitions.ts';
+import type { TableGame } from '../../engine/table-game.ts';
 
 /**
  * Messages between the NodeAnalysisPool and its worker threads (all structured-clone safe). A `run`
@@ -25,7 +26,9 @@ export type WorkerRequest =
       settings: AnalysisSettings;
       /** Per case (same order), the model responses known so far (model steps), by request key. */
       answers?: (Record<string, ModelAnswer> | null)[];
-    };
+    }
+  /** A batch of table games (no definition): answered per game with `result`, as a run's cases are. */
+  | { type: 'games'; job: number; games: TableGame[]; settings: AnalysisSettings };
 
 export type WorkerReply =
   | { type: 'ready' }
@@ -71,7 +74,7 @@ export interface WorkerWhere {
  * holds a step index (>= 0) or one of these markers; slot 1 (PROGRESS_CASE) the index, within
  * its batch, of the case in progress.
  */
-export { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_IDLE, PHASE_INPUTS, PHASE_METRIC } from '../engine/pool-contract.ts';
+export { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_GAME, PHASE_IDLE, PHASE_INPUTS, PHASE_METRIC } from '../contract.ts';
 export const PROGRESS_PHASE = 0;
 export const PROGRESS_CASE = 1;
 /** Int32 slots in the buffer. */

@@ -2,8 +2,9 @@
  * Plain-data messages between the page and its analysis workers. Comlink copies errors without
  * their extra fields, so a worker reports failures as values of these shapes instead of throwing.
  */
-import type { PendingRequest } from '../../engine/model-call.ts';
-import type { CaseDef, CaseResult } from '../../engine/types.ts';
+import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
+import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { TableGame } from '../../engine/table-game.ts';
 import type { PackedCoalitions } from '../../engine/packed-coalitions.ts';
 import type { Endpoint } from 'comlink';
 
@@ -67,12 +68,27 @@ export function isCaseDoneMessage(data: unknown): data is CaseDoneMessage {
   return typeof data === 'object' && data !== null && typeof (data as Partial<CaseDoneMessage>).agentblameCaseDone === 'number';
 }
 
-/** Why a definition could not be compiled, with its place in the source when known. */
-export interface DefinitionProblem {
-  message: string;
-  line?: number;
-  column?: number;
-}
+/** Why a definition could not be compiled (the study run's type). */
+export type { DefinitionProblem } from '../study-pool.ts';
+import type { DefinitionProblem } from '../study-pool.ts';
 
 /** `analysisSource`: the definition without its inline case list, for the pool's other workers (when it has one). */
 export type LoadOutcome = { ok: true; summary: DefinitionSummary; analysisSource?: string } | { ok: false; problem: DefinitionProblem };
+
+/**
+ * What an analysis worker answers (its entry is the page's `analysis/analysis.worker.ts`, started
+ * by URL): the pool calls these through Comlink.
+ */
+export interface AnalysisWorkerApi {
+  /**
+   * Compiles `source` in the sandbox and keeps it for the following calls. With `describe`,
+   * answers its summary with its own cases; without, the pool described it already.
+   */
+  load(source: string, fileName: string, describe?: boolean): Promise<LoadOutcome>;
+  /** One case; with `watch`, each step it starts is posted (WatchdogMessage). */
+  analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch?: boolean, answers?: Record<string, ModelAnswer>): Promise<CallOutcome>;
+  /** A batch of cases, each outcome posted as it finishes (CaseDoneMessage); answers how many. */
+  analyzeCases(caseDefs: CaseDef[], settings: AnalysisSettings): Promise<number>;
+  /** One table game. */
+  analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult;
+}

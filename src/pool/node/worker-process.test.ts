@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 
 /** Pids of live processes whose environment holds `marker`. */
 function processesMarked(marker: string): number[] {
@@ -25,7 +25,7 @@ describe.runIf(process.platform === 'linux')('WorkerProcess', () => {
     // those milliseconds closed the channel before the process listened for it, and the process
     // (its thread idle) lived on for ever. Twelve of twelve were left before the fix.
     const marker = `AGENTBLAME_ORPHAN_CHECK_${process.pid}_${Date.now()}`;
-    const script = "import { NodeAnalysisPool } from './src/node/analysis-pool.ts'; new NodeAnalysisPool({ size: 2 }); setTimeout(() => process.exit(0), Number(process.argv[1]));";
+    const script = "import { NodeAnalysisPool } from './src/pool/node/analysis-pool.ts'; new NodeAnalysisPool({ size: 2 }); setTimeout(() => process.exit(0), Number(process.argv[1]));";
     for (const delayMs of [0, 5, 50]) {
       const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, String(delayMs)], { cwd: ROOT, env: { ...process.env, [marker]: '1' } });
       expect(run.status, run.stderr.toString()).toBe(0);

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, NO_USAGE, type ModelAnswer, type ModelUsage, type PendingRequest } from '../engine/index.ts';
-import { toyAnswer } from '../engine/testing/toy-model.ts';
-import type { AnalysisSettings } from '../engine/types.ts';
-import { describeSource, analyzeSourceCaseRound } from '../sandbox/analyze-source.ts';
-import { TRIAGE_SOURCE } from '../sandbox/testing/triage-source.ts';
+import { DEFAULT_SETTINGS, NO_USAGE, type ModelAnswer, type ModelUsage, type PendingRequest } from '../../engine/index.ts';
+import { toyAnswer } from '../../engine/testing/toy-model.ts';
+import type { AnalysisSettings } from '../../engine/types.ts';
+import { describeSource, analyzeSourceCaseRound } from '../../sandbox/analyze-source.ts';
+import { TRIAGE_SOURCE } from '../../sandbox/testing/triage-source.ts';
 import { MAX_MODEL_ROUNDS, NodeAnalysisPool, type ModelResolver } from './analysis-pool.ts';
-import { oneStepSource } from '../sandbox/testing/one-step.ts';
+import { oneStepSource } from '../../sandbox/testing/one-step.ts';
 
 /** A resolver that answers with the toy model and records what it was asked, like the real host's dedupe. */
 class CountingResolver implements ModelResolver {
