@@ -1,4 +1,4 @@
-import type { DefinitionSummary } from './protocol.ts';
+import type { DefinitionSummary } from '../../engine/definition-summary.ts';
 
 /**
  * `llm.chat(`, `llm.choose(` (also through `?.`), `{ llm }` or `{ llm: ask }` taking the capability

@@ -5,7 +5,7 @@
  * (`resume`, once its connection test passes) or a file with their responses is opened.
  */
 import { isModelFailure, type ModelAnswer } from '../../engine/model-call.ts';
-import type { ModelResolver } from '../../engine/pool-contract.ts';
+import type { ModelResolver } from '../../pool/contract.ts';
 import type { CaseResult } from '../../engine/types.ts';
 import type { ModelHost } from '../../model/model-host.ts';
 
