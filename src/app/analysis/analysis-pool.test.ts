@@ -56,16 +56,18 @@ class StuckOnlyClock {
     const channel: Channel = { inFlight: 0, requests: 0, responses: 0, stuck: 0, closed: false };
     const post1 = port1.postMessage.bind(port1);
     const post2 = port2.postMessage.bind(port2);
-    port1.postMessage = (message: unknown, transfer?: Transferable[]) => {
+    port1.postMessage = (message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) => {
       channel.inFlight++;
       channel.requests++;
-      post1(message, transfer ?? []);
+      if (Array.isArray(transfer)) post1(message, transfer);
+      else post1(message, transfer);
     };
-    port2.postMessage = (message: unknown, transfer?: Transferable[]) => {
+    port2.postMessage = (message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) => {
       channel.inFlight++;
       // The worker's own messages (a case's outcome, a step started) answer no request.
       if (typeof message === 'object' && message !== null && !('agentblameCaseDone' in message) && !('agentblameWatchdog' in message)) channel.responses++;
-      post2(message, transfer ?? []);
+      if (Array.isArray(transfer)) post2(message, transfer);
+      else post2(message, transfer);
     };
     port1.addEventListener('message', () => channel.inFlight--);
     port2.addEventListener('message', () => channel.inFlight--);
