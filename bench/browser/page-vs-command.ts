@@ -17,6 +17,7 @@ import { poolRunner } from '../lib/case-runner.ts';
 import { loadDemo, type DemoName } from '../lib/demos.ts';
 import { median } from '../lib/measure.ts';
 import { nodeDescendantsCpuMs, sampleDescendantsCpu } from './process-cpu.ts';
+import { readDoneLine } from './done-line.ts';
 
 export interface PageVsCommand {
   trace: DemoName;
@@ -90,11 +91,7 @@ async function pageRun(browser: Browser, base: string, trace: DemoName, timeoutM
     const start = log.find((s) => s.status === 'running')?.at;
     const end = log.find((s) => s.status === 'done')?.at;
     if (start === undefined || end === undefined) throw new Error(`${trace}: run status not seen: ${JSON.stringify(log)}`);
-    // "Done: 200 cases · step cost 6 463" (numbers grouped with spaces).
-    const progress = await page.getByTestId('run-progress').innerText();
-    const done = /Done: ([\d\s,]+) cases?.*step cost ([\d\s,]+)/su.exec(progress);
-    if (done === null) throw new Error(`${trace}: unexpected progress line ${JSON.stringify(progress)}`);
-    const [cases, cost] = [done[1], done[2]].map((n) => Number(n.replace(/\D/gu, '')));
+    const { cases, cost } = readDoneLine(await page.getByTestId('run-progress').getByRole('status').innerText());
     cpu.stop();
     const origin = (await page.evaluate('performance.timeOrigin')) as number;
     const cpuMs = cpu.at(origin + end) - cpu.at(origin + start);
