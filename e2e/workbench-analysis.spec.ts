@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { batchTableText, demoFile, dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
+import { markEnd, markStart, startMainThreadTrace, stopMainThreadTrace } from './main-thread-cpu.ts';
 
 /** A definition whose step "a" never returns for input 2; the other cases are quick. */
 const LOOPING_DEFINITION = `export default {
@@ -115,30 +116,24 @@ test('changing a setting re-runs the analysis, and changing it back restores the
 });
 
 test.describe('responsiveness', () => {
-  // A long task is wall time: on a busy shared machine a garbage collection or a preempted layout
-  // can cross 50 ms by itself. Our own main-thread work stays far below that, so a real regression
-  // fails every attempt; the retries absorb the machine's noise.
-  test.describe.configure({ retries: 2 });
-
-  test('no long task over 50 ms on the page while the stochastic-rag demo is analysed', async ({ page }) => {
-    await page.addInitScript(() => {
-      const tasks: { start: number; duration: number }[] = [];
-      (window as unknown as { longTasks: typeof tasks }).longTasks = tasks;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) tasks.push({ start: entry.startTime, duration: entry.duration });
-      }).observe({ type: 'longtask', buffered: true });
-    });
+  // "No long task" means our own main-thread work never blocks the page for 50 ms at a stretch.
+  // The Long Tasks API measures wall time, which on a loaded machine includes the time the OS
+  // scheduler kept the thread off the core (a 5 ms task can last 100 ms at load 10), so this judges
+  // each task by the CPU time its thread used (a Chromium trace's thread time): preemption does
+  // not inflate that, and a task that really does 50 ms of work exceeds it on any machine.
+  test('no main-thread task does over 50 ms of work while the stochastic-rag demo is analysed', async ({ browser, page }) => {
     await page.goto('./');
+    await startMainThreadTrace(browser, page);
     await dropFiles(page, [demoFile('stochastic-rag.trace.json')]);
     await expect(page.getByTestId('run-progress')).toBeVisible();
-    const started = await page.evaluate(() => performance.now());
+    await markStart(page);
     // Poll gently: the test's own DOM queries run on the page's main thread too.
     await page.waitForFunction(() => document.querySelector<HTMLElement>('[data-testid=run-progress]')?.dataset.status === 'done', null, { polling: 500, timeout: 60_000 });
-    const finished = await page.evaluate(() => performance.now());
-    const during = await page.evaluate(
-      ([from, to]) => (window as unknown as { longTasks: { start: number; duration: number }[] }).longTasks.filter((t) => t.start >= from && t.start <= to),
-      [started, finished],
-    );
-    expect(during.filter((task) => task.duration > 50)).toEqual([]);
+    await markEnd(page);
+    const tasks = await stopMainThreadTrace(browser);
+    // The page did answer results in the window, and the trace has thread times to judge by.
+    expect(tasks.length).toBeGreaterThan(0);
+    expect(tasks.filter((task) => !Number.isFinite(task.cpuMs))).toEqual([]);
+    expect(tasks.filter((task) => task.cpuMs > 50)).toEqual([]);
   });
 });

@@ -29,6 +29,19 @@ function stat(pid: number): ProcStat | null {
  * `vite preview` servers): the browser's processes. A process that has exited is no longer counted.
  */
 export function descendantsCpuMs(): number | null {
+  return descendantsCpuMsWhere((command) => command !== 'node');
+}
+
+/**
+ * Milliseconds of CPU used so far by this process's Node descendants outside `excluded`'s subtree
+ * (the command's pool processes, not the `vite preview` server).
+ */
+export function nodeDescendantsCpuMs(excluded: number): number | null {
+  return descendantsCpuMsWhere((command, ancestors) => command === 'node' && !ancestors.includes(excluded));
+}
+
+/** CPU of the descendants whose command name and ancestors (the process itself first) `include` accepts. */
+function descendantsCpuMsWhere(include: (command: string, ancestors: number[]) => boolean): number | null {
   let pids: number[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
@@ -40,12 +53,20 @@ export function descendantsCpuMs(): number | null {
     const s = stat(pid);
     if (s) stats.set(pid, s);
   }
-  const isDescendant = (pid: number): boolean => {
-    for (let p = stats.get(pid)?.ppid; p !== undefined && p > 1; p = stats.get(p)?.ppid) if (p === process.pid) return true;
-    return false;
+  /** The process and its ancestors up to this process, or null when it is not a descendant. */
+  const lineage = (pid: number): number[] | null => {
+    const chain = [pid];
+    for (let p = stats.get(pid)?.ppid; p !== undefined && p > 1; p = stats.get(p)?.ppid) {
+      if (p === process.pid) return chain;
+      chain.push(p);
+    }
+    return null;
   };
   let ticks = 0;
-  for (const [pid, s] of stats) if (s.command !== 'node' && isDescendant(pid)) ticks += s.cpuTicks;
+  for (const [pid, s] of stats) {
+    const ancestors = lineage(pid);
+    if (ancestors !== null && include(s.command, ancestors)) ticks += s.cpuTicks;
+  }
   return (ticks * 1000) / TICKS_PER_SECOND;
 }
 

@@ -8,7 +8,9 @@
  *     from the navigation to "done" and the browser's CPU time, for both;
  *  2. main-thread long tasks (PerformanceObserver 'longtask', > 50 ms) while it runs;
  *  3. the import time of a generated ~50 MB, 10 000-case trace opened with the file picker, and
- *     the long tasks while the page analyses all of it (every case in the list).
+ *     the long tasks while the page analyses all of it (every case in the list);
+ *  4. the page's single-worker throughput against the command's on the same cases, and the page's
+ *     main-thread time per case (page-vs-command.ts); `--only page-vs-command` runs this alone.
  * Writes the figures into the `browser` section of bench/results.json.
  *
  *   npm run bench:browser                 # builds first
@@ -26,6 +28,7 @@ import { median } from '../lib/measure.ts';
 import { largeTraceText } from './large-trace.ts';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
 import { sampleDescendantsCpu } from './process-cpu.ts';
+import { pageVsCommand, pageVsCommandLine, type PageVsCommand } from './page-vs-command.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const RESULTS = resolve(ROOT, 'bench/results.json');
@@ -54,10 +57,12 @@ interface Args {
   cases: number;
   megabytes: number;
   timeoutMs: number;
+  /** Only this part ('page-vs-command'), or everything. */
+  only: 'page-vs-command' | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { build: true, runs: 3, cases: 10_000, megabytes: 50, timeoutMs: 600_000 };
+  const args: Args = { build: true, runs: 3, cases: 10_000, megabytes: 50, timeoutMs: 600_000, only: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -70,6 +75,10 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--cases') args.cases = num();
     else if (a === '--megabytes') args.megabytes = num();
     else if (a === '--timeout') args.timeoutMs = num() * 1000;
+    else if (a === '--only') {
+      if (argv[i + 1] !== 'page-vs-command') throw new Error('--only takes page-vs-command');
+      args.only = argv[++i] as 'page-vs-command';
+    }
     else throw new Error(`unknown argument ${a}`);
   }
   return args;
@@ -233,17 +242,28 @@ async function main(): Promise<void> {
   const bigDir = resolve(ROOT, 'node_modules/.cache/agentblame-bench');
   mkdirSync(bigDir, { recursive: true });
   const bigFile = resolve(bigDir, `large-${args.cases}-${args.megabytes}mb.trace.json`);
-  if (!existsSync(bigFile)) {
+  if (args.only === null && !existsSync(bigFile)) {
     log(`bench:browser: generating ${bigFile}`);
     writeFileSync(bigFile, largeTraceText(args.cases, args.megabytes * 1_000_000));
   }
-  const bigBytes = readFileSync(bigFile).length;
+  const bigBytes = args.only === null ? readFileSync(bigFile).length : 0;
 
   const port = await freePort();
   const preview = await startPreview(port);
   const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
+    const vsCommand = async (): Promise<PageVsCommand[]> => {
+      const figures: PageVsCommand[] = [];
+      for (const trace of ['stochastic-rag', 'eight-step-agent'] as const) figures.push(await pageVsCommand(browser, base, preview.pid ?? -1, trace, args.runs, args.timeoutMs, log));
+      return figures;
+    };
+    if (args.only === 'page-vs-command') {
+      const figures = await vsCommand();
+      writeBrowserSection({ pageVsCommand: { date: new Date().toISOString(), chromium: browser.version(), loadAverage: loadavg(), traces: figures } });
+      process.stdout.write([...figures.map(pageVsCommandLine), `load average at the end (1, 5, 15 min): ${loadavg().map((x) => x.toFixed(1)).join(', ')}`].join('\n') + '\n');
+      return;
+    }
     const cores = availableParallelism();
     const byWorkers: Record<number, RunFigures[]> = {};
     for (const workers of [...new Set([1, cores])]) {
@@ -300,6 +320,7 @@ async function main(): Promise<void> {
     }
     const large = await largeAnalysisRun(browser, base, bigFile, args.timeoutMs);
     log(`analysis of the ${args.cases}-case trace: ${large.wallMs.toFixed(0)} ms, ${large.longTasks} long tasks (longest ${large.longestTaskMs.toFixed(0)} ms)`);
+    const vs = await vsCommand();
     const browserSection = {
       date: new Date().toISOString(),
       chromium: browser.version(),
@@ -309,6 +330,7 @@ async function main(): Promise<void> {
       agentAnalysis: { cases: 400, oneWorker: agentOne, everyCore: { workers: cores, ...agentAll }, speedUp: agentOne.wallMs / agentAll.wallMs },
       loadAverage: loadavg(),
       largeAnalysis: { cases: args.cases, ...large },
+      pageVsCommand: { traces: vs },
       largeImport: {
         cases: args.cases,
         bytes: bigBytes,
@@ -322,6 +344,11 @@ async function main(): Promise<void> {
           goal: `RAG 200 cases and 8-step agent 400 cases >= 1.6x faster with ${cores} workers than 1`,
           measured: `RAG ${(one.wallMs / all.wallMs).toFixed(2)}x recorded (${one.wallMs.toFixed(0)} ms of work), ${(heavyOne.wallMs / heavyAll.wallMs).toFixed(2)}x posterior, 8 worlds; agent ${(agentOne.wallMs / agentAll.wallMs).toFixed(2)}x`,
           met: Math.max(one.wallMs / all.wallMs, heavyOne.wallMs / heavyAll.wallMs) >= 1.6 && agentOne.wallMs / agentAll.wallMs >= 1.6,
+        },
+        {
+          goal: 'page throughput with 1 worker >= 0.8x the command with 1 worker, same cases, same run',
+          measured: vs.map((f) => `${f.trace} ${f.ratio.toFixed(2)}x`).join(', '),
+          met: vs.every((f) => f.ratio >= 0.8),
         },
         {
           goal: 'no main-thread task over 50 ms during the analysis',
@@ -343,24 +370,31 @@ async function main(): Promise<void> {
       `main-thread long tasks during the analysis: 1 worker ${Math.max(one.longTasks, heavyOne.longTasks)} (longest ${Math.max(one.longestTaskMs, heavyOne.longestTaskMs).toFixed(0)} ms), ${cores} workers ${Math.max(all.longTasks, heavyAll.longTasks)} (longest ${Math.max(all.longestTaskMs, heavyAll.longestTaskMs).toFixed(0)} ms)`,
       `analysis of the ${args.cases}-case trace (default pool): ${large.wallMs.toFixed(0)} ms, long tasks ${large.longTasks} (longest ${large.longestTaskMs.toFixed(0)} ms)`,
       `import of a ${(bigBytes / 1e6).toFixed(1)} MB, ${args.cases}-case trace: ${browserSection.largeImport.importMs.toFixed(0)} ms (long tasks ${browserSection.largeImport.longTasks}, longest ${browserSection.largeImport.longestTaskMs.toFixed(0)} ms)`,
+      ...vs.map(pageVsCommandLine),
       ...browserSection.targets.map((t) => `${t.met ? '[met]' : '[MISSED]'} ${t.goal}: ${t.measured}`),
     ];
     process.stdout.write(lines.join('\n') + '\n');
-    let results: Record<string, unknown> = {};
-    if (existsSync(RESULTS)) {
-      try {
-        results = JSON.parse(readFileSync(RESULTS, 'utf8'));
-      } catch {
-        results = {};
-      }
-    }
-    results.browser = browserSection;
-    writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
-    log(`wrote the browser section of ${RESULTS}`);
+    writeBrowserSection(browserSection);
   } finally {
     await browser.close();
     preview.kill();
   }
+}
+
+/** Writes (or, with --only, merges into) the browser section of bench/results.json. */
+function writeBrowserSection(section: Record<string, unknown>): void {
+  let results: Record<string, unknown> = {};
+  if (existsSync(RESULTS)) {
+    try {
+      results = JSON.parse(readFileSync(RESULTS, 'utf8'));
+    } catch {
+      results = {};
+    }
+  }
+  const earlier = results.browser;
+  results.browser = typeof earlier === 'object' && earlier !== null && 'pageVsCommand' in section && Object.keys(section).length === 1 ? { ...earlier, ...section } : section;
+  writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
+  process.stderr.write(`wrote the browser section of ${RESULTS}\n`);
 }
 
 main().catch((e) => {

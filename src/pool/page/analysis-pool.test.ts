@@ -4,17 +4,114 @@
  */
 import * as Comlink from 'comlink';
 import { testResult } from '../../engine/testing/results.ts';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import { PageAnalysisPool, batchSizeFor, type WorkItem } from './analysis-pool.ts';
 import { PAGE_MAX_BATCH, pageBatchSize } from '../contract.ts';
+import type { StartTimer } from './race-timeout.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, seed: 0 };
+
+/** What one fake worker's channel has carried, for the clock to see when nothing can happen. */
+interface Channel {
+  /** Messages posted either way and not yet received. */
+  inFlight: number;
+  /** Calls the pool made (every Comlink request gets one response) and responses the worker posted. */
+  requests: number;
+  responses: number;
+  /** Calls the worker will never answer. */
+  stuck: number;
+  /** Terminated: what was in flight is dropped. */
+  closed: boolean;
+}
+
+/**
+ * The pool's time limits in these tests. A real 50 ms limit also expired quick cases whose answers
+ * were only late on a loaded machine (then a case that is not stuck was timed out and its worker
+ * replaced). This clock expires limits only when nothing else can happen: every message between
+ * the pool and its fake workers has arrived, and every call a worker has not answered is one it is
+ * stuck in. Then time passes for the stuck calls (every armed timer expires), as it would in a real
+ * worker; a quick case can never lose the race. The event loop is watched with setImmediate turns,
+ * never with wall-clock time.
+ */
+class StuckOnlyClock {
+  readonly #armed = new Set<() => void>();
+  readonly #channels: Channel[] = [];
+  #running = true;
+
+  readonly startTimer: StartTimer = (expire) => {
+    const entry = () => expire();
+    this.#armed.add(entry);
+    return () => this.#armed.delete(entry);
+  };
+
+  constructor() {
+    clocks.push(this);
+    void this.#drive();
+  }
+
+  /** Counts the messages of a fake worker's channel (port1 the pool's end, port2 the worker's). */
+  track(port1: MessagePort, port2: MessagePort): Channel {
+    const channel: Channel = { inFlight: 0, requests: 0, responses: 0, stuck: 0, closed: false };
+    const post1 = port1.postMessage.bind(port1);
+    const post2 = port2.postMessage.bind(port2);
+    port1.postMessage = (message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) => {
+      channel.inFlight++;
+      channel.requests++;
+      if (Array.isArray(transfer)) post1(message, transfer);
+      else post1(message, transfer);
+    };
+    port2.postMessage = (message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) => {
+      channel.inFlight++;
+      // The worker's own messages (a case's outcome, a step started) answer no request.
+      if (typeof message === 'object' && message !== null && !('agentblameCaseDone' in message) && !('agentblameWatchdog' in message)) channel.responses++;
+      if (Array.isArray(transfer)) post2(message, transfer);
+      else post2(message, transfer);
+    };
+    port1.addEventListener('message', () => channel.inFlight--);
+    port2.addEventListener('message', () => channel.inFlight--);
+    this.#channels.push(channel);
+    return channel;
+  }
+
+  stop(): void {
+    this.#running = false;
+  }
+
+  #quiet(): boolean {
+    return this.#channels.every((c) => c.closed || (c.inFlight === 0 && c.requests - c.responses === c.stuck));
+  }
+
+  async #drive(): Promise<void> {
+    let quietTurns = 0;
+    while (this.#running) {
+      await new Promise((resolve) => setImmediate(resolve));
+      quietTurns = this.#quiet() ? quietTurns + 1 : 0;
+      // Two quiet turns: the pool reacts to a message in that message's turn (promises only).
+      if (quietTurns >= 2 && this.#armed.size > 0) {
+        const due = [...this.#armed];
+        this.#armed.clear();
+        for (const expire of due) expire();
+        quietTurns = 0;
+      }
+    }
+  }
+}
+
+/** Every clock started, stopped after each test even when an expectation failed first. */
+const clocks: StuckOnlyClock[] = [];
+afterEach(() => {
+  for (const clock of clocks.splice(0)) clock.stop();
+});
 
 interface FakeWorld {
   terminated: number;
   started: number;
+  /** Calls the workers are stuck in (the cases "hang*" they reached). */
+  stuck?: number;
+  /** Counts each worker's messages, when the pool runs on a StuckOnlyClock. */
+  clock?: StuckOnlyClock;
   /** Sizes of the batch calls, in order. */
   batches?: number[];
   /** The definitions workers were asked to load, and whether to describe them. */
@@ -28,9 +125,15 @@ function fakeWorkerFactory(world: FakeWorld) {
   return (): Worker => {
     world.started++;
     const { port1, port2 } = new MessageChannel();
+    const channel = world.clock?.track(port1, port2);
+    const hang = () => {
+      world.stuck = (world.stuck ?? 0) + 1;
+      if (channel) channel.stuck++;
+      return new Promise<CaseResult>(() => {});
+    };
     const analyzeCase = (caseDef: CaseDef): Promise<CaseResult> | CaseResult =>
       caseDef.id.startsWith('hang')
-        ? new Promise<CaseResult>(() => {})
+        ? hang()
         : testResult({ id: caseDef.id, players: ['a'], method: 'exact', failed: true, vEmpty: 0, vAll: 1, shapley: { a: Number(caseDef.inputs.n) }, cost: Number(caseDef.inputs.n), evaluations: 2, permutations: 0 });
     const api = {
       // A describe of a definition listing cases ("listed ...") answers the text the other workers
@@ -56,6 +159,7 @@ function fakeWorkerFactory(world: FakeWorld) {
     return Object.assign(port1, {
       terminate() {
         world.terminated++;
+        if (channel) channel.closed = true;
         port1.close();
         port2.close();
       },
@@ -88,8 +192,9 @@ describe('PageAnalysisPool', () => {
   });
 
   it('stops a case past its time limit, replaces its worker and goes on with the next cases', async () => {
-    const world = { terminated: 0, started: 0 };
-    const pool = new PageAnalysisPool(1, fakeWorkerFactory(world), 50);
+    const clock = new StuckOnlyClock();
+    const world: FakeWorld = { terminated: 0, started: 0, clock };
+    const pool = new PageAnalysisPool(1, fakeWorkerFactory(world), 50, clock.startTimer);
     const { outcome, results } = await runAll(pool, items(['c0', 'hang1', 'c2']));
     expect(outcome).toBe('done');
     expect(results[0]?.error).toBeUndefined();
@@ -131,8 +236,9 @@ describe('PageAnalysisPool', () => {
   });
 
   it('keeps the outcomes a batch posted before its stuck case, times out that case alone and runs the rest', async () => {
-    const world: FakeWorld = { terminated: 0, started: 0, batches: [] };
-    const pool = new PageAnalysisPool(1, fakeWorkerFactory(world), 50);
+    const clock = new StuckOnlyClock();
+    const world: FakeWorld = { terminated: 0, started: 0, batches: [], clock };
+    const pool = new PageAnalysisPool(1, fakeWorkerFactory(world), 50, clock.startTimer);
     // Six cases on one worker: batches of three, the stuck case second in the first batch.
     const { outcome, results } = await runAll(pool, items(['c0', 'hang1', 'c2', 'c3', 'c4', 'c5']));
     expect(outcome).toBe('done');
@@ -149,19 +255,24 @@ describe('PageAnalysisPool', () => {
   it('re-runs a timed-out case with step reports on, and names the step it got stuck in', async () => {
     const world = { terminated: 0, started: 0 };
     const watched: boolean[] = [];
+    // The limit expires only once the step report has arrived: the stuck step is then known.
+    const clock = new StuckOnlyClock();
     const factory = (): Worker => {
       world.started++;
       const { port1, port2 } = new MessageChannel();
+      const channel = clock.track(port1, port2);
       Comlink.expose(
         {
           load: () => ({ ok: true, summary: { name: 'p', steps: [], cases: [], threshold: 1 } }),
           analyzeCase: (_: CaseDef, __: AnalysisSettings, watch: boolean) => {
             watched.push(watch);
             if (watch) port2.postMessage({ agentblameWatchdog: 1 });
+            channel.stuck++;
             return new Promise<CaseResult>(() => {});
           },
           analyzeCases: () => {
             watched.push(false);
+            channel.stuck++;
             return new Promise<number>(() => {});
           },
           analyzeGame: () => {
@@ -174,12 +285,13 @@ describe('PageAnalysisPool', () => {
       return Object.assign(port1, {
         terminate() {
           world.terminated++;
+          channel.closed = true;
           port1.close();
           port2.close();
         },
       }) as unknown as Worker;
     };
-    const pool = new PageAnalysisPool(1, factory, 50);
+    const pool = new PageAnalysisPool(1, factory, 50, clock.startTimer);
     const results: (CaseResult | undefined)[] = [];
     await pool.run({ items: items(['stuck']), source: 'src', settings, players: ['a', 'b'], onResult: (i, r) => (results[i] = r) }, new AbortController().signal);
     expect(watched).toEqual([false, true]);
@@ -189,11 +301,13 @@ describe('PageAnalysisPool', () => {
   });
 
   it('cancels at once: busy workers are replaced and unstarted cases get no result', async () => {
-    const world = { terminated: 0, started: 0 };
+    const world: FakeWorld = { terminated: 0, started: 0, stuck: 0 };
     const pool = new PageAnalysisPool(2, fakeWorkerFactory(world), 60_000);
     const abort = new AbortController();
     const running = runAll(pool, items(['hang0', 'hang1', 'c2', 'c3']), abort.signal);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Cancel once both workers are busy with their stuck cases (a fixed pause could end before
+    // they started on a loaded machine, and then no worker would be busy to replace).
+    while (world.stuck !== 2) await new Promise((resolve) => setImmediate(resolve));
     abort.abort();
     const { outcome, results } = await running;
     expect(outcome).toBe('cancelled');
@@ -206,8 +320,9 @@ describe('PageAnalysisPool', () => {
   });
 
   it('describes a definition in one worker while the others compile it; one listing cases is compiled again without them, also in workers started later', async () => {
-    const world: FakeWorld = { terminated: 0, started: 0, loads: [] };
-    const pool = new PageAnalysisPool(3, fakeWorkerFactory(world), 50);
+    const clock = new StuckOnlyClock();
+    const world: FakeWorld = { terminated: 0, started: 0, loads: [], clock };
+    const pool = new PageAnalysisPool(3, fakeWorkerFactory(world), 50, clock.startTimer);
     expect((await pool.load('listed src', 'p.js')).ok).toBe(true);
     expect(world.loads!.slice(0, 3).sort()).toEqual(['describe listed src', 'load listed src', 'load listed src']);
     expect(world.loads!.slice(3)).toEqual(['load listed src without its cases', 'load listed src without its cases']);
@@ -222,8 +337,9 @@ describe('PageAnalysisPool', () => {
   });
 
   it('compiles a definition without listed cases once in every worker, all at once', async () => {
-    const world: FakeWorld = { terminated: 0, started: 0, loads: [], describeAfterLoads: 2 };
-    const pool = new PageAnalysisPool(3, fakeWorkerFactory(world), 50);
+    const clock = new StuckOnlyClock();
+    const world: FakeWorld = { terminated: 0, started: 0, loads: [], describeAfterLoads: 2, clock };
+    const pool = new PageAnalysisPool(3, fakeWorkerFactory(world), 50, clock.startTimer);
     expect(await pool.load('src', 'p.js')).toMatchObject({ ok: true });
     expect(world.loads!.sort()).toEqual(['describe src', 'load src', 'load src']);
     world.loads = [];

@@ -32,7 +32,7 @@ import { isCaseDoneMessage, isWatchdogMessage, type AnalysisWorker, type Analysi
 import { CallGate, type Release } from './call-gate.ts';
 import type { PoolJob, WorkItem } from '../study-pool.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
-import { raceTimeout, TIMED_OUT } from './race-timeout.ts';
+import { raceTimeout, realTimer, TIMED_OUT, type StartTimer } from './race-timeout.ts';
 
 export type { PoolJob, WorkItem };
 
@@ -105,10 +105,13 @@ export class PageAnalysisPool {
   #described: { source: string; analysisSource: string } | null = null;
   /** Time limit for one case (and for compiling a definition), in milliseconds. */
   caseTimeoutMs: number;
+  /** Times the limits (the wall clock; a test's clock expires only stuck calls). */
+  readonly #startTimer: StartTimer;
 
-  constructor(size: number, createWorker: () => AnalysisWorker, caseTimeoutMs = 10_000) {
+  constructor(size: number, createWorker: () => AnalysisWorker, caseTimeoutMs = 10_000, startTimer: StartTimer = realTimer) {
     this.#createWorker = createWorker;
     this.caseTimeoutMs = caseTimeoutMs;
+    this.#startTimer = startTimer;
     for (let i = 0; i < Math.max(1, size); i++) this.#slots.push(this.#startSlot());
   }
 
@@ -155,7 +158,7 @@ export class PageAnalysisPool {
       const release = (await (alone ? this.#gate.alone() : this.#gate.shared()))!;
       const slot = this.#liveSlot(slotIndex);
       slot.busy = true;
-      const outcome = await releasedIfThrown(Promise.race([raceTimeout(this.#load(slot, text, fileName, describe), limitMs), slot.lost]), release, slot);
+      const outcome = await releasedIfThrown(Promise.race([raceTimeout(this.#load(slot, text, fileName, describe), limitMs, this.#startTimer), slot.lost]), release, slot);
       slot.busy = false;
       // Workers are replaced before the gate lets the next call in, so none starts on a lost one.
       if (outcome instanceof WorkerLost) {
@@ -239,12 +242,12 @@ export class PageAnalysisPool {
     const { release, lost } = entered;
     const slot = this.#slots[slotIndex];
     const outcomes: CallOutcome[] = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cancelTimer = () => {};
     let expire: (value: typeof TIMED_OUT) => void = () => {};
     const expiry = new Promise<typeof TIMED_OUT>((resolve) => (expire = resolve));
     const restartTimer = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => expire(TIMED_OUT), this.caseTimeoutMs);
+      cancelTimer();
+      cancelTimer = this.#startTimer(() => expire(TIMED_OUT), this.caseTimeoutMs);
     };
     slot.busy = true;
     slot.currentStep = null;
@@ -258,7 +261,7 @@ export class PageAnalysisPool {
     try {
       ended = lost ?? (await releasedIfThrown(Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, expiry, cancelled, slot.lost]), release, slot));
     } finally {
-      clearTimeout(timer);
+      cancelTimer();
       slot.onCaseDone = null;
       slot.busy = false;
     }
@@ -396,7 +399,7 @@ export class PageAnalysisPool {
     const watch = mode !== 'plain';
     const call: Promise<CallOutcome> =
       item.kind === 'case' ? (slot.api.analyzeCase(item.caseDef, job.settings, watch, answers) as Promise<CallOutcome>) : slot.api.analyzeGame(item.game, job.settings);
-    const outcome = await Promise.race([raceTimeout(call, this.caseTimeoutMs), cancelled, slot.lost]);
+    const outcome = await Promise.race([raceTimeout(call, this.caseTimeoutMs, this.#startTimer), cancelled, slot.lost]);
     slot.busy = false;
     return outcome;
   }
@@ -411,7 +414,7 @@ export class PageAnalysisPool {
     const described = this.#described?.source === source;
     const text = this.#analysisSource(source);
     const limitMs = this.#loadLimitMs(text);
-    const outcome = await Promise.race([raceTimeout(this.#load(slot, text, fileName, !described), limitMs), cancelled, slot.lost]);
+    const outcome = await Promise.race([raceTimeout(this.#load(slot, text, fileName, !described), limitMs, this.#startTimer), cancelled, slot.lost]);
     slot.busy = false;
     if (outcome === CANCELLED || outcome instanceof WorkerLost) return outcome;
     if (outcome === TIMED_OUT) {
