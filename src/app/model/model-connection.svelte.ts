@@ -27,6 +27,10 @@ export class ModelConnection {
   /** Never persisted: typed for this page's life only. */
   apiKey = $state('');
   test = $state.raw<ConnectionTest>({ status: 'idle', message: '', models: [] });
+  /** The base URL `test` is about (a test says nothing of a URL typed since). */
+  testedUrl = $state('');
+  /** The test in progress, shared by whoever asks for the same URL meanwhile. */
+  #testing: { url: string; done: Promise<void> } | null = null;
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeLocalStorage()) {
     try {
@@ -53,6 +57,16 @@ export class ModelConnection {
     return null;
   }
 
+  /**
+   * Whether the base URL as it is now answered its connection test: true (passed), false (failed,
+   * or cannot be used), null (not tested yet, e.g. saved on an earlier visit, or being tested).
+   */
+  get answers(): boolean | null {
+    if (this.urlProblem !== null) return false;
+    if (this.testedUrl !== this.baseUrl.trim() || this.test.status === 'idle' || this.test.status === 'testing') return null;
+    return this.test.status === 'ok';
+  }
+
   /** Remember the base URL, concurrency and the ask threshold (never the key). */
   save(): void {
     try {
@@ -63,13 +77,22 @@ export class ModelConnection {
   }
 
   /** Ask the endpoint for its models (`GET {base}/models`): its list, or its error. */
-  async testConnection(fetchImpl: typeof fetch = fetch): Promise<void> {
+  testConnection(fetchImpl: typeof fetch = fetch): Promise<void> {
+    const url = this.baseUrl.trim();
+    if (this.#testing?.url === url) return this.#testing.done;
+    const testing = { url, done: this.#runTest(url, fetchImpl).finally(() => { if (this.#testing === testing) this.#testing = null; }) };
+    this.#testing = testing;
+    return testing.done;
+  }
+
+  async #runTest(url: string, fetchImpl: typeof fetch): Promise<void> {
+    this.testedUrl = url;
     const problem = this.urlProblem;
     if (problem) {
       this.test = { status: 'error', message: problem, models: [] };
       return;
     }
-    const base = this.baseUrl.trim().replace(/\/+$/, '');
+    const base = url.replace(/\/+$/, '');
     this.test = { status: 'testing', message: `Asking ${base}/models…`, models: [] };
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 10_000);
