@@ -43,6 +43,13 @@ test('model steps with no endpoint wait under one notice, a blocked port is name
     // The Batch view says why it is empty instead of "Waiting for the first results" (nothing runs).
     await expect(page.getByTestId('batch-waiting-endpoint')).toHaveText('No case analysed yet: they wait for a model endpoint (see the notice above).');
     await expect(page.getByText('Waiting for the first results…')).toHaveCount(0);
+    // On paper, nothing analysed draws no empty chart and no table of dashes: only the line saying why.
+    await expect(page.locator('figure.bars')).toBeVisible();
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.locator('figure.bars')).toBeHidden();
+    await expect(page.getByTestId('batch-table')).toBeHidden();
+    await expect(page.getByTestId('batch-waiting-endpoint')).toBeVisible();
+    await page.emulateMedia({ media: 'screen' });
     // No case was run into an error, and no "Done" line claims the study was analysed.
     await page.getByRole('tab', { name: /^Cases/ }).click();
     await expect(page.getByTestId('case-error')).toHaveCount(0);
