@@ -31,6 +31,8 @@ export class ModelConnection {
   testedUrl = $state('');
   /** The test in progress, shared by whoever asks for the same URL meanwhile. */
   #testing: { url: string; done: Promise<void> } | null = null;
+  /** The URL of the latest test asked for: an earlier one that ends later says nothing any more. */
+  #latest = '';
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeLocalStorage()) {
     try {
@@ -80,20 +82,20 @@ export class ModelConnection {
   testConnection(fetchImpl: typeof fetch = fetch): Promise<void> {
     const url = this.baseUrl.trim();
     if (this.#testing?.url === url) return this.#testing.done;
+    this.#latest = url;
     const testing = { url, done: this.#runTest(url, fetchImpl).finally(() => { if (this.#testing === testing) this.#testing = null; }) };
     this.#testing = testing;
     return testing.done;
   }
 
   async #runTest(url: string, fetchImpl: typeof fetch): Promise<void> {
-    this.testedUrl = url;
     const problem = this.urlProblem;
     if (problem) {
-      this.test = { status: 'error', message: problem, models: [] };
+      this.#show(url, { status: 'error', message: problem, models: [] });
       return;
     }
     const base = url.replace(/\/+$/, '');
-    this.test = { status: 'testing', message: `Asking ${base}/models…`, models: [] };
+    this.#show(url, { status: 'testing', message: `Asking ${base}/models…`, models: [] });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 10_000);
     try {
@@ -101,23 +103,30 @@ export class ModelConnection {
       // Masked before anything is quoted or cut: a key cut in two by the excerpt would leak its start.
       const text = redact(await response.text(), this.apiKey);
       if (!response.ok) {
-        this.test = { status: 'error', message: `${base}/models answered HTTP ${response.status}${quoteError(text)}`, models: [] };
+        this.#show(url, { status: 'error', message: `${base}/models answered HTTP ${response.status}${quoteError(text)}`, models: [] });
         return;
       }
       const models = modelIds(text);
-      this.test = models
+      this.#show(url, models
         ? { status: 'ok', message: `Connected: ${models.length} model${models.length === 1 ? '' : 's'} at ${base}.`, models }
-        : { status: 'error', message: `${base}/models answered, but not with an OpenAI-style model list.`, models: [] };
+        : { status: 'error', message: `${base}/models answered, but not with an OpenAI-style model list.`, models: [] });
     } catch (error) {
       const why = controller.signal.aborted ? 'no answer within 10 s' : redact(error instanceof Error ? error.message : String(error), this.apiKey);
-      this.test = {
+      this.#show(url, {
         status: 'error',
         message: `Cannot reach ${base}: ${why}. Is the server running, does it allow this page's origin (Ollama: OLLAMA_ORIGINS), and is the origin allowed by the page's Content-Security-Policy?`,
         models: [],
-      };
+      });
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** A test's result, unless a test of another URL was asked for since. */
+  #show(url: string, test: ConnectionTest): void {
+    if (this.#latest !== url) return;
+    this.test = test;
+    this.testedUrl = url;
   }
 }
 

@@ -118,5 +118,14 @@ describe('ModelConnection', () => {
     expect(c.answers).toBe(true);
     c.baseUrl = 'ftp://x';
     expect(c.answers).toBe(false);
+
+    // A test of a URL typed over while it ran, ending last, does not speak for the URL now typed.
+    c.baseUrl = 'http://127.0.0.1:5999/v1';
+    const stale = c.testConnection(pending);
+    c.baseUrl = 'http://127.0.0.1:11434/v1';
+    await c.testConnection((async () => new Response(JSON.stringify({ data: [{ id: 'one' }] }))) as typeof fetch);
+    answer(new Response('{"error":"down"}', { status: 502 }));
+    await stale;
+    expect([c.answers, c.testedUrl, c.test.message]).toEqual([true, 'http://127.0.0.1:11434/v1', 'Connected: 1 model at http://127.0.0.1:11434/v1.']);
   });
 });
