@@ -43,6 +43,13 @@ test('model steps with no endpoint wait under one notice, a blocked port is name
     // The Batch view says why it is empty instead of "Waiting for the first results" (nothing runs).
     await expect(page.getByTestId('batch-waiting-endpoint')).toHaveText('No case analysed yet: they wait for a model endpoint (see the notice above).');
     await expect(page.getByText('Waiting for the first results…')).toHaveCount(0);
+    // On paper, nothing analysed draws no empty chart and no table of dashes: only the line saying why.
+    await expect(page.locator('figure.bars')).toBeVisible();
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.locator('figure.bars')).toBeHidden();
+    await expect(page.getByTestId('batch-table')).toBeHidden();
+    await expect(page.getByTestId('batch-waiting-endpoint')).toBeVisible();
+    await page.emulateMedia({ media: 'screen' });
     // No case was run into an error, and no "Done" line claims the study was analysed.
     await page.getByRole('tab', { name: /^Cases/ }).click();
     await expect(page.getByTestId('case-error')).toHaveCount(0);
@@ -91,8 +98,45 @@ test('cases that need no model are analysed while the others wait; a refused end
   await page.getByLabel('Base URL').fill('http://127.0.0.1:2/v1');
   await page.getByLabel('Base URL').dispatchEvent('change');
   await expect(page.getByTestId('model-connection-status')).toContainText('Cannot reach http://127.0.0.1:2/v1');
-  await expect(notice).toContainText('The endpoint did not pass its connection test: see the Model panel.');
+  await expect(notice.getByTestId('endpoint-unanswered')).toContainText('The endpoint at http://127.0.0.1:2/v1 does not answer: its connection test failed');
   await expect(page.getByTestId('case-error')).toHaveCount(0);
+});
+
+test('a saved base URL that does not answer is tested after a reload: the cases wait under the notice, and run once an endpoint answers', async ({ page }) => {
+  // A well-formed URL nothing listens at: an endpoint started and closed again.
+  const gone = await startFakeEndpoint({ models: ['fake-model'] });
+  const deadUrl = gone.url;
+  await gone.close();
+  const endpoint = await startFakeEndpoint({ models: ['fake-model'] });
+  try {
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'ask-or-not.pipeline.js', content: ASK_OR_NOT, type: 'text/javascript' }]);
+    const notice = page.getByTestId('endpoint-wait');
+    await expect(notice).toContainText('1 of 2 cases wait for a model endpoint', { timeout: 30_000 });
+    await page.getByLabel('Base URL').fill(deadUrl);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    await expect(notice.getByTestId('endpoint-unanswered')).toContainText(`The endpoint at ${deadUrl} does not answer`);
+
+    // After a reload the saved URL is tested before the waiting case is sent anywhere.
+    await page.reload();
+    await expect(page.getByLabel('Base URL')).toHaveValue(deadUrl, { timeout: 30_000 });
+    await expect(notice).toContainText('1 of 2 cases wait for a model endpoint', { timeout: 30_000 });
+    await expect(notice.getByTestId('endpoint-unanswered')).toContainText(`The endpoint at ${deadUrl} does not answer: its connection test failed`);
+    await expect(notice).toContainText('fix the Base URL there, then press Test connection');
+    await expect(page.getByTestId('model-connection-status')).toContainText(`Cannot reach ${deadUrl}`);
+    await page.getByRole('tab', { name: /^Cases/ }).click();
+    await expect(page.locator('.badge.pending')).toHaveCount(1);
+    await expect(page.getByTestId('case-error')).toHaveCount(0);
+
+    await page.getByLabel('Base URL').fill(endpoint.url);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    await waitForDone(page);
+    await expect(notice).toHaveCount(0);
+    await expect(page.getByTestId('case-error')).toHaveCount(0);
+    expect(endpoint.requests.map((r) => r.messages[0].content)).toEqual(['q2']);
+  } finally {
+    await endpoint.close();
+  }
 });
 
 /** Cases that each ask the model about their own question. */

@@ -59,6 +59,28 @@ test('Find searches message content and says when nothing matches; the waterfall
   await expect(toolbar).toContainText('showing 0.00 ms to 2.00 s of 2.00 s');
 });
 
+test('the Find field shows its whole placeholder at desktop width', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('./');
+  await dropFiles(page, [fixture('agno-vercel.langfuse.trace.json')]);
+  const field = page.getByRole('region', { name: /^Run / }).getByRole('searchbox', { name: 'Find a step' });
+  await expect(field).toBeVisible();
+  const [text, room] = await field.evaluate((input: HTMLInputElement) => {
+    // The placeholder's text measured in the input's font, against the input's content box.
+    const probe = document.createElement('span');
+    probe.style.font = getComputedStyle(input).font;
+    probe.style.position = 'absolute';
+    probe.style.whiteSpace = 'pre';
+    probe.textContent = input.placeholder;
+    document.body.append(probe);
+    const width = probe.getBoundingClientRect().width;
+    probe.remove();
+    const style = getComputedStyle(input);
+    return [width, input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)];
+  });
+  expect(text).toBeLessThanOrEqual(room);
+});
+
 test('the help in the run view lists only the keys that work there', async ({ page }) => {
   await page.goto('./');
   await dropFiles(page, [fixture('refund-bot.runtape.jsonl')]);

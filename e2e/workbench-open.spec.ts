@@ -5,6 +5,9 @@ test.describe('ways in', () => {
   test('the landing page says nothing leaves the browser', async ({ page }) => {
     await page.goto('./');
     await expect(page.getByTestId('privacy-note')).toContainText('Nothing leaves your browser');
+    // What the page keeps: the sessions, and the trace files opened as runs (their own list on this page).
+    await expect(page.getByTestId('privacy-note')).toContainText('sessions and the trace files opened in the run view are kept in this browser\'s storage');
+    await expect(page.getByTestId('privacy-note')).toContainText('Trace files kept in this browser');
     await expect(page.getByText('Open trace')).toBeVisible();
   });
 

@@ -2,12 +2,15 @@
  * A definition whose steps call a model, analysed with no usable endpoint: the cases whose requests
  * the stored responses (this browser's, or those a session file or report carries) answer are
  * analysed; the others are not run into an error each, they wait, counted, until an endpoint is set
- * (`resume`, once its connection test passes) or a file with their responses is opened.
+ * (`resume`, once its connection test passes) or a file with their responses is opened. A base
+ * URL that does not answer its connection test counts as none (`check`): one saved on an earlier
+ * visit is tested before it is used, so a server that is down makes cases wait, not fail each.
  */
 import { isModelFailure, type ModelAnswer } from '../../engine/model-call.ts';
 import type { ModelResolver } from '../../pool/contract.ts';
 import type { CaseResult } from '../../engine/types.ts';
 import type { ModelHost } from '../../model/model-host.ts';
+import type { ModelConnection } from './model-connection.svelte.ts';
 
 export interface EndpointWaiting {
   /** Cases that wait for an endpoint. */
@@ -25,10 +28,23 @@ export class EndpointWait {
   #held = new Set<string>();
   #missing = new Set<string>();
   readonly #rerun: () => void;
+  readonly #connection: ModelConnection | undefined;
 
-  /** `rerun`: analyses the cases without a result (the runner's analyze). */
-  constructor(rerun: () => void) {
+  /** `rerun`: analyses the cases without a result (the runner's analyze); `connection`: the Model panel's. */
+  constructor(rerun: () => void, connection?: ModelConnection) {
     this.#rerun = rerun;
+    this.#connection = connection;
+  }
+
+  /**
+   * Before an analysis whose steps call a model: a base URL not yet tested (saved on an earlier
+   * visit, or typed while no case waited) gets its connection test first, so the analysis knows
+   * whether to send to it (`connection.answers`) or to let the cases that lack a response wait.
+   */
+  async check(usesModel: boolean): Promise<void> {
+    const connection = this.#connection;
+    if (!usesModel || connection === undefined || connection.answers !== null) return;
+    await connection.testConnection();
   }
 
   /** The model resolver of a new analysis: its host as it is when it has an endpoint; without one, watched for what nothing answers. */

@@ -86,6 +86,61 @@ describe('EndpointWait', () => {
     }
   });
 
+  it('tests a saved base URL before using it: one that does not answer makes its cases wait, not fail, until a tested endpoint answers', async () => {
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    // A well-formed URL nothing listens at: an endpoint started and closed again.
+    const gone = await startFakeEndpoint({ models: ['fake-model'] });
+    const deadUrl = gone.url;
+    await gone.close();
+    const endpoint = await startFakeEndpoint({ models: ['fake-model'] });
+    try {
+      const { runner, pool } = runnerWithFakePool();
+      pool.summaryExtra = { usesModel: true };
+      // As after a reload: the URL comes from storage, never tested in this page's life.
+      runner.modelConnection.baseUrl = deadUrl;
+      expect(runner.modelConnection.answers).toBeNull();
+      await runner.openStudy(study(['model1', 'plain', 'model2'], ['model2']));
+      expect(runner.modelConnection.test.status).toBe('error');
+      expect(runner.modelConnection.answers).toBe(false);
+      expect(runner.results.map((r) => (r === undefined ? 'waiting' : (r.error ?? 'ok')))).toEqual(['waiting', 'ok', 'ok']);
+      expect(runner.endpointWait.waiting).toEqual({ cases: 1, requests: 1 });
+
+      // Another setting re-runs the waiting case: the URL that failed its test is still not used.
+      runner.updateSettings({ seed: 7 });
+      await vi.waitFor(() => expect(runner.progress?.status).toBe('done'));
+      await vi.waitFor(() => expect(runner.endpointWait.waiting).toEqual({ cases: 1, requests: 1 }));
+      expect(runner.results.filter((r) => r?.error !== undefined)).toEqual([]);
+
+      // The Model panel's way out: a base URL whose connection test passes, then resume.
+      runner.modelConnection.baseUrl = endpoint.url;
+      await runner.modelConnection.testConnection();
+      expect(runner.modelConnection.answers).toBe(true);
+      runner.endpointWait.resume();
+      await vi.waitFor(() => expect(runner.results.every((r) => r !== undefined && r.error === undefined)).toBe(true), { timeout: 15_000 });
+      expect(runner.endpointWait.waiting).toBeNull();
+      expect(endpoint.requests.map((r) => r.messages[0].content)).toEqual(['case model1']);
+    } finally {
+      await endpoint.close();
+    }
+  });
+
+  it('still charges the case when a saved endpoint passes its connection test but refuses the request', async () => {
+    vi.stubGlobal('indexedDB', new IDBFactory());
+    const endpoint = await startFakeEndpoint({ models: ['fake-model'] });
+    try {
+      endpoint.setFault({ kind: 'status', status: 400, message: 'model not found' });
+      const { runner, pool } = runnerWithFakePool();
+      pool.summaryExtra = { usesModel: true };
+      runner.modelConnection.baseUrl = endpoint.url;
+      await runner.openStudy(study(['model1']));
+      expect(runner.modelConnection.test.status).toBe('ok');
+      expect(runner.results[0]?.error).toMatch(/model not found/);
+      expect(runner.endpointWait.waiting).toBeNull();
+    } finally {
+      await endpoint.close();
+    }
+  });
+
   it('forgets what waited when another study opens', async () => {
     vi.stubGlobal('indexedDB', new IDBFactory());
     const { runner } = runnerWithFakePool();

@@ -27,6 +27,12 @@ export class ModelConnection {
   /** Never persisted: typed for this page's life only. */
   apiKey = $state('');
   test = $state.raw<ConnectionTest>({ status: 'idle', message: '', models: [] });
+  /** The base URL `test` is about (a test says nothing of a URL typed since). */
+  testedUrl = $state('');
+  /** The test in progress, shared by whoever asks for the same URL meanwhile. */
+  #testing: { url: string; done: Promise<void> } | null = null;
+  /** The URL of the latest test asked for: an earlier one that ends later says nothing any more. */
+  #latest = '';
 
   constructor(private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null = safeLocalStorage()) {
     try {
@@ -53,6 +59,16 @@ export class ModelConnection {
     return null;
   }
 
+  /**
+   * Whether the base URL as it is now answered its connection test: true (passed), false (failed,
+   * or cannot be used), null (not tested yet, e.g. saved on an earlier visit, or being tested).
+   */
+  get answers(): boolean | null {
+    if (this.urlProblem !== null) return false;
+    if (this.testedUrl !== this.baseUrl.trim() || this.test.status === 'idle' || this.test.status === 'testing') return null;
+    return this.test.status === 'ok';
+  }
+
   /** Remember the base URL, concurrency and the ask threshold (never the key). */
   save(): void {
     try {
@@ -63,14 +79,23 @@ export class ModelConnection {
   }
 
   /** Ask the endpoint for its models (`GET {base}/models`): its list, or its error. */
-  async testConnection(fetchImpl: typeof fetch = fetch): Promise<void> {
+  testConnection(fetchImpl: typeof fetch = fetch): Promise<void> {
+    const url = this.baseUrl.trim();
+    if (this.#testing?.url === url) return this.#testing.done;
+    this.#latest = url;
+    const testing = { url, done: this.#runTest(url, fetchImpl).finally(() => { if (this.#testing === testing) this.#testing = null; }) };
+    this.#testing = testing;
+    return testing.done;
+  }
+
+  async #runTest(url: string, fetchImpl: typeof fetch): Promise<void> {
     const problem = this.urlProblem;
     if (problem) {
-      this.test = { status: 'error', message: problem, models: [] };
+      this.#show(url, { status: 'error', message: problem, models: [] });
       return;
     }
-    const base = this.baseUrl.trim().replace(/\/+$/, '');
-    this.test = { status: 'testing', message: `Asking ${base}/models…`, models: [] };
+    const base = url.replace(/\/+$/, '');
+    this.#show(url, { status: 'testing', message: `Asking ${base}/models…`, models: [] });
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 10_000);
     try {
@@ -78,23 +103,30 @@ export class ModelConnection {
       // Masked before anything is quoted or cut: a key cut in two by the excerpt would leak its start.
       const text = redact(await response.text(), this.apiKey);
       if (!response.ok) {
-        this.test = { status: 'error', message: `${base}/models answered HTTP ${response.status}${quoteError(text)}`, models: [] };
+        this.#show(url, { status: 'error', message: `${base}/models answered HTTP ${response.status}${quoteError(text)}`, models: [] });
         return;
       }
       const models = modelIds(text);
-      this.test = models
+      this.#show(url, models
         ? { status: 'ok', message: `Connected: ${models.length} model${models.length === 1 ? '' : 's'} at ${base}.`, models }
-        : { status: 'error', message: `${base}/models answered, but not with an OpenAI-style model list.`, models: [] };
+        : { status: 'error', message: `${base}/models answered, but not with an OpenAI-style model list.`, models: [] });
     } catch (error) {
       const why = controller.signal.aborted ? 'no answer within 10 s' : redact(error instanceof Error ? error.message : String(error), this.apiKey);
-      this.test = {
+      this.#show(url, {
         status: 'error',
         message: `Cannot reach ${base}: ${why}. Is the server running, does it allow this page's origin (Ollama: OLLAMA_ORIGINS), and is the origin allowed by the page's Content-Security-Policy?`,
         models: [],
-      };
+      });
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** A test's result, unless a test of another URL was asked for since. */
+  #show(url: string, test: ConnectionTest): void {
+    if (this.#latest !== url) return;
+    this.test = test;
+    this.testedUrl = url;
   }
 }
 

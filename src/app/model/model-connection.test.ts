@@ -93,4 +93,39 @@ describe('ModelConnection', () => {
     expect(c.test.status).toBe('error');
     expect(c.test.message).toMatch(/^Cannot reach http:\/\/10\.255\.255\.1\/v1: no answer within 10 s\./);
   });
+
+  it('says whether the base URL as it is now answered its test, and asks once for a test already running', async () => {
+    const c = new ModelConnection(null);
+    c.baseUrl = 'http://127.0.0.1:5999/v1';
+    expect(c.answers).toBeNull();
+    let calls = 0;
+    let answer: (r: Response) => void = () => {};
+    const pending = (async () => {
+      calls++;
+      return new Promise<Response>((resolve) => (answer = resolve));
+    }) as typeof fetch;
+    const first = c.testConnection(pending);
+    const second = c.testConnection(pending);
+    expect(c.answers).toBeNull();
+    answer(new Response('{"error":"down"}', { status: 502 }));
+    await Promise.all([first, second]);
+    expect(calls).toBe(1);
+    expect(c.answers).toBe(false);
+    // A test says nothing of a URL typed since; one that cannot be used never answers.
+    c.baseUrl = 'http://127.0.0.1:11434/v1';
+    expect(c.answers).toBeNull();
+    await c.testConnection((async () => new Response(JSON.stringify({ data: [{ id: 'one' }] }))) as typeof fetch);
+    expect(c.answers).toBe(true);
+    c.baseUrl = 'ftp://x';
+    expect(c.answers).toBe(false);
+
+    // A test of a URL typed over while it ran, ending last, does not speak for the URL now typed.
+    c.baseUrl = 'http://127.0.0.1:5999/v1';
+    const stale = c.testConnection(pending);
+    c.baseUrl = 'http://127.0.0.1:11434/v1';
+    await c.testConnection((async () => new Response(JSON.stringify({ data: [{ id: 'one' }] }))) as typeof fetch);
+    answer(new Response('{"error":"down"}', { status: 502 }));
+    await stale;
+    expect([c.answers, c.testedUrl, c.test.message]).toEqual([true, 'http://127.0.0.1:11434/v1', 'Connected: 1 model at http://127.0.0.1:11434/v1.']);
+  });
 });

@@ -103,7 +103,7 @@ export class AnalysisRunner {
   /** The page's response cache for model steps (IndexedDB, shared by every session). */
   readonly responseStore = new ResponseStore();
   /** Cases of model steps that no stored response answers wait for an endpoint, instead of each failing. */
-  readonly endpointWait = new EndpointWait(() => void this.analyze());
+  readonly endpointWait = new EndpointWait(() => void this.analyze(), this.modelConnection);
 
   /**
    * The model host of one analysis: responses from the store first, then the endpoint of the Model
@@ -113,7 +113,7 @@ export class AnalysisRunner {
     const c = this.modelConnection;
     let endpoint;
     try {
-      endpoint = c.urlProblem ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency, timeoutMs: Math.round(c.timeoutSeconds * 1000) });
+      endpoint = c.urlProblem || c.answers === false ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency, timeoutMs: Math.round(c.timeoutSeconds * 1000) });
     } catch {
       endpoint = undefined;
     }
@@ -333,7 +333,7 @@ export class AnalysisRunner {
     const run = ++this.#runCounter;
     const pool = this.#getPool();
     pool.caseTimeoutMs = this.caseTimeoutS * 1000;
-    await nextPaint();
+    await Promise.all([nextPaint(), this.endpointWait.check(this.definition.status === 'ready' && this.definition.summary.usesModel === true)]);
     const studyPool: StudyPool = { size: this.workerCount, describe: (source, fileName) => pool.load(source, fileName), run: (job, signal) => pool.run(job, signal) };
     const summary = this.definition.status === 'ready' ? this.definition.summary : undefined;
     const outcome = await runStudy({
