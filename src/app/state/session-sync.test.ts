@@ -128,7 +128,9 @@ describe('SessionSync', () => {
     const saved = (await page.sync.store!.get(stored.id))!;
     // The mark is the command's: its fingerprint is the study's, and it reads back from a file.
     expect(saved.study).toEqual({ fingerprint: studyFingerprint(saved), batchBound: 'anytime', batchStop: true });
-    expect(parseSessionFile(exportSessionFile(saved)).study).toEqual(saved.study);
+    const fromFile = parseSessionFile(exportSessionFile(saved));
+    expect(fromFile.study).toEqual(saved.study);
+    expect(studyFingerprint(fromFile)).toBe(saved.study!.fingerprint);
     expect(saved.batch?.stoppedEarly).toBe(true);
 
     // A reload: a new page on the same store, whose own choices are the defaults.
