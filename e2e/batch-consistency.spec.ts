@@ -111,4 +111,17 @@ test('the page stops once the top step separates where the command\'s --batch-st
   expect(browser.stoppedEarly).toBe(true);
   expect(browser.analyzed).toBe(command.batch.analyzed);
   expect(browser.steps).toEqual(command.batch.steps);
+
+  // A reload keeps the batch interval and the stop with the study: done, stopped early, nothing to resume.
+  await page.reload();
+  await waitForDone(page);
+  await expect(page.getByText('stopped early: the top step separated')).toBeVisible();
+  await expect(page.getByLabel(/Stop once the top step is separated/)).toBeChecked();
+  await expect(page.getByLabel('Mean Shapley CI')).toHaveValue('anytime');
+  await expect(page.getByRole('button', { name: 'Resume' })).toHaveCount(0);
+  // Turning the stop off analyses the rest, as before the reload.
+  await page.getByLabel(/Stop once the top step is separated/).uncheck();
+  await expect(page.getByText('stopped early: the top step separated')).toHaveCount(0, { timeout: 60_000 });
+  await waitForDone(page);
+  await expect(page.getByTestId('run-progress')).toContainText('Done: 300 cases');
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { BatchStopper } from '../engine/batch.ts';
 import { analyzeTableGame } from '../engine/table-game.ts';
 import { DEFAULT_SETTINGS } from '../engine/index.ts';
 import type { CaseResult } from '../engine/types.ts';
+import { parseSessionFile } from '../session/session-file.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -56,5 +57,14 @@ describe('blame on a game file (its games analysed in the workers, through the o
     expect(batch.stoppedEarly).toBe(true);
     expect(cases).toHaveLength(reference);
     expect(batch.analyzed).toBe(reference);
+  });
+
+  it('saves --batch-stop in the session\'s study mark, beside the batch bound, so the page reopens it as stopped', () => {
+    const saved = join(mkdtempSync(join(tmpdir(), 'blame-games-save-')), 'stopped.session.json');
+    expect(blame(file, '--batch-stop', '--batch-bound', 'anytime', '--save', saved).status).toBe(0);
+    const session = parseSessionFile(readFileSync(saved, 'utf8'));
+    expect(session.study).toMatchObject({ batchBound: 'anytime', batchStop: true });
+    expect(session.batch?.stoppedEarly).toBe(true);
+    expect(session.results.length).toBeLessThan(80);
   });
 });

@@ -292,6 +292,7 @@ function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
     ...(opts.shard && { shard: opts.shard }),
     batchBound: opts.batchBound,
     ...(a.range && { range: [a.range[0], a.range[1]] as [number, number] }),
+    ...(opts.batchStop && { batchStop: true }),
   };
   return buildSession({
     id: `cli-${Date.now().toString(36)}`,

@@ -6,6 +6,7 @@ import type { TableGame } from '../engine/table-game.ts';
 import { testResult } from '../engine/testing/results.ts';
 import type { CaseDef, CaseResult } from '../engine/types.ts';
 import { batchStopChunk, runStudy, studyBatch } from './run-study.ts';
+import { knownStop } from './known-stop.ts';
 import type { PoolJob, StudyPool, WorkItem } from './study-pool.ts';
 
 const STEPS = ['plan', 'act', 'check'];
@@ -115,6 +116,19 @@ describe('runStudy', () => {
     if (outcome.status !== 'done') throw new Error(outcome.status);
     expect(outcome.stoppedEarly).toBe(true);
     expect(pool.jobs).toEqual([]);
+  });
+
+  it('finds, in the results a stopped run kept, the stop that run made; a gap before it (or no stop) gives none', async () => {
+    const all = cases(400);
+    const outcome = await runStudy({ pool: new FakeStudyPool(2), study: { source: 'src', fileName: 'p.js', cases: all }, settings: DEFAULT_SETTINGS, batchBound: 'anytime', batchStop: true, summary: summary() });
+    if (outcome.status !== 'done' || outcome.stoppedAt === undefined) throw new Error('expected a stop');
+    const kept = [...outcome.results, ...new Array<CaseResult | undefined>(all.length - outcome.results.length).fill(undefined)];
+    expect(knownStop(kept, summary(), DEFAULT_SETTINGS.delta, 'anytime')).toBe(outcome.stoppedAt);
+    const gap = [...kept];
+    gap[outcome.stoppedAt - 2] = undefined;
+    expect(knownStop(gap, summary(), DEFAULT_SETTINGS.delta, 'anytime')).toBeUndefined();
+    // Too few results for the normal bound's first check: no stop.
+    expect(knownStop(kept.slice(0, 5), summary(), DEFAULT_SETTINGS.delta, 'normal')).toBeUndefined();
   });
 
   it('reports a stop decided under the Bernstein bound at the anytime confidence', () => {

@@ -74,6 +74,11 @@ export interface StudyMark {
   /** The batch interval and metric range the batch was aggregated with (a merge re-aggregates with them). */
   batchBound?: BatchBound;
   range?: [number, number];
+  /**
+   * The batch stop was on (the command's --batch-stop, the page's checkbox): a batch marked as
+   * stopped early is complete with fewer results than cases. Absent = off.
+   */
+  batchStop?: boolean;
 }
 
 /** The contrast of a study's replayed runs: replays per arm and one entry per run (case id). */

@@ -4,7 +4,7 @@ import { FormatError } from '../formats/format-error.ts';
 import { childPath } from '../formats/json-path.ts';
 import { expectArray, expectInteger, expectObject, expectString, rejectUnknownFields } from '../formats/validate.ts';
 import type { ModelCacheEntry, StudyMark } from './types.ts';
-import { arrayOf, expectInterval, expectOneOf, optionalField, requiredField } from './validate-fields.ts';
+import { arrayOf, expectBoolean, expectInterval, expectOneOf, optionalField, requiredField } from './validate-fields.ts';
 import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 
 function expectHexDigest(value: unknown, path: string): string {
@@ -23,15 +23,16 @@ function validateShard(value: unknown, path: string): { index: number; count: nu
   return { index, count };
 }
 
-/** The `study` field: fingerprint, optional shard, batch bound and metric range. */
+/** The `study` field: fingerprint, optional shard, batch bound, metric range and batch stop. */
 export function validateStudyMark(value: unknown, path: string): StudyMark {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['fingerprint', 'shard', 'batchBound', 'range'], path);
+  rejectUnknownFields(object, ['fingerprint', 'shard', 'batchBound', 'range', 'batchStop'], path);
   const fingerprint = requiredField(object, 'fingerprint', path, expectHexDigest);
   const shard = optionalField(object, 'shard', path, validateShard);
   const batchBound = optionalField(object, 'batchBound', path, (v, p) => expectOneOf(v, BATCH_BOUNDS, p));
   const range = optionalField(object, 'range', path, expectInterval);
-  return { fingerprint, ...(shard && { shard }), ...(batchBound && { batchBound }), ...(range && { range }) };
+  const batchStop = optionalField(object, 'batchStop', path, expectBoolean);
+  return { fingerprint, ...(shard && { shard }), ...(batchBound && { batchBound }), ...(range && { range }), ...(batchStop !== undefined && { batchStop }) };
 }
 
 /**

@@ -10,6 +10,7 @@ import { DEFAULT_SETTINGS, keptResult } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
 import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import { runStudy, studyBatch } from '../../pool/run-study.ts';
+import { knownStop } from '../../pool/known-stop.ts';
 import type { StudyPool } from '../../pool/study-pool.ts';
 import { ModelConnection } from '../model/model-connection.svelte.ts';
 import { ResponseStore } from '../model/response-store.ts';
@@ -204,7 +205,7 @@ export class AnalysisRunner {
    */
   async openStudy(
     study: Study,
-    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome } = {},
+    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome; batch?: { bound: BatchBound; stop: boolean } } = {},
   ): Promise<void> {
     this.cancel();
     this.#cache.clear();
@@ -216,11 +217,16 @@ export class AnalysisRunner {
     if (!options.keepNavigation) this.#navigation.reset();
     if (options.settings) this.settings = options.settings;
     else if (!options.keepSettings) this.settings = { ...DEFAULT_SETTINGS };
+    if (options.batch) {
+      this.batchBound = options.batch.bound;
+      this.batchStop = options.batch.stop;
+    }
     this.results = [];
     this.previousShown = false;
     this.progress = null;
     await this.#loadDefinition(options.loaded);
     if (options.results && options.results.length > 0) this.#restore(options.results);
+    if (options.results && options.results.length > 0 && this.#restoreStop()) return;
     if (options.autoRun === false) {
       // A reopened session that was interrupted (or stopped): show what finished and offer to resume.
       const done = this.finishedResults().length;
@@ -300,7 +306,14 @@ export class AnalysisRunner {
    */
   setBatchStop(on: boolean): void {
     this.batchStop = on;
+    this.#autosave.schedule();
     if (!on && this.#stopped !== null && this.#stopped.key === this.#key()) void this.analyze();
+  }
+
+  /** Changes how the batch CI is computed (only the aggregation; saved with the study). */
+  setBatchBound(bound: BatchBound): void {
+    this.batchBound = bound;
+    this.#autosave.schedule();
   }
 
   /** Chooses the fix a step uses. */
@@ -438,6 +451,21 @@ export class AnalysisRunner {
     const ids = [...study.cases.map((c) => c.id), ...study.games.map((g) => g.id)];
     this.#cache.set(this.#key(), ids.map((id) => byId.get(id)));
     this.#showCachedResults();
+  }
+
+  /**
+   * A reopened session whose saved results already stop the batch (the batch stop on): done,
+   * stopped early there, as right after that run; nothing is analysed and nothing offered to resume.
+   */
+  #restoreStop(): boolean {
+    if (!this.batchStop || (this.study!.cases.length > 0 && this.definition.status !== 'ready')) return false;
+    const rangeFrom = this.definition.status === 'ready' ? this.definition.summary : (this.study!.games[0] ?? {});
+    const at = knownStop(this.results, rangeFrom, this.settings.delta, this.batchBound);
+    if (at === undefined) return false;
+    this.#stopped = { key: this.#key(), at };
+    this.progress = { status: 'done', done: this.finishedResults().length, total: this.itemCount, cost: sumCost(this.results), startedAt: performance.now(), doneThisRun: 0, elapsedMs: 0 };
+    this.#autosave.schedule();
+    return true;
   }
 
   #key(): string {

@@ -231,6 +231,37 @@ describe('AnalysisRunner settings', () => {
     expect(runner.batch?.stoppedEarly).toBeUndefined();
   });
 
+  it('reopens a session that stopped early as done, stopped there, without analysing or offering to resume', async () => {
+    const ids100 = Array.from({ length: 100 }, (_, k) => `q${k}`);
+    const first = setup();
+    first.runner.batchBound = 'anytime';
+    first.runner.batchStop = true;
+    await first.runner.openStudy(study(ids100));
+    const saved = first.runner.finishedResults();
+    expect(saved.length).toBeLessThan(100);
+    const savedBatch = first.runner.batch!;
+    // Saved as done (opened with autoRun) or as running (the page closed before its last save): both read as done.
+    for (const autoRun of [true, false]) {
+      const { runner, pool } = setup();
+      await runner.openStudy(study(ids100), { results: [...saved], autoRun, batch: { bound: 'anytime', stop: true } });
+      expect(pool.jobs).toHaveLength(0);
+      expect([runner.batchBound, runner.batchStop]).toEqual(['anytime', true]);
+      expect(runner.progress).toMatchObject({ status: 'done', done: saved.length, total: 100 });
+      expect(runner.batch).toEqual(savedBatch);
+      expect(runner.batch?.stoppedEarly).toBe(true);
+      // Turning the stop off analyses the rest, as before a reload.
+      runner.setBatchStop(false);
+      await settle(() => runner.finishedResults().length === 100 && runner.progress?.status === 'done', 'the rest analysed');
+      expect(runner.batch?.stoppedEarly).toBeUndefined();
+    }
+    // A session without the batch stop (older ones) with fewer results is still an interrupted analysis.
+    const old = setup();
+    await old.runner.openStudy(study(ids100), { results: [...saved], autoRun: false, batch: { bound: 'normal', stop: false } });
+    expect(old.pool.jobs).toHaveLength(0);
+    expect(old.runner.batchStop).toBe(false);
+    expect(old.runner.progress?.status).toBe('interrupted');
+  });
+
   it('gives a new study the defaults, and passes its case time limit to the pool', async () => {
     const { runner, pool } = setup();
     expect(runner.defaultSettings()).toEqual(DEFAULT_SETTINGS);

@@ -2,7 +2,7 @@ import type { AnalysisSettings, BatchResult, CaseResult } from '../../engine/typ
 import type { Study } from '../importing/study.ts';
 import { buildSession } from '../../session/build-session.ts';
 import type { SessionIdentity } from '../../session/autosave.ts';
-import type { Session } from '../../session/types.ts';
+import type { Session, StudyMark } from '../../session/types.ts';
 
 /**
  * The session (plain data) for a study, its settings and its finished results, through the one
@@ -16,6 +16,7 @@ export function sessionOf(
   results: CaseResult[],
   batch: BatchResult | null,
   status: Session['status'],
+  mark?: StudyMark,
 ): Session {
-  return buildSession({ ...identity, fileName: study.fileName, pipeline: study.pipeline, cases: study.cases, games: study.games, settings, results, batch, status, modelCache: study.modelResponses, contrast: study.contrast });
+  return buildSession({ ...identity, fileName: study.fileName, pipeline: study.pipeline, cases: study.cases, games: study.games, settings, results, batch, status, study: mark, modelCache: study.modelResponses, contrast: study.contrast });
 }

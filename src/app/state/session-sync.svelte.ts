@@ -9,6 +9,7 @@ import { browserRunLocks } from '../../session/run-lock.ts';
 import { SessionStore } from '../../session/store.ts';
 import type { Session } from '../../session/types.ts';
 import { sessionOf } from './session-of.ts';
+import { studyMarkOf } from './study-mark-of.ts';
 import type { AnalysisRunner } from './analysis-runner.svelte.ts';
 
 export class SessionSync {
@@ -111,6 +112,8 @@ export class SessionSync {
     const status: Session['status'] = shown === 'interrupted' ? 'running' : shown;
     // Only the current settings' results: the previous settings' ones stay on show until new ones arrive, never saved under the new.
     const results = bench.currentResults();
-    return sessionOf(identity, bench.study, bench.settings, results, bench.previousShown ? null : bench.batch, status);
+    // The batch choices go with the study (the study mark), so a reload aggregates and stops as before.
+    const mark = studyMarkOf(bench.study, bench.settings, bench.batchBound, bench.batchStop);
+    return sessionOf(identity, bench.study, bench.settings, results, bench.previousShown ? null : bench.batch, status, mark);
   }
 }

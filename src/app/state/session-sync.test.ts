@@ -8,6 +8,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StorageFullError, StorageUnavailableError } from '../../session/errors.ts';
 import { simulateQuota } from '../../session/testing/quota.ts';
+import { exportSessionFile, parseSessionFile } from '../../session/session-file.ts';
+import { studyFingerprint } from '../../session/study-fingerprint.ts';
 import type { Study } from '../importing/study.ts';
 import { installFakeBrowser, type FakeBrowser } from '../testing/fake-browser.ts';
 import { pageState, type PageState } from '../testing/page-state.ts';
@@ -110,6 +112,47 @@ describe('SessionSync', () => {
     await page.runner.openStudy(study(['q1', 'q2']), { results: current.results.slice(0, 1), autoRun: false });
     expect(page.runner.progress?.status).toBe('interrupted');
     expect(page.sync.current()?.status).toBe('running');
+  });
+
+  it('saves the batch interval and stop with the study; a reload reopens a stopped-early study as done, stopped there', async () => {
+    await page.sync.init();
+    page.runner.setBatchBound('anytime');
+    page.runner.setBatchStop(true);
+    const ids = Array.from({ length: 100 }, (_, k) => `q${k}`);
+    await page.opener.openNewStudy(study(ids));
+    const kept = page.runner.finishedResults().length;
+    expect(kept).toBeLessThan(100);
+    expect(page.runner.batch?.stoppedEarly).toBe(true);
+    const stored = await storedWith(kept);
+    await settle(async () => (await page.sync.store!.get(stored.id))?.status === 'done' && !page.sync.saving, 'stored as done');
+    const saved = (await page.sync.store!.get(stored.id))!;
+    // The mark is the command's: its fingerprint is the study's, and it reads back from a file.
+    expect(saved.study).toEqual({ fingerprint: studyFingerprint(saved), batchBound: 'anytime', batchStop: true });
+    const fromFile = parseSessionFile(exportSessionFile(saved));
+    expect(fromFile.study).toEqual(saved.study);
+    expect(studyFingerprint(fromFile)).toBe(saved.study!.fingerprint);
+    expect(saved.batch?.stoppedEarly).toBe(true);
+
+    // A reload: a new page on the same store, whose own choices are the defaults.
+    const reloaded = pageState();
+    await reloaded.sync.init();
+    expect([reloaded.runner.batchBound, reloaded.runner.batchStop]).toEqual(['normal', false]);
+    expect(await reloaded.opener.openStored(stored.id)).toBe(true);
+    expect([reloaded.runner.batchBound, reloaded.runner.batchStop]).toEqual(['anytime', true]);
+    expect(reloaded.pool.jobs).toHaveLength(0);
+    expect(reloaded.runner.progress).toMatchObject({ status: 'done', done: kept, total: 100 });
+    expect(reloaded.runner.batch).toEqual(saved.batch);
+    reloaded.sync.store?.close();
+
+    // A session saved without the mark (before it was saved) reads as normal and off: the rest is analysed.
+    const old = pageState();
+    await old.sync.init();
+    old.runner.batchStop = true;
+    const { study: _mark, ...unmarked } = saved;
+    await old.opener.openSession({ ...unmarked, id: 'old-session' });
+    expect([old.runner.batchBound, old.runner.batchStop]).toEqual(['normal', false]);
+    await settle(() => old.runner.finishedResults().length === 100 && old.runner.progress?.status === 'done', 'the rest analysed');
+    old.sync.store?.close();
   });
 
   it('builds a session under a fresh identity when nothing could be stored', async () => {

@@ -211,7 +211,15 @@ export class StudyOpener {
         ...(session.modelCache && { modelResponses: session.modelCache }),
         ...(session.contrast && { contrast: session.contrast }),
       },
-      { settings: session.settings, results, autoRun: session.status === 'done' || session.status === 'idle', stopped: session.status === 'cancelled', keepNavigation: options.keepNavigation === true },
+      {
+        settings: session.settings,
+        results,
+        autoRun: session.status === 'done' || session.status === 'idle',
+        stopped: session.status === 'cancelled',
+        keepNavigation: options.keepNavigation === true,
+        // The batch choices it was analysed under (a session without them: the defaults).
+        batch: { bound: session.study?.batchBound ?? 'normal', stop: session.study?.batchStop === true },
+      },
     );
   }
 
