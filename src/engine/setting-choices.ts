@@ -4,7 +4,11 @@
  * panel and the report read (estimators have their own registry, shapley/registry.ts). Each is a
  * record over its type, so adding a value to a type without wording it here fails to compile.
  */
-import type { BatchBound, Method, Mode, Radius, StopRule } from './types.ts';
+export type Mode = 'recorded' | 'posterior' | 'prior';
+export type Method = 'exact' | 'mc';
+export type StopRule = 'top1' | 'ranking' | 'width' | 'budget';
+export type Radius = 'betting' | 'bernstein' | 'hoeffding';
+export type BatchBound = 'normal' | 'bernstein' | 'anytime';
 
 export interface SettingChoice {
   /** The settings panel's option text: short enough to show whole in the panel's dropdowns. */

@@ -122,54 +122,11 @@ export interface PipelineDef {
   cases?: readonly CaseDef[];
 }
 
-export type Mode = 'recorded' | 'posterior' | 'prior';
-export type Method = 'exact' | 'mc';
-export type StopRule = 'top1' | 'ranking' | 'width' | 'budget';
-export type Radius = 'betting' | 'bernstein' | 'hoeffding';
-export type BatchBound = 'normal' | 'bernstein' | 'anytime';
+import type { BatchBound, Method, Mode, Radius, StopRule } from './setting-choices.ts';
+export type { BatchBound, Method, Mode, Radius, StopRule };
+/** The analysis settings: one field per entry of the settings schema (settings/schema.ts), typed from it. */
+export type { AnalysisSettings } from './settings/schema.ts';
 
-export interface AnalysisSettings {
-  mode: Mode;
-  /** Worlds for posterior and prior modes (recorded always uses the case's one world). */
-  worlds: number;
-  /** 'auto' = exact when its 2^n queries are within Monte Carlo's at the permutation cap (settings.ts resolveMethod), Monte Carlo above. */
-  method: Method | 'auto';
-  delta: number;
-  stop: StopRule;
-  width: number;
-  /** Step-cost budget per case for Monte Carlo (Infinity = none). */
-  budget: number;
-  /** Hard cap on permutations per case for Monte Carlo. */
-  maxPermutations: number;
-  radius: Radius;
-  /** The Monte Carlo estimator, by its registry name (src/engine/shapley/registry.ts). */
-  estimator: EstimatorName;
-  seed: number;
-  /**
-   * top1 and ranking also stop on a tie: two steps count as tied once the interval of their
-   * difference lies within ±tieTolerance (from their simultaneous intervals). Absent or 0: off.
-   */
-  tieTolerance?: number;
-  /** Also compute the Shapley interaction index of every pair of steps (default: no). */
-  interactions?: boolean;
-  /** Which fix each step uses, by step name (default: its first fix). */
-  fixChoice?: Readonly<Record<string, string>>;
-  /**
-   * Model ids by alias for model steps (`llm.chat({ model })`; "default" when a call names none).
-   * Part of the study: the ids enter every request and so every response-cache key.
-   */
-  models?: Readonly<Record<string, string>>;
-  /**
-   * Also list each failure's minimal repairs (docs/repairs.md): fix sets reaching
-   * `success` (default: the upper end of the metric's range) with no proper subset that does; exact
-   * analyses search every set, sampled ones sets of up to `size` steps.
-   */
-  repairs?: { success?: number; size: number };
-  /** Extra endpoint parameters by alias (`--model-param ALIAS.KEY=VALUE`); they enter every request of the alias too. */
-  modelParams?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
-}
-
-/** A cooperative game on players 0..n-1; coalitions are bitmasks (numbers up to 52 players, bigints above: coalition.ts). */
 export interface Game {
   readonly players: readonly string[];
   /** v(S). Implementations memoise; repeated calls are free. */

@@ -5,13 +5,12 @@
  * (`cli/session-input.ts`), the session validator (`session/validate-settings.ts`), the address
  * (`app/navigation/address-settings.ts`), the page's results key (`app/state/settings-key.ts`), the
  * panel's number fields (`app/settings/panel-number.ts`) and the report's header
- * (`report/sections/setting-facts.ts`). The record is typed over `AnalysisSettings`, so a
- * field of that type without an entry here (or an entry of the wrong kind) fails to compile.
+ * (`report/sections/setting-facts.ts`). The settings' type, `AnalysisSettings`, is read off this
+ * record (each entry's kind, values and `optional`), so a field exists once: here.
  * Adding a setting: docs/architecture.md, "Adding a setting".
  */
-import type { AnalysisSettings, EstimatorName, Method, Mode, Radius, StopRule } from '../types.ts';
-import { METHODS, MODES, RADII, STOP_RULES } from '../setting-choices.ts';
-import { DEFAULT_ESTIMATOR, ESTIMATOR_NAMES, LEGACY_ESTIMATOR } from '../shapley/registry.ts';
+import { METHODS, MODES, RADII, STOP_RULES, type Method, type Mode, type Radius, type StopRule } from '../setting-choices.ts';
+import { DEFAULT_ESTIMATOR, ESTIMATOR_NAME_LIST, LEGACY_ESTIMATOR, type EstimatorName } from '../shapley/estimator-names.ts';
 import { canonicalize } from '../canonical.ts';
 import { ownValue } from '../named-record.ts';
 import type { NumberBounds } from './number-setting.ts';
@@ -24,6 +23,12 @@ export interface ResultContext {
   defaultFixes: Readonly<Record<string, string>>;
 }
 
+/** The fields the results rules below read (the whole settings type is derived from this record). */
+export interface RuleSettings {
+  readonly mode: Mode;
+  readonly stop: StopRule;
+}
+
 interface SettingBase {
   /** May be absent from the settings (then it reads as its default). */
   readonly optional: boolean;
@@ -32,7 +37,7 @@ interface SettingBase {
   /** The command's flag that sets it (null: none, or a flag group of its own). */
   readonly flag: string | null;
   /** Whether the value changes a case's result under these settings (the results key leaves it out where not). */
-  readonly changesResults: (settings: AnalysisSettings, context: ResultContext) => boolean;
+  readonly changesResults: (settings: RuleSettings, context: ResultContext) => boolean;
 }
 
 export interface NumberSetting extends SettingBase, NumberBounds {
@@ -68,33 +73,41 @@ export interface StructuredSetting<T> extends SettingBase {
   readonly kind: 'structured';
   readonly address: false;
   /** The value the results key holds (absent values hold null). */
-  readonly keyValue: (value: T, context: ResultContext) => unknown;
+  keyValue(value: T, context: ResultContext): unknown;
 }
 
-/** The entry a field of type T needs. */
-export type SettingFor<T> = [T] extends [boolean] ? BooleanSetting : [T] extends [number] ? NumberSetting : [T] extends [string] ? ChoiceSetting<T> : StructuredSetting<T>;
+/** The value type an entry describes. */
+type ValueOf<S> = S extends NumberSetting ? number : S extends BooleanSetting ? boolean : S extends ChoiceSetting<infer T> ? T : S extends StructuredSetting<infer T> ? T : never;
+type Schema = typeof SETTINGS_SCHEMA;
+type OptionalKey = { [K in keyof Schema]: Schema[K]['optional'] extends true ? K : never }[keyof Schema];
 
-export type SettingsSchema = { readonly [K in keyof AnalysisSettings]-?: SettingFor<Exclude<AnalysisSettings[K], undefined>> };
+/** The analysis settings: each schema entry's field, absent-able where the entry is optional. */
+export type AnalysisSettings = { [K in Exclude<keyof Schema, OptionalKey>]: ValueOf<Schema[K]> } & { [K in OptionalKey]?: ValueOf<Schema[K]> };
 
 export type SettingKey = keyof AnalysisSettings;
+/** A structured entry of value type T (its value is read by the session validator's own reader). */
+function structured<T>(entry: Omit<StructuredSetting<T>, 'kind' | 'address' | 'optional'>): StructuredSetting<T> & { readonly optional: true } {
+  return { kind: 'structured', address: false, optional: true, ...entry };
+}
 /** Any entry, read by kind (a structured entry's key function is given that same field's value). */
 export type AnySetting = NumberSetting | ChoiceSetting | BooleanSetting | StructuredSetting<unknown>;
 
 const always = (): boolean => true;
-const monteCarlo = (_: AnalysisSettings, c: ResultContext): boolean => c.method === 'mc';
+const monteCarlo = (_: RuleSettings, c: ResultContext): boolean => c.method === 'mc';
 const byName = (a: [string, unknown], b: [string, unknown]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
 
 /** The largest fix set a sampled repair search may be asked for (2^52 sets is already out of reach). */
 export const REPAIR_SIZE: NumberBounds = { min: 1, max: 52, integer: true };
 
 /** In this order the results key lists them and the docs' tables read. */
-export const SETTINGS_SCHEMA: SettingsSchema = {
+export const SETTINGS_SCHEMA = {
   mode: { kind: 'choice', optional: false, label: 'Mode', values: MODES, default: 'recorded' satisfies Mode, flag: '--mode', address: true, changesResults: always },
-  // Recorded mode replays the case's one world.
+  /** Worlds for posterior and prior modes (recorded mode replays the case's one world). */
   worlds: {
     kind: 'number', optional: false, label: 'Worlds', default: 8, min: 1, max: 100_000, integer: true,
     flag: '--worlds', address: true, changesResults: (s) => s.mode !== 'recorded',
   },
+  /** 'auto' = exact when its 2^n queries are within Monte Carlo's at the permutation cap (settings.ts resolveMethod), Monte Carlo above. */
   method: {
     kind: 'choice', optional: false, label: 'Method', values: METHODS, default: 'auto' satisfies Method | 'auto', flag: '--method', address: true, changesResults: always,
     // 'auto' that resolves to exact is exact: the key holds what runs.
@@ -120,7 +133,7 @@ export const SETTINGS_SCHEMA: SettingsSchema = {
   },
   radius: { kind: 'choice', optional: false, label: 'Interval', values: RADII, default: 'betting' satisfies Radius, flag: '--radius', address: true, changesResults: monteCarlo },
   estimator: {
-    kind: 'choice', optional: false, label: 'Estimator', values: ESTIMATOR_NAMES, default: DEFAULT_ESTIMATOR satisfies EstimatorName,
+    kind: 'choice', optional: false, label: 'Estimator', values: ESTIMATOR_NAME_LIST, default: DEFAULT_ESTIMATOR satisfies EstimatorName,
     // Sessions saved before the estimator registry ran the permutation estimator, the only one then.
     absentInFiles: LEGACY_ESTIMATOR,
     flag: '--estimator', address: true, changesResults: monteCarlo,
@@ -129,28 +142,43 @@ export const SETTINGS_SCHEMA: SettingsSchema = {
     kind: 'number', optional: false, label: 'Seed', default: 1, min: 0, max: Number.MAX_SAFE_INTEGER, integer: true,
     flag: '--seed', address: true, changesResults: always,
   },
+  /**
+   * top1 and ranking also stop on a tie: two steps count as tied once the interval of their
+   * difference lies within ±tieTolerance (from their simultaneous intervals). Absent or 0: off.
+   */
   tieTolerance: {
     kind: 'number', optional: true, label: 'Tie tolerance', default: 0, min: 0, max: 1, integer: false,
     flag: '--tie-tolerance', address: true, changesResults: (s, c) => c.method === 'mc' && (s.stop === 'top1' || s.stop === 'ranking'),
   },
-  fixChoice: {
-    kind: 'structured', optional: true, label: 'Fix used by each step', flag: '--fix', address: false, changesResults: always,
+  /** Which fix each step uses, by step name (default: its first fix). */
+  fixChoice: structured<Readonly<Record<string, string>>>({
+    label: 'Fix used by each step', flag: '--fix', changesResults: always,
     // Choosing a step's default fix is choosing none; in step order, whatever the record's order.
     keyValue: (fixes, c) => {
       const chosen = Object.entries(fixes).filter(([step, fix]) => ownValue(c.defaultFixes, step) !== undefined && ownValue(c.defaultFixes, step) !== fix);
       return chosen.length > 0 ? chosen.sort(byName) : null;
     },
-  },
+  }),
+  /** Also compute the Shapley interaction index of every pair of steps (default: no). */
   interactions: { kind: 'boolean', optional: true, label: 'Pairwise interactions', default: false, flag: '--interactions', address: true, changesResults: always },
-  // The ids enter every request, so every response.
-  models: { kind: 'structured', optional: true, label: 'Models', flag: '--model', address: false, changesResults: always, keyValue: (models) => Object.entries(models).sort(byName) },
+  /**
+   * Model ids by alias for model steps (`llm.chat({ model })`; "default" when a call names none).
+   * Part of the study: the ids enter every request and so every response-cache key.
+   */
+  models: structured<Readonly<Record<string, string>>>({ label: 'Models', flag: '--model', changesResults: always, keyValue: (models) => Object.entries(models).sort(byName) }),
   // Repairs have their own flag group (cli/repair-args.ts); the set size matters only for Monte Carlo (exact searches every set).
-  repairs: {
-    kind: 'structured', optional: true, label: 'Minimal repairs', flag: null, address: false, changesResults: always,
+  /**
+   * Also list each failure's minimal repairs (docs/repairs.md): fix sets reaching `success`
+   * (default: the upper end of the metric's range) with no proper subset that does; exact analyses
+   * search every set, sampled ones sets of up to `size` steps.
+   */
+  repairs: structured<{ success?: number; size: number }>({
+    label: 'Minimal repairs', flag: null, changesResults: always,
     keyValue: (repairs, c) => [c.method === 'mc' ? repairs.size : null, repairs.success ?? null],
-  },
-  modelParams: { kind: 'structured', optional: true, label: 'Model parameters', flag: '--model-param', address: false, changesResults: always, keyValue: (params) => canonicalize(params) },
-};
+  }),
+  /** Extra endpoint parameters by alias (`--model-param ALIAS.KEY=VALUE`); they enter every request of the alias too. */
+  modelParams: structured<Readonly<Record<string, Readonly<Record<string, unknown>>>>>({ label: 'Model parameters', flag: '--model-param', changesResults: always, keyValue: (params) => canonicalize(params) }),
+} as const satisfies Readonly<Record<string, AnySetting>>;
 
 const ENTRIES = Object.freeze(Object.entries(SETTINGS_SCHEMA)) as unknown as readonly (readonly [SettingKey, AnySetting])[];
 

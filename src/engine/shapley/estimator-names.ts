@@ -6,3 +6,9 @@
 export const ESTIMATOR_NAME_LIST = ['permutation', 'antithetic', 'rotation', 'stratified', 'kernel'] as const;
 
 export type EstimatorName = (typeof ESTIMATOR_NAME_LIST)[number];
+
+/** The estimator a new analysis uses. */
+export const DEFAULT_ESTIMATOR: EstimatorName = 'kernel';
+
+/** The estimator a saved session without an `estimator` setting was run with (the only one there was). */
+export const LEGACY_ESTIMATOR: EstimatorName = 'permutation';

@@ -6,7 +6,7 @@ import { antitheticEstimator } from './antithetic.ts';
 import { rotationEstimator } from './rotation.ts';
 import { stratifiedEstimator } from './stratified.ts';
 import { kernelEstimator } from './kernel.ts';
-import { ESTIMATOR_NAME_LIST, type EstimatorName } from './estimator-names.ts';
+import { DEFAULT_ESTIMATOR, ESTIMATOR_NAME_LIST, LEGACY_ESTIMATOR, type EstimatorName } from './estimator-names.ts';
 
 export type { EstimatorName };
 
@@ -26,11 +26,7 @@ const ESTIMATORS = {
 /** The names in registry order (the settings panel lists them so). */
 export const ESTIMATOR_NAMES: readonly EstimatorName[] = ESTIMATOR_NAME_LIST;
 
-/** The estimator a new analysis uses. */
-export const DEFAULT_ESTIMATOR: EstimatorName = 'kernel';
-
-/** The estimator a saved session without an `estimator` setting was run with (the only one there was). */
-export const LEGACY_ESTIMATOR: EstimatorName = 'permutation';
+export { DEFAULT_ESTIMATOR, LEGACY_ESTIMATOR };
 
 export function isEstimatorName(name: unknown): name is EstimatorName {
   return typeof name === 'string' && Object.hasOwn(ESTIMATORS, name);
