@@ -1,3 +1,4 @@
+import type { CommandModelFlags } from '../model/command-host.node.ts';
 import type { AnalysisSettings, BatchBound } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
@@ -42,19 +43,8 @@ export interface CliOptions {
   replay?: import('./replay-options.ts').ReplayCliOptions;
 }
 
-export interface ModelOptions {
-  /** Base URL of an OpenAI-compatible endpoint (`POST {url}/chat/completions`). */
-  url?: string;
-  /** Name of the environment variable holding the API key (the key itself is never stored). */
-  apiKeyEnv?: string;
-  concurrency: number;
-  /** Response caches (JSONL): all are read, new responses are written to the first. */
-  caches: string[];
-  /** Send nothing: a response missing from the caches is a per-case error. */
-  offline: boolean;
-  /** --timeout-request S: the time limit of one request's attempt, in ms (default 60 000). */
-  timeoutRequestMs?: number;
-}
+/** The model flags (`--model-url`, `--api-key-env`, `--concurrency`, `--cache`, `--offline`, `--timeout-request`): the model host reads them as they are. */
+export type ModelOptions = CommandModelFlags;
 
 export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method ${METHODS.join('|')}] [--mode ${MODES.join('|')}]
        [--worlds N] [--delta D] [--stop ${STOP_RULES.join('|')}] [--width W] [--tie-tolerance T] [--budget C] [--seed S]

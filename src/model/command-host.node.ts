@@ -7,12 +7,16 @@ import type { CacheEntry } from './response-cache.ts';
 
 /** The command's model flags, as src/cli/args.ts parses them (ModelOptions there). */
 export interface CommandModelFlags {
+  /** Base URL of an OpenAI-compatible endpoint (`POST {url}/chat/completions`). */
   url?: string;
+  /** Name of the environment variable holding the API key (the key itself is never stored). */
   apiKeyEnv?: string;
   concurrency: number;
+  /** Response caches (JSONL): all are read, new responses are written to the first. */
   caches: string[];
+  /** Send nothing: a response missing from the caches is a per-case error. */
   offline: boolean;
-  /** --timeout-request, in ms. */
+  /** --timeout-request S: the time limit of one request's attempt, in ms (default 60 000). */
   timeoutRequestMs?: number;
 }
 

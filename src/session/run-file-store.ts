@@ -13,7 +13,7 @@
 import { issueAll } from './issue-all.ts';
 import type { IDBPObjectStore } from 'idb';
 import type { SessionDb, SessionDbSchema } from './db.ts';
-import { isQuotaError, StorageFullError } from './errors.ts';
+import { abortableWrite } from './abortable-write.ts';
 import { findStoredRun, groupRunFiles, groupsToEvict, MAX_KEPT_RUN_BYTES, type StoredRunFile, type StoredRunGroup, type StoredRunPlace } from './run-files.ts';
 
 export const RUN_FILES_CHANNEL = 'agentblame-run-files';
@@ -118,22 +118,9 @@ export class RunFileStore {
 
   async #write<T>(action: string, work: (store: RunFilesObjectStore) => Promise<T>): Promise<T> {
     const tx = this.#db.transaction('runFiles', 'readwrite');
-    const done = tx.done;
-    done.catch(() => {}); // Observed below; this stops an abort from reporting an unhandled rejection.
-    try {
-      const result = await work(tx.store);
-      await done;
-      return result;
-    } catch (error) {
-      try {
-        tx.abort();
-      } catch {
-        // Already finished or aborting (a failed request aborts it by itself).
-      }
-      if (isQuotaError(error) || isQuotaError(tx.error)) throw new StorageFullError(action, { cause: error });
-      throw error;
-    }
+    return abortableWrite(action, tx, () => work(tx.store));
   }
+
 
   #announce(): void {
     this.#channel?.postMessage({ kind: 'run-files' });

@@ -28,6 +28,7 @@ import {
 } from './db.ts';
 import { chunkCases, chunksRange, joinChunks } from './case-chunks.ts';
 import { isQuotaError, SessionNotFoundError, StaleWriteError, StorageFullError, StorageUnavailableError } from './errors.ts';
+import { abortableWrite } from './abortable-write.ts';
 import type { RunLocks } from './run-lock.ts';
 import { RunFileStore } from './run-file-store.ts';
 import { issueAll } from './issue-all.ts';
@@ -322,23 +323,9 @@ export class SessionStore {
 
   /** One read-write transaction; any failure aborts it whole and quota errors become StorageFullError. */
   async #write<T>(action: string, stores: StoreName[], work: (tx: WriteTransaction) => Promise<T>): Promise<T> {
-    const tx = this.#db.transaction(stores, 'readwrite');
-    const done = tx.done;
-    done.catch(() => {}); // Observed below; this stops an abort from reporting an unhandled rejection.
-    try {
-      const result = await work(tx);
-      await done;
-      return result;
-    } catch (error) {
-      try {
-        tx.abort();
-      } catch {
-        // Already finished or aborting (a failed request aborts it by itself).
-      }
-      if (isQuotaError(error) || isQuotaError(tx.error)) throw new StorageFullError(action, { cause: error });
-      throw error;
-    }
+    return abortableWrite(action, this.#db.transaction(stores, 'readwrite'), work);
   }
+
 
   #announce(kind: SessionChange['kind'], id: string, revision: number): void {
     this.#channel?.postMessage({ kind, id, revision });
