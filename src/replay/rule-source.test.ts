@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replayRuleText, RULE_PATH } from '../../scripts/replay-rule-source.ts';
 import type { LlmChatArgs, LlmChatResult, LlmChooseArgs, Noise } from '../engine/types.ts';
-import type { RecordedRun } from '../runs/types.ts';
+import type { RecordedRun } from '../runs/index.ts';
 import { readWhoWhen } from '../formats/importers/whowhen.ts';
 import { readLangfuse } from '../formats/importers/langfuse.ts';
 import { parseInputFile } from '../formats/detect.ts';
