@@ -12,17 +12,9 @@ import { writeWhole } from './write-whole.ts';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
-import type { ModelHost } from '../model/model-host.ts';
-import type { RecordedRun } from '../runs/types.ts';
-import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile } from '../why/check-file.ts';
-import { decides, describePredicate, insteadOf } from '../why/decision.ts';
-import { candidateFixes, fixEdit, tryFixes, type FixResult } from '../why/fixes.ts';
-import { hostRerun, WhyRerunError } from '../why/host-rerun.ts';
-import { explainDecision, WHY_DEFAULTS, type WhyResult } from '../why/method.ts';
-import { applyEdit } from '../why/pieces.ts';
-import { callDigest } from '../why/call-digest.ts';
-import { dryRanking } from '../why/dry.ts';
-import { contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/select-call.ts';
+import type { ModelHost } from '../model/index.ts';
+import type { RecordedRun } from '../runs/index.ts';
+import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable } from './printable.ts';
 import { codeLiteral } from '../engine/safe-text.ts';
@@ -177,7 +169,7 @@ function readRun(file: string, text: string, runId: string | undefined): Recorde
 }
 
 async function modelHost(o: WhyOptionsCli, model: string, what: string): Promise<ModelHost> {
-  const { commandModelHost } = await import('../model/command-host.node.ts');
+  const { commandModelHost } = await import('../model/index.node.ts');
   let made;
   try {
     made = commandModelHost(o.model, { default: model }, process.env);

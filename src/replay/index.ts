@@ -7,7 +7,7 @@
  * `replay` block of the command's JSON (turns, dependency graph, substitutions).
  */
 import type { CaseDef } from '../engine/types.ts';
-import type { RecordedRun } from '../runs/types.ts';
+import type { RecordedRun } from '../runs/index.ts';
 import { definitionSource, slotNames, type DefinitionParts, type EmbeddedFile } from './definition-source.ts';
 import { planRun, ReplayPlanError, type FixSpec } from './plan.ts';
 import { substitutionCount } from './turns.ts';
@@ -114,3 +114,4 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
 
 export { contrastStudy, contrastReport, type ContrastStudy, type ContrastReport, type ContrastRow } from './contrast.ts';
 export { turnRequests, type TurnRequests } from './turn-requests.ts';
+export { replayPairs } from './pairs.ts';

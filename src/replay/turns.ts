@@ -5,8 +5,7 @@
  * one, else the transcript before it with each speaker's name in front of what it said.
  */
 import type { LlmMessage } from '../engine/types.ts';
-import { readStepMessages } from '../runs/messages.ts';
-import type { ChatMessage, RecordedRun, RecordedStep } from '../runs/types.ts';
+import { readStepMessages, type ChatMessage, type RecordedRun, type RecordedStep } from '../runs/index.ts';
 import { findSubstitutions } from './substitutions.ts';
 import type { ReplayRunData, ReplayTurn, Substitution, ToolCall, TranscriptEntry } from './types.ts';
 
