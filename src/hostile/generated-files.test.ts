@@ -19,9 +19,9 @@ import { blameSync, expectBadInput } from '../cli/testing/run-blame.ts';
 import { parseInputFile } from '../formats/detect.ts';
 import { buildReplay } from '../replay/index.ts';
 import { langfuseExport } from '../replay/testing/runs.ts';
-import type { RecordedRun } from '../runs/types.ts';
+import type { RecordedRun } from '../runs/index.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
-import { describePredicate } from '../why/decision.ts';
+import { describePredicate } from '../why/index.ts';
 
 const DIR = mkdtempSync(join(tmpdir(), 'blame-generated-'));
 const MARKER = join(DIR, 'MARKER');
