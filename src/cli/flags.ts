@@ -23,7 +23,7 @@
 import { settingEntries, type BooleanSetting, type ChoiceSetting, type NumberSetting, type SettingKey } from '../engine/settings/schema.ts';
 import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 import { PLAYERS_KINDS } from '../replay/index.ts';
-import { WHY_DEFAULTS } from '../why/method.ts';
+import { WHY_DEFAULTS } from '../why/index.ts';
 
 export const COMMAND_NAMES = ['blame', 'replay', 'repairs', 'compare', 'merge', 'why', 'check', 'inspect'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
