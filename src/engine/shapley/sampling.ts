@@ -117,7 +117,8 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
   const grid = Math.ceil((BETTING_GRID * bound) / span);
   // Every value lies within [-span, span], a part of the samples' [-bound, bound]: candidates outside are never updated.
   const within: [number, number] = [(bound - span) / sampleRange, (bound + span) / sampleRange];
-  const sequences = betting ? Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid, undefined, within)) : [];
+  // Made at the first round: a game that goes exact before sampling never pays for their grids.
+  let sequences: BettingConfidenceSequence[] = [];
   const paired = betting && (opts.stop === 'top1' || opts.stop === 'ranking') && n > 1;
   const pairs: PairTests = paired ? pairTests(n, opts.delta) : [];
   const schedule = new CheckpointSchedule();
@@ -135,7 +136,7 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
   let atCheckpoint = false;
 
   const bettingIntervals = (): [number, number][] =>
-    sequences.map((s) => [Math.max(-bound + sampleRange * s.lower, -span), Math.min(-bound + sampleRange * s.upper, span)]);
+    sequences.length === 0 ? stats.map((): [number, number] => [-span, span]) : sequences.map((s) => [Math.max(-bound + sampleRange * s.lower, -span), Math.min(-bound + sampleRange * s.upper, span)]);
   const radiusIntervals = (k: number): [number, number][] => {
     const d = checkpointDelta(opts.delta, n, k);
     return stats.map((s) => {
@@ -146,13 +147,31 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
   };
   const means = () => stats.map((s) => s.mean);
 
+  // Once the sampling would have done the exact method's work (asked for its 2^n values, or updated
+  // n intervals a round for as long as 2^n values take), the coalitions not seen yet are asked for
+  // instead: what is left of exact costs less than sampling on. Checked before each round with
+  // that round counted, so a game whose 2^n values cost less than one round of interval updates
+  // (8 players: 256 values against 8 updates of ~32 values each) goes exact without sampling.
+  const exactIsCheaper = () => known !== null && !known.complete && (known.queries >= known.table.length || (rounds + 1) * n * INTERVAL_UPDATE_COST >= known.table.length);
+  const exactAnswer = (): EstimatorOutput => {
+    // The convergence shows the sampled estimate where sampling stopped, then the exact values.
+    if (betting && rounds > 0 && history[history.length - 1]?.permutations !== permutations()) history.push({ permutations: permutations(), cost: game.cost(), values: means(), ci: bettingIntervals() });
+    const values = exactShapleyFromTable(known!.table, n);
+    const ci = values.map((v): [number, number] => [v, v]);
+    history.push({ permutations: permutations(), cost: game.cost(), values, ci });
+    return { values, ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason: 'exact', history };
+  };
+
   while (workDone() < opts.maxPermutations) {
+    if (exactIsCheaper()) known!.fill();
+    if (known?.complete) return exactAnswer();
     if (rounds > 0 && game.cost() >= opts.budget) {
       stopReason = 'budget';
       break;
     }
     work += draw(game, rng, sample);
     rounds++;
+    if (betting && sequences.length === 0) sequences = Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid, undefined, within));
     for (let i = 0; i < n; i++) {
       stats[i].push(sample[i]);
       if (betting) sequences[i].push(clamp01((sample[i] + bound) / sampleRange));
@@ -161,18 +180,8 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
       const pairRange = 2 * sampleRange;
       for (const p of pairs) if (p.test.sign === 0) p.test.push(clamp01((sample[p.i] - sample[p.j] + sampleRange) / pairRange));
     }
-    // Once the sampling has done the exact method's work (asked for its 2^n values, or updated n
-    // intervals a round for as long as 2^n values take), the coalitions not seen yet are asked for
-    // too: what is left of exact costs less than sampling on.
-    if (known && !known.complete && (known.queries >= known.table.length || rounds * n * INTERVAL_UPDATE_COST >= known.table.length)) known.fill();
-    if (known?.complete) {
-      // The convergence shows the sampled estimate where sampling stopped, then the exact values.
-      if (betting && history[history.length - 1]?.permutations !== permutations()) history.push({ permutations: permutations(), cost: game.cost(), values: means(), ci: bettingIntervals() });
-      const values = exactShapleyFromTable(known.table, n);
-      const ci = values.map((v): [number, number] => [v, v]);
-      history.push({ permutations: permutations(), cost: game.cost(), values, ci });
-      return { values, ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason: 'exact', history };
-    }
+    // A round that happened to see the last unseen coalition ends the sampling too.
+    if (known?.complete) return exactAnswer();
     if (betting) {
       const reached = schedule.reached(rounds);
       const values = means();
