@@ -5,10 +5,9 @@ import { bernsteinRadius } from '../stats/bernstein-radius.ts';
 import { BETTING_GRID, BettingConfidenceSequence } from '../stats/betting-cs.ts';
 import { CheckpointSchedule, checkpointDelta } from '../stats/checkpoint-schedule.ts';
 import { hoeffdingRadius } from '../stats/hoeffding-radius.ts';
-import { PairedBettingTest } from '../stats/paired-betting-test.ts';
 import { RunningStats } from '../stats/welford.ts';
 import { intervalsSatisfy, narrowEnough } from './stop-rules.ts';
-import { pairedRankingSeparated, pairedTopSeparated, tieCheck, type PairTests } from './paired-stop.ts';
+import { pairedRankingSeparated, pairedTopSeparated, pairTests, tieCheck, type PairTests } from './paired-stop.ts';
 import { INTERVAL_UPDATE_COST, KnownCoalitions, TRACK_COALITIONS_MAX_PLAYERS } from './known-coalitions.ts';
 import { exactShapleyFromTable } from './exact.ts';
 
@@ -91,7 +90,8 @@ function bigMarginalsAlong(game: Game, order: readonly number[], ends: Endpoints
  *   rescaled to [0, 1] (Waudby-Smith & Ramdas 2023), anytime-valid by construction, so the stop
  *   rule is checked after every round and a stop at any time (budget included) reports the current
  *   intervals. `top1` and `ranking` decide on paired differences of the players' samples from the
- *   same rounds (a sequential betting test per pair at delta / (n(n-1)/2)), not on disjoint
+ *   same rounds (a sequential betting test per pair, at delta / (n - 1) for top1 and
+ *   delta / (n(n-1)/2) for ranking: see pairTests), not on disjoint
  *   intervals: phi_top - phi_j is estimated with far less noise than either value alone.
  * - `hoeffding`, `bernstein`: fixed-t radii on a geometric checkpoint schedule with a union over
  *   checkpoints, delta_k = delta / (n k (k+1)) (the rules as before: checked at checkpoints; a
@@ -120,7 +120,7 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
   // Made at the first round: a game that goes exact before sampling never pays for their grids.
   let sequences: BettingConfidenceSequence[] = [];
   const paired = betting && (opts.stop === 'top1' || opts.stop === 'ranking') && n > 1;
-  const pairs: PairTests = paired ? pairTests(n, opts.delta) : [];
+  const pairs: PairTests = paired ? pairTests(n, opts.delta, opts.stop === 'top1' ? n - 1 : (n * (n - 1)) / 2) : [];
   const schedule = new CheckpointSchedule();
   const history: NonNullable<EstimatorOutput['history']> = [];
   const sample = new Float64Array(n);
@@ -224,13 +224,6 @@ function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-/** One sequential sign test per unordered pair, each at delta / (number of pairs). */
-function pairTests(n: number, delta: number): PairTests {
-  const alpha = delta / ((n * (n - 1)) / 2);
-  const out: PairTests = [];
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push({ i, j, test: new PairedBettingTest(alpha) });
-  return out;
-}
 
 function satisfiedNow(opts: EstimatorOptions, values: readonly number[], ci: readonly (readonly [number, number])[], pairs: PairTests): boolean {
   switch (opts.stop) {
