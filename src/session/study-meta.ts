@@ -7,6 +7,9 @@ import { FormatError } from '../formats/format-error.ts';
 import { childPath, indexPath } from '../formats/json-path.ts';
 import { expectArray, expectObject, expectString, rejectUnknownFields } from '../formats/validate.ts';
 import { sha256 } from '../engine/sha256.ts';
+import { tagKey } from '../engine/tags.ts';
+
+export { tagKey, tagValue } from '../engine/tags.ts';
 import { RECORDED_FROM, type Session, type StudyMeta } from './types.ts';
 import { expectOneOf, expectTimestamp, optionalField, requiredField } from './validate-fields.ts';
 
@@ -25,21 +28,6 @@ export function labelProblem(text: string, what: 'tag' | 'version label'): strin
   if (text.trim() !== text) return `a ${what} cannot start or end with a space`;
   if (what === 'tag' && text.startsWith('=')) return 'a tag "key=value" needs a key before "="';
   return null;
-}
-
-/** A tag's key (`model` of `model=gpt-4.1`, the whole tag when it has no `=`). */
-export function tagKey(tag: string): string {
-  const at = tag.indexOf('=');
-  return at < 0 ? tag : tag.slice(0, at);
-}
-
-/** The value of tag `key=value` among `tags`, '' for a bare tag `key`, or undefined when absent. */
-export function tagValue(tags: readonly string[], key: string): string | undefined {
-  for (const tag of tags) {
-    if (tagKey(tag) !== key) continue;
-    return tag.length === key.length ? '' : tag.slice(key.length + 1);
-  }
-  return undefined;
 }
 
 /** Tags checked together: each valid, no key twice (`model=a` and `model=b` would be ambiguous), at most MAX_TAGS. */
