@@ -18,7 +18,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbid?: st
   'src/replay': { folders: ['src/replay', 'src/engine', 'src/runs', 'src/formats', 'src/model'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   'src/sandbox': { folders: ['src/sandbox', 'src/engine', 'src/formats'], packages: ['ses', 'acorn'] },
   // The regression game: two versions of a definition compared step by step, and the game as an ordinary definition (source text).
-  'src/regression': { folders: ['src/regression', 'src/engine', 'src/sandbox', 'src/replay'], packages: ['acorn'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
+  'src/regression': { folders: ['src/regression', 'src/engine', 'src/sandbox'], packages: ['acorn'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   // The model host runs on a pool's owner (Node or the page): global fetch only; files named *.node.ts may use Node.
   'src/model': { folders: ['src/model', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/, nodeFiles: /\.node\.ts$/ },
   'src/report': { folders: ['src/report', 'src/engine', 'src/session'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
