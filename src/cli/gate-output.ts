@@ -9,6 +9,7 @@ import { gateVerdict, pairedFailureRateChange, unpairedFailureRateChange, verdic
 import type { StudyComparison } from '../engine/compare-studies.ts';
 import type { RegressionExtras } from './regression-command.ts';
 import { printable } from './printable.ts';
+import { table } from './compare.ts';
 
 /** What a verdict was judged from, for the summary's table and the JUnit report. */
 export type GateSource = { kind: 'against'; extras: RegressionExtras } | { kind: 'compare'; against: string; comparison: StudyComparison };
@@ -69,12 +70,6 @@ export function formatRegression(extras: RegressionExtras): string {
     lines.push(table(['step', 'change', 'mean blame (new failures)', 'CI', 'share', 'reverting alone fixes'], rows));
   }
   return lines.join('\n');
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
-  return [line(header), ...rows.map(line)].join('\n');
 }
 
 /**
