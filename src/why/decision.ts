@@ -63,7 +63,9 @@ export function toolCallLine(call: WhyToolCall): string {
   return `tool call: ${call.name} ${call.arguments}`;
 }
 
-const CALL_LINE = /^\s*tool call:\s*([A-Za-z_][\w.-]*)\s*(.*)$/gm;
+// Spaces within a line only (never \s, which crosses lines): a pattern whose leading \s* spans
+// newlines restarts at every line and scans all the following blank lines, quadratic in them.
+const CALL_LINE = /^[^\S\n\r\u2028\u2029]*tool call:[^\S\n\r\u2028\u2029]*([A-Za-z_][\w.-]*)[^\S\n\r\u2028\u2029]*(.*)$/gm;
 
 /** A reply's tool calls, from its text. */
 export function parseReply(text: string): Reply {
@@ -85,9 +87,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Top-level JSON objects written in a text (balanced braces outside strings), those that parse. */
+const JSON_OPEN = /\{[ \t\n\r]*["}]/y;
+
+/** Top-level JSON objects written in a text (balanced braces outside strings), those that parse (the first 16; none after 64 that do not). */
 function jsonObjectsIn(text: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
+  let failed = 0;
   for (let i = text.indexOf('{'); i >= 0 && out.length < 16; ) {
     let depth = 0;
     let inString = false;
@@ -105,11 +110,16 @@ function jsonObjectsIn(text: string): Record<string, unknown>[] {
       }
     }
     if (end < 0) break;
-    try {
-      const value: unknown = JSON.parse(text.slice(i, end + 1));
-      if (isRecord(value)) out.push(value);
-    } catch {
-      // not JSON: skip it
+    // Only a brace that can open a JSON object ({} or {"key") is parsed, and only so many that
+    // fail: a long answer of braces that are not JSON would otherwise cost an exception each.
+    JSON_OPEN.lastIndex = i;
+    if (JSON_OPEN.test(text)) {
+      try {
+        const value: unknown = JSON.parse(text.slice(i, end + 1));
+        if (isRecord(value)) out.push(value);
+      } catch {
+        if (++failed >= 64) break;
+      }
     }
     i = text.indexOf('{', end + 1);
   }

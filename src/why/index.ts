@@ -11,7 +11,7 @@
 export { callDigest } from './call-digest.ts';
 export { CHECK_FORMAT, CHECK_VERSION, type CheckFile, parseCheck, serializeCheck } from './check-file.ts';
 export type { PiecePath, WhyMessage } from './context.ts';
-export { decides, describePredicate, insteadOf, type Predicate, type Reply } from './decision.ts';
+export { decides, describePredicate, insteadOf, parseReply, type Predicate, type Reply } from './decision.ts';
 export { dryRanking, type DrySuspect } from './dry.ts';
 export { candidateFixes, type Fix, fixEdit, type FixResult, tryFixes } from './fixes.ts';
 export { hostRerun, WhyRerunError } from './host-rerun.ts';
