@@ -16,12 +16,41 @@ export interface Reply {
   toolCalls: WhyToolCall[];
 }
 
-/** The regular expression of `match`, or a TypeError naming it. */
+let linearEngine: boolean | undefined;
+
+/**
+ * Whether this engine has V8's linear-time matcher (the `l` flag), which the command turns on
+ * (src/cli/why-command.ts): a pattern from a shared check file must not run for hours on the host.
+ */
+function hasLinearEngine(): boolean {
+  if (linearEngine === undefined) {
+    try {
+      linearEngine = new RegExp('', 'l').flags === 'l';
+    } catch {
+      linearEngine = false;
+    }
+  }
+  return linearEngine;
+}
+
+/**
+ * The regular expression of `match`, or a TypeError naming it. Where the engine has a linear-time
+ * matcher (the command), the pattern is compiled for it, so no answer can make it backtrack for
+ * hours; a pattern it cannot run in linear time (backreferences, lookarounds, large counted
+ * repeats) is refused.
+ */
 export function compileMatch(match: string): RegExp {
+  let plain: RegExp;
   try {
-    return new RegExp(match);
+    plain = new RegExp(match);
   } catch (error) {
     throw new TypeError(`--match: "${match}" is not a regular expression (${(error as Error).message})`);
+  }
+  if (!hasLinearEngine()) return plain;
+  try {
+    return new RegExp(match, 'l');
+  } catch {
+    throw new TypeError(`--match: "${match}" cannot be matched in linear time (no backreferences, lookarounds or large counted repeats such as {0,200}): write it without them`);
   }
 }
 

@@ -16,5 +16,5 @@ export { dryRanking, type DrySuspect } from './dry.ts';
 export { candidateFixes, type Fix, fixEdit, type FixResult, tryFixes } from './fixes.ts';
 export { hostRerun, WhyRerunError } from './host-rerun.ts';
 export { explainDecision, type PairResult, type PieceResult, WHY_DEFAULTS, type WhyOptions, type WhyResult } from './method.ts';
-export { applyEdit } from './pieces.ts';
+export { applyEdit, missingPiece } from './pieces.ts';
 export { contextOf, recordedReply, selectCall, type SelectedCall, WhySelectionError } from './select-call.ts';
