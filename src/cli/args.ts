@@ -1,8 +1,7 @@
 import type { CommandModelFlags } from '../model/index.node.ts';
 import type { AnalysisSettings, BatchBound } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
-import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
-import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setting-choices.ts';
+import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
 import { finishRepairFlags, takeRepairFlag, type RepairCliOptions } from './repair-args.ts';
 import { addModelParam } from './model-param.ts';
@@ -46,16 +45,6 @@ export interface CliOptions {
 /** The model flags (`--model-url`, `--api-key-env`, `--concurrency`, `--cache`, `--offline`, `--timeout-request`): the model host reads them as they are. */
 export type ModelOptions = CommandModelFlags;
 
-export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method ${METHODS.join('|')}] [--mode ${MODES.join('|')}]
-       [--worlds N] [--delta D] [--stop ${STOP_RULES.join('|')}] [--width W] [--tie-tolerance T] [--budget C] [--seed S]
-       [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius ${RADII.join('|')}] [--max-permutations N] [--fix STEP=FIX]...
-       [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
-       [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
-       [--timeout-request S] [--model-param ALIAS.KEY=VALUE]...
-       [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
-       [--repairs] [--success V] [--repair-size K] [--pairs FILE.jsonl] [--audit CREDIT.json] [--judge-credit RUBRIC] [--save-credit FILE]
-   or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]
-       [--cache FILE]... [--keep-responses]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
@@ -68,7 +57,10 @@ function num(flag: string, value: string, check: (x: number) => boolean, what: s
   return x;
 }
 
-/** Parse the command's arguments (after `--`). */
+/**
+ * Parse blame's arguments: positionals and `--flag value` pairs, as readCommandLine (command-line.ts)
+ * hands them over after checking each flag against the table (flags.ts). Here: what each flag does.
+ */
 export function parseArgs(argv: readonly string[]): CliOptions {
   const settings: AnalysisSettings = { ...DEFAULT_SETTINGS };
   const fixChoice: Record<string, string> = Object.create(null); // keyed by step names, which may be `__proto__`

@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { writeWhole } from './write-whole.ts';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
 import type { TableGame } from '../engine/table-game.ts';
@@ -27,7 +27,10 @@ import type { ModelCacheEntry } from '../session/types.ts';
 import { printable } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
 import { resultKeeper } from './printed-result.ts';
-import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
+import { parseArgs, UsageError, type CliOptions } from './args.ts';
+import { readCommandLine, type CommandLine } from './command-line.ts';
+import { helpText, usageOf } from './help.ts';
+import { projectRootFrom } from '../pool/node/bundle-cache.mjs';
 import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
 import { compareWithSession, formatComparison, type NamedComparison } from './compare.ts';
@@ -343,39 +346,53 @@ function batchOverflow(batch: BatchResult): string | null {
   return null;
 }
 
+/** The version of the package (its package.json, found by name from here, also inside a bundle). */
+function version(): string {
+  return (JSON.parse(readFileSync(join(projectRootFrom(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * The command: reads the command line once against the flag table (command-line.ts), then runs the
+ * one command it names. Returns the exit status.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
-  // A replay of recorded runs (docs/replay.md) takes its own flags out first.
-  const { takeReplayArgs, REPLAY_USAGE } = await import('./replay-args.ts');
-  let replay: ReturnType<typeof takeReplayArgs> = null;
+  let line: CommandLine;
   try {
-    replay = takeReplayArgs(argv);
+    line = readCommandLine(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`blame: ${printable(e.message)}\n${REPLAY_USAGE}\n`);
+      process.stderr.write(`blame: ${printable(e.message)}\nusage: agentblame COMMAND ... (agentblame --help: every command and flag, with its default)\n`);
       return 2;
     }
     throw e;
   }
-  if (replay) argv = replay.rest;
-  // --inspect, --why and --check are commands of their own: beside --replay, one would be dropped in silence.
-  const other = replay ? argv.find((a) => ['--inspect', '--why', '--check'].includes(a.split('=')[0])) : undefined;
-  if (other) {
-    process.stderr.write(`blame: --replay and ${other.split('=')[0]} are separate commands: give one of them\n`);
-    return 2;
+  if (line.kind === 'version') {
+    process.stdout.write(`agentblame ${version()}\n`);
+    return 0;
   }
-  // Recorded runs (docs/recorded-runs.md) have their own small command line.
-  const { wantsInspect, inspectMain } = await import('./inspect.ts');
-  if (wantsInspect(argv)) return inspectMain(argv);
-  // Why this decision, and its checks (docs/why.md), have their own command line too.
-  const { wantsWhy, whyMain } = await import('./why-command.ts');
-  if (wantsWhy(argv)) return whyMain(argv);
+  if (line.kind === 'help') {
+    process.stdout.write(`${helpText(line.topic, version())}\n`);
+    return 0;
+  }
+  // Recorded runs (docs/recorded-runs.md), why this decision and its checks (docs/why.md): commands of their own.
+  if (line.command === 'inspect') {
+    const { inspectMain } = await import('./inspect.ts');
+    return inspectMain(line.argv);
+  }
+  if (line.command === 'why' || line.command === 'check') {
+    const { whyMain } = await import('./why-command.ts');
+    return whyMain(line.argv);
+  }
   let opts: CliOptions;
+  const usage = usageOf(line.command);
   try {
-    opts = parseArgs(argv);
+    // A replay of recorded runs (docs/replay.md) takes its own flags out first.
+    const replay = line.command === 'replay' ? (await import('./replay-args.ts')).takeReplayArgs(line.argv) : null;
+    opts = parseArgs(replay ? replay.rest : line.argv);
     if (replay) opts.replay = replay.options;
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`blame: ${printable(e.message)}\n${USAGE}\n${REPLAY_USAGE}\n`);
+      process.stderr.write(`blame: ${printable(e.message)}\n${usage}\n`);
       return 2;
     }
     throw e;

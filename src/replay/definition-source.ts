@@ -1,10 +1,10 @@
 /**
  * The replay definition's source text (docs/replay.md): an ordinary pipeline definition with the
- * replay rule (runtime-source.ts), one step per player whose fix is its turns' interventions, the
+ * replay rule (rule.ts, as text: rule-source.ts), one step per player whose fix is its turns' interventions, the
  * outcome as the metric, and each run embedded as the `recording` input of its case. Analysing
  * this text as any definition gives the replay's values; it is what `--emit-definition` writes.
  */
-import { REPLAY_RUNTIME } from './runtime-source.ts';
+import { REPLAY_RUNTIME } from './rule-source.ts';
 import { interventionsName } from './interventions.ts';
 import type { Outcome, ReplayRunData } from './types.ts';
 import { codeLiteral } from '../engine/safe-text.ts';
@@ -94,6 +94,8 @@ export function definitionSource(parts: DefinitionParts): string {
     `// Tool stubs for calls that changed (--tools): toolName: (args) => result.`,
     `const TOOLS = ${parts.tools ? embeddedValue(parts.tools, '--tools') : '{}'};`,
     `const METRIC = ${parts.metric ? embeddedValue(parts.metric, '--metric') : 'null'};`,
+    '// What the replay rule below reads of the above.',
+    'const RULE = { steps: STEPS, outcome: OUTCOME, tools: TOOLS, metric: METRIC };',
     '',
     REPLAY_RUNTIME,
     '// ---- The definition ----',
@@ -105,10 +107,10 @@ export function definitionSource(parts: DefinitionParts): string {
     '    name,',
     "    inputs: ['recording', ...STEPS.slice(0, k)],",
     '    cost: 1,',
-    '    run: (inputs, noise, { llm }) => replaySegment(k, inputs, llm, false),',
-    '    fixes: [{ name: FIX_NAMES[k], cost: 1, run: (inputs, noise, { llm }) => replaySegment(k, inputs, llm, true) }],',
+    '    run: (inputs, noise, { llm }) => replaySegment(RULE, k, inputs, llm, false),',
+    '    fixes: [{ name: FIX_NAMES[k], cost: 1, run: (inputs, noise, { llm }) => replaySegment(RULE, k, inputs, llm, true) }],',
     '  })),',
-    '  metric: (outputs, inputs) => outcome(outputs, inputs.recording),',
+    '  metric: (outputs, inputs) => outcome(RULE, outputs, inputs.recording),',
     `  cases: ${codeLiteral(parts.runs.map((run) => ({ id: run.id, inputs: { recording: run } })), 1)},`,
     '};',
     '',
