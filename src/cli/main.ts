@@ -344,6 +344,11 @@ function batchOverflow(batch: BatchResult): string | null {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  // Trends over saved sessions (docs/trends.md) are a command of their own.
+  if (argv[0] === 'trend') {
+    const { trendMain } = await import('./trend-command.ts');
+    return trendMain(argv.slice(1));
+  }
   // A replay of recorded runs (docs/replay.md) takes its own flags out first.
   const { takeReplayArgs, REPLAY_USAGE } = await import('./replay-args.ts');
   let replay: ReturnType<typeof takeReplayArgs> = null;
