@@ -14,9 +14,9 @@ import { substitutionCount } from './turns.ts';
 import type { Outcome, PlayersKind, ReplayRunData } from './types.ts';
 
 export { ReplayPlanError, parseFixSpec, type FixSpec } from './plan.ts';
-export { EmbeddedFileError, sandboxSafeJson, type EmbeddedFile } from './definition-source.ts';
+export { EmbeddedFileError, type EmbeddedFile } from './definition-source.ts';
 export { parseIntervention, InterventionError, INTERVENTION_KINDS } from './interventions.ts';
-export { recordedContext, substitutionCount, transcriptContext } from './turns.ts';
+export { recordedContext, substitutionCount } from './turns.ts';
 export { defaultExportCount, expectedOutcome, metricProbe, toolsProbe } from './user-files.ts';
 export { PLAYERS_KINDS, type Intervention, type Outcome, type PlayersKind, type ReplayRunData, type ReplayTurn } from './types.ts';
 
