@@ -1,9 +1,10 @@
 import type { CommandModelFlags } from '../model/index.node.ts';
 import type { AnalysisSettings, BatchBound } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
-import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
-import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setting-choices.ts';
+import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
+import { labelProblem, tagsProblem } from '../session/study-meta.ts';
+import { expectTimestamp } from '../session/validate-fields.ts';
 import { finishRepairFlags, takeRepairFlag, type RepairCliOptions } from './repair-args.ts';
 import { addModelParam } from './model-param.ts';
 import { takeSettingFlag } from './setting-flags.ts';
@@ -41,21 +42,13 @@ export interface CliOptions {
   repair: RepairCliOptions;
   /** --replay and its flags (src/cli/replay-args.ts), when given. */
   replay?: import('./replay-options.ts').ReplayCliOptions;
+  /** --recorded-at, --pipeline-version, --tag: the study's metadata in a saved session (docs/trends.md). */
+  meta: { recordedAt?: string; pipelineVersion?: string; tags: string[] };
 }
 
 /** The model flags (`--model-url`, `--api-key-env`, `--concurrency`, `--cache`, `--offline`, `--timeout-request`): the model host reads them as they are. */
 export type ModelOptions = CommandModelFlags;
 
-export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method ${METHODS.join('|')}] [--mode ${MODES.join('|')}]
-       [--worlds N] [--delta D] [--stop ${STOP_RULES.join('|')}] [--width W] [--tie-tolerance T] [--budget C] [--seed S]
-       [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius ${RADII.join('|')}] [--max-permutations N] [--fix STEP=FIX]...
-       [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
-       [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
-       [--timeout-request S] [--model-param ALIAS.KEY=VALUE]...
-       [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
-       [--repairs] [--success V] [--repair-size K] [--pairs FILE.jsonl] [--audit CREDIT.json] [--judge-credit RUBRIC] [--save-credit FILE]
-   or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]
-       [--cache FILE]... [--keep-responses]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
@@ -68,7 +61,10 @@ function num(flag: string, value: string, check: (x: number) => boolean, what: s
   return x;
 }
 
-/** Parse the command's arguments (after `--`). */
+/**
+ * Parse blame's arguments: positionals and `--flag value` pairs, as readCommandLine (command-line.ts)
+ * hands them over after checking each flag against the table (flags.ts). Here: what each flag does.
+ */
 export function parseArgs(argv: readonly string[]): CliOptions {
   const settings: AnalysisSettings = { ...DEFAULT_SETTINGS };
   const fixChoice: Record<string, string> = Object.create(null); // keyed by step names, which may be `__proto__`
@@ -77,7 +73,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const modelParams: Record<string, Record<string, unknown>> = {};
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
   const repair: RepairCliOptions = { repairs: false };
-  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
+  const meta: CliOptions['meta'] = { tags: [] };
+  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair' | 'meta'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -172,6 +169,25 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--model-param':
         addModelParam(modelParams, value());
         break;
+      case '--recorded-at': {
+        const v = value();
+        try {
+          meta.recordedAt = new Date(expectTimestamp(v, '')).toISOString();
+        } catch {
+          throw new UsageError(`--recorded-at: expected an ISO date-time such as 2026-03-02T09:00:00Z, got ${JSON.stringify(v)}`);
+        }
+        break;
+      }
+      case '--pipeline-version': {
+        const v = value();
+        const problem = labelProblem(v, 'version label');
+        if (problem) throw new UsageError(`--pipeline-version: ${problem}`);
+        meta.pipelineVersion = v;
+        break;
+      }
+      case '--tag':
+        meta.tags.push(value());
+        break;
       default:
         if (takeSettingFlag(settings, flag, value)) break;
         if (takeRepairFlag(repair, flag, value)) break;
@@ -189,5 +205,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (Object.keys(modelParams).length) settings.modelParams = modelParams;
   if (model.offline && model.url !== undefined) throw new UsageError('--offline sends no requests: leave out --model-url, or drop --offline');
   finishRepairFlags(repair, settings);
-  return { ...opts, file: opts.file, settings, given, model, repair };
+  const tagProblem = tagsProblem(meta.tags);
+  if (tagProblem) throw new UsageError(`--tag ${JSON.stringify(meta.tags[Math.min(tagProblem.index, meta.tags.length - 1)])}: ${tagProblem.problem}`);
+  return { ...opts, file: opts.file, settings, given, model, repair, meta };
 }

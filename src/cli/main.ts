@@ -3,9 +3,9 @@
  * print per-case and batch blame, as tables or as one JSON object on stdout.
  * Exit status: 0 done; 1 some case could not be analysed (its `error` says why); 2 bad input.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { writeWhole } from './write-whole.ts';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
 import type { TableGame } from '../engine/table-game.ts';
@@ -20,14 +20,18 @@ import { mergeStudySessions, StudyMergeError } from '../session/merge-study.ts';
 import { shardOf } from '../session/shard.ts';
 import { studyFingerprint } from '../session/study-fingerprint.ts';
 import { recomputedBatch } from '../session/stored-batch.ts';
-import type { Session, StudyMark } from '../session/types.ts';
+import type { Session, StudyMark, StudyMeta } from '../session/types.ts';
+import { studyMetaOf } from '../session/study-meta.ts';
 import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
 import { printable } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
 import { resultKeeper } from './printed-result.ts';
-import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
+import { parseArgs, UsageError, type CliOptions } from './args.ts';
+import { readCommandLine, type CommandLine } from './command-line.ts';
+import { helpText, usageOf } from './help.ts';
+import { projectRootFrom } from '../pool/node/bundle-cache.mjs';
 import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
 import { compareWithSession, formatComparison, type NamedComparison } from './compare.ts';
@@ -70,6 +74,8 @@ interface Analysis {
   steps?: { name: string; inputs: string[] }[];
   /** --replay: the per-case replay blocks and the lines printed after the tables. */
   replay?: import('./replay-command.ts').ReplayExtras;
+  /** --replay: when the runs were recorded (their earliest step start), for the session's metadata. */
+  recordedAt?: string;
   /** --replay --contrast: the single-step contrast, kept in a saved session and the report. */
   contrast?: import('../session/types.ts').SessionContrast;
 }
@@ -285,7 +291,11 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
 
 /** The session of an analysis: a stored one keeps its identity; a new one is named after its pipeline or file. */
 function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
-  if (a.stored) return a.stored;
+  if (a.stored) {
+    // A stored study keeps its metadata; the flags given change what they name.
+    const given = opts.meta.recordedAt !== undefined || opts.meta.pipelineVersion !== undefined || opts.meta.tags.length > 0;
+    return given ? { ...a.stored, meta: studyMetaWithFlags(studyMetaOf(a.stored), opts.meta) } : a.stored;
+  }
   const now = new Date().toISOString();
   const study: StudyMark = {
     fingerprint: studyFingerprint({ pipeline: a.pipeline, cases: a.cases, ...(a.games && { games: toSessionGames(a.games) }), settings: a.settings }),
@@ -310,7 +320,30 @@ function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
     study,
     ...(a.modelCache && { modelCache: a.modelCache }),
     ...(a.contrast && { contrast: a.contrast }),
+    meta: studyMetaWithFlags(newStudyMeta(opts, a, now), opts.meta),
   });
+}
+
+/**
+ * When a new study's cases were recorded: --recorded-at when given, else the recorded runs' own
+ * earliest time (--replay), else the input file's date, else now (docs/trends.md).
+ */
+function newStudyMeta(opts: CliOptions, a: Analysis, now: string): StudyMeta {
+  if (a.recordedAt !== undefined) return { version: 1, recordedAt: a.recordedAt, recordedFrom: 'runs', tags: [] };
+  try {
+    return { version: 1, recordedAt: statSync(opts.file).mtime.toISOString(), recordedFrom: 'file', tags: [] };
+  } catch {
+    return { version: 1, recordedAt: now, recordedFrom: 'created', tags: [] };
+  }
+}
+
+function studyMetaWithFlags(meta: StudyMeta, flags: CliOptions['meta']): StudyMeta {
+  return {
+    ...meta,
+    ...(flags.recordedAt !== undefined && { recordedAt: flags.recordedAt, recordedFrom: 'given' as const }),
+    ...(flags.pipelineVersion !== undefined && { pipelineVersion: flags.pipelineVersion }),
+    ...(flags.tags.length > 0 && { tags: [...flags.tags] }),
+  };
 }
 
 /**
@@ -343,44 +376,58 @@ function batchOverflow(batch: BatchResult): string | null {
   return null;
 }
 
+/** The version of the package (its package.json, found by name from here, also inside a bundle). */
+function version(): string {
+  return (JSON.parse(readFileSync(join(projectRootFrom(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * The command: reads the command line once against the flag table (command-line.ts), then runs the
+ * one command it names. Returns the exit status.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
-  // Trends over saved sessions (docs/trends.md) are a command of their own.
-  if (argv[0] === 'trend') {
-    const { trendMain } = await import('./trend-command.ts');
-    return trendMain(argv.slice(1));
-  }
-  // A replay of recorded runs (docs/replay.md) takes its own flags out first.
-  const { takeReplayArgs, REPLAY_USAGE } = await import('./replay-args.ts');
-  let replay: ReturnType<typeof takeReplayArgs> = null;
+  let line: CommandLine;
   try {
-    replay = takeReplayArgs(argv);
+    line = readCommandLine(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`blame: ${printable(e.message)}\n${REPLAY_USAGE}\n`);
+      process.stderr.write(`blame: ${printable(e.message)}\nusage: agentblame COMMAND ... (agentblame --help: every command and flag, with its default)\n`);
       return 2;
     }
     throw e;
   }
-  if (replay) argv = replay.rest;
-  // --inspect, --why and --check are commands of their own: beside --replay, one would be dropped in silence.
-  const other = replay ? argv.find((a) => ['--inspect', '--why', '--check'].includes(a.split('=')[0])) : undefined;
-  if (other) {
-    process.stderr.write(`blame: --replay and ${other.split('=')[0]} are separate commands: give one of them\n`);
-    return 2;
+  if (line.kind === 'version') {
+    process.stdout.write(`agentblame ${version()}\n`);
+    return 0;
   }
-  // Recorded runs (docs/recorded-runs.md) have their own small command line.
-  const { wantsInspect, inspectMain } = await import('./inspect.ts');
-  if (wantsInspect(argv)) return inspectMain(argv);
-  // Why this decision, and its checks (docs/why.md), have their own command line too.
-  const { wantsWhy, whyMain } = await import('./why-command.ts');
-  if (wantsWhy(argv)) return whyMain(argv);
+  if (line.kind === 'help') {
+    process.stdout.write(`${helpText(line.topic, version())}\n`);
+    return 0;
+  }
+  // Recorded runs (docs/recorded-runs.md), why this decision and its checks (docs/why.md): commands of their own.
+  if (line.command === 'inspect') {
+    const { inspectMain } = await import('./inspect.ts');
+    return inspectMain(line.argv);
+  }
+  // Trends over saved sessions (docs/trends.md).
+  if (line.command === 'trend') {
+    const { trendMain } = await import('./trend-command.ts');
+    return trendMain(line.argv);
+  }
+  if (line.command === 'why' || line.command === 'check') {
+    const { whyMain } = await import('./why-command.ts');
+    return whyMain(line.argv);
+  }
   let opts: CliOptions;
+  const usage = usageOf(line.command);
   try {
-    opts = parseArgs(argv);
+    // A replay of recorded runs (docs/replay.md) takes its own flags out first.
+    const replay = line.command === 'replay' ? (await import('./replay-args.ts')).takeReplayArgs(line.argv) : null;
+    opts = parseArgs(replay ? replay.rest : line.argv);
     if (replay) opts.replay = replay.options;
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`blame: ${printable(e.message)}\n${USAGE}\n${REPLAY_USAGE}\n`);
+      process.stderr.write(`blame: ${printable(e.message)}\n${usage}\n`);
       return 2;
     }
     throw e;

@@ -56,7 +56,7 @@ export function parseTrendArgs(argv: readonly string[]): TrendOptions {
     const value = (): string => {
       if (inline !== undefined) return inline;
       const next = argv[++i];
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+      if (next === undefined) throw new UsageError(`${flag} needs a value`);
       return next;
     };
     switch (flag) {

@@ -152,3 +152,26 @@ describe('agentblame trend', () => {
     expect(r.stdout).toMatch(/^refund-policy: 20 studies in 10 periods \(by week\)/);
   });
 });
+
+describe('study metadata flags of a saved session', () => {
+  it('keeps --recorded-at, --pipeline-version and --tag in the session file, else the input file\u2019s date', async () => {
+    const { parseSessionFile } = await import('../session/session-file.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'agentblame-meta-'));
+    const trace = join(import.meta.dirname, '../../public/demos/refund-policy.trace.json');
+    const saved = join(dir, 'a.agentblame-session.json');
+    const r = await runBlame([trace, '--save', saved, '--recorded-at', '2026-03-02T09:00:00+01:00', '--pipeline-version', 'v7', '--tag', 'prod', '--tag', 'model=gpt-4.1', '--json']);
+    expect(r.status).toBe(0);
+    expect(parseSessionFile(readFileSync(saved, 'utf8')).meta).toEqual({ version: 1, recordedAt: '2026-03-02T08:00:00.000Z', recordedFrom: 'given', pipelineVersion: 'v7', tags: ['prod', 'model=gpt-4.1'] });
+    // Printing the stored session again with another tag re-tags it, keeping the rest.
+    const retagged = join(dir, 'b.agentblame-session.json');
+    expect((await runBlame([saved, '--save', retagged, '--tag', 'staging'])).status).toBe(0);
+    expect(parseSessionFile(readFileSync(retagged, 'utf8')).meta).toMatchObject({ recordedAt: '2026-03-02T08:00:00.000Z', pipelineVersion: 'v7', tags: ['staging'] });
+    const plain = join(dir, 'c.agentblame-session.json');
+    expect((await runBlame([trace, '--save', plain])).status).toBe(0);
+    expect(parseSessionFile(readFileSync(plain, 'utf8')).meta).toMatchObject({ recordedFrom: 'file', tags: [] });
+    const bad = await runBlame([trace, '--tag', 'model=a', '--tag', 'model=b']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^blame: --tag "model=b": a second tag with the key "model"/);
+    expect((await runBlame([trace, '--recorded-at', 'yesterday'])).stderr).toMatch(/^blame: --recorded-at: expected an ISO date-time/);
+  }, 60_000);
+});
