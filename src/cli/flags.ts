@@ -20,6 +20,7 @@
  * any, and how its positionals become the parser's arguments in command-line.ts), its name in the
  * `commands` of every flag it takes, and a case in `main()` (main.ts) that runs it.
  */
+import { DEFAULT_GATE_THRESHOLD } from '../engine/regression/verdict.ts';
 import { settingEntries, type BooleanSetting, type ChoiceSetting, type NumberSetting, type SettingKey } from '../engine/settings/schema.ts';
 import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 import { PLAYERS_KINDS } from '../replay/index.ts';
@@ -109,6 +110,7 @@ export const FLAG_GROUPS = {
   model: 'Model steps',
   shards: 'Session files, shards and merges',
   compare: 'Comparing',
+  gate: 'Regressions and the CI gate',
   repairs: 'Repairs, training pairs and the credit audit',
   replay: 'Replaying recorded runs',
   why: 'Why this decision, and checks',
@@ -233,6 +235,12 @@ const OWN_FLAGS: readonly FlagSpec[] = [
   { name: '--keep-responses', kind: 'switch', default: 'off', help: "with session files printed or merged and --cache FILE: also append the sessions' own model responses to the first cache", group: 'shards', commands: ['blame', 'merge', 'compare'] },
 
   { name: '--compare', value: 'EARLIER-SESSION.json', kind: 'value', default: '', help: 'also compare with an earlier session file or report: per step the change in mean Shapley with its interval, in fix-alone rate and rank, and the cases that moved most', group: 'compare', commands: STUDY },
+  { name: '--cases', value: 'CASES.json', kind: 'value', default: "the definition's or trace's own", help: 'the cases to analyse: a JSON array of cases (as in a trace), or an object with cases', group: 'input', commands: DEFINITION },
+  { name: '--against', value: 'EARLIER.pipeline.js', kind: 'value', default: '', help: "the regression game: FILE's definition against its earlier version (a .js file, trace or session file); each changed step's fix is its earlier version, and the new failures are analysed (docs/ci.md)", group: 'gate', commands: ['blame'] },
+  { name: '--gate', kind: 'switch', default: 'off', help: "with --against or compare: one verdict line first, exit 1 when the failure rate rose (interval above 0) or a step's mean blame rose by more than --gate-threshold (interval above it)", group: 'gate', commands: ['blame', 'compare'] },
+  { name: '--gate-threshold', value: 'T', kind: 'value', default: String(DEFAULT_GATE_THRESHOLD), help: "the rise of a step's mean blame the gate tolerates, in the metric's units", group: 'gate', commands: ['blame', 'compare'] },
+  { name: '--summary', value: 'FILE.md', kind: 'value', default: '', help: 'write the verdict and its table as GitHub-flavoured markdown (also appended to $GITHUB_STEP_SUMMARY when set)', group: 'gate', commands: ['blame', 'compare'] },
+  { name: '--junit', value: 'FILE.xml', kind: 'value', default: '', help: 'write the verdict as a JUnit XML report: a test case for the failure rate and one per step', group: 'gate', commands: ['blame', 'compare'] },
 
   { name: '--repairs', kind: 'switch', default: 'off', help: "list each failure's minimal repairs (fix sets reaching --success with no proper subset that does) and the batch's causal consensus per step", group: 'repairs', commands: STUDY },
   { name: '--success', value: 'V', kind: 'value', default: "the metric's upper range, else 1", help: 'the value a repair must reach', group: 'repairs', commands: STUDY },
