@@ -17,6 +17,8 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbid?: st
   // Replaying recorded runs: a run becomes an ordinary definition (source text), below the page and the command.
   'src/replay': { folders: ['src/replay', 'src/engine', 'src/runs', 'src/formats', 'src/model'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   'src/sandbox': { folders: ['src/sandbox', 'src/engine', 'src/formats'], packages: ['ses', 'acorn'] },
+  // The regression game: two versions of a definition compared step by step, and the game as an ordinary definition (source text).
+  'src/regression': { folders: ['src/regression', 'src/engine', 'src/sandbox'], packages: ['acorn'], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   // The model host runs on a pool's owner (Node or the page): global fetch only; files named *.node.ts may use Node.
   'src/model': { folders: ['src/model', 'src/engine'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/, nodeFiles: /\.node\.ts$/ },
   'src/report': { folders: ['src/report', 'src/engine', 'src/session'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
@@ -37,7 +39,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbid?: st
   'src/why': { folders: ['src/why', 'src/engine', 'src/formats', 'src/runs', 'src/model'], packages: [], forbiddenGlobals: /\b(document|window|indexedDB|localStorage|process|require)\s*[.(]/ },
   // The command: everything below it, never the page.
   'src/cli': {
-    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/pool', 'src/why', 'src/replay'],
+    folders: ['src/cli', 'src/engine', 'src/formats', 'src/runs', 'src/sandbox', 'src/model', 'src/session', 'src/report', 'src/pool', 'src/why', 'src/replay', 'src/regression'],
     forbid: ['src/pool/page', 'src/pool/worker'],
     packages: ['tsx'],
     forbiddenGlobals: /\b(document|window|indexedDB|localStorage)\s*[.(]/,
