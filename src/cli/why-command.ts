@@ -305,7 +305,8 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     writeFileWhole(o.writeCheck, serializeCheck(check), 'check file');
     if (!fix) process.stderr.write(`blame: note: ${fixes ? 'no fix passed' : 'no fixes tried (--fixes)'}: the check holds the recorded context as it is, so it fails while the model still ${printable(describePredicate(call.predicate))}\n`);
     if (o.writeTest !== undefined) {
-      const entry = process.argv[1] && /blame\.mjs$/.test(process.argv[1]) ? process.argv[1] : resolve('src/cli/blame.mjs');
+      // The launcher that runs us: npm run blame's blame.mjs, or the installed agentblame (its bin or bundle).
+      const entry = process.argv[1] && /(^|[\\/])(blame\.mjs|agentblame(\.mjs)?)$/.test(process.argv[1]) ? process.argv[1] : resolve('src/cli/blame.mjs');
       writeFileWhole(o.writeTest, checkTestSource(o.writeTest, o.writeCheck, entry, o.model.url, o.model.apiKeyEnv, describePredicate(call.predicate), o.toolResults), 'test file');
     }
   }
