@@ -160,6 +160,15 @@ describe('the regression game from the command', () => {
     expect(report.passed).toEqual(['failure rate', 'step writer']);
   });
 
+  it("takes the later definition's own cases when no --cases is given", () => {
+    const inline = (source: string) => source.replace('  metric: (outputs, inputs)', `  cases: ${readFileSync(SUPPORT_DESK_CASES_FILE, 'utf8')},\n  metric: (outputs, inputs)`);
+    const withCases = join(dir, 'after-with-cases.pipeline.js');
+    writeFileSync(withCases, inline(supportDeskAfter()));
+    const r = blameSync(withCases, '--against', before, '--gate');
+    expect(r.status).toBe(1);
+    expect(r.stdout.split('\n')[0]).toBe(text.stdout.split('\n')[0]);
+  });
+
   it('passes the gate when nothing changed', () => {
     const r = blameSync(after, '--against', after, '--cases', SUPPORT_DESK_CASES_FILE, '--gate', '--json');
     expect(r.status).toBe(0);
