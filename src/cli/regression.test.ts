@@ -190,6 +190,27 @@ describe('the regression game from the command', () => {
     expect(readFileSync(join(dir, 'compare.md'), 'utf8')).toContain('| step | mean Shapley before | now | change | interval | gate |');
   });
 
+  it('judges the shards of a game once merged, as the whole game', () => {
+    const parts = ['1', '2'].map((part) => {
+      const saved = join(dir, `game-${part}.agentblame-session.json`);
+      const r = blameSync(after, '--against', before, '--cases', SUPPORT_DESK_CASES_FILE, '--shard', `${part}/2`, '--save', saved);
+      expect(r.status, r.stderr).toBe(0);
+      return saved;
+    });
+    const merged = blameSync(...parts, '--gate', '--json');
+    expect(merged.status).toBe(1);
+    const whole = JSON.parse(json.stdout);
+    const out = JSON.parse(merged.stdout);
+    expect(out.gate).toEqual(whole.gate);
+    expect(out.regression.changes).toEqual(whole.regression.changes);
+    expect(out.regression.fixed).toEqual(['delivery-speed']);
+    expectBadInput(blameSync(after, '--against', before, '--cases', SUPPORT_DESK_CASES_FILE, '--shard', '1/2', '--gate'), /--gate judges the whole study: save each shard/);
+    // A session of an ordinary study holds no change to judge.
+    const plain = join(dir, 'plain.agentblame-session.json');
+    expect(blameSync(before, '--cases', SUPPORT_DESK_CASES_FILE, '--save', plain).status).toBe(0);
+    expectBadInput(blameSync(plain, '--gate'), /--gate judges a change: give --against/);
+  });
+
   it('refuses bad input with exit 2', () => {
     expectBadInput(blameSync(after, '--gate'), /--gate judges a change: give --against/);
     expectBadInput(blameSync(after, '--against', join(dir, 'missing.js'), '--cases', SUPPORT_DESK_CASES_FILE), /cannot read --against ".*missing\.js": no such file/);
