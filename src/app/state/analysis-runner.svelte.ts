@@ -22,7 +22,7 @@ import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
-import type { SessionContrast } from '../../session/types.ts';
+import type { SessionContrast, StudyMeta } from '../../session/types.ts';
 
 
 export type DefinitionState =
@@ -222,6 +222,13 @@ export class AnalysisRunner {
   keepContrast(contrast: SessionContrast): void {
     if (!this.study) return;
     this.study = { ...this.study, contrast };
+    this.#autosave.schedule();
+  }
+
+  /** Keeps the study's metadata (the Trends view's edit), saved with its session. */
+  keepMeta(meta: StudyMeta): void {
+    if (!this.study) return;
+    this.study = { ...this.study, meta };
     this.#autosave.schedule();
   }
 
