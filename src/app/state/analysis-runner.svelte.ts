@@ -28,6 +28,8 @@ import type { RunProgress } from './run-progress.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
 import type { SessionContrast } from '../../session/types.ts';
+import { InPageModel } from '../model/in-page/in-page-model.svelte.ts';
+import { modelFileHash } from '../../model/local-model.ts';
 
 /** The model host's progress in the running (or last) analysis, with the tokens so far. */
 /** `warnings`: what the host said that failed no case (the endpoint overloaded, cached answers from another model). */
@@ -103,6 +105,8 @@ export class AnalysisRunner {
   readonly modelConnection = new ModelConnection();
   /** The page's response cache for model steps (IndexedDB, shared by every session). */
   readonly responseStore = new ResponseStore();
+  /** Model files kept in this browser, answering the requests whose model id names one (gguf-sha256:...). */
+  readonly inPageModel = new InPageModel();
   /** Cases of model steps that no stored response answers wait for an endpoint, instead of each failing. */
   readonly endpointWait = new EndpointWait(() => void this.analyze(), this.modelConnection);
 
@@ -121,8 +125,11 @@ export class AnalysisRunner {
     this.modelActivity = null;
     this.#warnings = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // The in-page model joins only when a model id names a model file: otherwise cases without an endpoint wait for one.
+    const ids = [...Object.values(this.settings.models ?? {}), ...Object.values(this.definition.status === 'ready' ? (this.definition.summary.models ?? {}) : {})];
     const host: ModelHost = new ModelHost({
       endpoint,
+      local: ids.some((id) => modelFileHash(id) !== null) ? this.inPageModel : undefined,
       // A session file's own responses answer only what this browser's store lacks.
       store: withCarriedResponses(this.responseStore, this.study?.modelResponses ?? []),
       askAbove: c.askAbove > 0 ? c.askAbove : undefined,
