@@ -51,7 +51,7 @@ export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js]
        [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius ${RADII.join('|')}] [--max-permutations N] [--fix STEP=FIX]...
        [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
        [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
-       [--timeout-request S] [--model-param ALIAS.KEY=VALUE]...
+       [--timeout-request S] [--model-param ALIAS.KEY=VALUE]... [--model-file FILE.gguf]
        [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
        [--repairs] [--success V] [--repair-size K] [--pairs FILE.jsonl] [--audit CREDIT.json] [--judge-credit RUBRIC] [--save-credit FILE]
    or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]
@@ -163,6 +163,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--offline':
         model.offline = true;
         break;
+      case '--model-file': {
+        const v = value();
+        if (!/\.gguf$/i.test(v)) throw new UsageError(`--model-file: expected a GGUF model file (FILE.gguf), got "${v}"`);
+        model.modelFile = v;
+        break;
+      }
       case '--keep-responses':
         // Read from `given` where session files' caches are merged (src/cli/main.ts).
         break;
@@ -187,6 +193,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
   if (Object.keys(models).length) settings.models = models;
   if (Object.keys(modelParams).length) settings.modelParams = modelParams;
+  if (model.modelFile !== undefined && Object.hasOwn(models, 'default')) throw new UsageError('--model-file is the default model: leave out --model ID (or give it as --model ALIAS=ID for another alias)');
+  if (model.modelFile !== undefined && model.offline) throw new UsageError('--offline runs no model: leave out --model-file, or drop --offline');
   if (model.offline && model.url !== undefined) throw new UsageError('--offline sends no requests: leave out --model-url, or drop --offline');
   finishRepairFlags(repair, settings);
   return { ...opts, file: opts.file, settings, given, model, repair };
