@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { writeWhole } from './write-whole.ts';
-import { basename } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
@@ -25,6 +25,7 @@ import type { Session, StudyMark } from '../session/types.ts';
 import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
+import type { LocalModel } from '../model/local-model.ts';
 import { printable } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
 import { resultKeeper } from './printed-result.ts';
@@ -91,11 +92,11 @@ function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, st
 async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { update(p: import('../model/model-host.ts').ModelProgress): void }, carried?: readonly ModelCacheEntry[]) {
   const { commandModelHost } = await import('../model/command-host.node.ts');
   let made;
-  let local: (import('../model/local-model.ts').LocalModel & { id: string; close(): Promise<void> }) | undefined;
+  let local: (LocalModel & { id: string; close(): Promise<void> }) | undefined;
   if (opts.model.modelFile !== undefined) {
     const { nodeLlamaModel } = await import('../model/node-llama-model.node.ts');
     try {
-      local = await nodeLlamaModel(opts.model.modelFile, process.env, fileURLToPath(new URL('../..', import.meta.url)));
+      local = await nodeLlamaModel(opts.model.modelFile, process.env, join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
     } catch (e) {
       throw new InputError(e instanceof Error ? e.message : String(e));
     }

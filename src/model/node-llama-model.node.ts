@@ -6,7 +6,8 @@
  * (~/.cache/agentblame/real-model, or AGENTBLAME_REAL_MODEL_DIR), then beside the project.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { ggufSizeProblem } from './gguf-check.ts';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -63,6 +64,15 @@ export async function fileSha256(path: string): Promise<string> {
  */
 export async function nodeLlamaModel(file: string, env: Record<string, string | undefined>, projectRoot: string): Promise<LocalModel & { id: string; close(): Promise<void> }> {
   if (!existsSync(file) || !statSync(file).isFile()) throw new Error(`--model-file ${file}: no such file`);
+  const head = Buffer.alloc(Math.min(statSync(file).size, 32 * 1024 * 1024));
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const problem = ggufSizeProblem(head, statSync(file).size, basename(file));
+  if (problem) throw new Error(`--model-file ${file}: ${problem}`);
   const id = modelFileId(await fileSha256(file));
   const name = basename(file);
   let loaded: Promise<{ model: LlamaModel; sequence: LlamaSequence; contextTokens: number; close(): Promise<void> }> | null = null;

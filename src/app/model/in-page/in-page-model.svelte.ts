@@ -24,7 +24,8 @@ type Loader = (file: Blob, modelId: string, options: { timeoutMs: number; timeou
 export class InPageModel implements LocalModel {
   files = $state.raw<StoredModelFile[]>([]);
   status = $state.raw<InPageStatus>({ phase: 'idle', message: '' });
-  loadTimeoutMs = DEFAULT_LOAD_TIMEOUT_MS;
+  /** `?model-load-timeout=S` (1 to 600 s) overrides it, e.g. for a test of the limit. */
+  loadTimeoutMs = loadTimeoutFromQuery() ?? DEFAULT_LOAD_TIMEOUT_MS;
   #loaded: { sha256: string; model: Promise<LoadedModel> } | null = null;
   /** One request at a time: the loaded model has one context. */
   #slot: Promise<unknown> = Promise.resolve();
@@ -144,4 +145,9 @@ export class InPageModel implements LocalModel {
   #fail(error: unknown): void {
     this.status = { phase: 'error', message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+function loadTimeoutFromQuery(): number | null {
+  const seconds = Number(new URLSearchParams(globalThis.location?.search ?? '').get('model-load-timeout'));
+  return Number.isFinite(seconds) && seconds >= 1 && seconds <= 600 ? seconds * 1000 : null;
 }

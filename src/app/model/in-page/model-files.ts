@@ -4,6 +4,7 @@
  * when added). Kept apart from the session database (IndexedDB) so a large file never weighs on
  * sessions and neither store's version moves for the other.
  */
+import { ggufSizeProblem } from '../../../model/gguf-check.ts';
 
 export interface StoredModelFile {
   sha256: string;
@@ -22,17 +23,8 @@ export interface ModelFileDirectory {
 
 export class ModelFileError extends Error {}
 
-/** The first bytes of every GGUF file. */
-const GGUF_MAGIC = [0x47, 0x47, 0x55, 0x46];
-
-/** Why the bytes cannot be a GGUF model file, or null (the magic and a known version). */
-export function ggufProblem(head: Uint8Array, name: string, size: number): string | null {
-  if (size < 24) return `${name} is ${size} bytes: too short to be a GGUF model file`;
-  if (!GGUF_MAGIC.every((b, k) => head[k] === b)) return `${name} is not a GGUF model file (it does not start with "GGUF")`;
-  const version = head[4] | (head[5] << 8) | (head[6] << 16) | (head[7] << 24);
-  if (version < 2 || version > 3) return `${name} is GGUF version ${version}; the in-page model reads versions 2 and 3`;
-  return null;
-}
+/** Bytes read to check a file's header (metadata with a large vocabulary takes a few megabytes). */
+const HEADER_BYTES = 32 * 1024 * 1024;
 
 /** A byte count for messages: `1.2 MB`. */
 export function megabytes(bytes: number): string {
@@ -86,7 +78,8 @@ export class ModelFiles {
 
   /** Check, hash and keep a file; the same bytes kept twice are one entry. */
   async add(file: Blob, name: string): Promise<StoredModelFile> {
-    const problem = ggufProblem(new Uint8Array(await file.slice(0, 8).arrayBuffer()), name, file.size);
+    // The header's own account of the size: a truncated file is refused here, not half-loaded later.
+    const problem = ggufSizeProblem(new Uint8Array(await file.slice(0, HEADER_BYTES).arrayBuffer()), file.size, name);
     if (problem) throw new ModelFileError(problem);
     const room = await storageProblem(file.size, this.estimate);
     if (room) throw new ModelFileError(room);
