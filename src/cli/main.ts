@@ -89,8 +89,8 @@ function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, st
 }
 
 /** The model host of --model-url / --cache / --offline (none without them); bad settings are bad input. */
-async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { update(p: import('../model/model-host.ts').ModelProgress): void }, carried?: readonly ModelCacheEntry[]) {
-  const { commandModelHost } = await import('../model/command-host.node.ts');
+async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { update(p: import('../model/index.ts').ModelProgress): void }, carried?: readonly ModelCacheEntry[]) {
+  const { commandModelHost } = await import('../model/index.node.ts');
   let made;
   let local: (LocalModel & { id: string; close(): Promise<void> }) | undefined;
   if (opts.model.modelFile !== undefined) {

@@ -7,7 +7,7 @@
 import { requestKey, isModelFailure } from '../engine/model-call.ts';
 import { WorldNoise } from '../engine/noise.ts';
 import { chatRequest } from '../engine/step-llm.ts';
-import type { ModelHost } from '../model/model-host.ts';
+import type { ModelHost } from '../model/index.ts';
 import { contentOf, parseReply } from './decision.ts';
 import type { Rerun } from './method.ts';
 
