@@ -25,7 +25,7 @@ import type { Session, StudyMark } from '../session/types.ts';
 import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
-import type { LocalModel } from '../model/local-model.ts';
+import type { LocalModel } from '../model/index.ts';
 import { printable } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
 import { resultKeeper } from './printed-result.ts';
@@ -94,7 +94,7 @@ async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { updat
   let made;
   let local: (LocalModel & { id: string; close(): Promise<void> }) | undefined;
   if (opts.model.modelFile !== undefined) {
-    const { nodeLlamaModel } = await import('../model/node-llama-model.node.ts');
+    const { nodeLlamaModel } = await import('../model/index.node.ts');
     try {
       local = await nodeLlamaModel(opts.model.modelFile, process.env, join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
     } catch (e) {

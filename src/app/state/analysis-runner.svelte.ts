@@ -28,7 +28,7 @@ import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
 import type { SessionContrast } from '../../session/types.ts';
 import { InPageModel } from '../model/in-page/in-page-model.svelte.ts';
-import { modelFileHash } from '../../model/local-model.ts';
+import { modelFileHash } from '../../model/index.ts';
 
 /** The model host's progress in the running (or last) analysis, with the tokens so far. */
 /** `warnings`: what the host said that failed no case (the endpoint overloaded, cached answers from another model). */

@@ -5,7 +5,7 @@
  * is imported only when a request needs it; one file is loaded at a time, one request at a time.
  */
 import type { ChatRequest, ModelResponse } from '../../../engine/model-call.ts';
-import { modelFileHash, modelFileId, type LocalModel } from '../../../model/local-model.ts';
+import { modelFileHash, modelFileId, type LocalModel } from '../../../model/index.ts';
 import { megabytes, ModelFileError, ModelFiles, type StoredModelFile } from './model-files.ts';
 import type { LoadedModel } from './wllama-runner.ts';
 

@@ -4,7 +4,7 @@
  * when added). Kept apart from the session database (IndexedDB) so a large file never weighs on
  * sessions and neither store's version moves for the other.
  */
-import { ggufSizeProblem } from '../../../model/gguf-check.ts';
+import { ggufSizeProblem } from '../../../model/index.ts';
 
 export interface StoredModelFile {
   sha256: string;

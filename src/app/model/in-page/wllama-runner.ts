@@ -9,7 +9,7 @@ import { Wllama } from '@wllama/wllama';
 // A same-origin file emitted by the build (never a CDN): the worker fetches and compiles it.
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { ChatRequest, ModelResponse } from '../../../engine/model-call.ts';
-import { cutAtStop, LOCAL_CONTEXT_TOKENS, localCompletion, localResponse } from '../../../model/local-model.ts';
+import { cutAtStop, LOCAL_CONTEXT_TOKENS, localCompletion, localResponse } from '../../../model/index.ts';
 
 export const WLLAMA_VERSION = '3.8.1';
 
