@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { meanShapley, waitForDone } from './workbench-helpers.ts';
+import { dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
 
 /**
  * The in-page model (Settings > Model, "Use a model file in this browser"): with no server at all,
@@ -25,7 +25,7 @@ async function expectShapley(page: Page, values: Record<string, string>): Promis
   for (const [step, value] of Object.entries(values)) await expect(meanShapley(page, step)).toHaveText(new RegExp(`^\\s*${value.replace('.', '\\.')}`));
 }
 
-test('the order-desk demo runs on the shipped model in the page, as the command runs it, and a rerun is answered by the cache', async ({ page, context, baseURL }) => {
+test('the order-desk demo runs on the shipped model in the page, as the command runs it, and a rerun is answered by the cache', async ({ page, baseURL }) => {
   test.setTimeout(180_000);
   const outside: string[] = [];
   page.on('request', (r) => {
@@ -43,14 +43,17 @@ test('the order-desk demo runs on the shipped model in the page, as the command 
   await expectShapley(page, ORDER_DESK);
   expect(outside.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
 
-  // Another tab of the same browser: the kept file is listed, and every answer comes from the response store.
-  const again = await context.newPage();
-  await again.goto('./');
-  await again.getByRole('button', { name: /Order desk/ }).click();
-  await waitForDone(again);
-  await expect(again.getByTestId('in-page-model')).toContainText('stories260K.gguf');
-  await again.getByTestId('in-page-model').getByRole('button', { name: 'Use', exact: true }).click();
-  await expect(again.getByTestId('model-activity')).toContainText('30 answered from the cache', { timeout: 60_000 });
+  // Re-run the same study (the definition edited by a comment only): every answer comes from this browser's response store.
+  await page.getByRole('tab', { name: /^Definition/ }).click();
+  await page.locator('[data-testid=definition-source] .cm-content').click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.insertText('\n// the same study again\n');
+  await page.getByTestId('definition-run').click();
+  await page.getByRole('tab', { name: 'Batch' }).click();
+  await waitForDone(page);
+  await expect(page.getByTestId('model-activity')).toContainText('Model: 0 requests sent · 30 answered from the cache');
+  await expectShapley(page, ORDER_DESK);
+});
   await waitForDone(again);
   await expect(again.getByTestId('model-activity')).toContainText('Model: 0 requests sent');
   await expectShapley(again, ORDER_DESK);
@@ -80,7 +83,7 @@ test('a truncated GGUF file is refused with a clear error before it is kept or l
   await expect(status).toHaveAttribute('class', /error/);
   await expect(status).toHaveText(`cut.gguf is truncated: its header describes ${whole.length} bytes, the file has 300000 (download or copy it again)`);
   // Nothing kept, and the study's model left as it was.
-  await expect(page.getByTestId('in-page-model')).not.toContainText('cut.gguf ');
+  await expect(page.getByRole('list', { name: 'Model files kept in this browser' })).toHaveCount(0);
   await expect(page.getByLabel('Model id')).toHaveValue(modelId);
 });
 
@@ -99,4 +102,23 @@ test('a page policy that refuses WebAssembly gives a clear error within the load
   const status = page.getByTestId('in-page-model-status');
   await expect(status).toHaveAttribute('class', /error/, { timeout: 30_000 });
   await expect(status).toContainText("'wasm-unsafe-eval'");
+});
+
+test("the README's replay example runs on the shipped model in the page, with no server", async ({ page }) => {
+  test.setTimeout(240_000);
+  const example = (name: string) => readFileSync(new URL(`../docs/examples/replay/${name}`, import.meta.url), 'utf8');
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'multiply.langfuse.json', content: example('multiply.langfuse.json'), type: 'application/json' }]);
+  await page.getByRole('button', { name: 'Blame this run' }).click();
+  const setup = page.getByRole('region', { name: 'Blame this run' });
+  await setup.getByLabel('Tool stubs').setInputFiles({ name: 'tools.js', mimeType: 'text/javascript', buffer: Buffer.from(example('tools.js')) });
+  await setup.getByLabel('The final answer contains').fill('42');
+  await useShippedModel(page);
+  await setup.getByRole('button', { name: 'Blame', exact: true }).click();
+  await waitForDone(page, 200_000);
+  await expect(page.getByTestId('model-activity')).toContainText(/Model: [1-9]\d* requests? sent/);
+  await expect(page.getByText(/could not be analysed/)).toHaveCount(0);
+  await page.getByRole('tab', { name: 'Replay' }).click();
+  // The tiny model follows no instructions: the replay runs on it, whatever credit it gives.
+  await expect(page.getByRole('region', { name: 'Replay' }).locator('ol.players > li').first().getByTestId('replay-shapley')).toHaveText(/^-?\d\.\d{3}$/);
 });

@@ -45,7 +45,8 @@ describe('the completion a request asks of a model file', () => {
     const c = localCompletion({ model: ID, messages: [{ role: 'user', content: 'x' }], max_tokens: 1, logprobs: true, top_logprobs: 20, temperature: 0 });
     expect(c).toEqual({ prompt: 'user: x\nassistant:', maxTokens: 1, temperature: 0, seed: 0, topLogprobs: 20, stop: [] });
     expect(localCompletion({ model: ID, messages: [{ role: 'user', content: 'x' }], seed: 17 })).toMatchObject({ temperature: 1, seed: 17, topLogprobs: 0, maxTokens: 128 });
-    expect(() => localCompletion({ model: ID, messages: [], tools: [{ type: 'function' }] })).toThrow(/no tools/);
+    // Offered tools are shown to the model as a first line; it answers in text.
+    expect(localCompletion({ model: ID, messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function', function: { name: 'add' } }] }).prompt).toBe('tools: [{"type":"function","function":{"name":"add"}}]\nuser: x\nassistant:');
   });
 
   it('cuts at the first stop string, and refuses a prompt longer than the context', () => {

@@ -41,13 +41,16 @@ export interface LocalModel {
  * the page and the command on exactly the same tokens. Instruction-tuned files follow it less well
  * than their own template: the trade for identical answers in both places.
  */
-export function renderPrompt(messages: readonly ChatMessage[]): string {
-  return `${messages.map((m) => `${m.role}: ${m.content}`).join('\n')}\nassistant:`;
+export function renderPrompt(messages: readonly ChatMessage[], tools?: readonly unknown[]): string {
+  // The tools a request offers are shown to the model as one line first; it answers in text only
+  // (turning its text into tool calls is an endpoint's own parser, which a model file run here lacks).
+  const offered = tools !== undefined && tools.length > 0 ? `tools: ${JSON.stringify(tools)}\n` : '';
+  return `${offered}${messages.map((m) => `${m.role}: ${m.content}`).join('\n')}\nassistant:`;
 }
 
 /** Generated tokens when a request gives no `max_tokens` (a base model writes until it is stopped). */
 export const DEFAULT_LOCAL_MAX_TOKENS = 128;
-/** The context both hosts load a model file with (or its training context when smaller). */
+/** The context both hosts load a model file with (past a small model's training context its answers degrade, the same in both). */
 export const LOCAL_CONTEXT_TOKENS = 2048;
 
 /** What a model file is asked to do for a request, the same in the page and the command. */
@@ -62,11 +65,10 @@ export interface LocalCompletion {
   stop: string[];
 }
 
-/** The completion a request asks for; throws naming the field a model file cannot honour. */
+/** The completion a request asks for. */
 export function localCompletion(request: ChatRequest): LocalCompletion {
-  if (request.tools !== undefined && request.tools.length > 0) throw new TypeError('a model file run here takes no tools (llm.chat with tools needs an endpoint)');
   return {
-    prompt: renderPrompt(request.messages),
+    prompt: renderPrompt(request.messages, request.tools),
     maxTokens: request.max_tokens ?? DEFAULT_LOCAL_MAX_TOKENS,
     // OpenAI's default temperature is 1; a request without one samples there too.
     temperature: request.temperature ?? 1,

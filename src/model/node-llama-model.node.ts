@@ -92,7 +92,8 @@ export async function nodeLlamaModel(file: string, env: Record<string, string | 
       await llama.dispose();
       throw new Error(`--model-file ${file}: node-llama-cpp could not load it (${error instanceof Error ? error.message : String(error)}); is it a complete GGUF file?`);
     }
-    const contextTokens = Math.min(LOCAL_CONTEXT_TOKENS, model.trainContextSize || LOCAL_CONTEXT_TOKENS);
+    // The page loads every file with this context too (it cannot read the training context before loading).
+    const contextTokens = LOCAL_CONTEXT_TOKENS;
     // One thread: with llama.cpp's default (every core) evaluations stalled on a small shared machine.
     const context = await model.createContext({ contextSize: contextTokens, threads: 1 });
     return { model, sequence: context.getSequence(), contextTokens, close: async () => { await context.dispose(); await model.dispose(); await llama.dispose(); } };
