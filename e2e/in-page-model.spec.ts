@@ -54,10 +54,6 @@ test('the order-desk demo runs on the shipped model in the page, as the command 
   await expect(page.getByTestId('model-activity')).toContainText('Model: 0 requests sent · 30 answered from the cache');
   await expectShapley(page, ORDER_DESK);
 });
-  await waitForDone(again);
-  await expect(again.getByTestId('model-activity')).toContainText('Model: 0 requests sent');
-  await expectShapley(again, ORDER_DESK);
-});
 
 test('the support-triage demo runs on the shipped model in the page, as the command runs it', async ({ page }) => {
   test.setTimeout(240_000);
