@@ -17,7 +17,7 @@ import { checkContext, cutAtStop, LOCAL_CONTEXT_TOKENS, localCompletion, localRe
 export const NODE_LLAMA_CPP_VERSION = '3.21.1';
 
 /** The few node-llama-cpp calls used here (its types live outside the project's node_modules). */
-interface LlamaModel {
+export interface LlamaModel {
   tokenize(text: string, specialTokens?: boolean): number[];
   /** `lastTokens`: the tokens before, so a leading space is kept as llama-server keeps it. */
   detokenize(tokens: readonly number[], specialTokens?: boolean, lastTokens?: readonly number[]): string;
@@ -27,11 +27,11 @@ interface LlamaModel {
   createContext(options: { contextSize: number; threads: number; seed?: number }): Promise<LlamaContext>;
   dispose(): Promise<void>;
 }
-interface LlamaContext {
+export interface LlamaContext {
   getSequence(): LlamaSequence;
   dispose(): Promise<void>;
 }
-interface LlamaSequence {
+export interface LlamaSequence {
   clearHistory(): Promise<void>;
   evaluateWithMetadata(tokens: number[], metadata: { probabilities: boolean }, options: { temperature?: number; seed?: number }): AsyncGenerator<{ token: number; probabilities?: Map<number, number> }>;
 }
