@@ -17,12 +17,10 @@ import type { RecordedRun } from '../runs/index.ts';
 import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable } from './printable.ts';
+import { usageOf } from './help.ts';
 import { codeLiteral } from '../engine/safe-text.ts';
 
-export const WHY_USAGE = `usage: npm run --silent blame -- FILE --why last|tool:NAME|INDEX [--run ID] [--match REGEX] [--runs N] [--budget CALLS]
-       [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE] [--json]
-       [--tool-results tool|user] [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
-   or: npm run --silent blame -- --check FILE.json [--runs N] [--json] [--tool-results tool|user] [--model-url URL] [--model ID] [--api-key-env NAME] [--cache FILE]...`;
+export const WHY_USAGE = `${usageOf('why')}\n${usageOf('check')}`;
 
 /** A rerun the model host could not get: one line on stderr, exit status 1 (the input was fine). */
 class WhyRunError extends Error {}
@@ -66,7 +64,7 @@ function whole(flag: string, value: string, min: number, max: number): number {
   return x;
 }
 
-function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
+export function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
   const o: WhyOptionsCli = { seed: 1, dry: false, fixes: false, json: false, model: { concurrency: 4, caches: [], offline: false } };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];

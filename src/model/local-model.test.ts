@@ -71,7 +71,8 @@ describe('a model host with a model file', () => {
     const model = countingModel();
     const cache = new MemoryResponseCache();
     const first = new ModelHost({ local: model, cache });
-    expect(first.hasEndpoint).toBe(true);
+    // No endpoint: the model file's requests are answered all the same.
+    expect(first.hasEndpoint).toBe(false);
     const answers = await first.resolve([pending(asked), pending(asked, 'c1')]);
     expect((answers.get(requestKey(asked)) as ModelResponse).text).toBe(`len ${renderPrompt(asked.messages).length}`);
     expect(model.calls).toHaveLength(1);

@@ -141,9 +141,12 @@ export class ModelHost {
     this.governor = options.endpoint ? new ConcurrencyGovernor(options.endpoint.concurrency) : options.local ? new ConcurrencyGovernor(1) : null;
   }
 
-  /** Whether a request the cache lacks can be sent (an endpoint or a model file, and not offline). */
+  /**
+   * Whether a request the cache lacks can be sent to an endpoint (and not offline). A `local`
+   * model file answers the requests of its ids either way: they never wait for an endpoint.
+   */
   get hasEndpoint(): boolean {
-    return (this.endpoint !== undefined || this.local !== undefined) && !this.offline;
+    return this.endpoint !== undefined && !this.offline;
   }
 
   /** Whether this request goes to the model file rather than the endpoint. */

@@ -9,8 +9,8 @@
 import { isModelFailure, type ModelAnswer } from '../../engine/model-call.ts';
 import type { ModelResolver } from '../../pool/contract.ts';
 import type { CaseResult } from '../../engine/types.ts';
-import type { ModelHost } from '../../model/index.ts';
-import type { ModelConnection } from './model-connection.svelte.ts';
+import type { PageModelHost } from './page-model-host.svelte.ts';
+import { modelFileHash } from '../../model/index.ts';
 
 export interface EndpointWaiting {
   /** Cases that wait for an endpoint. */
@@ -28,12 +28,12 @@ export class EndpointWait {
   #held = new Set<string>();
   #missing = new Set<string>();
   readonly #rerun: () => void;
-  readonly #connection: ModelConnection | undefined;
+  readonly #model: PageModelHost | undefined;
 
-  /** `rerun`: analyses the cases without a result (the runner's analyze); `connection`: the Model panel's. */
-  constructor(rerun: () => void, connection?: ModelConnection) {
+  /** `rerun`: analyses the cases without a result (the runner's analyze); `model`: the page's model host. */
+  constructor(rerun: () => void, model?: PageModelHost) {
     this.#rerun = rerun;
-    this.#connection = connection;
+    this.#model = model;
   }
 
   /**
@@ -42,13 +42,11 @@ export class EndpointWait {
    * whether to send to it (`connection.answers`) or to let the cases that lack a response wait.
    */
   async check(usesModel: boolean): Promise<void> {
-    const connection = this.#connection;
-    if (!usesModel || connection === undefined || connection.answers !== null) return;
-    await connection.testConnection();
+    if (usesModel) await this.#model?.check();
   }
 
   /** The model resolver of a new analysis: its host as it is when it has an endpoint; without one, watched for what nothing answers. */
-  resolver(host: ModelHost): ModelResolver {
+  resolver(host: ModelResolver & { readonly hasEndpoint: boolean }): ModelResolver {
     this.reset();
     if (host.hasEndpoint) return host;
     this.#watching = true;
@@ -56,9 +54,10 @@ export class EndpointWait {
       resolve: async (requests, signal) => {
         const answers = await host.resolve(requests, signal);
         // With no endpoint, the host fails exactly the requests no stored response answers.
-        for (const { key, caseId } of requests) {
+        for (const { key, caseId, request } of requests) {
           const answer: ModelAnswer | undefined = answers.get(key);
-          if (answer !== undefined && isModelFailure(answer)) {
+          // A model file's request was sent to the in-page model: its failure is the case's error, not a wait.
+          if (answer !== undefined && isModelFailure(answer) && modelFileHash(request.model) === null) {
             this.#cases.add(caseId);
             this.#missing.add(key);
           }

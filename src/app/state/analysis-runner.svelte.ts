@@ -11,13 +11,9 @@ import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../.
 import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import { runStudy, studyBatch } from '../../pool/run-study.ts';
 import { knownStop } from '../../pool/known-stop.ts';
-import type { StudyPool } from '../../pool/study-pool.ts';
-import { ModelConnection } from '../model/model-connection.svelte.ts';
-import { ResponseStore } from '../model/response-store.ts';
-import { ModelHost, type ModelProgress, endpointConfig } from '../../model/index.ts';
-import { withCarriedResponses } from '../model/session-responses.ts';
+import { pageStudyPool } from '../analysis/page-study-pool.ts';
+import type { ModelActivity, PageModelHost, PageModelJob } from '../model/page-model-host.svelte.ts';
 import { EndpointWait } from '../model/endpoint-wait.svelte.ts';
-import type { ModelUsage } from '../../engine/model-call.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
 import type { DefinitionProblem, DefinitionSummary, LoadOutcome } from '../../pool/page/protocol.ts';
@@ -27,12 +23,7 @@ import type { RunProgress } from './run-progress.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
 import type { SessionContrast } from '../../session/types.ts';
-import { InPageModel } from '../model/in-page/in-page-model.svelte.ts';
-import { modelFileHash } from '../../model/index.ts';
 
-/** The model host's progress in the running (or last) analysis, with the tokens so far. */
-/** `warnings`: what the host said that failed no case (the endpoint overloaded, cached answers from another model). */
-export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null; warnings?: readonly string[] };
 
 export type DefinitionState =
   | { status: 'none' }
@@ -72,7 +63,9 @@ export class AnalysisRunner {
   results = $state.raw<(CaseResult | undefined)[]>([]);
   progress = $state.raw<RunProgress | null>(null);
   /** Model requests of the running (or last) analysis; null when it made none. */
-  modelActivity = $state.raw<ModelActivity | null>(null);
+  get modelActivity(): ModelActivity | null {
+    return this.#job?.activity ?? null;
+  }
   /**
    * An edit of the definition that could not be used: the results and the definition stay those of
    * the previous code (the page says so) until an edit compiles.
@@ -100,65 +93,17 @@ export class AnalysisRunner {
   });
 
   #pool: RunnerPool | null = null;
-  /** Where model steps' requests go (base URL, key, concurrency); model ids are in the settings. */
-  readonly modelConnection = new ModelConnection();
-  /** The page's response cache for model steps (IndexedDB, shared by every session). */
-  readonly responseStore = new ResponseStore();
-  /** Model files kept in this browser, answering the requests whose model id names one (gguf-sha256:...). */
-  readonly inPageModel = new InPageModel();
+  /** The page's model host: every analysis's requests go through a job of it (model ids are in the settings). */
+  readonly model: PageModelHost;
   /** Cases of model steps that no stored response answers wait for an endpoint, instead of each failing. */
-  readonly endpointWait = new EndpointWait(() => void this.analyze(), this.modelConnection);
-
-  /**
-   * The model host of one analysis: responses from the store first, then the endpoint of the Model
-   * panel (when its base URL is usable); each distinct request sent once, kept as it arrives.
-   */
-  #modelHost(): ModelHost {
-    const c = this.modelConnection;
-    let endpoint;
-    try {
-      endpoint = c.urlProblem || c.answers === false ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency, timeoutMs: Math.round(c.timeoutSeconds * 1000) });
-    } catch {
-      endpoint = undefined;
-    }
-    this.modelActivity = null;
-    this.#warnings = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // The in-page model joins only when a model id names a model file: otherwise cases without an endpoint wait for one.
-    const ids = [...Object.values(this.settings.models ?? {}), ...Object.values(this.definition.status === 'ready' ? (this.definition.summary.models ?? {}) : {})];
-    const host: ModelHost = new ModelHost({
-      endpoint,
-      local: ids.some((id) => modelFileHash(id) !== null) ? this.inPageModel : undefined,
-      // A session file's own responses answer only what this browser's store lacks.
-      store: withCarriedResponses(this.responseStore, this.study?.modelResponses ?? []),
-      askAbove: c.askAbove > 0 ? c.askAbove : undefined,
-      onWarning: (message) => {
-        if (host !== this.#host || this.#warnings.includes(message) || this.#warnings.length >= 5) return;
-        this.#warnings = [...this.#warnings, message];
-        if (this.modelActivity) this.modelActivity = { ...this.modelActivity, warnings: this.#warnings };
-      },
-      // Progress arrives per request: shown at most every 100 ms, and at once when sending pauses.
-      onProgress: (progress) => {
-        if (host !== this.#host) return;
-        const show = () => {
-          timer = undefined;
-          if (host === this.#host) this.modelActivity = { ...host.progress(), usage: host.totalUsage(), endpoint: endpoint?.baseUrl ?? null, warnings: this.#warnings };
-        };
-        if (progress.held) show();
-        else timer ??= setTimeout(show, 100);
-      },
-    });
-    this.#host = host;
-    return host;
-  }
-  #host: ModelHost | null = null;
-  #warnings: readonly string[] = [];
+  readonly endpointWait: EndpointWait;
 
   /** Send the model requests the analysis paused before (more than the Model panel's threshold). */
   sendHeldRequests(): void {
-    this.#host?.release();
-    if (this.modelActivity) this.modelActivity = { ...this.modelActivity, held: false };
+    this.#job?.release();
   }
+  /** The model host of the running (or last) analysis. */
+  #job = $state.raw<PageModelJob | null>(null);
   #cache = new Map<string, (CaseResult | undefined)[]>();
   #abort: AbortController | null = null;
   #pending: { index: number; result: CaseResult }[] = [];
@@ -171,8 +116,10 @@ export class AnalysisRunner {
   readonly #navigation: Navigation;
   readonly #createPool: (workers: number) => RunnerPool;
 
-  constructor(workerCount: number, deps: { autosave: Autosave; navigation: Navigation; createPool?: (workers: number) => RunnerPool }) {
+  constructor(workerCount: number, deps: { autosave: Autosave; navigation: Navigation; model: PageModelHost; createPool?: (workers: number) => RunnerPool }) {
     this.workerCount = workerCount;
+    this.model = deps.model;
+    this.endpointWait = new EndpointWait(() => void this.analyze(), deps.model);
     this.#autosave = deps.autosave;
     this.#navigation = deps.navigation;
     this.#createPool = deps.createPool ?? ((workers) => new PageAnalysisPool(workers, createAnalysisWorker));
@@ -353,7 +300,10 @@ export class AnalysisRunner {
     const pool = this.#getPool();
     pool.caseTimeoutMs = this.caseTimeoutS * 1000;
     await Promise.all([nextPaint(), this.endpointWait.check(this.definition.status === 'ready' && this.definition.summary.usesModel === true)]);
-    const studyPool: StudyPool = { size: this.workerCount, describe: (source, fileName) => pool.load(source, fileName), run: (job, signal) => pool.run(job, signal) };
+    this.#job?.finish();
+    // A session file's own responses answer only what this browser's store lacks.
+    const job = (this.#job = this.model.open({ carried: study.modelResponses ?? [] }));
+    const studyPool = pageStudyPool(pool, this.workerCount);
     const summary = this.definition.status === 'ready' ? this.definition.summary : undefined;
     const outcome = await runStudy({
       pool: studyPool,
@@ -363,7 +313,7 @@ export class AnalysisRunner {
       batchBound: this.batchBound,
       batchStop: this.batchStop,
       ...(summary && { summary }),
-      model: this.endpointWait.resolver(this.#modelHost()),
+      model: this.endpointWait.resolver(job),
       known: results,
       signal: abort.signal,
       onResult: (index, received) => {
@@ -379,7 +329,7 @@ export class AnalysisRunner {
     if (run !== this.#runCounter) return;
     this.#flush(key);
     this.#abort = null;
-    this.#showModelActivity();
+    job.finish();
     if (key !== this.#key()) {
       // The settings changed while this run went on: its end says nothing of the results on show
       // ("Done" beside "Waiting for the first results"). Theirs starts now, not after the pause.
@@ -392,22 +342,11 @@ export class AnalysisRunner {
     this.#saveNow();
   }
 
-  /** The host's final figures (the throttled updates may lag behind). */
-  #showModelActivity(): void {
-    const host = this.#host;
-    if (!host) return;
-    const usage = host.totalUsage();
-    const progress = host.progress();
-    const any = usage.requests + usage.cacheHits + progress.done + progress.queued + progress.inFlight > 0;
-    this.modelActivity = any ? { ...progress, held: false, usage, endpoint: this.modelActivity?.endpoint ?? null, warnings: this.#warnings } : null;
-  }
-
   /** Stops the running analysis; finished cases keep their results. */
   cancel(): void {
     if (!this.#abort) return;
     this.#abort.abort();
-    this.#host?.cancel();
-    this.#showModelActivity();
+    this.#job?.cancel();
     this.#abort = null;
     this.#runCounter++;
     this.#flush(this.#pendingKey);
