@@ -7,6 +7,7 @@
  * "layers inside the page"); everything else receives them.
  */
 import { CompareTarget } from './compare/compare-target.svelte.ts';
+import { EndpointWait } from './model/endpoint-wait.svelte.ts';
 import { ModelConnection } from './model/model-connection.svelte.ts';
 import { InPageModel } from './model/in-page/in-page-model.svelte.ts';
 import { PageModelHost } from './model/page-model-host.svelte.ts';
@@ -54,10 +55,14 @@ export function assemblePage(options: PageOptions): PageParts {
   const model = options.model ?? new PageModelHost(new ModelConnection(), new ResponseStore(), undefined, new InPageModel());
   // The runner and the sync need each other: the sync's autosave is handed to the runner late.
   let sync: SessionSync | null = null;
-  const runner = new AnalysisRunner(options.workers, {
+  // Cases waiting for an endpoint run again through the runner once one answers.
+  let runner: AnalysisRunner | null = null;
+  const endpointWait = new EndpointWait(() => void runner?.analyze(), model);
+  runner = new AnalysisRunner(options.workers, {
     autosave: { schedule: () => sync?.schedule(), saveNow: () => sync?.flush() },
     navigation: nav,
     model,
+    endpointWait,
     ...(options.createPool && { createPool: options.createPool }),
   });
   const made = new SessionSync(runner);

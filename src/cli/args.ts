@@ -3,6 +3,8 @@ import type { AnalysisSettings, BatchBound } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
+import { labelProblem, tagsProblem } from '../session/study-meta.ts';
+import { expectTimestamp } from '../session/validate-fields.ts';
 import { finishRepairFlags, takeRepairFlag, type RepairCliOptions } from './repair-args.ts';
 import { addModelParam } from './model-param.ts';
 import { takeSettingFlag } from './setting-flags.ts';
@@ -53,6 +55,8 @@ export interface CliOptions {
   junit?: string;
   /** --replay and its flags (src/cli/replay-args.ts), when given. */
   replay?: import('./replay-options.ts').ReplayCliOptions;
+  /** --recorded-at, --pipeline-version, --tag: the study's metadata in a saved session (docs/trends.md). */
+  meta: { recordedAt?: string; pipelineVersion?: string; tags: string[] };
 }
 
 /** The model flags (`--model-url`, `--api-key-env`, `--concurrency`, `--cache`, `--offline`, `--timeout-request`): the model host reads them as they are. */
@@ -82,7 +86,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const modelParams: Record<string, Record<string, unknown>> = {};
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
   const repair: RepairCliOptions = { repairs: false };
-  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false, gate: false, gateThreshold: DEFAULT_GATE_THRESHOLD };
+  const meta: CliOptions['meta'] = { tags: [] };
+  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair' | 'meta'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false, gate: false, gateThreshold: DEFAULT_GATE_THRESHOLD };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -201,6 +206,25 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--model-param':
         addModelParam(modelParams, value());
         break;
+      case '--recorded-at': {
+        const v = value();
+        try {
+          meta.recordedAt = new Date(expectTimestamp(v, '')).toISOString();
+        } catch {
+          throw new UsageError(`--recorded-at: expected an ISO date-time such as 2026-03-02T09:00:00Z, got ${JSON.stringify(v)}`);
+        }
+        break;
+      }
+      case '--pipeline-version': {
+        const v = value();
+        const problem = labelProblem(v, 'version label');
+        if (problem) throw new UsageError(`--pipeline-version: ${problem}`);
+        meta.pipelineVersion = v;
+        break;
+      }
+      case '--tag':
+        meta.tags.push(value());
+        break;
       default:
         if (takeSettingFlag(settings, flag, value)) break;
         if (takeRepairFlag(repair, flag, value)) break;
@@ -221,7 +245,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (model.offline && model.url !== undefined) throw new UsageError('--offline sends no requests: leave out --model-url, or drop --offline');
   checkGateFlags(opts, given);
   finishRepairFlags(repair, settings);
-  return { ...opts, file: opts.file, settings, given, model, repair };
+  const tagProblem = tagsProblem(meta.tags);
+  if (tagProblem) throw new UsageError(`--tag ${JSON.stringify(meta.tags[Math.min(tagProblem.index, meta.tags.length - 1)])}: ${tagProblem.problem}`);
+  return { ...opts, file: opts.file, settings, given, model, repair, meta };
 }
 
 /** The regression flags (docs/ci.md) need something to compare with, and --against analyses one study. */

@@ -124,5 +124,7 @@ function argumentsOf(command: CommandName, positionals: string[], flags: string[
     }
     case 'inspect':
       return [...positionals, ...flags, ...(given.has('--inspect') ? [] : ['--inspect'])];
+    case 'trend':
+      return [...positionals, ...flags];
   }
 }

@@ -11,6 +11,7 @@ import { takeReplayArgs } from './replay-args.ts';
 import { blameSync } from './testing/run-blame.ts';
 import { UsageError } from './usage-error.ts';
 import { parseWhyArgs } from './why-command.ts';
+import { parseTrendArgs } from './trend-command.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -48,6 +49,7 @@ describe('the flag table', () => {
     { files: ['src/cli/replay-args.ts'], commands: ['replay'] },
     { files: ['src/cli/why-command.ts'], commands: ['why', 'check'] },
     { files: ['src/cli/inspect.ts'], commands: ['inspect'] },
+    { files: ['src/cli/trend-command.ts'], commands: ['trend'] },
   ];
   for (const { files, commands } of parsers) {
     it(`has every flag ${files.join(' and ')} read${files.length === 1 ? 's' : ''}, for one of ${commands.join(', ')}`, () => {
@@ -70,6 +72,7 @@ describe('the flag table', () => {
       why: parseWhyArgs,
       check: parseWhyArgs,
       inspect: parseInspectArgs,
+      trend: parseTrendArgs,
     };
     for (const command of COMMAND_NAMES) {
       for (const spec of flagsOf(command).values()) {
@@ -107,6 +110,7 @@ describe('the command line', () => {
     expect(run(['compare', 'now.json', 'before.json', '--json']).argv).toEqual(['now.json', '--json', '--compare', 'before.json']);
     expect(run(['merge', 'a.json', 'b.json']).argv).toEqual(['a.json', 'b.json']);
     expect(run(['inspect', 'logs']).argv).toEqual(['logs', '--inspect']);
+    expect(run(['trend', 'sessions', '--by=tag:model', '--json']).argv).toEqual(['sessions', '--by', 'tag:model', '--json']);
     expect(run(['blame', 't.json', '--fix=retriever=x']).argv).toEqual(['t.json', '--fix', 'retriever=x']);
     // --score's file is optional for replay: taken when it is a predictions file.
     expect(run(['replay', 'r.json', '--score', 'my.predictions.json']).argv).toEqual(['r.json', '--score=my.predictions.json', '--replay']);
@@ -156,7 +160,8 @@ describe('help', () => {
     for (const topic of HELP_TOPICS) expect(helpText(topic, '0').length).toBeGreaterThan(100);
     const replay = helpText('replay', '0');
     for (const f of flagsOf('replay').values()) expect(replay).toContain(`  ${flagSyntax(f)}`);
-    expect(replay).not.toContain('--pipeline');
+    // --pipeline FILE.js is not replay's (--pipeline-version, the study's label, is).
+    expect(replay).not.toMatch(/--pipeline(?!-version)/);
     const why = blameSync('why', '--help');
     expect(why.status).toBe(0);
     expect(why.stdout).toBe(`${helpText('why', '0')}\n`);

@@ -26,7 +26,7 @@ import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 import { PLAYERS_KINDS } from '../replay/index.ts';
 import { WHY_DEFAULTS } from '../why/index.ts';
 
-export const COMMAND_NAMES = ['blame', 'replay', 'repairs', 'compare', 'merge', 'why', 'check', 'inspect'] as const;
+export const COMMAND_NAMES = ['blame', 'replay', 'repairs', 'compare', 'merge', 'why', 'check', 'inspect', 'trend'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export interface CommandSpec {
@@ -88,6 +88,11 @@ export const COMMANDS: Readonly<Record<CommandName, CommandSpec>> = {
     doc: 'docs/recorded-runs.md',
     legacyFlag: '--inspect',
   },
+  trend: {
+    usage: 'trend SESSION.json...|FOLDER [--by week|day|month|version|tag:KEY] [flags]',
+    summary: "which step causes the failures period by period, and whether that changed: a pipeline's saved sessions (or shard results, or reports) over time",
+    doc: 'docs/trends.md',
+  },
 };
 
 /**
@@ -109,6 +114,7 @@ export const FLAG_GROUPS = {
   repairs: 'Repairs, training pairs and the credit audit',
   replay: 'Replaying recorded runs',
   why: 'Why this decision, and checks',
+  trends: 'Trends and study metadata',
   inspect: 'Recorded runs',
   general: 'General',
 } as const;
@@ -204,13 +210,13 @@ const OWN_FLAGS: readonly FlagSpec[] = [
 
   { name: '--pipeline', value: 'FILE.js', kind: 'value', default: "the trace's own", help: 'the pipeline definition, when the trace carries none (or to replace it; re-runs a session file with it)', group: 'input', commands: DEFINITION },
   { name: '--fix', value: 'STEP=FIX', kind: 'list', default: "each step's first fix", help: "use another of a step's fixes (repeatable)", group: 'method', commands: DEFINITION },
-  { name: '--batch-bound', value: BATCH_BOUNDS.join('|'), kind: 'value', default: 'normal', help: 'interval of the batch means: normal, bernstein or anytime (a betting confidence sequence over the cases in order)', group: 'method', commands: STUDY },
+  { name: '--batch-bound', value: BATCH_BOUNDS.join('|'), kind: 'value', default: 'normal', help: 'interval of the batch means: normal, bernstein or anytime (a betting confidence sequence over the cases in order)', group: 'method', commands: [...STUDY, 'trend'] },
   { name: '--batch-stop', kind: 'switch', default: 'off', help: 'stop analysing failures once the top step is separated (valid with anytime and bernstein; normal waits for 30 failures)', group: 'method', commands: STUDY },
 
   { name: '--timeout', value: 'S', kind: 'value', default: '10', help: 'time limit per case in seconds', group: 'run', commands: STUDY },
   { name: '--workers', value: 'N', kind: 'value', default: 'one per core (no more than the cases)', help: 'analysis workers (a whole number from 1 to 256)', group: 'run', commands: STUDY },
 
-  { name: '--json', kind: 'switch', default: 'tables', help: 'print one JSON object on stdout, nothing else', group: 'output', commands: [...STUDY, 'why', 'check', 'inspect'] },
+  { name: '--json', kind: 'switch', default: 'tables', help: 'print one JSON object on stdout, nothing else', group: 'output', commands: [...STUDY, 'why', 'check', 'inspect', 'trend'] },
   { name: '--html', value: 'FILE', kind: 'value', default: '', help: 'also write the self-contained HTML report', group: 'output', commands: STUDY },
   { name: '--save', value: 'FILE', kind: 'value', default: '', help: 'also write the session file (inputs, settings, results; what the workbench exports and opens)', group: 'output', commands: STUDY },
 
@@ -269,6 +275,18 @@ const OWN_FLAGS: readonly FlagSpec[] = [
   { name: '--tool-results', value: 'tool|user', kind: 'value', default: 'tool', help: 'send tool results as tool messages, or as user messages headed "Tool result (NAME):" (hosted APIs that refuse tool messages without a structured call)', group: 'why', commands: ['why', 'check'] },
 
   { name: '--score', value: 'PREDICTIONS.json', kind: 'value', default: '', help: "score a predictions file and the no-replay baselines against the runs' labels (Who&When)", group: 'inspect', commands: ['inspect'] },
+
+  { name: '--recorded-at', value: 'DATE-TIME', kind: 'value', default: "the runs' own times, else the input file's date", help: 'when the cases were recorded (ISO 8601, e.g. 2026-03-02T09:00:00Z), kept in a saved session for trends', group: 'trends', commands: STUDY },
+  { name: '--pipeline-version', value: 'LABEL', kind: 'value', default: 'def: and a hash of the definition', help: "the pipeline's version label, kept in a saved session for trends (--version prints the program's version)", group: 'trends', commands: STUDY },
+  { name: '--tag', value: 'TAG', kind: 'list', default: 'none', help: 'a free tag kept in a saved session for trends: prod, or KEY=VALUE such as model=gpt-4.1 (repeatable, each key once)', group: 'trends', commands: STUDY },
+  { name: '--by', value: 'week|day|month|version|tag:KEY', kind: 'value', default: 'week', help: 'the periods: calendar days, weeks (from Monday, UTC) or months of recording, pipeline versions, or the values of a tag', group: 'trends', commands: ['trend'] },
+  { name: '--name', value: 'PIPELINE', kind: 'value', default: 'the only pipeline', help: 'the pipeline whose studies to show, when the files hold several', group: 'trends', commands: ['trend'] },
+  { name: '--tag', value: 'TAG', kind: 'value', default: 'every study', help: 'only studies with this tag (KEY=VALUE, or a bare KEY for every value)', group: 'trends', commands: ['trend'] },
+  { name: '--summary', kind: 'switch', default: 'tables', help: 'print a markdown block (for a pull request or a wiki page) instead of the tables', group: 'trends', commands: ['trend'] },
+  { name: '--html', value: 'FILE', kind: 'value', default: '', help: 'also write a self-contained page: the headline, the chart and the table', group: 'trends', commands: ['trend'] },
+  { name: '--delta', value: 'D', kind: 'value', default: '0.05', help: 'intervals at confidence 1 - D (a number above 0 below 1)', group: 'trends', commands: ['trend'] },
+  { name: '--digest-cache', value: 'DIR', kind: 'value', default: 'node_modules/.cache/agentblame/trend-digests', help: "where each file's digest is kept, by the SHA-256 of its bytes ($AGENTBLAME_CACHE_DIR/trend-digests when set)", group: 'trends', commands: ['trend'] },
+  { name: '--no-digest-cache', kind: 'switch', default: 'off', help: 'read every file afresh and keep nothing', group: 'trends', commands: ['trend'] },
 
   { name: '--help', kind: 'switch', default: '', help: 'print this help (with a command: that command\'s flags) and exit', group: 'general', commands: [...COMMAND_NAMES] },
   { name: '--version', kind: 'switch', default: '', help: 'print the version and exit', group: 'general', commands: [...COMMAND_NAMES] },

@@ -3,7 +3,7 @@
  * print per-case and batch blame, as tables or as one JSON object on stdout.
  * Exit status: 0 done; 1 some case could not be analysed (its `error` says why); 2 bad input.
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { writeWhole } from './write-whole.ts';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,8 @@ import { mergeStudySessions, StudyMergeError } from '../session/merge-study.ts';
 import { shardOf } from '../session/shard.ts';
 import { studyFingerprint } from '../session/study-fingerprint.ts';
 import { recomputedBatch } from '../session/stored-batch.ts';
-import type { Session, StudyMark } from '../session/types.ts';
+import type { Session, StudyMark, StudyMeta } from '../session/types.ts';
+import { studyMetaOf } from '../session/study-meta.ts';
 import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
@@ -75,6 +76,8 @@ interface Analysis {
   steps?: { name: string; inputs: string[] }[];
   /** --replay: the per-case replay blocks and the lines printed after the tables. */
   replay?: import('./replay-command.ts').ReplayExtras;
+  /** --replay: when the runs were recorded (their earliest step start), for the session's metadata. */
+  recordedAt?: string;
   /** --replay --contrast: the single-step contrast, kept in a saved session and the report. */
   contrast?: import('../session/types.ts').SessionContrast;
   /** --against: the regression game's plan and what its results say (docs/ci.md). */
@@ -312,7 +315,11 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
 
 /** The session of an analysis: a stored one keeps its identity; a new one is named after its pipeline or file. */
 function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
-  if (a.stored) return a.stored;
+  if (a.stored) {
+    // A stored study keeps its metadata; the flags given change what they name.
+    const given = opts.meta.recordedAt !== undefined || opts.meta.pipelineVersion !== undefined || opts.meta.tags.length > 0;
+    return given ? { ...a.stored, meta: studyMetaWithFlags(studyMetaOf(a.stored), opts.meta) } : a.stored;
+  }
   const now = new Date().toISOString();
   const study: StudyMark = {
     fingerprint: studyFingerprint({ pipeline: a.pipeline, cases: a.cases, ...(a.games && { games: toSessionGames(a.games) }), settings: a.settings }),
@@ -337,7 +344,30 @@ function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
     study,
     ...(a.modelCache && { modelCache: a.modelCache }),
     ...(a.contrast && { contrast: a.contrast }),
+    meta: studyMetaWithFlags(newStudyMeta(opts, a, now), opts.meta),
   });
+}
+
+/**
+ * When a new study's cases were recorded: --recorded-at when given, else the recorded runs' own
+ * earliest time (--replay), else the input file's date, else now (docs/trends.md).
+ */
+function newStudyMeta(opts: CliOptions, a: Analysis, now: string): StudyMeta {
+  if (a.recordedAt !== undefined) return { version: 1, recordedAt: a.recordedAt, recordedFrom: 'runs', tags: [] };
+  try {
+    return { version: 1, recordedAt: statSync(opts.file).mtime.toISOString(), recordedFrom: 'file', tags: [] };
+  } catch {
+    return { version: 1, recordedAt: now, recordedFrom: 'created', tags: [] };
+  }
+}
+
+function studyMetaWithFlags(meta: StudyMeta, flags: CliOptions['meta']): StudyMeta {
+  return {
+    ...meta,
+    ...(flags.recordedAt !== undefined && { recordedAt: flags.recordedAt, recordedFrom: 'given' as const }),
+    ...(flags.pipelineVersion !== undefined && { pipelineVersion: flags.pipelineVersion }),
+    ...(flags.tags.length > 0 && { tags: [...flags.tags] }),
+  };
 }
 
 /**
@@ -427,6 +457,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (line.command === 'inspect') {
     const { inspectMain } = await import('./inspect.ts');
     return inspectMain(line.argv);
+  }
+  // Trends over saved sessions (docs/trends.md).
+  if (line.command === 'trend') {
+    const { trendMain } = await import('./trend-command.ts');
+    return trendMain(line.argv);
   }
   if (line.command === 'why' || line.command === 'check') {
     const { whyMain } = await import('./why-command.ts');

@@ -3,7 +3,7 @@
  * cases each ask one request): the cases a carried response answers are analysed, the others wait
  * (no error result) until an endpoint is set, and then run against it.
  */
-import { testModelHost } from '../testing/model-host.ts';
+import { testRunner } from '../testing/model-host.ts';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,7 +12,6 @@ import type { Study } from '../importing/study.ts';
 import { Navigation } from '../navigation/navigation.svelte.ts';
 import { FakePool } from '../testing/fake-pool.ts';
 import { startFakeEndpoint } from '../../model/testing/fake-endpoint.ts';
-import { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 import { EndpointWait } from './endpoint-wait.svelte.ts';
 import type { CaseResult } from '../../engine/types.ts';
 
@@ -34,7 +33,7 @@ function study(ids: string[], carried: string[] = []): Study {
 
 function runnerWithFakePool() {
   const pool = new FakePool();
-  const runner = new AnalysisRunner(1, { autosave: { schedule: () => {} }, navigation: new Navigation(), model: testModelHost(), createPool: () => pool });
+  const runner = testRunner(1, { autosave: { schedule: () => {} }, navigation: new Navigation(), createPool: () => pool });
   return { runner, pool };
 }
 

@@ -4,7 +4,7 @@
  * closed. Timers are vitest's fake ones, so the re-run pause and the result throttle never depend
  * on how loaded the machine is; model requests go to the loopback fake endpoint (real timers).
  */
-import { testModelHost } from '../testing/model-host.ts';
+import { testRunner } from '../testing/model-host.ts';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -37,10 +37,9 @@ function setup(workers = 2) {
   const nav = new Navigation();
   const saves = { scheduled: 0, now: 0 };
   const created: number[] = [];
-  const runner = new AnalysisRunner(workers, {
+  const runner = testRunner(workers, {
     autosave: { schedule: () => saves.scheduled++, saveNow: () => saves.now++ },
     navigation: nav,
-    model: testModelHost(),
     createPool: (n) => {
       created.push(n);
       return pool;
