@@ -4,8 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
+import { describe, expect, it } from 'vitest';
+import { useFakeEndpoints } from '../model/testing/use-fake-endpoints.ts';
 import { scriptedModel } from '../replay/testing/runs.ts';
 import { runBlame } from './testing/run-blame.ts';
 
@@ -20,13 +20,10 @@ function workedExample(): { args: string[]; shown: string[] } {
 }
 
 describe("the README's worked example", () => {
-  let endpoint: FakeEndpoint;
-  beforeAll(async () => {
-    endpoint = await startFakeEndpoint({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
-  });
-  afterAll(() => endpoint?.close());
+  const startFake = useFakeEndpoints();
 
   it('prints what the README shows, line for line and in order', async () => {
+    const endpoint = await startFake({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
     const { args, shown } = workedExample();
     expect(args).toContain('--model-url');
     expect(shown.length).toBeGreaterThan(3);
