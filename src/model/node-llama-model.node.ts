@@ -79,11 +79,14 @@ export async function nodeLlamaModel(file: string, env: Record<string, string | 
   // One request at a time: the context has one sequence.
   let slot: Promise<unknown> = Promise.resolve();
 
+  // Looked for before anything runs: a missing install is one bad-input message, not an error per case.
+  const dirs = nodeLlamaCppDirs(env, projectRoot);
+  const dir = dirs.find((d) => existsSync(join(d, 'node_modules', 'node-llama-cpp', 'package.json')));
+  if (dir === undefined) throw new Error(installHint(dirs[0]));
+  const found: string = dir;
+
   async function load() {
-    const dirs = nodeLlamaCppDirs(env, projectRoot);
-    const dir = dirs.find((d) => existsSync(join(d, 'node_modules', 'node-llama-cpp', 'package.json')));
-    if (dir === undefined) throw new Error(installHint(dirs[0]));
-    const llamaCpp = (await import(pathToFileURL(join(dir, 'node_modules', 'node-llama-cpp', 'dist', 'index.js')).href)) as NodeLlamaCpp;
+    const llamaCpp = (await import(pathToFileURL(join(found, 'node_modules', 'node-llama-cpp', 'dist', 'index.js')).href)) as NodeLlamaCpp;
     const llama = await llamaCpp.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
     let model: LlamaModel;
     try {
