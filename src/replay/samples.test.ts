@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseInputFile } from '../formats/detect.ts';
 import { describeSource } from '../sandbox/analyze-source.ts';
-import { buildReplay, ReplayPlanError } from './index.ts';
+import { buildReplay, ReplayPlanError, turnLinks } from './index.ts';
 
 const SAMPLES = join(import.meta.dirname, '../../../shared/samples');
 const present = existsSync(SAMPLES);
@@ -44,7 +44,7 @@ describe.skipIf(!present)('replay definitions of the sample runs', () => {
         }
         const summary = describeSource(def.source, 'replay.js');
         expect(summary.steps.map((s) => s.name)).toEqual(def.steps);
-        expect(def.runs[0].turns.every((t) => t.dependsOn.every((j) => j < t.index))).toBe(true);
+        expect(turnLinks(def.runs[0]).every((l, i) => l.dependsOn.every((j) => j < i))).toBe(true);
         replayed++;
       }
     }

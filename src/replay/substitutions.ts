@@ -1,11 +1,10 @@
 /**
- * Where earlier turns' recorded outputs occur verbatim in a turn's recorded context
- * (docs/replay.md, "Replay rule"). Found once, when the definition is generated; at replay each
- * span is replaced by that turn's replayed output. Outputs shorter than MIN_QUOTED characters are
- * not looked for: "ok" or "4" occur everywhere by chance.
+ * Where earlier turns' recorded outputs occur verbatim in a recorded context message
+ * (docs/replay.md, "Replay rule"). Found once per distinct message, when the definition is
+ * generated; at replay each span is replaced by that turn's replayed output. Outputs shorter than
+ * MIN_QUOTED characters are not looked for: "ok" or "4" occur everywhere by chance.
  */
-import type { LlmMessage } from '../engine/types.ts';
-import type { Substitution } from './types.ts';
+import type { Quote } from './types.ts';
 
 export const MIN_QUOTED = 8;
 
@@ -14,24 +13,20 @@ export const MIN_QUOTED = 8;
  * at one start the longer span wins, between equal spans the later turn (the most recent speaker
  * of the same words).
  */
-export function findSubstitutions(context: readonly LlmMessage[], earlier: readonly { index: number; output: string }[]): Substitution[] {
-  const out: Substitution[] = [];
-  context.forEach((message, m) => {
-    const found: Substitution[] = [];
-    for (const turn of earlier) {
-      const needle = turn.output;
-      if (needle.trim().length < MIN_QUOTED) continue;
-      for (let at = message.content.indexOf(needle); at >= 0; at = message.content.indexOf(needle, at + needle.length)) {
-        found.push({ message: m, start: at, end: at + needle.length, from: turn.index });
-      }
-    }
-    found.sort((a, b) => a.start - b.start || b.end - a.end || b.from - a.from);
-    let reached = 0;
-    for (const s of found) {
-      if (s.start < reached) continue;
-      out.push(s);
-      reached = s.end;
-    }
-  });
+export function findQuotes(content: string, earlier: readonly { index: number; output: string }[]): Quote[] {
+  const found: Quote[] = [];
+  for (const turn of earlier) {
+    const needle = turn.output;
+    if (needle.length < MIN_QUOTED || needle.trim().length < MIN_QUOTED) continue;
+    for (let at = content.indexOf(needle); at >= 0; at = content.indexOf(needle, at + needle.length)) found.push({ start: at, end: at + needle.length, from: turn.index });
+  }
+  found.sort((a, b) => a.start - b.start || b.end - a.end || b.from - a.from);
+  const out: Quote[] = [];
+  let reached = 0;
+  for (const s of found) {
+    if (s.start < reached) continue;
+    out.push(s);
+    reached = s.end;
+  }
   return out;
 }
