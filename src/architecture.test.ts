@@ -50,7 +50,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbid?: st
   'src/app': {
     folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report', 'src/why', 'src/replay', 'src/pool'],
     forbid: ['src/pool/node', 'src/pool/worker'],
-    packages: ['svelte', 'comlink', 'chart.js', 'idb', '@codemirror/lang-javascript', '@codemirror/language', '@codemirror/state', '@codemirror/view'],
+    packages: ['svelte', 'comlink', 'chart.js', 'idb', '@wllama/wllama', '@codemirror/lang-javascript', '@codemirror/language', '@codemirror/state', '@codemirror/view'],
     forbiddenGlobals: /\b(process|require)\s*[.(]/,
   },
   // The command's worker entries (the build bundles them from here): thin wrappers of sandbox and
