@@ -185,6 +185,14 @@ describe('the docs agree with the table', () => {
     expect(withGenerated(text, cliDocTables()), 'docs/cli.md differs from the flag table: run npm run docs:cli').toBe(text);
   });
 
+  it("the README's and docs/cli.md's lists of commands name every command", () => {
+    for (const doc of ['README.md', 'docs/cli.md']) {
+      const text = read(doc);
+      const list = text.slice(text.search(/Commands: |A command names the mode: /)).split('\n\n')[0];
+      for (const c of COMMAND_NAMES) expect(list, `${doc} lists ${c}`).toMatch(new RegExp(`\`(agentblame \\[)?${c}\\]?( FILE)?\``));
+    }
+  });
+
   it('every flag the README and docs/ write is a flag of the table', () => {
     // Other tools' flags the docs quote (npm, git, node, kubectl, curl, Playwright, llama.cpp, ...).
     const others = new Set([

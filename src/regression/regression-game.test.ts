@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import type { AttributedCaseResult, CaseDef } from '../engine/types.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
 import { DefinitionError } from '../sandbox/definition-error.ts';
-import { buildRegressionGame, RegressionPlanError } from './regression-game.ts';
+import { buildRegressionGame, RegressionPlanError, storedRegressionGame } from './regression-game.ts';
 import { supportDeskAfter, supportDeskBefore } from './testing/support-desk.ts';
 import { readFileSync } from 'node:fs';
 import { SUPPORT_DESK_CASES_FILE } from './testing/support-desk.ts';
@@ -50,6 +50,17 @@ describe('the regression game', () => {
     expect(analyse(game.source, cases.find((c) => c.id === 'delivery-speed')!).failed).toBe(false);
   });
 
+  it('reads its plan back from its own source (a stored game), and nothing from another definition', () => {
+    const game = v(supportDeskAfter(), supportDeskBefore());
+    const stored = storedRegressionGame(game.source);
+    expect(stored?.steps).toEqual(game.plan.steps.map((s) => ({ name: s.name, change: s.change })));
+    expect(stored?.reverseSource).toBe(game.reverseSource);
+    expect(storedRegressionGame(game.reverseSource)).toBeNull();
+    expect(storedRegressionGame(supportDeskBefore())).toBeNull();
+    // A forged plan (a change kind the game does not know) is not read.
+    expect(storedRegressionGame(game.source.replace('"change":"changed"', '"change":"__proto__"'))).toBeNull();
+  });
+
   it('gives an added step with one input its absence as the fix: it passes that input through', () => {
     const before = definition([['a', ['x'], '({ x }) => x'], ['out', ['a'], '({ a }) => a']]);
     const after = definition([['a', ['x'], '({ x }) => x'], ['double', ['a'], '({ a }) => a * 2'], ['out', ['double'], '({ double }) => double']]);
@@ -84,6 +95,16 @@ describe('the regression game', () => {
     const before = definition([['a', ['x'], '({ x }) => x'], ['out', ['a'], '({ a }) => a']]);
     const after = definition([['x', ['y'], '({ y }) => y'], ['a', ['x'], '({ x }) => x'], ['out', ['a'], '({ a }) => a']]);
     expect(() => v(after, before)).toThrow(/reads the case input "x" in the earlier version, which is a step in the later version/);
+  });
+
+  it("judges both versions by the later one's metric and threshold, and says where the earlier one's differ", () => {
+    const before = definition([['a', ['x'], '({ x }) => x'], ['out', ['a'], '({ a }) => a']]);
+    const after = before.replace('metric: (o, i) => (o.out === i.want ? 1 : 0),', 'metric: (o, i) => (o.out >= i.want ? 1 : 0),\n  threshold: 0.5,');
+    expect(v(after, before).plan.notes).toEqual([
+      'the metric differs between the two versions: both are scored with the later one',
+      'the threshold differs (1 before, 0.5 now): both versions are judged by 0.5',
+    ]);
+    expect(v(before, before).plan.notes).toEqual([]);
   });
 
   it('names the file of a version that does not compile', () => {
