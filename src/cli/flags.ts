@@ -228,6 +228,7 @@ const OWN_FLAGS: readonly FlagSpec[] = [
   { name: '--cache', value: 'FILE', kind: 'list', default: 'none', help: 'response cache (JSONL, appended as responses arrive); repeatable: all are read, the first is written', group: 'model', commands: MODEL_USERS },
   { name: '--offline', kind: 'switch', default: 'off', help: "send no requests: a response missing from the cache is the case's error (refused with --model-url)", group: 'model', commands: MODEL_USERS },
   { name: '--timeout-request', value: 'S', kind: 'value', default: '60', help: "time limit of one model request's attempt, in seconds (a time-out also halves the requests in flight)", group: 'model', commands: STUDY },
+  { name: '--model-file', value: 'FILE.gguf', kind: 'value', default: 'none', help: "run this GGUF model file here (node-llama-cpp, installed apart) for the default alias; its model id is gguf-sha256:<hash>, the same requests and cache keys as the page's in-page model", group: 'model', commands: STUDY },
   { name: '--model-param', value: 'ALIAS.KEY=VALUE', kind: 'list', default: "the definition's modelParams", help: 'an extra endpoint parameter sent with every request of the alias (VALUE read as JSON when it is JSON); repeatable; part of the cache key', group: 'model', commands: STUDY },
 
   { name: '--shard', value: 'I/K', kind: 'value', default: 'all cases', help: 'analyse only the cases at 0-based positions j with j mod K = I - 1 (save each shard, then merge)', group: 'shards', commands: STUDY },
