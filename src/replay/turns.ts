@@ -8,9 +8,8 @@ import type { LlmMessage } from '../engine/types.ts';
 import { readStepMessages } from '../runs/messages.ts';
 import type { ChatMessage, RecordedRun, RecordedStep } from '../runs/types.ts';
 import { findSubstitutions } from './substitutions.ts';
+import { recordedParams, recordedTools } from '../runs/request-params.ts';
 import type { ReplayRunData, ReplayTurn, Substitution, ToolCall, TranscriptEntry } from './types.ts';
-
-const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
 /** A turn before its fixes and player are known. */
 export type BaseTurn = Omit<ReplayTurn, 'fixes' | 'player' | 'segment'>;
@@ -43,45 +42,119 @@ function callText(call: { name: string; arguments: string }): string {
   return `[tool call] ${call.name}(${call.arguments})`;
 }
 
-/** A recorded message as a chat message the model host sends: tool calls written out in the text. */
-function toLlmMessage(m: ChatMessage): LlmMessage {
-  const role = m.role === 'developer' ? 'system' : ROLES.has(m.role) ? (m.role as LlmMessage['role']) : 'user';
-  const parts = [m.text, ...(m.toolCalls ?? []).map(callText)].filter((p) => p !== '');
-  // A tool message without the call id it answers would be refused by most endpoints: it travels as a user message.
-  if (role === 'tool') return { role: 'user', content: `[tool result] ${parts.join('\n')}` };
-  return { role, content: parts.join('\n') };
+/** JSON text parsed, or undefined when it is not an object or array in JSON. */
+export function parseJson(text: string): unknown {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same text, or the same JSON value however it is spaced (runtape records pretty, contexts quote compact). */
+export function sameContent(a: string, b: string): boolean {
+  if (a.trim() === b.trim()) return true;
+  const x = parseJson(a);
+  return x !== undefined && JSON.stringify(x) === JSON.stringify(parseJson(b));
+}
+
+/** Arguments as the wire carries them: JSON text; a value the reader pretty-printed is made compact again. */
+function wireArguments(text: string): string {
+  if (!text.includes('\n')) return text;
+  const value = parseJson(text);
+  return value === undefined ? text : JSON.stringify(value);
+}
+
+const ROLE_OF: Record<string, LlmMessage['role']> = { system: 'system', developer: 'system', user: 'user', human: 'user', assistant: 'assistant', ai: 'assistant', model: 'assistant', tool: 'tool', function: 'tool', ipython: 'tool' };
+
+/**
+ * A recorded request as the messages an OpenAI-compatible endpoint takes: an assistant's tool
+ * calls as `tool_calls` (an id made up, `call_M_K`, where the record has none), each tool result
+ * as a `tool` message with the id of the call it answers (its recorded id, else the first call
+ * still unanswered). A result that answers no call before it travels as a user message, since
+ * endpoints refuse a tool message without its call.
+ */
+export function nativeMessages(recorded: readonly ChatMessage[]): LlmMessage[] {
+  const known = new Set<string>();
+  let open: string[] = [];
+  return recorded.map((m, i): LlmMessage => {
+    const role = Object.hasOwn(ROLE_OF, m.role.toLowerCase()) ? ROLE_OF[m.role.toLowerCase()] : 'user';
+    const answers = m.toolCallId !== undefined && known.has(m.toolCallId) ? m.toolCallId : undefined;
+    if (role === 'tool' || answers !== undefined) {
+      const id = answers ?? open[0];
+      if (id === undefined) return { role: 'user', content: `[tool result] ${m.text}` };
+      open = open.filter((o) => o !== id);
+      return { role: 'tool', content: m.text, tool_call_id: id };
+    }
+    if (role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
+      const calls = m.toolCalls.map((c, k) => ({ id: c.id !== undefined && c.id !== '' && !known.has(c.id) ? c.id : `call_${i}_${k}`, type: 'function' as const, function: { name: c.name, arguments: wireArguments(c.arguments) } }));
+      for (const c of calls) known.add(c.id);
+      open = calls.map((c) => c.id);
+      return { role, content: m.text, tool_calls: calls };
+    }
+    // Calls on a message that cannot carry them (a user's) stay written out, as the record shows them.
+    const parts = [m.text, ...(m.toolCalls ?? []).map(callText)].filter((p) => p !== '');
+    return { role, content: parts.join('\n') };
+  });
 }
 
 function outputOf(step: RecordedStep): { text: string; toolCalls?: ToolCall[] } {
   const messages = readStepMessages(step, 'output');
   const text = messages.map((m) => m.text).filter((t) => t !== '').join('\n');
-  const calls = messages.flatMap((m) => m.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.arguments }));
+  const calls = messages.flatMap((m) => m.toolCalls ?? []).map((c): ToolCall => ({ ...(c.id !== undefined && c.id !== '' && { id: c.id }), name: c.name, arguments: wireArguments(c.arguments) }));
   return calls.length > 0 ? { text, toolCalls: calls } : { text };
 }
 
-function recordedTools(step: RecordedStep): unknown[] | undefined {
-  const a = step.attributes;
-  for (const key of ['gen_ai.request.tools', 'gen_ai.tool.definitions', 'llm.tools', 'tools']) {
-    let v = a[key];
-    if (typeof v === 'string') {
-      try {
-        v = JSON.parse(v);
-      } catch {
-        continue;
-      }
-    }
-    if (Array.isArray(v) && v.length > 0) return v;
+/** The id of the call a tool step answers, where the format records it (runtape `call_id`, OTel `gen_ai.tool.call.id`). */
+function toolCallIdOf(step: RecordedStep): string | undefined {
+  for (const key of ['call_id', 'gen_ai.tool.call.id', 'tool_call_id', 'tool_call.id', 'toolCallId']) {
+    const v = step.attributes[key];
+    if (typeof v === 'string' && v !== '') return v;
   }
   return undefined;
 }
 
-function recordedTemperature(step: RecordedStep): number | undefined {
-  for (const key of ['gen_ai.request.temperature', 'llm.invocation_parameters.temperature', 'temperature']) {
-    const v = step.attributes[key];
-    const x = typeof v === 'string' ? Number(v) : v;
-    if (typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 2) return x;
-  }
-  return undefined;
+/** A turn's name: `agent · model` for a model turn (the agent alone when no model is recorded), `tool NAME` for a tool turn. */
+function turnName(kind: 'model' | 'tool', step: RecordedStep, agent: string): string {
+  if (kind === 'tool') return `tool ${step.name}`;
+  return step.model && step.model !== agent ? `${agent} · ${step.model}` : agent;
+}
+
+/**
+ * Where earlier turns' outputs sit in a native context, by structure first: a tool message is the
+ * tool turn whose call it answers (by id, when its result is the same) or whose result it holds
+ * (the same text or JSON value); an assistant's tool call is an earlier model turn's call with the
+ * same id, or the same name and JSON arguments. The rest is found verbatim (substitutions.ts).
+ */
+function structuralSubstitutions(context: readonly LlmMessage[], turns: readonly BaseTurn[]): Substitution[] {
+  const found: Substitution[] = [];
+  const byCallId = new Map<string, number>();
+  for (const t of turns) if (t.kind === 'tool' && t.call?.id !== undefined) byCallId.set(t.call.id, t.index);
+  // Messages matched whole are left out of the verbatim search (their text is that turn's).
+  const verbatim: LlmMessage[] = context.map((m) => ({ role: m.role, content: m.content }));
+  context.forEach((m, i) => {
+    if (m.role === 'tool') {
+      const byId = m.tool_call_id !== undefined ? byCallId.get(m.tool_call_id) : undefined;
+      const from = byId !== undefined && sameContent(turns[byId].output, m.content) ? byId : ([...turns].reverse().find((t) => t.kind === 'tool' && t.output.trim() !== '' && sameContent(t.output, m.content))?.index ?? byId);
+      if (from !== undefined) {
+        found.push({ message: i, start: 0, end: m.content.length, from });
+        verbatim[i] = { role: m.role, content: '' };
+      }
+    }
+    (m.tool_calls ?? []).forEach((call, k) => {
+      for (let j = turns.length - 1; j >= 0; j--) {
+        const calls = turns[j].kind === 'model' ? (turns[j].toolCalls ?? []) : [];
+        const c = calls.findIndex((r) => (r.id !== undefined && r.id === call.id) || (r.name === call.function.name && sameContent(r.arguments, call.function.arguments)));
+        if (c >= 0) {
+          found.push({ message: i, start: 0, end: 0, from: j, call: k, fromCall: c });
+          return;
+        }
+      }
+    });
+  });
+  return [...found, ...findSubstitutions(verbatim, turns)].sort((a, b) => a.message - b.message || a.start - b.start || (a.call ?? -1) - (b.call ?? -1));
 }
 
 /**
@@ -125,12 +198,15 @@ export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: Transcri
     const agent = agentOf(steps, byId, i);
     const index = turns.length;
     if (kind === 'tool') {
-      const caller = [...turns].reverse().find((t) => t.kind === 'model');
-      const callIndex = caller?.toolCalls ? turns.filter((t) => t.kind === 'tool' && t.caller === caller.index).length : null;
+      // The call it answers: by the recorded call id where there is one, else the latest model turn's next call.
+      const callId = toolCallIdOf(step);
+      const byId = callId !== undefined ? [...turns].reverse().find((t) => t.kind === 'model' && t.toolCalls?.some((c) => c.id === callId)) : undefined;
+      const caller = byId ?? [...turns].reverse().find((t) => t.kind === 'model');
+      const callIndex = byId ? byId.toolCalls!.findIndex((c) => c.id === callId) : caller?.toolCalls ? turns.filter((t) => t.kind === 'tool' && t.caller === caller.index).length : null;
       const input = readStepMessages(step, 'input').map((m) => m.text).join('\n');
       const recordedCall = caller?.toolCalls && callIndex !== null ? caller.toolCalls[callIndex] : undefined;
-      const call: ToolCall = recordedCall ?? { name: step.name, arguments: callIndex === null && caller ? caller.output : input };
-      turns.push({ index, step: i, name: step.name, agent, kind: 'tool', context: [], output: out.text, caller: caller?.index ?? -1, callIndex: recordedCall ? callIndex : null, call, substitutions: [], dependsOn: caller ? [caller.index] : [] });
+      const call: ToolCall = recordedCall ?? { ...(callId !== undefined && { id: callId }), name: step.name, arguments: callIndex === null && caller ? caller.output : input };
+      turns.push({ index, step: i, name: turnName('tool', step, agent), agent, kind: 'tool', context: [], output: out.text, caller: caller?.index ?? -1, callIndex: recordedCall ? callIndex : null, call, substitutions: [], dependsOn: caller ? [caller.index] : [] });
       transcript.push({ speaker: agent, text: out.text, turn: index });
       continue;
     }
@@ -139,19 +215,19 @@ export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: Transcri
     let substitutions: Substitution[] = [];
     let dependsOn: number[];
     if (recorded.length > 0) {
-      context = recorded.map(toLlmMessage);
-      substitutions = findSubstitutions(context, turns);
+      context = nativeMessages(recorded);
+      substitutions = structuralSubstitutions(context, turns);
       dependsOn = [...new Set(substitutions.map((s) => s.from))].sort((a, b) => a - b);
     } else {
       // The transcript with the speakers named: every earlier turn's words are in it, at a known place.
       dependsOn = transcript.filter((e) => e.turn !== null && e.text !== '').map((e) => e.turn!);
     }
     const tools = recordedTools(step);
-    const temperature = recordedTemperature(step);
+    const params = recordedParams(step);
     turns.push({
       index,
       step: i,
-      name: step.name,
+      name: turnName('model', step, agent),
       agent,
       kind: 'model',
       context,
@@ -159,7 +235,7 @@ export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: Transcri
       output: out.text,
       ...(out.toolCalls && { toolCalls: out.toolCalls }),
       ...(tools && { tools }),
-      ...(temperature !== undefined && { temperature }),
+      ...params,
       substitutions,
       dependsOn,
     });
