@@ -11,6 +11,7 @@ import type { RecordedRun } from '../../runs/types.ts';
 import type { WhyMessage } from '../../why/context.ts';
 import { candidateFixes, type FixResult } from '../../why/fixes.ts';
 import { hostRerun } from '../../why/host-rerun.ts';
+import { rerunRequestOf } from '../../why/recorded-request.ts';
 import type { WhyResult } from '../../why/method.ts';
 import { selectCall, type SelectedCall } from '../../why/select-call.ts';
 import type { WhyWorkerApi } from './why.worker.ts';
@@ -102,7 +103,7 @@ export class WhyRun {
     const abort = (this.#abort = new AbortController());
     const worker = (this.#worker = new Worker(new URL('./why.worker.ts', import.meta.url), { type: 'module', name: 'agentblame-why' }));
     const api = Comlink.wrap<WhyWorkerApi>(worker);
-    const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index });
+    const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index, ...rerunRequestOf(this.#call!.step) });
     const rerun = Comlink.proxy(async (m: WhyMessage[], r: number[]) => {
       const replies = await rerunHere(m, r, abort.signal);
       // Counted here, as answers arrive, so the progress moves during a slow stage.
