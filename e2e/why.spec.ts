@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
 import { scriptedInboxModel } from '../src/why/testing/scripted-inbox-model.ts';
-import { parseCheck } from '../src/why/check-file.ts';
+import { parseCheck } from '../src/why/index.ts';
 import { dropFiles } from './workbench-helpers.ts';
 
 /** The command, without blocking this process (the loopback endpoint lives here). */

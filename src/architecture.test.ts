@@ -199,6 +199,171 @@ describe('the page\'s workers', () => {
   });
 });
 
+/**
+ * Feature folders with entry files: every other folder (tests, bench/ and e2e/ included) imports a
+ * feature only through its entry, so what a feature offers is written in one file and its inner
+ * files can move. A feature's `testing/` helpers are for test code only (tests, other `testing/`
+ * folders, bench/, e2e/). `src/model` has a second entry for what needs Node (`index.node.ts`).
+ */
+const FEATURE_ENTRIES: Record<string, string[]> = {
+  'src/why': ['index.ts'],
+  'src/replay': ['index.ts'],
+  'src/runs': ['index.ts'],
+  'src/model': ['index.ts', 'index.node.ts'],
+};
+
+/** Test code: may use test support (`testing/` helpers) and Node. */
+const isTestCode = (where: string) => /(\.test\.ts|test-helpers\.ts)$/.test(where) || /(^|\/)testing\//.test(where) || /^(bench|e2e)\//.test(where);
+
+/** Where `file` reaches into a feature folder other than through its entry. */
+function entryProblems(file: string, text: string): string[] {
+  const where = relative(ROOT, file);
+  const problems: string[] = [];
+  for (const { spec } of imports(text)) {
+    if (!spec.startsWith('.')) continue;
+    const target = relative(ROOT, join(file, '..', spec.replace(/\?.*$/, '')));
+    for (const [feature, entries] of Object.entries(FEATURE_ENTRIES)) {
+      if (!target.startsWith(feature + '/') || where.startsWith(feature + '/')) continue;
+      const inner = target.slice(feature.length + 1);
+      if (entries.includes(inner)) continue;
+      if (inner.startsWith('testing/') && isTestCode(where)) continue;
+      problems.push(`${where} imports ${target}: import ${feature} through ${entries.map((e) => `${feature}/${e}`).join(' or ')}${inner.startsWith('testing/') ? ' (its testing/ helpers are for test code)' : ''}`);
+    }
+  }
+  return problems;
+}
+
+/** Every source file of a folder, tests and test support included. */
+function allSources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) return name === 'node_modules' || name === 'fixtures' || name.startsWith('dist') ? [] : allSources(p);
+    return /\.(ts|mjs|js|svelte)$/.test(name) ? [p] : [];
+  });
+}
+
+describe('feature folders are imported through their entry files', () => {
+  it('every file outside a feature imports it through its entry', () => {
+    for (const [feature, entries] of Object.entries(FEATURE_ENTRIES)) for (const entry of entries) expect(statSync(join(ROOT, feature, entry)).isFile()).toBe(true);
+    const problems = ['src', 'workers', 'bench', 'e2e'].flatMap((dir) => allSources(join(ROOT, dir))).flatMap((file) => entryProblems(file, readFileSync(file, 'utf8')));
+    expect(problems).toEqual([]);
+  });
+
+  it('a planted import of a feature\'s inner file, or of its test support from shipped code, is refused', () => {
+    const page = join(SRC, 'app', 'runs', 'WhyPanel.svelte');
+    expect(entryProblems(page, "<script lang=\"ts\">\n  import { explainDecision } from '../../why/method.ts';\n</script>\n")).toEqual(['src/app/runs/WhyPanel.svelte imports src/why/method.ts: import src/why through src/why/index.ts']);
+    expect(entryProblems(page, "<script lang=\"ts\">\n  import { explainDecision } from '../../why/index.ts';\n</script>\n")).toEqual([]);
+    const command = join(SRC, 'cli', 'main.ts');
+    expect(entryProblems(command, "const { x } = await import('../model/command-host.node.ts');\n")).toEqual(['src/cli/main.ts imports src/model/command-host.node.ts: import src/model through src/model/index.ts or src/model/index.node.ts']);
+    expect(entryProblems(command, "import { fakeEndpoint } from '../model/testing/fake-endpoint.ts';\n")).toHaveLength(1);
+    expect(entryProblems(join(SRC, 'cli', 'cli.test.ts'), "import { fakeEndpoint } from '../model/testing/fake-endpoint.ts';\n")).toEqual([]);
+    expect(entryProblems(join(ROOT, 'e2e', 'why.spec.ts'), "import { x } from '../src/runs/types.ts';\n")).toEqual(['e2e/why.spec.ts imports src/runs/types.ts: import src/runs through src/runs/index.ts']);
+    expect(entryProblems(join(ROOT, 'bench', 'workloads', 'replay.ts'), "import { x } from '../../src/replay/testing/runs.ts';\n")).toEqual([]);
+  });
+});
+
+/**
+ * Test support, benchmarks and browser tests have rules too. A `testing/` helper of a folder
+ * imports what that folder may (and other test support, the test packages, Node); bench/ and
+ * e2e/ measure and drive the page through a browser, so they import nothing of src/app but its
+ * test support, and never the command's modules (they run it as a process). Test support may also
+ * run a definition in the sandbox and render a report (TEST_SUPPORT_EXTRA), as the tests it serves do.
+ */
+const TEST_PACKAGES = ['vitest', 'fake-indexeddb', '@playwright/test', 'tsx'];
+const TEST_SUPPORT_EXTRA = ['src/sandbox', 'src/report'];
+
+function testSupportProblems(file: string, text: string): string[] {
+  const where = relative(ROOT, file);
+  const problems: string[] = [];
+  const folder = Object.keys(RULES).filter((f) => where.startsWith(f + '/')).sort((a, b) => b.length - a.length)[0];
+  for (const { spec } of imports(text)) {
+    if (spec.startsWith('.')) {
+      const target = relative(ROOT, join(file, '..', spec.replace(/\?.*$/, '')));
+      const inside = (f: string) => target === f || target.startsWith(f + '/');
+      // Data files (fixtures) are read by anything.
+      if (/\/fixtures\//.test(target)) continue;
+      if (/^(bench|e2e)\//.test(where)) {
+        if (/^src\/(cli|app)\//.test(target) && !/\/testing\//.test(target)) problems.push(`${where} imports ${target}`);
+        continue;
+      }
+      const rule = RULES[folder];
+      // Another folder's test support is allowed where that folder is.
+      if (![...rule.folders, ...TEST_SUPPORT_EXTRA].some(inside) || (rule.forbid?.some(inside) && !/\/testing\//.test(target))) problems.push(`${where} imports ${target}`);
+    } else if (!/^(bench|e2e)\//.test(where)) {
+      const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+      if (!spec.startsWith('node:') && !TEST_PACKAGES.includes(pkg) && !RULES[folder].packages.includes(pkg)) problems.push(`${where} imports package ${spec}`);
+    }
+  }
+  return problems;
+}
+
+describe('test support, bench/ and e2e/', () => {
+  const testSupport = () => allSources(SRC).filter((file) => /\/testing\//.test(relative(ROOT, file)) && !/\.test\.ts$/.test(file));
+
+  it('a testing/ helper imports what its folder may (and test support, test packages, Node)', () => {
+    expect(testSupport().length).toBeGreaterThan(10);
+    expect(testSupport().flatMap((file) => testSupportProblems(file, readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
+  it('bench/ and e2e/ import nothing of the page or the command but their test support', () => {
+    const problems = ['bench', 'e2e'].flatMap((dir) => allSources(join(ROOT, dir))).flatMap((file) => testSupportProblems(file, readFileSync(file, 'utf8')));
+    expect(problems).toEqual([]);
+  });
+
+  it('planted imports that break these rules are refused', () => {
+    expect(testSupportProblems(join(SRC, 'engine', 'testing', 'games.ts'), "import { run } from '../../formats/index.ts';\n")).toEqual(['src/engine/testing/games.ts imports src/formats/index.ts']);
+    expect(testSupportProblems(join(SRC, 'model', 'testing', 'fake-model.ts'), "import { x } from 'chart.js';\n")).toEqual(['src/model/testing/fake-model.ts imports package chart.js']);
+    expect(testSupportProblems(join(SRC, 'model', 'testing', 'fake-model.ts'), "import { createServer } from 'node:http';\nimport { it } from 'vitest';\n")).toEqual([]);
+    expect(testSupportProblems(join(ROOT, 'e2e', 'why.spec.ts'), "import { WhyRun } from '../src/app/runs/why-run.svelte.ts';\n")).toEqual(['e2e/why.spec.ts imports src/app/runs/why-run.svelte.ts']);
+    expect(testSupportProblems(join(ROOT, 'bench', 'run.ts'), "import { main } from '../src/cli/main.ts';\n")).toEqual(['bench/run.ts imports src/cli/main.ts']);
+    expect(testSupportProblems(join(ROOT, 'e2e', 'replay-page.spec.ts'), "import { tripRun } from '../src/app/replay/testing/trip-run.ts';\n")).toEqual([]);
+  });
+});
+
+/**
+ * Layers inside the page (src/app). The page is assembled once (PAGE_ASSEMBLY): it makes the state
+ * classes (`*.svelte.ts`) and hands them down, so any other module imports another folder's state
+ * class for its type only; the shared pieces (`common/`, `help/`) import nothing else of the page
+ * but types; and nothing imports the assembly back.
+ */
+const PAGE_ASSEMBLY = ['src/app/App.svelte', 'src/app/StudyView.svelte'];
+/** Modules that still make another folder's state classes (the runner its model connection and endpoint wait). */
+const MAKES_STATE = ['src/app/state/analysis-runner.svelte.ts'];
+const PAGE_SHARED = ['src/app/common', 'src/app/help'];
+
+function pageLayerProblems(file: string, text: string): string[] {
+  const where = relative(ROOT, file);
+  const folderOf = (path: string) => path.split('/').slice(0, 3).join('/');
+  const problems: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s([^;'"]*?)from\s*['"](\.[^'"?]+)/g)) {
+    const clause = m[1];
+    const target = relative(ROOT, join(file, '..', m[2]));
+    if (!target.startsWith('src/app/') || folderOf(target) === folderOf(where)) continue;
+    const typeOnly = /^type\s/.test(clause) || /^\{[^}]*\}\s*$/.test(clause.trim()) && clause.replace(/[{}]/g, '').split(',').map((s) => s.trim()).filter(Boolean).every((n) => n.startsWith('type '));
+    if (PAGE_ASSEMBLY.includes(target) && !(where === 'src/app/App.svelte' && target === 'src/app/StudyView.svelte') && where !== 'src/main.ts') problems.push(`${where} imports the page's assembly ${target}`);
+    if (PAGE_ASSEMBLY.includes(where) || MAKES_STATE.includes(where) || typeOnly) continue;
+    if (PAGE_SHARED.includes(folderOf(where))) problems.push(`${where} (shared by the page) imports values from ${target}`);
+    // A value import of a capitalised name from a state module is the class itself (to construct it).
+    else if (/\.svelte\.ts$/.test(target) && /(^|[{,]\s*)[A-Z]\w*\s*(,|}|as\b)/.test(clause.replace(/\btype\s+\w+/g, ''))) problems.push(`${where} imports the state class of another folder from ${target} (the page's assembly makes it; import its type)`);
+  }
+  return problems;
+}
+
+describe('layers inside the page', () => {
+  it('state classes are made by the page\'s assembly, shared pieces import only types, nothing imports the assembly', () => {
+    const problems = files(join(SRC, 'app')).flatMap((file) => pageLayerProblems(file, readFileSync(file, 'utf8')));
+    expect(problems).toEqual([]);
+  });
+
+  it('planted imports that break them are refused', () => {
+    const view = join(SRC, 'app', 'replay', 'ReplayView.svelte');
+    expect(pageLayerProblems(view, "<script lang=\"ts\">\n  import { RunsState } from '../runs/runs-state.svelte.ts';\n</script>\n")).toEqual(["src/app/replay/ReplayView.svelte imports the state class of another folder from src/app/runs/runs-state.svelte.ts (the page's assembly makes it; import its type)"]);
+    expect(pageLayerProblems(view, "<script lang=\"ts\">\n  import type { RunsState } from '../runs/runs-state.svelte.ts';\n  import { parseRunsHash } from '../runs/runs-address.svelte.ts';\n</script>\n")).toEqual([]);
+    expect(pageLayerProblems(join(SRC, 'app', 'common', 'FilePicker.svelte'), "<script lang=\"ts\">\n  import { describeImportError } from '../importing/describe-import-error.ts';\n</script>\n")).toEqual(['src/app/common/FilePicker.svelte (shared by the page) imports values from src/app/importing/describe-import-error.ts']);
+    expect(pageLayerProblems(join(SRC, 'app', 'views', 'registry.ts'), "import StudyView from '../StudyView.svelte';\n")).toEqual(["src/app/views/registry.ts imports the page's assembly src/app/StudyView.svelte"]);
+  });
+});
+
 describe('the rules cover every folder', () => {
   it('each folder of src/ has a rule (src/hostile holds tests only)', () => {
     const folders = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isDirectory());

@@ -5,9 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isModelFailure, requestKey, type ChatRequest, type ModelResponse } from '../../src/engine/model-call.ts';
 import { chatRequest, chooseRequest, labelLogits } from '../../src/engine/step-llm.ts';
-import { endpointConfig } from '../../src/model/endpoint.ts';
-import { openCaches } from '../../src/model/jsonl-cache.node.ts';
-import { ModelHost } from '../../src/model/model-host.ts';
+import { endpointConfig, ModelHost } from '../../src/model/index.ts';
+import { openCaches } from '../../src/model/index.node.ts';
 import { modelPath, moduleDir, REPO_ROOT } from './install.ts';
 import { startRealEndpoint, type RealEndpoint } from './llama-endpoint.ts';
 

@@ -11,9 +11,7 @@ import type { ChatRequest, ModelAnswer, ModelResponse, ModelUsage } from '../../
 import { DEFAULT_SETTINGS } from '../../src/engine/settings.ts';
 import type { AnalysisSettings, CaseResult } from '../../src/engine/types.ts';
 import { readWhoWhen } from '../../src/formats/importers/whowhen.ts';
-import { endpointConfig } from '../../src/model/endpoint.ts';
-import { ModelHost, type HostRequest } from '../../src/model/model-host.ts';
-import { MemoryResponseCache } from '../../src/model/response-cache.ts';
+import { endpointConfig, ModelHost, type HostRequest, MemoryResponseCache } from '../../src/model/index.ts';
 import { startFakeEndpoint } from '../../src/model/testing/fake-endpoint.ts';
 import { NodeAnalysisPool, type ModelResolver } from '../../src/pool/node/analysis-pool.ts';
 import { buildReplay } from '../../src/replay/index.ts';

@@ -1,4 +1,4 @@
-import type { CommandModelFlags } from '../model/command-host.node.ts';
+import type { CommandModelFlags } from '../model/index.node.ts';
 import type { AnalysisSettings, BatchBound } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';

@@ -12,10 +12,7 @@ import { printable } from './printable.ts';
 import { readRunFiles, RunFileError, skippedText, type SkippedFile } from './run-files.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
-import { inspectFiles } from '../runs/inspect-json.ts';
-import { runText } from '../runs/inspect-text.ts';
-import { randomBaseline, scoreHeuristics, scorePredictions, type ScoreSummary } from '../runs/score.ts';
-import type { RecordedRun } from '../runs/types.ts';
+import { inspectFiles, runText, randomBaseline, scoreHeuristics, scorePredictions, type ScoreSummary, type RecordedRun } from '../runs/index.ts';
 
 export const INSPECT_USAGE = `usage: npm run --silent blame -- FILE|FOLDER... --inspect [--json]
        npm run --silent blame -- FILE|FOLDER... --score PREDICTIONS.json [--json]`;

@@ -26,7 +26,7 @@ export async function judgeCredit(rubric: string, failures: readonly AttributedC
   const model = models?.default;
   if (model === undefined) throw problem('name the judge model with --model ID (and the endpoint with --model-url URL or a --cache)');
   if (failures.some((r) => !r.factualOutputs)) throw problem('the judge reads each step\'s output as run, which game files do not have: judge a pipeline or trace');
-  const { commandModelHost } = await import('../model/command-host.node.ts');
+  const { commandModelHost } = await import('../model/index.node.ts');
   let made;
   try {
     made = commandModelHost(flags, models, process.env);

@@ -87,8 +87,8 @@ function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, st
 }
 
 /** The model host of --model-url / --cache / --offline (none without them); bad settings are bad input. */
-async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { update(p: import('../model/model-host.ts').ModelProgress): void }, carried?: readonly ModelCacheEntry[]) {
-  const { commandModelHost } = await import('../model/command-host.node.ts');
+async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { update(p: import('../model/index.ts').ModelProgress): void }, carried?: readonly ModelCacheEntry[]) {
+  const { commandModelHost } = await import('../model/index.node.ts');
   let made;
   try {
     made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined, carried, (warning) => process.stderr.write(`blame: ${warning}\n`));

@@ -8,8 +8,8 @@
  * user asks (`--keep-responses`); otherwise they stay with their session.
  */
 import { answerText } from '../engine/answer-text.ts';
-import { openCaches, readCacheFile } from '../model/jsonl-cache.node.ts';
-import type { CacheEntry } from '../model/response-cache.ts';
+import { openCaches, readCacheFile } from '../model/index.node.ts';
+import type { CacheEntry } from '../model/index.ts';
 
 export interface CacheMerge {
   /** Entries appended to the first file. */

@@ -1,4 +1,4 @@
-import type { ModelProgress } from '../model/model-host.ts';
+import type { ModelProgress } from '../model/index.ts';
 
 /**
  * One line of the command's live model progress (stderr, on a terminal only), e.g.

@@ -14,7 +14,7 @@ import { repairsFromTable } from '../engine/repairs/table-repairs.ts';
 import { trainingPairs, type TrainingPair } from '../engine/repairs/training-pairs.ts';
 import { casePairSources } from '../engine/repairs/pair-sources.ts';
 import { successLevel } from '../engine/repairs/success-level.ts';
-import { replayPairs } from '../replay/pairs.ts';
+import { replayPairs } from '../replay/index.ts';
 import { auditStudy, type CreditSignals, type StudyAudit } from '../engine/audit/audit-study.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';

@@ -4,16 +4,17 @@
  * `replay` block to the JSON, a turn table to the text, the single-step contrast (`--contrast`)
  * and, for labelled runs, the replay's picks scored beside the heuristics (`--score`).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
 import type { ChatRequest } from '../engine/model-call.ts';
 import { buildReplay, defaultExportCount, expectedOutcome, metricProbe, toolsProbe, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
-import type { RecordedRun } from '../runs/types.ts';
-import { scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/score.ts';
+import { type RecordedRun, scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/index.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
+import { DefinitionError } from '../sandbox/definition-error.ts';
+import { writeWhole } from './write-whole.ts';
 import type { CliOptions } from './args.ts';
 import { readRunFiles, RunFileError } from './run-files.ts';
 import type { ReplayCliOptions } from './replay-args.ts';
@@ -110,6 +111,11 @@ function runsOf(opts: CliOptions, replay: ReplayCliOptions, fail: Fail): { runs:
   return { runs: picked, origin };
 }
 
+/** The name the generated definition is analysed (and its errors reported) under. */
+function generatedName(def: ReplayDefinition): string {
+  return `${def.name.slice(0, 80)} (generated)`;
+}
+
 /** The replay definition the command analyses. Bad input throws fail(...) (exit 2). */
 export function replayDefinition(opts: CliOptions, replay: ReplayCliOptions, fail: Fail): { def: ReplayDefinition; runs: RecordedRun[] } {
   if (opts.pipeline !== undefined) throw fail('--pipeline does not apply to --replay: the replay definition is generated from the runs (keep it with --emit-definition)');
@@ -132,11 +138,14 @@ export function replayDefinition(opts: CliOptions, replay: ReplayCliOptions, fai
       if (alias !== 'default' && !Object.hasOwn(opts.settings.models ?? {}, alias)) throw fail(`--fix ${turn}=${fix}: no model alias "${alias}" (map it with --model ${alias}=ID)`);
     }
     if (replay.emitDefinition !== undefined) {
+      // Only what the analysis accepts is written (docs/security.md, "Generated files"): checked first, in the sandbox.
       try {
-        writeFileSync(replay.emitDefinition, def.source);
+        compilePipeline(def.source, generatedName(def));
       } catch (e) {
-        throw fail(`cannot write the definition to "${replay.emitDefinition}": ${(e as Error).message}`);
+        if (e instanceof DefinitionError) throw fail(`pipeline definition: ${e.message}`);
+        throw e;
       }
+      writeWhole(replay.emitDefinition, def.source, 'definition', fail);
     }
     return { def, runs };
   } catch (e) {
@@ -264,7 +273,7 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
   fail: Fail,
 ): Promise<A & { replay: ReplayExtras; contrast?: SessionContrast }> {
   const { def, runs } = replayDefinition(opts, replay, fail);
-  const analysis = await analyzeSource(def.source, `${def.name.slice(0, 80)} (generated)`, def.cases, opts);
+  const analysis = await analyzeSource(def.source, generatedName(def), def.cases, opts);
   const extras = replayExtras(def, analysis.results, replay.players);
   // Which turn sent each request the results used (by its seed: see turn-requests.ts).
   const byKey = new Map((analysis.modelCache ?? []).map((e) => [e.key, e.request]));

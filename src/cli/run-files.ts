@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'n
 import { basename, dirname, join } from 'node:path';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
-import type { RecordedRunFile } from '../runs/types.ts';
+import type { RecordedRunFile } from '../runs/index.ts';
 
 /** A file of a folder that was not read, and why. */
 export interface SkippedFile {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
 import { scriptedInboxModel } from '../why/testing/scripted-inbox-model.ts';
-import { parseCheck } from '../why/check-file.ts';
+import { parseCheck } from '../why/index.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const FIXTURE = join(import.meta.dirname, 'fixtures/why-inbox.runtape.jsonl');

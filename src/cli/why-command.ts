@@ -12,20 +12,12 @@ import { writeWhole } from './write-whole.ts';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
-import type { ModelHost } from '../model/model-host.ts';
-import type { RecordedRun } from '../runs/types.ts';
-import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile } from '../why/check-file.ts';
-import { decides, describePredicate, insteadOf } from '../why/decision.ts';
-import { candidateFixes, fixEdit, tryFixes, type FixResult } from '../why/fixes.ts';
-import { hostRerun, WhyRerunError } from '../why/host-rerun.ts';
-import { rerunRequestOf } from '../why/recorded-request.ts';
-import { explainDecision, WHY_DEFAULTS, type WhyResult } from '../why/method.ts';
-import { applyEdit } from '../why/pieces.ts';
-import { callDigest } from '../why/call-digest.ts';
-import { dryRanking } from '../why/dry.ts';
-import { contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/select-call.ts';
+import type { ModelHost } from '../model/index.ts';
+import type { RecordedRun } from '../runs/index.ts';
+import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, rerunRequestOf, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable } from './printable.ts';
+import { codeLiteral } from '../engine/safe-text.ts';
 
 export const WHY_USAGE = `usage: npm run --silent blame -- FILE --why last|tool:NAME|INDEX [--run ID] [--match REGEX] [--runs N] [--budget CALLS]
        [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE] [--json]
@@ -177,7 +169,7 @@ function readRun(file: string, text: string, runId: string | undefined): Recorde
 }
 
 async function modelHost(o: WhyOptionsCli, model: string, what: string): Promise<ModelHost> {
-  const { commandModelHost } = await import('../model/command-host.node.ts');
+  const { commandModelHost } = await import('../model/index.node.ts');
   let made;
   try {
     made = commandModelHost(o.model, { default: model }, process.env);
@@ -211,28 +203,35 @@ function writeFileWhole(path: string, text: string, what: string): void {
   writeWhole(path, text, what, (message) => new WhyInputError(message));
 }
 
-/** A `node:test` file that runs the check with the command, for CI. */
+/**
+ * A `node:test` file that runs the check with the command, for CI. Every text from the trace or the
+ * command line (the decision names a recorded tool, paths name files) is a JSON literal written by
+ * `codeLiteral`, never part of a comment or a template (docs/security.md, "Generated files").
+ */
 export function checkTestSource(testFile: string, checkFile: string, blameEntry: string, modelUrl: string | undefined, apiKeyEnv: string | undefined, what: string, toolResults?: 'tool' | 'user'): string {
   const rel = (to: string) => {
     const r = relative(dirname(resolve(testFile)), resolve(to)).split('\\').join('/');
     return r.startsWith('.') ? r : `./${r}`;
   };
+  const extra = [...(apiKeyEnv ? ['--api-key-env', apiKeyEnv] : []), ...(toolResults ? ['--tool-results', toolResults] : [])];
   return `// Written by agentblame (--write-test): reruns a recorded model call with its fix, on every run,
-// with no cache, and fails if the agent ${what} again (for example after a model upgrade).
-// The endpoint: AGENTBLAME_MODEL_URL, else the one the check was written with.
+// with no cache, and fails if the agent makes the decision DECISION names again (for example after
+// a model upgrade). The endpoint: AGENTBLAME_MODEL_URL, else the one the check was written with.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
-const CHECK = here(${JSON.stringify(rel(checkFile))});
-const BLAME = here(${JSON.stringify(rel(blameEntry))});
-const MODEL_URL = process.env.AGENTBLAME_MODEL_URL || ${JSON.stringify(modelUrl ?? null)};
+const CHECK = here(${codeLiteral(rel(checkFile))});
+const BLAME = here(${codeLiteral(rel(blameEntry))});
+const DECISION = ${codeLiteral(what)};
+const CHECK_NAME = ${codeLiteral(basename(checkFile))};
+const MODEL_URL = process.env.AGENTBLAME_MODEL_URL || ${codeLiteral(modelUrl ?? null)};
 
-test(${JSON.stringify(`the agent no longer ${what} (${basename(checkFile)})`)}, () => {
+test('the agent no longer ' + DECISION + ' (' + CHECK_NAME + ')', () => {
   assert.ok(MODEL_URL, 'set AGENTBLAME_MODEL_URL to the model endpoint');
-  const args = [BLAME, '--check', CHECK, '--model-url', MODEL_URL${apiKeyEnv ? `, '--api-key-env', ${JSON.stringify(apiKeyEnv)}` : ''}${toolResults ? `, '--tool-results', '${toolResults}'` : ''}];
+  const args = [BLAME, '--check', CHECK, '--model-url', MODEL_URL, ...${codeLiteral(extra)}];
   const result = spawnSync(process.execPath, args, { encoding: 'utf8' });
   assert.equal(result.status, 0, result.stdout + result.stderr);
 });

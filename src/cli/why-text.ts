@@ -1,8 +1,5 @@
 /** The text the command prints for `--why`, `--why --dry` and `--check`. */
-import type { PiecePath } from '../why/context.ts';
-import type { DrySuspect } from '../why/dry.ts';
-import type { FixResult } from '../why/fixes.ts';
-import type { PairResult, PieceResult } from '../why/method.ts';
+import type { PiecePath, DrySuspect, FixResult, PairResult, PieceResult } from '../why/index.ts';
 import { printable } from './printable.ts';
 
 interface Decision {

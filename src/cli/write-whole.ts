@@ -11,7 +11,13 @@ export function writeWhole(path: string, text: string, what: string, fail: (mess
     writeFileSync(temporary, text);
     renameSync(temporary, path);
   } catch (e) {
-    rmSync(temporary, { force: true });
-    throw fail(`cannot write the ${what} to "${path}": ${(e as Error).message}`);
+    // Where the temporary file could not be made (a parent that is a file: ENOTDIR), removing it fails too.
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // nothing was written there
+    }
+    // The reason without the temporary file's name ("ENOTDIR: not a directory, open '....partial'").
+    throw fail(`cannot write the ${what} to "${path}": ${(e as Error).message.replace(/, \w+ '[^']*'$/, '')}`);
   }
 }

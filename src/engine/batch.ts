@@ -70,6 +70,24 @@ function meanInterval(stats: RunningStats, nSteps: number, opts: BatchOptions): 
 }
 
 /**
+ * The interval of the mean of one step's per-case values pooled from several studies (trends,
+ * docs/trends.md), by the batch's rule: the normal or Bernstein radius, or the betting sequence
+ * over the values in the order given. One value is a point (a pooled period keeps no per-case
+ * interval), none is [0, 0].
+ */
+export function pooledMeanInterval(values: readonly number[], nSteps: number, opts: BatchOptions): [number, number] {
+  if (values.length === 0) return [0, 0];
+  if (values.length === 1) return [values[0], values[0]];
+  if (opts.bound === 'anytime') {
+    const [lo, hi] = opts.range ?? [0, 1];
+    return bettingInterval(values, nSteps, opts.delta, hi - lo);
+  }
+  const stats = new RunningStats();
+  for (const x of values) stats.push(x);
+  return meanInterval(stats, nSteps, opts);
+}
+
+/**
  * Aggregate the failing cases of a batch (docs/method.md, "Batch"): per step the share of
  * analysed failures its fix alone repairs, the mean fix-alone gain, mean Shapley with a CI across cases, the share of the total repairable failure mass
  * (sum of the step's Shapley over sum of v(all) - v(empty)), and last-touch counts. Cases no

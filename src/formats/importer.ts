@@ -8,8 +8,7 @@
  */
 import type { GameFile } from './game.ts';
 import type { TraceFile } from './trace.ts';
-import type { RecordedRunFile } from '../runs/types.ts';
-import type { Predictions } from '../runs/score.ts';
+import type { RecordedRunFile, Predictions } from '../runs/index.ts';
 
 export type ImportedInput =
   | { kind: 'trace'; trace: TraceFile }

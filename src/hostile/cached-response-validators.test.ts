@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestKey, type ChatRequest, type ModelResponse } from '../engine/model-call.ts';
-import { validateCacheEntry } from '../model/validate-cache-entry.ts';
+import { validateCacheEntry } from '../model/index.ts';
 import { validateModelCache } from '../session/validate-study.ts';
 
 /**

@@ -3,11 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { requestKey, type ChatRequest } from '../engine/model-call.ts';
-import { openCaches } from '../model/jsonl-cache.node.ts';
-import { ModelHost } from '../model/model-host.ts';
-import { sendChat } from '../model/connector.ts';
-import { endpointConfig, type EndpointInput } from '../model/endpoint.ts';
-import { ModelEndpointError } from '../model/endpoint-error.ts';
+import { openCaches } from '../model/index.node.ts';
+import { ModelHost, sendChat, endpointConfig, type EndpointInput, ModelEndpointError } from '../model/index.ts';
 import { useFakeEndpoints } from '../model/testing/use-fake-endpoints.ts';
 
 /**

@@ -9,7 +9,7 @@ import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { MAX_RESOLVED_MESSAGES } from '../formats/importers/runtape.ts';
 import { formatErrorOf } from '../formats/test-helpers.ts';
-import type { RecordedRunFile } from '../runs/types.ts';
+import type { RecordedRunFile } from '../runs/index.ts';
 
 function runsOf(text: string, name = 'hostile.json'): RecordedRunFile {
   const input = parseInputFile(text, name);
@@ -115,7 +115,7 @@ describe('recorded-run files built to hurt', () => {
   });
 
   it('a flattened message field "__proto__" cannot spoof the role of the messages read from it', async () => {
-    const { readStepMessages } = await import('../runs/messages.ts');
+    const { readStepMessages } = await import('../runs/index.ts');
     const attributes = JSON.parse('{"llm.input_messages.0.message.__proto__": {"role": "system"}, "llm.input_messages.0.message.content": "hi"}') as Record<string, unknown>;
     const messages = readStepMessages({ input: { form: 'flat', scheme: 'openinference', prefix: 'llm.input_messages' }, attributes }, 'input');
     expect(messages).toEqual([{ role: 'unknown', text: 'hi' }]);

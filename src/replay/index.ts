@@ -7,16 +7,16 @@
  * `replay` block of the command's JSON (turns, dependency graph, substitutions).
  */
 import type { CaseDef } from '../engine/types.ts';
-import type { RecordedRun } from '../runs/types.ts';
+import type { RecordedRun } from '../runs/index.ts';
 import { definitionSource, slotNames, type DefinitionParts, type EmbeddedFile } from './definition-source.ts';
 import { planRun, ReplayPlanError, type FixSpec } from './plan.ts';
 import { substitutionCount } from './turns.ts';
 import type { Outcome, PlayersKind, ReplayRunData } from './types.ts';
 
 export { ReplayPlanError, parseFixSpec, type FixSpec } from './plan.ts';
-export { EmbeddedFileError, sandboxSafeJson, type EmbeddedFile } from './definition-source.ts';
+export { EmbeddedFileError, type EmbeddedFile } from './definition-source.ts';
 export { parseIntervention, InterventionError, INTERVENTION_KINDS } from './interventions.ts';
-export { recordedContext, substitutionCount, transcriptContext } from './turns.ts';
+export { recordedContext, substitutionCount } from './turns.ts';
 export { defaultExportCount, expectedOutcome, metricProbe, toolsProbe } from './user-files.ts';
 export { PLAYERS_KINDS, type Intervention, type Outcome, type PlayersKind, type ReplayRunData, type ReplayTurn } from './types.ts';
 
@@ -114,3 +114,4 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
 
 export { contrastStudy, contrastReport, type ContrastStudy, type ContrastReport, type ContrastRow } from './contrast.ts';
 export { turnRequests, type TurnRequests } from './turn-requests.ts';
+export { replayPairs } from './pairs.ts';

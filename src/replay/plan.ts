@@ -3,7 +3,7 @@
  * `repair` for every model turn; a tool turn only with a fix of its own or a `--tools` stub), the
  * players they form (`steps`, `turns` or `agents`) and which definition step replays each turn.
  */
-import type { RecordedRun } from '../runs/types.ts';
+import type { RecordedRun } from '../runs/index.ts';
 import { InterventionError, parseIntervention } from './interventions.ts';
 import { baseTurns, recordedContext, taskOf, type BaseTurn } from './turns.ts';
 import type { Intervention, PlayersKind, ReplayRunData, ReplayTurn, TranscriptEntry } from './types.ts';

@@ -5,11 +5,9 @@
  * one, else the transcript before it with each speaker's name in front of what it said.
  */
 import type { LlmMessage } from '../engine/types.ts';
-import { readStepMessages } from '../runs/messages.ts';
-import type { RecordedRun, RecordedStep } from '../runs/types.ts';
+import { callText, nativeMessages, readStepMessages, recordedParams, recordedTools, sameContent, wireArguments, type RecordedRun, type RecordedStep } from '../runs/index.ts';
+import { transcriptMessages } from './rule.ts';
 import { findSubstitutions } from './substitutions.ts';
-import { callText, nativeMessages, sameContent, wireArguments } from '../runs/native-messages.ts';
-import { recordedParams, recordedTools } from '../runs/request-params.ts';
 import type { ReplayRunData, ReplayTurn, Substitution, ToolCall, TranscriptEntry } from './types.ts';
 
 /** A turn before its fixes and player are known. */
@@ -96,22 +94,9 @@ function structuralSubstitutions(context: readonly LlmMessage[], turns: readonly
   return [...found, ...findSubstitutions(verbatim, turns)].sort((a, b) => a.message - b.message || a.start - b.start || (a.call ?? -1) - (b.call ?? -1));
 }
 
-/**
- * A context built from the transcript (formats without requests): a system line naming the agent,
- * then each of the first `upTo` entries as `SPEAKER: text` (the agent's own words as the
- * assistant's), with `textOf` giving each entry's text (recorded, or replayed). The replay rule
- * does the same in the definition (runtime-source.ts, transcriptContext).
- */
-export function transcriptContext(agent: string, task: string, transcript: readonly TranscriptEntry[], upTo: number, textOf: (entry: TranscriptEntry) => string = (e) => e.text): LlmMessage[] {
-  const messages: LlmMessage[] = [{ role: 'system', content: `You are ${agent}, one agent of a team working on a task together.${task !== '' ? ` The task: ${task}` : ''} Continue the conversation with your next message.` }];
-  for (const entry of transcript.slice(0, upTo)) messages.push({ role: entry.speaker === agent ? 'assistant' : 'user', content: `${entry.speaker}: ${textOf(entry)}` });
-  if (messages.length === 1) messages.push({ role: 'user', content: 'Begin.' });
-  return messages;
-}
-
 /** A model turn's recorded context: its request, or the transcript before it. */
 export function recordedContext(turn: Pick<ReplayTurn, 'context' | 'transcript' | 'agent'>, run: Pick<ReplayRunData, 'task' | 'transcript'>): LlmMessage[] {
-  return turn.transcript === undefined ? turn.context : transcriptContext(turn.agent, run.task, run.transcript, turn.transcript);
+  return turn.transcript === undefined ? turn.context : transcriptMessages(turn.agent, run.task, run.transcript, turn.transcript, (e) => e.text);
 }
 
 /** How many places of a turn's context hold an earlier turn's output. */

@@ -60,7 +60,7 @@ export interface ReplayTurn {
   context: LlmMessage[];
   /**
    * Model turns of formats without requests (Who&When): the context is the run's transcript up to
-   * this many entries, with this turn's agent as the speaker (see transcriptContext). Kept as a
+   * this many entries, with this turn's agent as the speaker (see transcriptMessages in rule.ts). Kept as a
    * count, not copied into every turn, so a run's data grows with its length, not its square.
    */
   transcript?: number;

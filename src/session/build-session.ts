@@ -1,7 +1,7 @@
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
 import type { TableGame } from '../engine/table-game.ts';
 import { toSessionGames } from './games.ts';
-import type { ModelCacheEntry, Session, SessionContrast, SessionGame, SessionStatus, StudyMark } from './types.ts';
+import type { ModelCacheEntry, Session, SessionContrast, SessionGame, SessionStatus, StudyMark, StudyMeta } from './types.ts';
 
 /** Everything a session is made of; the builder fills in the format, version and defaults. */
 export interface SessionParts {
@@ -28,6 +28,8 @@ export interface SessionParts {
   modelCache?: ModelCacheEntry[];
   /** The replayed runs' single-step contrast; left out when it has no run. */
   contrast?: SessionContrast;
+  /** When the cases were recorded, the pipeline version and tags (docs/trends.md). */
+  meta?: StudyMeta;
 }
 
 /**
@@ -55,6 +57,7 @@ export function buildSession(parts: SessionParts): Session {
     ...(parts.study && { study: parts.study }),
     ...(parts.modelCache && parts.modelCache.length > 0 && { modelCache: parts.modelCache }),
     ...(parts.contrast && parts.contrast.runs.length > 0 && { contrast: parts.contrast }),
+    ...(parts.meta && { meta: parts.meta }),
     revision: parts.revision ?? 0,
   };
 }

@@ -1,7 +1,7 @@
 import type { Session } from './types.ts';
 
 /** The fields a tab edits as a whole (results are merged per case instead). */
-export const MERGED_FIELDS = ['name', 'status', 'fileName', 'pipeline', 'cases', 'games', 'settings', 'batch', 'contrast'] as const;
+export const MERGED_FIELDS = ['name', 'status', 'fileName', 'pipeline', 'cases', 'games', 'settings', 'batch', 'contrast', 'meta'] as const;
 export type MergedField = (typeof MERGED_FIELDS)[number];
 
 /** A session's fields that are saved as a whole. */
@@ -11,8 +11,8 @@ export type SessionFields = Pick<Session, MergedField>;
 const BULKY: ReadonlySet<MergedField> = new Set(['cases', 'games']);
 
 export function fieldsOf(session: Session): SessionFields {
-  const { name, status, fileName, pipeline, cases, games, settings, batch, contrast } = session;
-  return { name, status, fileName, pipeline, cases, games, settings, batch, contrast };
+  const { name, status, fileName, pipeline, cases, games, settings, batch, contrast, meta } = session;
+  return { name, status, fileName, pipeline, cases, games, settings, batch, contrast, meta };
 }
 
 /** Plain-data equality (identical references short-cut the comparison). */

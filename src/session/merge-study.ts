@@ -9,7 +9,7 @@ import { sumUsage } from '../engine/model-call.ts';
 import type { BatchBound, CaseResult } from '../engine/types.ts';
 import { buildSession } from './build-session.ts';
 import { studyAsStored, studyFingerprint } from './study-fingerprint.ts';
-import type { ModelCacheEntry, Session } from './types.ts';
+import type { ModelCacheEntry, Session, StudyMeta } from './types.ts';
 import { mergedContrast } from './merge-contrast.ts';
 import { answerText } from '../engine/answer-text.ts';
 
@@ -199,6 +199,18 @@ export function mergeStudySessions(inputs: readonly NamedSession[], options: Mer
     study: { fingerprint: fingerprints[0], batchBound: bound, ...(range && { range: [range[0], range[1]] as [number, number] }) },
     modelCache,
     contrast: mergedContrast(inputs, (message) => new StudyMergeError(message)),
+    meta: mergedMeta(inputs.map((i) => i.session.meta)),
   });
   return { session, missing, missingText };
+}
+
+/**
+ * The shards' metadata as one: the first shard's version label and tags, recorded when the
+ * earliest shard's cases were (shards of one study are one recording split over machines).
+ */
+function mergedMeta(metas: readonly (StudyMeta | undefined)[]): StudyMeta | undefined {
+  const given = metas.filter((m): m is StudyMeta => m !== undefined);
+  if (given.length === 0) return undefined;
+  const earliest = given.reduce((a, b) => (Date.parse(b.recordedAt) < Date.parse(a.recordedAt) ? b : a));
+  return { ...given[0], recordedAt: earliest.recordedAt, recordedFrom: earliest.recordedFrom };
 }

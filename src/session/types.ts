@@ -55,6 +55,13 @@ export interface SessionV1 {
    */
   contrast?: SessionContrast;
   /**
+   * When the cases were recorded, the pipeline's version and free tags (docs/trends.md), what the
+   * Trends view and `agentblame trend` group studies by. Optional and versioned on its own like
+   * `contrast`: a session without it is written as before (and reads as recorded when it was
+   * created, see `studyMetaOf`), and a reader that predates it names the unknown field `meta`.
+   */
+  meta?: StudyMeta;
+  /**
    * Storage revision, for optimistic concurrency between tabs: 0 = never stored; every stored
    * write of the session's fields bumps it, and a write carrying an older revision is refused.
    * Not part of the file format (an imported session starts at 0).
@@ -79,6 +86,28 @@ export interface StudyMark {
    * stopped early is complete with fewer results than cases. Absent = off.
    */
   batchStop?: boolean;
+}
+
+/** Where a study's `recordedAt` came from. */
+export type RecordedFrom = 'runs' | 'file' | 'given' | 'created';
+
+export const RECORDED_FROM: readonly RecordedFrom[] = ['runs', 'file', 'given', 'created'];
+
+/**
+ * A study's place in time and in the pipeline's history (docs/trends.md):
+ * - `recordedAt`: when its cases were recorded: the earliest timestamp of the recorded runs
+ *   (`runs`), else the input file's date (`file`), else what the user said (`given`: the command's
+ *   `--recorded-at`, the page's edit), else when the session was created (`created`);
+ * - `pipelineVersion`: a label the user gave (`--pipeline-version`); absent, the version is the
+ *   hash of the definition (`pipelineVersionOf`);
+ * - `tags`: free labels, `prod` or `key=value` (`model=gpt-4.1`), each at most once.
+ */
+export interface StudyMeta {
+  version: 1;
+  recordedAt: string;
+  recordedFrom: RecordedFrom;
+  pipelineVersion?: string;
+  tags: string[];
 }
 
 /** The contrast of a study's replayed runs: replays per arm and one entry per run (case id). */

@@ -12,12 +12,13 @@ import { validateSettings } from './validate-settings.ts';
 import { validateModelCache, validateStudyMark } from './validate-study.ts';
 import { checkResultNumbers } from './check-result-numbers.ts';
 import { validateSessionContrast } from './validate-contrast.ts';
+import { validateStudyMeta } from './study-meta.ts';
 import type { ModelCacheEntry, StudyMark } from './types.ts';
 
 const V1_FIELDS = [
   'format', 'version', 'id', 'name', 'createdAt', 'updatedAt', 'fileName', 'pipeline',
   'cases', 'games', 'settings', 'results', 'batch', 'status', 'study', 'modelCache', 'revision',
-  'contrast',
+  'contrast', 'meta',
 ] as const;
 const V0_FIELDS = ['format', 'version', 'id', 'title', 'savedAt', 'trace', 'settings', 'results', 'batch'] as const;
 
@@ -103,6 +104,7 @@ export function validateSessionV1(value: unknown, path: string): SessionV1 {
   // A file may carry the revision it had in its own store: checked, then dropped.
   optionalField(object, 'revision', path, expectInteger);
   const contrast = optionalField(object, 'contrast', path, (v, p) => validateSessionContrast(v, p, new Set(cases.map((c) => c.id))));
+  const meta = optionalField(object, 'meta', path, validateStudyMeta);
   checkResults(results, childPath(path, 'results'), study, games);
   const ownResponses = modelCache && namedResponses(modelCache, results);
   return {
@@ -124,6 +126,7 @@ export function validateSessionV1(value: unknown, path: string): SessionV1 {
     ...(study !== undefined && { study }),
     ...(ownResponses !== undefined && ownResponses.length > 0 && { modelCache: ownResponses }),
     ...(contrast !== undefined && contrast.runs.length > 0 && { contrast }),
+    ...(meta !== undefined && { meta }),
     revision: 0,
   };
 }

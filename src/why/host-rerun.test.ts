@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { requestKey, type ChatRequest } from '../engine/model-call.ts';
 import { WorldNoise } from '../engine/noise.ts';
-import { ModelHost } from '../model/model-host.ts';
-import { MemoryResponseCache } from '../model/response-cache.ts';
+import { ModelHost, MemoryResponseCache, endpointConfig } from '../model/index.ts';
 import { startFakeEndpoint } from '../model/testing/fake-endpoint.ts';
-import { endpointConfig } from '../model/endpoint.ts';
 import type { WhyMessage } from './context.ts';
 import { hostRerun } from './host-rerun.ts';
 

@@ -13,9 +13,9 @@
 import { requestKey, isModelFailure } from '../engine/model-call.ts';
 import { WorldNoise } from '../engine/noise.ts';
 import { chatRequest } from '../engine/step-llm.ts';
-import type { ModelHost } from '../model/model-host.ts';
 import type { ChatMessage } from '../engine/model-call.ts';
-import { nativeMessages } from '../runs/native-messages.ts';
+import type { ModelHost } from '../model/index.ts';
+import { nativeMessages } from '../runs/index.ts';
 import type { WhyMessage } from './context.ts';
 import { contentOf, parseReply, type Reply } from './decision.ts';
 import type { Rerun } from './method.ts';

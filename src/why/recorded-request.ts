@@ -2,8 +2,7 @@
  * What a recorded call sent besides its messages, as the reruns send it again: its sampling
  * parameters and its function definitions, in any format's spelling (runs/request-params.ts).
  */
-import { recordedParams, recordedTools } from '../runs/request-params.ts';
-import type { RecordedStep } from '../runs/types.ts';
+import { recordedParams, recordedTools, type RecordedStep } from '../runs/index.ts';
 import type { HostRerunOptions } from './host-rerun.ts';
 
 export function rerunRequestOf(step: Pick<RecordedStep, 'attributes' | 'input'>): Pick<HostRerunOptions, 'temperature' | 'topP' | 'maxTokens' | 'stop' | 'tools'> {

@@ -2,8 +2,7 @@
  * Choosing the model call of a recorded run to explain (`--why last | tool:NAME | INDEX`) and the
  * decision it made, and reading that call's context as why edits it.
  */
-import { readStepMessages } from '../runs/messages.ts';
-import type { ChatMessage, RecordedRun, RecordedStep } from '../runs/types.ts';
+import { readStepMessages, type ChatMessage, type RecordedRun, type RecordedStep } from '../runs/index.ts';
 import type { WhyMessage, WhyRole, WhyToolCall } from './context.ts';
 import { compileMatch, decides, parseReply, type Predicate, type Reply } from './decision.ts';
 

@@ -1,7 +1,6 @@
 /** Plain-data messages between the page and its import worker. */
 import type { Session } from '../../session/types.ts';
-import type { RecordedRunFile } from '../../runs/types.ts';
-import type { Predictions } from '../../runs/score.ts';
+import type { RecordedRunFile, Predictions } from '../../runs/index.ts';
 
 export type ImportedKind = 'trace' | 'game' | 'pipeline' | 'session' | 'runs' | 'predictions';
 

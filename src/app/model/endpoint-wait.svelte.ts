@@ -9,7 +9,7 @@
 import { isModelFailure, type ModelAnswer } from '../../engine/model-call.ts';
 import type { ModelResolver } from '../../pool/contract.ts';
 import type { CaseResult } from '../../engine/types.ts';
-import type { ModelHost } from '../../model/model-host.ts';
+import type { ModelHost } from '../../model/index.ts';
 import type { ModelConnection } from './model-connection.svelte.ts';
 
 export interface EndpointWaiting {

@@ -6,7 +6,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import { requestKey, type ChatRequest, type ModelResponse } from '../../engine/model-call.ts';
-import { unusableAnswer } from '../../model/unusable-answer.ts';
+import { unusableAnswer } from '../../model/index.ts';
 
 export const RESPONSES_DB_NAME = 'agentblame-model-responses';
 const RESPONSES_DB_VERSION = 1;

@@ -7,8 +7,7 @@
  * Entries in a session file were validated at import (each key is its request's, and only those
  * its results name are kept).
  */
-import type { AsyncResponseStore } from '../../model/model-host.ts';
-import type { CacheEntry } from '../../model/response-cache.ts';
+import type { AsyncResponseStore, CacheEntry } from '../../model/index.ts';
 import type { ModelCacheEntry, Session } from '../../session/types.ts';
 import type { ResponseStore } from './response-store.ts';
 

@@ -2,8 +2,8 @@ import type { CaseDef, CaseResult } from '../../engine/types.ts';
 import { isAnalysedFailure } from '../../engine/case-result.ts';
 import { trainingPairs, type TrainingPair } from '../../engine/repairs/training-pairs.ts';
 import { casePairSources, type PairRequestEntry } from '../../engine/repairs/pair-sources.ts';
-import type { AsyncResponseStore } from '../../model/model-host.ts';
-import { replayPairs } from '../../replay/pairs.ts';
+import type { AsyncResponseStore } from '../../model/index.ts';
+import { replayPairs } from '../../replay/index.ts';
 
 /** What the page knows of the definition: each step's input names and the fix it used. */
 export interface PairDefinition {

@@ -4,7 +4,7 @@
  * (after a pause, the previous count cancelled).
  */
 import type { AnalysisSettings } from '../../engine/types.ts';
-import type { AsyncResponseStore } from '../../model/model-host.ts';
+import type { AsyncResponseStore } from '../../model/index.ts';
 import type { ReplayDefinition } from '../../replay/index.ts';
 import type { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import { CacheCountResolver } from './cache-count.ts';

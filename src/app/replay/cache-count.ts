@@ -9,7 +9,7 @@
  */
 import { NO_USAGE, type ModelAnswer, type ModelResponse, type ModelUsage, type ChatRequest, type PendingRequest } from '../../engine/model-call.ts';
 import type { ModelResolver } from '../../pool/contract.ts';
-import type { AsyncResponseStore } from '../../model/model-host.ts';
+import type { AsyncResponseStore } from '../../model/index.ts';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 

@@ -7,7 +7,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readWhoWhen } from '../../formats/importers/whowhen.ts';
-import type { RecordedRunFile } from '../../runs/types.ts';
+import type { RecordedRunFile } from '../../runs/index.ts';
 import { buildReplay } from '../../replay/index.ts';
 import { WHOWHEN_LOG } from '../../replay/testing/runs.ts';
 import { RunsState } from '../runs/runs-state.svelte.ts';

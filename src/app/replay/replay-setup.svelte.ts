@@ -6,7 +6,7 @@
  * problems, and opening the study takes the definition as it stands.
  */
 import { buildReplay, InterventionError, parseIntervention, ReplayPlanError, EmbeddedFileError, type EmbeddedFile, type FixSpec, type PlayersKind, type ReplayDefinition, type ReplayRunData } from '../../replay/index.ts';
-import type { RecordedRun } from '../../runs/types.ts';
+import type { RecordedRun } from '../../runs/index.ts';
 import { parseOutcome, type OutcomeKind } from './parse-outcome.ts';
 
 /** The definition to open, or the first thing that stops it, in words for the panel. */

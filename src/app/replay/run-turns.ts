@@ -4,7 +4,7 @@
  * times), and the later steps that quote it. Found the way the replay finds it (src/replay).
  */
 import { buildReplay, substitutionCount } from '../../replay/index.ts';
-import type { RecordedRun } from '../../runs/types.ts';
+import type { RecordedRun } from '../../runs/index.ts';
 
 export interface StepTurn {
   /** Position among the run's turns. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRun } from '../../runs/build-run.ts';
-import type { StepDraft } from '../../runs/types.ts';
+import { buildRun, type StepDraft } from '../../runs/index.ts';
 import { findNextStep, naturalCompare } from './find-step.ts';
 
 function step(id: string, extra: Partial<StepDraft> = {}): StepDraft {

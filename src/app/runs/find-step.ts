@@ -3,8 +3,7 @@
  * model, kind, error or message content contains the query, case-insensitive. Message texts are
  * read once per run and query, only when the cheap fields do not match.
  */
-import { readStepMessages } from '../../runs/messages.ts';
-import type { RecordedRun, RecordedStep } from '../../runs/types.ts';
+import { readStepMessages, type RecordedRun, type RecordedStep } from '../../runs/index.ts';
 
 function fields(step: RecordedStep): string {
   return `${step.name} ${step.agent ?? ''} ${step.model ?? ''} ${step.error ?? ''} ${step.kind}`.toLowerCase();

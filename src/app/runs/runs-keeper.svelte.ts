@@ -6,7 +6,7 @@
  */
 import { StorageFullError } from '../../session/errors.ts';
 import { RunFilesTooLargeError, type RunFileStore } from '../../session/run-file-store.ts';
-import type { RecordedRunFile } from '../../runs/types.ts';
+import type { RecordedRunFile } from '../../runs/index.ts';
 import type { RunFileOutcome } from '../importing/import.worker.ts';
 import type { RunsState } from './runs-state.svelte.ts';
 

@@ -2,8 +2,7 @@
  * The open recorded runs (docs/recorded-runs.md) and what is selected in the run view. Runs are kept raw
  * ($state.raw): they are large, plain and never edited.
  */
-import type { Predictions } from '../../runs/score.ts';
-import type { RecordedRun, RecordedRunFile } from '../../runs/types.ts';
+import type { Predictions, RecordedRun, RecordedRunFile } from '../../runs/index.ts';
 import { naturalCompare } from './find-step.ts';
 
 export interface OpenRun {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRun } from '../../runs/build-run.ts';
-import type { StepDraft } from '../../runs/types.ts';
+import { buildRun, type StepDraft } from '../../runs/index.ts';
 import { formatLatency, panWindow, parentChain, rulerTicks, timelineBars, visibleRange, zoomWindow } from './timeline.ts';
 
 const step = (id: string, parent: string | null, start: number | null, end: number | null): StepDraft => ({ id, parent, name: id, kind: 'other', start, end, model: null, usage: null, error: null, attributes: {} });

@@ -2,7 +2,7 @@
  * Waterfall geometry: where each step's bar sits on the run's time axis, in percent of the run's
  * span. Steps without times (Who&When turns) get no bar.
  */
-import type { RecordedRun } from '../../runs/types.ts';
+import type { RecordedRun } from '../../runs/index.ts';
 
 export interface Bar {
   left: number;

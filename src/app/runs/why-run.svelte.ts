@@ -5,18 +5,10 @@
  * worker and aborts the requests in flight.
  */
 import * as Comlink from 'comlink';
-import { endpointConfig } from '../../model/endpoint.ts';
-import { ModelHost, type AsyncResponseStore } from '../../model/model-host.ts';
-import type { RecordedRun } from '../../runs/types.ts';
-import type { WhyMessage } from '../../why/context.ts';
-import { candidateFixes, type FixResult } from '../../why/fixes.ts';
-import { hostRerun } from '../../why/host-rerun.ts';
-import { rerunRequestOf } from '../../why/recorded-request.ts';
-import type { WhyResult } from '../../why/method.ts';
-import { selectCall, type SelectedCall } from '../../why/select-call.ts';
+import { endpointConfig, ModelHost, type AsyncResponseStore } from '../../model/index.ts';
+import type { RecordedRun } from '../../runs/index.ts';
+import { type WhyMessage, candidateFixes, type FixResult, hostRerun, rerunRequestOf, type WhyResult, selectCall, type SelectedCall, callDigest, CHECK_FORMAT, CHECK_VERSION, type CheckFile } from '../../why/index.ts';
 import type { WhyWorkerApi } from './why.worker.ts';
-import { callDigest } from '../../why/call-digest.ts';
-import { CHECK_FORMAT, CHECK_VERSION, type CheckFile } from '../../why/check-file.ts';
 import type { ModelConnection } from '../model/model-connection.svelte.ts';
 
 /** What the page's model settings give a why run. */
@@ -91,7 +83,7 @@ export class WhyRun {
     this.#worker = null;
   }
 
-  async #inWorker(settings: WhySettings, model: WhyModel, body: (api: Comlink.Remote<WhyWorkerApi>, rerun: (m: WhyMessage[], r: number[]) => Promise<import('../../why/decision.ts').Reply[]>) => Promise<void>): Promise<void> {
+  async #inWorker(settings: WhySettings, model: WhyModel, body: (api: Comlink.Remote<WhyWorkerApi>, rerun: (m: WhyMessage[], r: number[]) => Promise<import('../../why/index.ts').Reply[]>) => Promise<void>): Promise<void> {
     const c = model.connection;
     let endpoint;
     try {

@@ -4,10 +4,7 @@
  * counts the requests; terminating the worker cancels the run.
  */
 import * as Comlink from 'comlink';
-import type { WhyMessage } from '../../why/context.ts';
-import type { Predicate, Reply } from '../../why/decision.ts';
-import { tryFixes, type Fix, type FixResult } from '../../why/fixes.ts';
-import { explainDecision, type WhyOptions, type WhyResult } from '../../why/method.ts';
+import { type WhyMessage, type Predicate, type Reply, tryFixes, type Fix, type FixResult, explainDecision, type WhyOptions, type WhyResult } from '../../why/index.ts';
 
 type PageRerun = (messages: WhyMessage[], replicates: number[]) => Promise<Reply[]>;
 

@@ -7,13 +7,12 @@ import type { AnalysisSettings, CaseResult } from '../../engine/types.ts';
 import { toTableGames } from '../../session/games.ts';
 import type { Session } from '../../session/types.ts';
 import { mergeStudySessions, type NamedSession } from '../../session/merge-study.ts';
-import type { RecordedRunFile } from '../../runs/types.ts';
-import type { Predictions } from '../../runs/score.ts';
+import type { RecordedRunFile, Predictions } from '../../runs/index.ts';
 import { importInWorker } from '../importing/import-client.ts';
 import type { ImportProblem, ImportProgress } from '../importing/import-protocol.ts';
 import type { Study } from '../importing/study.ts';
 import { DEMOS, fetchDemo, fetchDemoResponses, isDemoFile } from '../landing/demos.ts';
-import { validateCacheEntry } from '../../model/validate-cache-entry.ts';
+import { validateCacheEntry } from '../../model/index.ts';
 import type { AnalysisRunner } from './analysis-runner.svelte.ts';
 import type { SessionSync } from './session-sync.svelte.ts';
 

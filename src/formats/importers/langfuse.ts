@@ -3,8 +3,7 @@
  * observation is a step under its `parentObservationId` (or the trace). `metadata` holds the
  * original span attributes as a JSON string, read for the model and the kind of generic spans.
  */
-import { buildRun } from '../../runs/build-run.ts';
-import type { StepDraft, StepKind, TokenUsage } from '../../runs/types.ts';
+import { buildRun, type StepDraft, type StepKind, type TokenUsage } from '../../runs/index.ts';
 import { isLangfuseDocument } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { childPath, indexPath } from '../json-path.ts';

@@ -4,8 +4,7 @@
  * Parent from `parent_run_id`, else from `dotted_order`, whose lexicographic order is the
  * execution order. One run per `trace_id`.
  */
-import { buildRun } from '../../runs/build-run.ts';
-import type { RunStatus, StepDraft, TokenUsage } from '../../runs/types.ts';
+import { buildRun, type RunStatus, type StepDraft, type TokenUsage } from '../../runs/index.ts';
 import { FormatError } from '../format-error.ts';
 import { isLangSmithDocument } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';

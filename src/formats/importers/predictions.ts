@@ -3,7 +3,7 @@
  * `{ "<run id>": { "agent": "WebSurfer", "step": 3 } }`. Either field may be left out; a step
  * may be written as text ("3"), as Who&When labels are.
  */
-import type { Predictions } from '../../runs/score.ts';
+import type { Predictions } from '../../runs/index.ts';
 import { FormatError } from '../format-error.ts';
 import type { Importer } from '../importer.ts';
 import { childPath } from '../json-path.ts';

@@ -4,8 +4,7 @@
  * resolved into full message lists. A torn last line (a recorder killed mid-write) is ignored;
  * a bad line elsewhere is an error naming it. The run_start event is the root step.
  */
-import { buildRun } from '../../runs/build-run.ts';
-import type { RunStatus, StepDraft } from '../../runs/types.ts';
+import { buildRun, type RunStatus, type StepDraft } from '../../runs/index.ts';
 import { FormatError } from '../format-error.ts';
 import type { Importer } from '../importer.ts';
 import { childPath } from '../json-path.ts';

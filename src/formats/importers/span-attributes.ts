@@ -2,7 +2,7 @@
  * A bare span attribute map (no envelope), as OTel GenAI and OpenInference test fixtures are
  * written: read as a run of one step, with the same mapping as spans in a trace.
  */
-import { buildRun } from '../../runs/build-run.ts';
+import { buildRun } from '../../runs/index.ts';
 import { isSpanAttributeMap } from '../recorded/shapes.ts';
 import type { Importer } from '../importer.ts';
 import { expectObject } from '../validate.ts';

@@ -5,8 +5,7 @@
  * `Orchestrator (-> WebSurfer)` name the agent before " ("); terminal turns are tool steps.
  * The run id comes from the file name (`hand/12`), so predictions files can name runs.
  */
-import { buildRun } from '../../runs/build-run.ts';
-import type { RunLabel, StepDraft, StepKind } from '../../runs/types.ts';
+import { buildRun, type RunLabel, type StepDraft, type StepKind } from '../../runs/index.ts';
 import { FormatError } from '../format-error.ts';
 import type { Importer } from '../importer.ts';
 import { childPath, indexPath } from '../json-path.ts';

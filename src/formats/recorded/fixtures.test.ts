@@ -6,9 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runUsage } from '../../runs/build-run.ts';
-import { readStepMessages } from '../../runs/messages.ts';
-import type { RecordedRun, RecordedRunFile } from '../../runs/types.ts';
+import { runUsage, readStepMessages, type RecordedRun, type RecordedRunFile } from '../../runs/index.ts';
 import { parseInputFile } from '../detect.ts';
 import { formatErrorOf } from '../test-helpers.ts';
 

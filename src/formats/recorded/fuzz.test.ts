@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readStepMessages } from '../../runs/messages.ts';
+import { readStepMessages } from '../../runs/index.ts';
 import { FormatError } from '../format-error.ts';
 import { parseInputFile } from '../detect.ts';
 import { NO_SAMPLES, sharedSamplesDir } from '../test-helpers.ts';

@@ -1,5 +1,4 @@
-import { buildRun } from '../../runs/build-run.ts';
-import type { RecordedRunFile } from '../../runs/types.ts';
+import { buildRun, type RecordedRunFile } from '../../runs/index.ts';
 import { FormatError } from '../format-error.ts';
 import { spanToStep, type FoldedSpan } from './span-step.ts';
 

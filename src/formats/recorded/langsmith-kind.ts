@@ -1,4 +1,4 @@
-import type { StepKind } from '../../runs/types.ts';
+import type { StepKind } from '../../runs/index.ts';
 
 /**
  * LangSmith's run types as step kinds, one vocabulary for its run lists (`run_type`) and its OTel

@@ -6,10 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runUsage } from '../../runs/build-run.ts';
-import { inspectFiles } from '../../runs/inspect-json.ts';
-import { readStepMessages } from '../../runs/messages.ts';
-import type { RecordedRun, RecordedRunFile } from '../../runs/types.ts';
+import { runUsage, inspectFiles, readStepMessages, type RecordedRun, type RecordedRunFile } from '../../runs/index.ts';
 import { parseInputFile } from '../detect.ts';
 import { NO_SAMPLES, sharedSamplesDir } from '../test-helpers.ts';
 

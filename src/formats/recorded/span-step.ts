@@ -4,7 +4,7 @@
  * names), OpenInference, LangSmith's OTel bridge, OpenLLMetry/Traceloop, Vercel AI SDK, ADK,
  * any-agent and AgentOps (FORMATS.md §2, §3, §7).
  */
-import type { MessageSource, StepDraft, StepKind, TokenUsage } from '../../runs/types.ts';
+import type { MessageSource, StepDraft, StepKind, TokenUsage } from '../../runs/index.ts';
 import { childPath } from '../json-path.ts';
 import { toCount } from './fields.ts';
 import { langsmithKind } from './langsmith-kind.ts';

@@ -1,0 +1,16 @@
+/**
+ * The model host (docs/model-host.md): the public API of `src/model/` for any host, the page's and
+ * the command's. Other folders import the feature only from here, or from `index.node.ts` for what
+ * needs Node (the command's host and its JSONL caches); src/architecture.test.ts enforces it.
+ *
+ * `endpointConfig` checks an endpoint's settings; `ModelHost` answers a pool's pending model
+ * requests (queue, concurrency, retries, time limit, response cache, progress); `sendChat` sends
+ * one chat request; `MemoryResponseCache` and `validateCacheEntry` keep and check responses.
+ */
+export { sendChat } from './connector.ts';
+export { ModelEndpointError } from './endpoint-error.ts';
+export { endpointConfig, type EndpointInput } from './endpoint.ts';
+export { type AsyncResponseStore, type HostRequest, ModelHost, type ModelProgress } from './model-host.ts';
+export { type CacheEntry, MemoryResponseCache } from './response-cache.ts';
+export { unusableAnswer } from './unusable-answer.ts';
+export { validateCacheEntry } from './validate-cache-entry.ts';

@@ -1,0 +1,264 @@
+/**
+ * The replay rule (docs/replay.md, "Replay rule"), written once. TypeScript calls these functions
+ * directly; every generated replay definition carries them as text (rule-source.ts, generated
+ * from this file by `npm run gen:replay-rule`, checked by rule-source.test.ts), so the text that
+ * definitions run is this file with its types taken out.
+ *
+ * That is why this file is written for the definition's sandbox: no imports but types, no module
+ * state, no clock, no global randomness (a resampled turn's seed comes from the step's addressed
+ * noise, through `llm.chat`'s key), and no text the sandbox refuses (a dynamic import, an eval
+ * call, HTML comment markers). Each step replays the turns of its segment, in order, from the
+ * turns before it (its inputs); a turn whose context is unchanged keeps its recorded output.
+ */
+import type { LlmChatArgs, LlmChatResult, LlmChooseArgs, LlmMessage } from '../engine/types.ts';
+import type { Intervention, ReplayRunData, ReplayTurn, ToolCall, TranscriptEntry } from './types.ts';
+
+/** What a replay definition declares beside the rule: its steps, how success is decided, the tool stubs and the metric file. */
+export interface RuleSettings {
+  steps: readonly string[];
+  outcome: { kind: 'expect'; text: string | null } | { kind: 'expect-regex'; source: string; flags: string } | { kind: 'judge'; rubric: string } | { kind: 'metric' };
+  tools: Readonly<Record<string, (args: unknown) => unknown>>;
+  metric: ((run: { turns: { agent: string; kind: string; name: string; output: string }[]; final: string }) => number) | null;
+}
+
+/** The model calls a step may make (the sandbox's `llm`). */
+export interface RuleLlm {
+  chat(args: LlmChatArgs): LlmChatResult;
+  choose(args: LlmChooseArgs): string;
+}
+
+/** A turn as replayed: its text and tool calls, whether they differ from the record, and where they came from. */
+export interface ReplayedTurn {
+  text: string;
+  changed: boolean;
+  via: 'recorded' | 'model' | 'action' | 'observation' | 'stub' | 'reused';
+  toolCalls?: ToolCall[];
+}
+
+export type Replayed = Record<number, ReplayedTurn>;
+
+/** A step's output: the turns it replayed (and, when players interleave, whether its player was fixed; the judge's verdict in the last step). */
+export interface SegmentOutput {
+  turns: Replayed;
+  fixed?: boolean;
+  verdict?: string;
+}
+
+export function replayedAs(turn: ReplayTurn, text: string, toolCalls: ToolCall[] | undefined, via: ReplayedTurn['via']): ReplayedTurn {
+  const out: ReplayedTurn = { text, changed: text !== turn.output || JSON.stringify(toolCalls || []) !== JSON.stringify(turn.toolCalls || []), via };
+  if (toolCalls && toolCalls.length > 0) out.toolCalls = toolCalls;
+  return out;
+}
+
+export function asRecorded(turn: ReplayTurn, via: ReplayedTurn['via']): ReplayedTurn {
+  return replayedAs(turn, turn.output, turn.toolCalls, via);
+}
+
+/**
+ * A context built from the transcript (formats without requests): a system line naming the agent,
+ * then each of the first `upTo` entries as `SPEAKER: text` (the agent's own words as the
+ * assistant's), with `textOf` giving each entry's text (recorded, or replayed).
+ */
+export function transcriptMessages(agent: string, task: string, transcript: readonly TranscriptEntry[], upTo: number, textOf: (entry: TranscriptEntry) => string): LlmMessage[] {
+  const about = task !== '' ? ' The task: ' + task : '';
+  const messages: LlmMessage[] = [{ role: 'system', content: 'You are ' + agent + ', one agent of a team working on a task together.' + about + ' Continue the conversation with your next message.' }];
+  for (let i = 0; i < upTo && i < transcript.length; i++) {
+    const entry = transcript[i];
+    messages.push({ role: entry.speaker === agent ? 'assistant' : 'user', content: entry.speaker + ': ' + textOf(entry) });
+  }
+  if (messages.length === 1) messages.push({ role: 'user', content: 'Begin.' });
+  return messages;
+}
+
+/** The turn's recorded context with every quoted earlier output replaced by its replayed output, and whether any was. */
+export function replayedContext(run: ReplayRunData, turn: ReplayTurn, replayed: Replayed): { messages: LlmMessage[]; changed: boolean } {
+  let changed = false;
+  if (turn.transcript !== undefined) {
+    const messages = transcriptMessages(turn.agent, run.task, run.transcript, turn.transcript, (entry) => {
+      const now = entry.turn !== null ? replayed[entry.turn] : undefined;
+      if (now === undefined || now.text === entry.text) return entry.text;
+      changed = true;
+      return now.text;
+    });
+    return { messages, changed };
+  }
+  const messages: LlmMessage[] = turn.context.map((m) => ({ role: m.role, content: m.content }));
+  // From the last span back, so the offsets of the spans before it stay right.
+  for (let k = turn.substitutions.length - 1; k >= 0; k--) {
+    const s = turn.substitutions[k];
+    const now = replayed[s.from];
+    if (now === undefined || now.text === run.turns[s.from].output) continue;
+    const m = messages[s.message];
+    m.content = m.content.slice(0, s.start) + now.text + m.content.slice(s.end);
+    changed = true;
+  }
+  return { messages, changed };
+}
+
+type ContextFix = Extract<Intervention, { kind: 'context' }>;
+
+export function editContext(messages: LlmMessage[], fix: ContextFix): LlmMessage[] {
+  if (fix.op === 'system+=') {
+    if (messages.length > 0 && messages[0].role === 'system') return [{ role: 'system', content: messages[0].content + '\n' + fix.text }, ...messages.slice(1)];
+    return [{ role: 'system', content: fix.text }, ...messages];
+  }
+  if (fix.op === 'drop') return messages.filter((_, i) => i !== fix.index);
+  const text = fix.text;
+  return messages.map((m, i) => (i === fix.index ? { role: m.role, content: text } : m));
+}
+
+/** A model turn: kept as recorded unless its context changed or a fix asks for the model. */
+export function replayModelTurn(run: ReplayRunData, turn: ReplayTurn, replayed: Replayed, fixes: readonly Intervention[], llm: RuleLlm): ReplayedTurn {
+  for (const f of fixes) if (f.kind === 'action') return replayedAs(turn, f.text, undefined, 'action');
+  const context = replayedContext(run, turn, replayed);
+  let messages = context.messages;
+  let send = context.changed;
+  let model: string | undefined;
+  let temperature = turn.temperature;
+  let key = 'turn ' + turn.index;
+  // Context edits name the recorded messages by index: drops and replacements first, from the last index down.
+  const edits = fixes.filter((f): f is ContextFix => f.kind === 'context');
+  const byIndex = edits.filter((f): f is Exclude<ContextFix, { op: 'system+=' }> => f.op !== 'system+=').sort((a, b) => b.index - a.index);
+  for (const f of byIndex) messages = editContext(messages, f);
+  for (const f of edits) if (f.op === 'system+=') messages = editContext(messages, f);
+  if (edits.length > 0) send = true;
+  for (const f of fixes) {
+    if (f.kind === 'resample') {
+      send = true;
+      key += ' resample';
+      if (turn.temperature === undefined) temperature = 1;
+    } else if (f.kind === 'policy') {
+      send = true;
+      model = f.alias;
+      if (f.temperature !== undefined) temperature = f.temperature;
+    } else if (f.kind === 'repair') {
+      send = true;
+      const note = 'Your answer above may be wrong' + (f.hint ? ': ' + f.hint : '.') + ' Redo this step and give your corrected answer in full.';
+      const answer: LlmMessage[] = turn.output !== '' ? [{ role: 'assistant', content: turn.output }] : [];
+      messages = [...messages, ...answer, { role: 'user', content: note }];
+    }
+  }
+  if (!send) return asRecorded(turn, 'recorded');
+  const args: LlmChatArgs = { messages, key };
+  if (model !== undefined) args.model = model;
+  if (temperature !== undefined) args.temperature = temperature;
+  if (turn.tools) args.tools = turn.tools;
+  const answer = llm.chat(args);
+  const calls = answer.toolCalls ? answer.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })) : undefined;
+  return replayedAs(turn, answer.text, calls, 'model');
+}
+
+/** A tool call's arguments as the stub receives them: parsed when they are JSON, else the text. */
+export function toolArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (_) {
+    return text;
+  }
+}
+
+/** A tool turn: its recorded result while its call is unchanged; else the stub, or the record reused (and flagged). */
+export function replayToolTurn(rule: RuleSettings, turn: ReplayTurn, replayed: Replayed, fixes: readonly Intervention[]): ReplayedTurn {
+  for (const f of fixes) if (f.kind === 'observation') return replayedAs(turn, f.text, undefined, 'observation');
+  const recordedCall = turn.call as ToolCall;
+  const caller = turn.caller !== undefined && turn.caller >= 0 ? replayed[turn.caller] : undefined;
+  let call: ToolCall | null = recordedCall;
+  if (caller !== undefined && caller.changed) {
+    if (turn.callIndex === null || turn.callIndex === undefined) call = { name: recordedCall.name, arguments: caller.text };
+    else call = caller.toolCalls && caller.toolCalls[turn.callIndex] ? caller.toolCalls[turn.callIndex] : null;
+  }
+  const unchanged = call !== null && call.name === recordedCall.name && call.arguments === recordedCall.arguments;
+  const stubbed = fixes.some((f) => f.kind === 'stub');
+  if (unchanged && !stubbed) return asRecorded(turn, 'recorded');
+  if (call !== null && Object.prototype.hasOwnProperty.call(rule.tools, call.name)) {
+    const result = rule.tools[call.name](toolArguments(call.arguments));
+    return replayedAs(turn, typeof result === 'string' ? result : JSON.stringify(result), undefined, 'stub');
+  }
+  return asRecorded(turn, 'reused');
+}
+
+/** Step k: the turns of its segment, each fixed when its player is (this step's own player: `fixed`). */
+export function replaySegment(rule: RuleSettings, k: number, inputs: Readonly<Record<string, unknown>>, llm: RuleLlm, fixed: boolean): SegmentOutput {
+  const run = inputs.recording as ReplayRunData;
+  const replayed: Replayed = {};
+  const fixedPlayers: Record<number, boolean> = {};
+  for (let j = 0; j < k; j++) {
+    const earlier = inputs[rule.steps[j]] as SegmentOutput;
+    Object.assign(replayed, earlier.turns);
+    if (earlier.fixed === true) fixedPlayers[j] = true;
+  }
+  const own: Replayed = {};
+  for (const turn of run.turns) {
+    if (turn.segment !== k) continue;
+    const isFixed = turn.player === k ? fixed : fixedPlayers[turn.player] === true;
+    // A contrast replay regenerates every model turn from a point on (a fresh sample each, by its world's seed).
+    const regenerate = run.regenerateFrom !== undefined && turn.index >= run.regenerateFrom && turn.kind === 'model';
+    const fixes: readonly Intervention[] = regenerate ? [{ kind: 'resample' }] : isFixed ? turn.fixes : [];
+    const result = turn.kind === 'tool' ? replayToolTurn(rule, turn, replayed, fixes) : replayModelTurn(run, turn, replayed, fixes, llm);
+    replayed[turn.index] = result;
+    own[turn.index] = result;
+  }
+  const output: SegmentOutput = { turns: own };
+  if (run.interleaved) output.fixed = fixed;
+  if (k === rule.steps.length - 1 && rule.outcome.kind === 'judge') output.verdict = judge(rule.outcome.rubric, run, replayed, llm);
+  return output;
+}
+
+/** Every replayed turn, from the steps' outputs. */
+export function replayedTurns(rule: RuleSettings, outputs: Readonly<Record<string, unknown>>): Replayed {
+  const replayed: Replayed = {};
+  for (const name of rule.steps) Object.assign(replayed, (outputs[name] as SegmentOutput).turns);
+  return replayed;
+}
+
+/** The final answer: the last model turn that says more than TERMINATE (what follows its last "FINAL ANSWER:", if it has one). */
+export function finalAnswer(run: ReplayRunData, replayed: Replayed): string {
+  for (let i = run.turns.length - 1; i >= 0; i--) {
+    const turn = run.turns[i];
+    if (turn.kind !== 'model') continue;
+    const text = replayed[i] !== undefined ? replayed[i].text : turn.output;
+    if (text.trim() === '' || /^TERMINATE\.?$/i.test(text.trim())) continue;
+    const marked = [...text.matchAll(/FINAL ANSWER:[ \t]*([^\n]*)/gi)];
+    return marked.length > 0 ? marked[marked.length - 1][1].trim() : text;
+  }
+  return '';
+}
+
+/** Whether the answer contains the expected text, case and spacing aside, not as part of a longer word or number. */
+export function containsAnswer(answer: string, expected: string): boolean {
+  const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ').trim();
+  const a = norm(answer);
+  const e = norm(expected);
+  if (e === '') return false;
+  const word = /[a-z0-9]/;
+  for (let at = a.indexOf(e); at >= 0; at = a.indexOf(e, at + 1)) {
+    const before = at > 0 ? a[at - 1] : '';
+    const after = a[at + e.length] || '';
+    if (!(word.test(e[0]) && word.test(before)) && !(word.test(e[e.length - 1]) && word.test(after))) return true;
+  }
+  return false;
+}
+
+/** The judge's verdict (`--judge`): pass or fail, chosen by the model over the task and the final answer. */
+export function judge(rubric: string, run: ReplayRunData, replayed: Replayed, llm: RuleLlm): string {
+  return llm.choose({
+    messages: [
+      { role: 'system', content: 'You check whether an agent run reached a correct final answer. Rubric: ' + rubric },
+      { role: 'user', content: 'Task:\n' + run.task + '\n\nFinal answer:\n' + finalAnswer(run, replayed) },
+    ],
+    options: ['pass', 'fail'],
+    key: 'judge',
+  });
+}
+
+/** 1 when the replayed run succeeds, 0 when it fails (or the metric file's number). */
+export function outcome(rule: RuleSettings, outputs: Readonly<Record<string, unknown>>, run: ReplayRunData): number {
+  const replayed = replayedTurns(rule, outputs);
+  const final = finalAnswer(run, replayed);
+  const how = rule.outcome;
+  if (how.kind === 'expect') return containsAnswer(final, how.text !== null ? how.text : (run.expected ?? '')) ? 1 : 0;
+  if (how.kind === 'expect-regex') return new RegExp(how.source, how.flags).test(final) ? 1 : 0;
+  if (how.kind === 'judge') return (outputs[rule.steps[rule.steps.length - 1]] as SegmentOutput).verdict === 'pass' ? 1 : 0;
+  const metric = rule.metric as NonNullable<RuleSettings['metric']>;
+  return metric({ turns: run.turns.map((t) => ({ agent: t.agent, kind: t.kind, name: t.name, output: replayed[t.index] !== undefined ? replayed[t.index].text : t.output })), final });
+}
