@@ -4,8 +4,49 @@
 /** The replay rule as the JavaScript text every generated replay definition carries. */
 export const REPLAY_RUNTIME = `// ---- The replay rule (the same in every replay definition; src/replay/rule.ts) ----
 
+/** The same JSON value (objects' keys in any order), or the same text when either is not JSON. */
+function sameArguments(a, b) {
+  if (a === b)
+    return true;
+  let x;
+  let y;
+  try {
+    x = JSON.parse(a);
+    y = JSON.parse(b);
+  }
+  catch (_) {
+    return a.trim() === b.trim();
+  }
+  return sameValue(x, y);
+}
+function sameValue(x, y) {
+  if (x === y)
+    return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null || Array.isArray(x) !== Array.isArray(y))
+    return false;
+  const a = x;
+  const b = y;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length)
+    return false;
+  for (const key of keys)
+    if (!Object.prototype.hasOwnProperty.call(b, key) || !sameValue(a[key], b[key]))
+      return false;
+  return true;
+}
+/** Whether two lists of tool calls make the same calls (names and JSON arguments; ids are the endpoint's and do not count). */
+function sameCalls(a, b) {
+  const x = a || [];
+  const y = b || [];
+  if (x.length !== y.length)
+    return false;
+  for (let i = 0; i < x.length; i++)
+    if (x[i].name !== y[i].name || !sameArguments(x[i].arguments, y[i].arguments))
+      return false;
+  return true;
+}
 function replayedAs(turn, text, toolCalls, via) {
-  const out = { text, changed: text !== turn.output || JSON.stringify(toolCalls || []) !== JSON.stringify(turn.toolCalls || []), via };
+  const out = { text, changed: text !== turn.output || !sameCalls(toolCalls, turn.toolCalls), via };
   if (toolCalls && toolCalls.length > 0)
     out.toolCalls = toolCalls;
   return out;
@@ -42,18 +83,92 @@ function replayedContext(run, turn, replayed) {
     });
     return { messages, changed };
   }
-  const messages = turn.context.map((m) => ({ role: m.role, content: m.content }));
+  const messages = turn.context.map(copyMessage);
+  // Calls a replayed turn no longer makes: left out, with the results that answer them.
+  const gone = {};
   // From the last span back, so the offsets of the spans before it stay right.
   for (let k = turn.substitutions.length - 1; k >= 0; k--) {
     const s = turn.substitutions[k];
     const now = replayed[s.from];
+    const m = messages[s.message];
+    if (s.call !== undefined) {
+      // An earlier turn's tool call, carried in an assistant message: its replayed call, under the recorded id.
+      if (now === undefined || !now.changed || !m.tool_calls || !m.tool_calls[s.call])
+        continue;
+      const call = m.tool_calls[s.call];
+      const made = now.toolCalls ? now.toolCalls[s.fromCall === undefined ? 0 : s.fromCall] : undefined;
+      if (made === undefined)
+        gone[call.id] = true;
+      else if (made.name !== call.function.name || !sameArguments(made.arguments, call.function.arguments))
+        call.function = { name: made.name, arguments: made.arguments };
+      else
+        continue;
+      changed = true;
+      continue;
+    }
     if (now === undefined || now.text === run.turns[s.from].output)
       continue;
-    const m = messages[s.message];
     m.content = m.content.slice(0, s.start) + now.text + m.content.slice(s.end);
     changed = true;
   }
-  return { messages, changed };
+  return { messages: Object.keys(gone).length > 0 ? withoutCalls(messages, gone) : messages, changed };
+}
+/** A message copied (its tool calls too), so a replay never edits the recorded context. */
+function copyMessage(m) {
+  const out = { role: m.role, content: m.content };
+  if (m.tool_calls)
+    out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } }));
+  if (m.tool_call_id !== undefined)
+    out.tool_call_id = m.tool_call_id;
+  return out;
+}
+/** The messages without the calls named, and without the results that answer them. */
+function withoutCalls(messages, gone) {
+  const out = [];
+  for (const m of messages) {
+    if (m.role === 'tool' && m.tool_call_id !== undefined && gone[m.tool_call_id] === true)
+      continue;
+    if (m.tool_calls) {
+      const kept = m.tool_calls.filter((c) => gone[c.id] !== true);
+      const copy = { role: m.role, content: m.content };
+      if (kept.length > 0)
+        copy.tool_calls = kept;
+      out.push(copy);
+    }
+    else
+      out.push(m);
+  }
+  return out;
+}
+/**
+ * Tool results stay paired with their calls after an edit, as endpoints require: a result whose
+ * call is no longer before it travels as a user message, and a call left with no result is dropped.
+ */
+function pairToolMessages(messages) {
+  const called = {};
+  const answered = {};
+  for (const m of messages) {
+    if (m.tool_calls)
+      for (const c of m.tool_calls)
+        called[c.id] = true;
+    if (m.role === 'tool' && m.tool_call_id !== undefined && called[m.tool_call_id] === true)
+      answered[m.tool_call_id] = true;
+  }
+  const out = [];
+  for (const m of messages) {
+    if (m.role === 'tool' && (m.tool_call_id === undefined || answered[m.tool_call_id] !== true))
+      out.push({ role: 'user', content: '[tool result] ' + m.content });
+    else if (m.tool_calls && m.tool_calls.some((c) => answered[c.id] !== true)) {
+      const kept = m.tool_calls.filter((c) => answered[c.id] === true);
+      const copy = { role: m.role, content: m.content };
+      if (kept.length > 0)
+        copy.tool_calls = kept;
+      out.push(copy);
+    }
+    else
+      out.push(m);
+  }
+  return out;
 }
 function editContext(messages, fix) {
   if (fix.op === 'system+=') {
@@ -64,7 +179,13 @@ function editContext(messages, fix) {
   if (fix.op === 'drop')
     return messages.filter((_, i) => i !== fix.index);
   const text = fix.text;
-  return messages.map((m, i) => (i === fix.index ? { role: m.role, content: text } : m));
+  return messages.map((m, i) => {
+    if (i !== fix.index)
+      return m;
+    const out = copyMessage(m);
+    out.content = text;
+    return out;
+  });
 }
 /** A model turn: kept as recorded unless its context changed or a fix asks for the model. */
 function replayModelTurn(run, turn, replayed, fixes, llm) {
@@ -103,21 +224,30 @@ function replayModelTurn(run, turn, replayed, fixes, llm) {
     else if (f.kind === 'repair') {
       send = true;
       const note = 'Your answer above may be wrong' + (f.hint ? ': ' + f.hint : '.') + ' Redo this step and give your corrected answer in full.';
-      const answer = turn.output !== '' ? [{ role: 'assistant', content: turn.output }] : [];
+      // The recorded answer with its calls written out: a call in tool_calls would need its results after it.
+      const said = [turn.output].concat((turn.toolCalls || []).map((c) => '[tool call] ' + c.name + '(' + c.arguments + ')')).filter((t) => t !== '').join('\\n');
+      const answer = said !== '' ? [{ role: 'assistant', content: said }] : [];
       messages = [...messages, ...answer, { role: 'user', content: note }];
     }
   }
   if (!send)
     return asRecorded(turn, 'recorded');
-  const args = { messages, key };
+  // Sent as recorded: the tools and sampling parameters the run's request carried (an alias's max_tokens caps it).
+  const args = { messages: edits.length > 0 ? pairToolMessages(messages) : messages, key };
   if (model !== undefined)
     args.model = model;
   if (temperature !== undefined)
     args.temperature = temperature;
+  if (turn.top_p !== undefined)
+    args.top_p = turn.top_p;
+  if (turn.max_tokens !== undefined)
+    args.max_tokens = turn.max_tokens;
+  if (turn.stop !== undefined)
+    args.stop = turn.stop;
   if (turn.tools)
     args.tools = turn.tools;
   const answer = llm.chat(args);
-  const calls = answer.toolCalls ? answer.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })) : undefined;
+  const calls = answer.toolCalls ? answer.toolCalls.map((c) => (c.id !== undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { name: c.name, arguments: c.arguments })) : undefined;
   return replayedAs(turn, answer.text, calls, 'model');
 }
 /** A tool call's arguments as the stub receives them: parsed when they are JSON, else the text. */
@@ -143,7 +273,7 @@ function replayToolTurn(rule, turn, replayed, fixes) {
     else
       call = caller.toolCalls && caller.toolCalls[turn.callIndex] ? caller.toolCalls[turn.callIndex] : null;
   }
-  const unchanged = call !== null && call.name === recordedCall.name && call.arguments === recordedCall.arguments;
+  const unchanged = call !== null && call.name === recordedCall.name && sameArguments(call.arguments, recordedCall.arguments);
   const stubbed = fixes.some((f) => f.kind === 'stub');
   if (unchanged && !stubbed)
     return asRecorded(turn, 'recorded');
