@@ -95,6 +95,12 @@ function replayedContext(run, turn, replayed) {
       // An earlier turn's tool call, carried in an assistant message: its replayed call, under the recorded id.
       if (now === undefined || !now.changed || !m.tool_calls || !m.tool_calls[s.call])
         continue;
+      // The message is that turn's answer: its replayed text too (a call-only answer records none).
+      const said = run.turns[s.from].output;
+      if (now.text !== said && m.content === said) {
+        m.content = now.text;
+        changed = true;
+      }
       const call = m.tool_calls[s.call];
       const made = now.toolCalls ? now.toolCalls[s.fromCall === undefined ? 0 : s.fromCall] : undefined;
       if (made === undefined)
