@@ -134,17 +134,17 @@ function withoutCalls(messages, gone) {
   for (const m of messages) {
     if (m.role === 'tool' && m.tool_call_id !== undefined && gone[m.tool_call_id] === true)
       continue;
-    if (m.tool_calls) {
-      const kept = m.tool_calls.filter((c) => gone[c.id] !== true);
-      const copy = { role: m.role, content: m.content };
-      if (kept.length > 0)
-        copy.tool_calls = kept;
-      out.push(copy);
-    }
-    else
-      out.push(m);
+    out.push(m.tool_calls ? withCalls(m, (id) => gone[id] !== true) : m);
   }
   return out;
+}
+/** The message with only the calls \`keep\` keeps (no \`tool_calls\` when none is left). */
+function withCalls(m, keep) {
+  const kept = (m.tool_calls || []).filter((c) => keep(c.id));
+  const copy = { role: m.role, content: m.content };
+  if (kept.length > 0)
+    copy.tool_calls = kept;
+  return copy;
 }
 /**
  * Tool results stay paired with their calls after an edit, as endpoints require: a result whose
@@ -164,13 +164,8 @@ function pairToolMessages(messages) {
   for (const m of messages) {
     if (m.role === 'tool' && (m.tool_call_id === undefined || answered[m.tool_call_id] !== true))
       out.push({ role: 'user', content: '[tool result] ' + m.content });
-    else if (m.tool_calls && m.tool_calls.some((c) => answered[c.id] !== true)) {
-      const kept = m.tool_calls.filter((c) => answered[c.id] === true);
-      const copy = { role: m.role, content: m.content };
-      if (kept.length > 0)
-        copy.tool_calls = kept;
-      out.push(copy);
-    }
+    else if (m.tool_calls && m.tool_calls.some((c) => answered[c.id] !== true))
+      out.push(withCalls(m, (id) => answered[id] === true));
     else
       out.push(m);
   }

@@ -161,14 +161,17 @@ function withoutCalls(messages: readonly LlmMessage[], gone: Readonly<Record<str
   const out: LlmMessage[] = [];
   for (const m of messages) {
     if (m.role === 'tool' && m.tool_call_id !== undefined && gone[m.tool_call_id] === true) continue;
-    if (m.tool_calls) {
-      const kept = m.tool_calls.filter((c) => gone[c.id] !== true);
-      const copy: LlmMessage = { role: m.role, content: m.content };
-      if (kept.length > 0) copy.tool_calls = kept;
-      out.push(copy);
-    } else out.push(m);
+    out.push(m.tool_calls ? withCalls(m, (id) => gone[id] !== true) : m);
   }
   return out;
+}
+
+/** The message with only the calls `keep` keeps (no `tool_calls` when none is left). */
+function withCalls(m: LlmMessage, keep: (id: string) => boolean): LlmMessage {
+  const kept = (m.tool_calls || []).filter((c) => keep(c.id));
+  const copy: LlmMessage = { role: m.role, content: m.content };
+  if (kept.length > 0) copy.tool_calls = kept;
+  return copy;
 }
 
 /**
@@ -185,12 +188,8 @@ export function pairToolMessages(messages: readonly LlmMessage[]): LlmMessage[] 
   const out: LlmMessage[] = [];
   for (const m of messages) {
     if (m.role === 'tool' && (m.tool_call_id === undefined || answered[m.tool_call_id] !== true)) out.push({ role: 'user', content: '[tool result] ' + m.content });
-    else if (m.tool_calls && m.tool_calls.some((c) => answered[c.id] !== true)) {
-      const kept = m.tool_calls.filter((c) => answered[c.id] === true);
-      const copy: LlmMessage = { role: m.role, content: m.content };
-      if (kept.length > 0) copy.tool_calls = kept;
-      out.push(copy);
-    } else out.push(m);
+    else if (m.tool_calls && m.tool_calls.some((c) => answered[c.id] !== true)) out.push(withCalls(m, (id) => answered[id] === true));
+    else out.push(m);
   }
   return out;
 }
