@@ -2,7 +2,7 @@
  * The workloads used to profile the engine (bench/README.md, "Profile"): one slow, representative
  * piece of each demo, in this thread, reporting CPU time. Run under `node --cpu-prof`:
  *
- *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-workload.ts [eight|rag|crn] [ses|plain]
+ *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/profile-workload.ts [eight|eight-mc|rag|crn] [ses|plain]
  *   npx tsx bench/profile-summary.ts /tmp/prof/<largest>.cpuprofile
  */
 import { analyzeCase, DEFAULT_SETTINGS, validatePipeline, type ValidPipeline } from '../src/engine/index.ts';
@@ -28,6 +28,13 @@ if (which === 'eight') {
   let cost = 0;
   for (let r = 0; r < 2; r++) for (const c of cases) cost += analyzeCase(d, c, EXACT).cost;
   summary = `eight-step: 2 x ${cases.length} cases exact, cost ${cost}`;
+} else if (which === 'eight-mc') {
+  // The same cases by Monte Carlo as a user picks it (default estimator and stop rule).
+  const d = await def('eight-step-agent');
+  const cases = loadDemo('eight-step-agent').cases;
+  let cost = 0;
+  for (let r = 0; r < 2; r++) for (const c of cases) cost += analyzeCase(d, c, { ...EXACT, method: 'mc' }).cost;
+  summary = `eight-step: 2 x ${cases.length} cases Monte Carlo, cost ${cost}`;
 } else if (which === 'rag') {
   const d = await def('stochastic-rag');
   const cases = loadDemo('stochastic-rag').cases;
@@ -48,7 +55,7 @@ if (which === 'eight') {
   }
   summary = `crn: 25 cases, 4 replicates, cost ${cost}`;
 } else {
-  throw new Error(`unknown workload ${which} (eight, rag, crn)`);
+  throw new Error(`unknown workload ${which} (eight, eight-mc, rag, crn)`);
 }
 const cpu = process.cpuUsage(cpu0);
 process.stdout.write(`${summary}\n  wall ${(performance.now() - t0).toFixed(0)} ms, cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms\n`);

@@ -40,6 +40,9 @@ test('model steps with no endpoint wait under one notice, a blocked port is name
     await expect(notice).toContainText('12 of 12 cases wait for a model endpoint', { timeout: 30_000 });
     await expect(notice).toContainText('set the Base URL in Settings › Model');
     await expect(notice).toContainText('open a session file or report that carries the responses');
+    // With no URL typed, the notice says so (not "the endpoint at  does not answer").
+    await expect(notice.getByTestId('endpoint-unset')).toHaveText('No base URL is set.');
+    await expect(notice.getByTestId('endpoint-unanswered')).toHaveCount(0);
     // The Batch view says why it is empty instead of "Waiting for the first results" (nothing runs).
     await expect(page.getByTestId('batch-waiting-endpoint')).toHaveText('No case analysed yet: they wait for a model endpoint (see the notice above).');
     await expect(page.getByText('Waiting for the first results…')).toHaveCount(0);
@@ -212,5 +215,25 @@ test('a run blamed with no endpoint waits under the notice, and is blamed once t
     await expect(players.first()).toContainText('Researcher');
   } finally {
     await endpoint.close();
+  }
+});
+
+test('an endpoint whose model list answers 404 (a proxy) is used: its chat requests decide', async ({ page }) => {
+  const proxy = await startFakeEndpoint({ listsModels: false });
+  try {
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'ask-or-not.pipeline.js', content: ASK_OR_NOT, type: 'text/javascript' }]);
+    const notice = page.getByTestId('endpoint-wait');
+    await expect(notice).toContainText('1 of 2 cases wait for a model endpoint', { timeout: 30_000 });
+    await page.getByLabel('Base URL').fill(proxy.url);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    await expect(page.getByTestId('model-connection-status')).toContainText(`Connected to ${proxy.url}: it lists no models`);
+    await waitForDone(page);
+    await expect(notice).toHaveCount(0);
+    await page.getByRole('tab', { name: /^Cases/ }).click();
+    await expect(page.getByTestId('case-error')).toHaveCount(0);
+    expect(proxy.requests.length).toBeGreaterThan(0);
+  } finally {
+    await proxy.close();
   }
 });

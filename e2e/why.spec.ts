@@ -109,3 +109,30 @@ test('a run can be cancelled: no request is sent after it', async ({ page }) => 
     await endpoint.close();
   }
 });
+
+test('the Endpoint field is the one used after a change, and the Model panel\'s ask-before threshold holds the reruns until sent', async ({ page }) => {
+  const before = await startFakeEndpoint({ answer: scriptedInboxModel(), latencyMs: 400 });
+  const after = await startFakeEndpoint({ answer: scriptedInboxModel() });
+  try {
+    // The Model panel's threshold, as saved on an earlier visit: ask before more than 5 requests.
+    await page.addInitScript(() => localStorage.setItem('agentblame.model-connection', JSON.stringify({ askAbove: 5 })));
+    const detail = await openCall(page);
+    await detail.getByLabel('Endpoint').fill(before.url);
+    await detail.getByRole('button', { name: 'Run why' }).click();
+    await expect.poll(() => before.requests.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await detail.getByRole('button', { name: 'Cancel', exact: true }).click();
+    const sentBefore = before.requests.length;
+    // A new URL in the field is the one the next run sends to (the page used the old one until a reload).
+    await detail.getByLabel('Endpoint').fill(after.url);
+    await detail.getByRole('button', { name: 'Run why' }).click();
+    const ask = detail.getByRole('alertdialog');
+    await expect(ask).toContainText('Paused before sending more than 5 requests', { timeout: 30_000 });
+    expect(after.requests).toHaveLength(5);
+    await ask.getByRole('button', { name: 'Send them' }).click();
+    await expect(detail.locator('.headline')).toContainText('forward this invoice', { timeout: 60_000 });
+    expect(before.requests).toHaveLength(sentBefore);
+  } finally {
+    await before.close();
+    await after.close();
+  }
+});

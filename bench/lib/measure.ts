@@ -1,9 +1,10 @@
 /** Wall and CPU time of repeated runs, summarised by the median (robust on a shared machine). */
+import { treeCpuMs } from './tree-cpu.ts';
 
 export interface Timing {
   /** Median wall time over the timed runs, in ms. */
   wallMs: number;
-  /** Median process CPU time (user + system, all threads of this process), in ms. */
+  /** Median CPU time (user + system) of this process's threads and its child processes (the pool's workers), in ms. */
   cpuMs: number;
   /** Every timed run's wall time, in ms, in run order. */
   wallRunsMs: number[];
@@ -30,25 +31,23 @@ export async function timeRuns<T>(runs: number, warmup: number, fn: () => T | Pr
   const cpus: number[] = [];
   let result!: T;
   for (let i = 0; i < warmup; i++) {
-    const cpu0 = process.cpuUsage();
+    const cpu0 = treeCpuMs();
     const t0 = performance.now();
     result = await fn();
     const wall = performance.now() - t0;
     if (wall > LONG_RUN_MS) {
       // A run this long is its own warm-up (JIT time is negligible against it): count it.
       walls.push(wall);
-      const cpu = process.cpuUsage(cpu0);
-      cpus.push((cpu.user + cpu.system) / 1000);
+      cpus.push(treeCpuMs() - cpu0);
       break;
     }
   }
   while (walls.length < runs) {
-    const cpu0 = process.cpuUsage();
+    const cpu0 = treeCpuMs();
     const t0 = performance.now();
     result = await fn();
     walls.push(performance.now() - t0);
-    const cpu = process.cpuUsage(cpu0);
-    cpus.push((cpu.user + cpu.system) / 1000);
+    cpus.push(treeCpuMs() - cpu0);
   }
   return { timing: { wallMs: median(walls), cpuMs: median(cpus), wallRunsMs: walls }, result };
 }

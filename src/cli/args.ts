@@ -1,12 +1,14 @@
 import type { CommandModelFlags } from '../model/index.node.ts';
 import type { AnalysisSettings, BatchBound } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
-import { ESTIMATOR_NAMES } from '../engine/shapley/registry.ts';
-import { BATCH_BOUNDS, METHODS, MODES, RADII, STOP_RULES } from '../engine/setting-choices.ts';
+import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
+import { labelProblem, tagsProblem } from '../session/study-meta.ts';
+import { expectTimestamp } from '../session/validate-fields.ts';
 import { finishRepairFlags, takeRepairFlag, type RepairCliOptions } from './repair-args.ts';
 import { addModelParam } from './model-param.ts';
 import { takeSettingFlag } from './setting-flags.ts';
+import { DEFAULT_GATE_THRESHOLD } from '../engine/regression/verdict.ts';
 
 // Kept in a file of its own so the flag groups' parsers (repair-args, replay-args) need not import this one.
 import { UsageError } from './usage-error.ts';
@@ -39,23 +41,27 @@ export interface CliOptions {
   model: ModelOptions;
   /** Minimal repairs, training pairs and the credit audit (repair-args.ts). */
   repair: RepairCliOptions;
+  /** --against EARLIER: the regression game of FILE's definition against this earlier version (docs/ci.md). */
+  against?: string;
+  /** --cases FILE.json: the cases to analyse, instead of the definition's or trace's own. */
+  cases?: string;
+  /** --gate: exit 1 on a regression (with --against or --compare, docs/ci.md). */
+  gate: boolean;
+  /** --gate-threshold T: a step's mean blame must rise by more than T (its interval above T) to fail the gate. */
+  gateThreshold: number;
+  /** --summary FILE: the verdict and table as GitHub-flavoured markdown. */
+  summary?: string;
+  /** --junit FILE: the verdict as a JUnit XML report. */
+  junit?: string;
   /** --replay and its flags (src/cli/replay-args.ts), when given. */
   replay?: import('./replay-options.ts').ReplayCliOptions;
+  /** --recorded-at, --pipeline-version, --tag: the study's metadata in a saved session (docs/trends.md). */
+  meta: { recordedAt?: string; pipelineVersion?: string; tags: string[] };
 }
 
 /** The model flags (`--model-url`, `--api-key-env`, `--concurrency`, `--cache`, `--offline`, `--timeout-request`): the model host reads them as they are. */
 export type ModelOptions = CommandModelFlags;
 
-export const USAGE = `usage: npm run --silent blame -- FILE [--pipeline FILE.js] [--method ${METHODS.join('|')}] [--mode ${MODES.join('|')}]
-       [--worlds N] [--delta D] [--stop ${STOP_RULES.join('|')}] [--width W] [--tie-tolerance T] [--budget C] [--seed S]
-       [--timeout S] [--estimator ${ESTIMATOR_NAMES.join('|')}] [--radius ${RADII.join('|')}] [--max-permutations N] [--fix STEP=FIX]...
-       [--batch-bound ${BATCH_BOUNDS.join('|')}] [--batch-stop] [--interactions] [--workers N] [--html FILE] [--json]
-       [--model-url URL] [--model [ALIAS=]ID]... [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
-       [--timeout-request S] [--model-param ALIAS.KEY=VALUE]...
-       [--shard I/K] [--save FILE.agentblame-session.json] [--compare EARLIER-SESSION.json]
-       [--repairs] [--success V] [--repair-size K] [--pairs FILE.jsonl] [--audit CREDIT.json] [--judge-credit RUBRIC] [--save-credit FILE]
-   or: npm run --silent blame -- SESSION.json [MORE-SESSIONS.json...] [--allow-partial] [--save FILE] [--json|--html FILE]
-       [--cache FILE]... [--keep-responses]`;
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
@@ -68,7 +74,10 @@ function num(flag: string, value: string, check: (x: number) => boolean, what: s
   return x;
 }
 
-/** Parse the command's arguments (after `--`). */
+/**
+ * Parse blame's arguments: positionals and `--flag value` pairs, as readCommandLine (command-line.ts)
+ * hands them over after checking each flag against the table (flags.ts). Here: what each flag does.
+ */
 export function parseArgs(argv: readonly string[]): CliOptions {
   const settings: AnalysisSettings = { ...DEFAULT_SETTINGS };
   const fixChoice: Record<string, string> = Object.create(null); // keyed by step names, which may be `__proto__`
@@ -77,7 +86,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const modelParams: Record<string, Record<string, unknown>> = {};
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
   const repair: RepairCliOptions = { repairs: false };
-  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false };
+  const meta: CliOptions['meta'] = { tags: [] };
+  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair' | 'meta'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false, gate: false, gateThreshold: DEFAULT_GATE_THRESHOLD };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -109,6 +119,24 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         break;
       case '--compare':
         opts.compare = value();
+        break;
+      case '--against':
+        opts.against = value();
+        break;
+      case '--cases':
+        opts.cases = value();
+        break;
+      case '--gate':
+        opts.gate = true;
+        break;
+      case '--gate-threshold':
+        opts.gateThreshold = num(flag, value(), (x) => x >= 0, 'a number at least 0 (a rise of mean blame, in the metric\'s units)');
+        break;
+      case '--summary':
+        opts.summary = value();
+        break;
+      case '--junit':
+        opts.junit = value();
         break;
       case '--shard': {
         const v = value();
@@ -172,6 +200,25 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--model-param':
         addModelParam(modelParams, value());
         break;
+      case '--recorded-at': {
+        const v = value();
+        try {
+          meta.recordedAt = new Date(expectTimestamp(v, '')).toISOString();
+        } catch {
+          throw new UsageError(`--recorded-at: expected an ISO date-time such as 2026-03-02T09:00:00Z, got ${JSON.stringify(v)}`);
+        }
+        break;
+      }
+      case '--pipeline-version': {
+        const v = value();
+        const problem = labelProblem(v, 'version label');
+        if (problem) throw new UsageError(`--pipeline-version: ${problem}`);
+        meta.pipelineVersion = v;
+        break;
+      }
+      case '--tag':
+        meta.tags.push(value());
+        break;
       default:
         if (takeSettingFlag(settings, flag, value)) break;
         if (takeRepairFlag(repair, flag, value)) break;
@@ -188,6 +235,22 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (Object.keys(models).length) settings.models = models;
   if (Object.keys(modelParams).length) settings.modelParams = modelParams;
   if (model.offline && model.url !== undefined) throw new UsageError('--offline sends no requests: leave out --model-url, or drop --offline');
+  checkGateFlags(opts, given);
   finishRepairFlags(repair, settings);
-  return { ...opts, file: opts.file, settings, given, model, repair };
+  const tagProblem = tagsProblem(meta.tags);
+  if (tagProblem) throw new UsageError(`--tag ${JSON.stringify(meta.tags[Math.min(tagProblem.index, meta.tags.length - 1)])}: ${tagProblem.problem}`);
+  return { ...opts, file: opts.file, settings, given, model, repair, meta };
+}
+
+/** The regression flags (docs/ci.md) need something to compare with, and --against analyses one study. */
+function checkGateFlags(opts: { against?: string; compare?: string; shard?: Shard; cases?: string; files: string[] }, given: ReadonlySet<string>): void {
+  const verdictFlag = ['--gate', '--gate-threshold', '--summary', '--junit'].find((f) => given.has(f));
+  if (verdictFlag && opts.against === undefined && opts.compare === undefined) throw new UsageError(`${verdictFlag} judges a change: give --against EARLIER.pipeline.js (the regression game) or --compare EARLIER-SESSION.json`);
+  if (opts.against === undefined) return;
+  if (opts.compare !== undefined) throw new UsageError('--against and --compare are two ways to judge a change: give one of them');
+  if (opts.shard) throw new UsageError('--against runs the regression game and its reverse on the same cases: it cannot be sharded yet (shard with --save and gate with --compare, docs/ci.md)');
+  if (opts.files.length > 1) throw new UsageError('--against takes one later version (a definition, trace or session file), not several');
+  for (const flag of ['--fix', '--batch-stop', '--repairs', '--audit', '--pairs']) {
+    if (given.has(flag)) throw new UsageError(`${flag} does not apply to the regression game (each step's one fix is its earlier version)`);
+  }
 }

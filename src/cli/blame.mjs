@@ -2,6 +2,7 @@
 // Entry of `npm run blame`. Runs the command from a cached esbuild bundle (fast start), or
 // through tsx when esbuild is missing, and exits with the command's status.
 import { bundledEntry, projectRootFrom } from '../pool/node/bundle-cache.mjs';
+import { runCommand } from './run-command.mjs';
 
 async function load() {
   const url = bundledEntry(projectRootFrom(import.meta.url), 'src/cli/main.ts', 'blame-cli');
@@ -11,12 +12,4 @@ async function load() {
   return import('./main.ts');
 }
 
-try {
-  const { main } = await load();
-  process.exitCode = await main(process.argv.slice(2));
-} catch (e) {
-  // Escape control characters: the text may quote names from the user's files.
-  const text = String(e && e.stack ? e.stack : e).replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
-  process.stderr.write(`blame: internal error: ${text}\n`);
-  process.exitCode = 3;
-}
+await runCommand(async () => (await load()).main(process.argv.slice(2)));

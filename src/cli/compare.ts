@@ -24,7 +24,8 @@ export function compareWithSession(earlier: Session, after: { results: readonly 
 const f3 = (x: number | null): string => (x === null || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));
 const pp = (x: number | null): string => (x === null ? '-' : `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} pp`);
 
-function table(header: string[], rows: string[][]): string {
+/** Columns padded to their widest cell: the first left-aligned, the others right-aligned. */
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
   const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
   return [line(header), ...rows.map(line)].join('\n');

@@ -9,13 +9,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { printable } from './printable.ts';
+import { usageOf } from './help.ts';
 import { readRunFiles, RunFileError, skippedText, type SkippedFile } from './run-files.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
 import { inspectFiles, runText, randomBaseline, scoreHeuristics, scorePredictions, type ScoreSummary, type RecordedRun } from '../runs/index.ts';
 
-export const INSPECT_USAGE = `usage: npm run --silent blame -- FILE|FOLDER... --inspect [--json]
-       npm run --silent blame -- FILE|FOLDER... --score PREDICTIONS.json [--json]`;
+export const INSPECT_USAGE = usageOf('inspect');
 
 export class InspectInputError extends Error {
   /** A command-line mistake (the usage is shown after it), rather than a bad input file. */
@@ -35,7 +35,7 @@ export function wantsInspect(argv: readonly string[]): boolean {
   return argv.some((a) => a === '--inspect' || a === '--score' || a.startsWith('--score='));
 }
 
-function parseInspectArgs(argv: readonly string[]): InspectOptions {
+export function parseInspectArgs(argv: readonly string[]): InspectOptions {
   const opts: InspectOptions = { paths: [], json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];

@@ -3,9 +3,9 @@
  * print per-case and batch blame, as tables or as one JSON object on stdout.
  * Exit status: 0 done; 1 some case could not be analysed (its `error` says why); 2 bad input.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { writeWhole } from './write-whole.ts';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
 import type { TableGame } from '../engine/table-game.ts';
@@ -20,14 +20,18 @@ import { mergeStudySessions, StudyMergeError } from '../session/merge-study.ts';
 import { shardOf } from '../session/shard.ts';
 import { studyFingerprint } from '../session/study-fingerprint.ts';
 import { recomputedBatch } from '../session/stored-batch.ts';
-import type { Session, StudyMark } from '../session/types.ts';
+import type { Session, StudyMark, StudyMeta } from '../session/types.ts';
+import { studyMetaOf } from '../session/study-meta.ts';
 import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
 import { printable } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
 import { resultKeeper } from './printed-result.ts';
-import { parseArgs, UsageError, USAGE, type CliOptions } from './args.ts';
+import { parseArgs, UsageError, type CliOptions } from './args.ts';
+import { readCommandLine, type CommandLine } from './command-line.ts';
+import { helpText, usageOf } from './help.ts';
+import { projectRootFrom } from '../pool/node/bundle-cache.mjs';
 import { formatBatch, formatCase } from './tables.ts';
 import { jsonReport } from './json-output.ts';
 import { compareWithSession, formatComparison, type NamedComparison } from './compare.ts';
@@ -70,8 +74,12 @@ interface Analysis {
   steps?: { name: string; inputs: string[] }[];
   /** --replay: the per-case replay blocks and the lines printed after the tables. */
   replay?: import('./replay-command.ts').ReplayExtras;
+  /** --replay: when the runs were recorded (their earliest step start), for the session's metadata. */
+  recordedAt?: string;
   /** --replay --contrast: the single-step contrast, kept in a saved session and the report. */
   contrast?: import('../session/types.ts').SessionContrast;
+  /** --against: the regression game's plan and what its results say (docs/ci.md). */
+  regression?: import('./regression-command.ts').RegressionExtras;
 }
 
 /** Options that only make sense when steps are replayed, refused for game files. */
@@ -257,9 +265,15 @@ async function analyzeGames(games: TableGame[], opts: CliOptions): Promise<Analy
 
 async function analyze(opts: CliOptions): Promise<Analysis> {
   if (opts.replay) {
+    if (opts.against !== undefined) throw new InputError('--replay and --against are separate commands: give one of them');
     const { runReplay } = await import('./replay-command.ts');
     return runReplay(opts, opts.replay, analyzeSource, (message) => new InputError(message));
   }
+  if (opts.against !== undefined) {
+    const { runRegression } = await import('./regression-command.ts');
+    return runRegression({ ...opts, against: opts.against }, analyzeSource, (message) => new InputError(message));
+  }
+  const givenCases = opts.cases === undefined ? undefined : (await import('./regression-command.ts')).readCasesFile(opts.cases, (message) => new InputError(message));
   const texts = opts.files.map((file) => readText(file, 'input file'));
   if (texts.length > 1) return analyzeSessions(opts, readSessionsToMerge(opts, texts));
   const input = readInput(opts.file, texts[0]);
@@ -269,23 +283,29 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
       const source = pipelineText ?? input.trace.pipeline?.source;
       if (source === undefined) throw new InputError(`"${opts.file}" carries no pipeline definition: pass one with --pipeline FILE.js`);
       const sourceName = opts.pipeline !== undefined ? basename(opts.pipeline) : `${basename(opts.file)} (embedded pipeline)`;
-      return analyzeSource(source, sourceName, input.trace.cases, opts);
+      return analyzeSource(source, sourceName, givenCases ?? input.trace.cases, opts);
     }
     case 'pipeline':
-      return analyzeSource(input.source, basename(opts.file), undefined, opts);
+      return analyzeSource(input.source, basename(opts.file), givenCases, opts);
     case 'runs':
     case 'predictions':
       throw new InputError(`"${opts.file}" holds ${input.kind === 'runs' ? `recorded runs (${input.runs.format})` : 'attribution predictions'}: ${input.kind === 'runs' ? 'blame them with --replay (docs/replay.md), or ' : ''}open it with --inspect (and score with --score FILE)`);
     case 'game':
+      if (givenCases) throw new InputError('--cases gives the cases of a pipeline definition: a game file holds its values already');
       return analyzeGames(input.game.games, opts);
     case 'session':
+      if (givenCases) throw new InputError('--cases gives the cases of a pipeline definition: a session file keeps its own (re-run it with other settings, or give its definition and --cases)');
       return analyzeSessions(opts, [{ file: opts.file, session: input.session }]);
   }
 }
 
 /** The session of an analysis: a stored one keeps its identity; a new one is named after its pipeline or file. */
 function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
-  if (a.stored) return a.stored;
+  if (a.stored) {
+    // A stored study keeps its metadata; the flags given change what they name.
+    const given = opts.meta.recordedAt !== undefined || opts.meta.pipelineVersion !== undefined || opts.meta.tags.length > 0;
+    return given ? { ...a.stored, meta: studyMetaWithFlags(studyMetaOf(a.stored), opts.meta) } : a.stored;
+  }
   const now = new Date().toISOString();
   const study: StudyMark = {
     fingerprint: studyFingerprint({ pipeline: a.pipeline, cases: a.cases, ...(a.games && { games: toSessionGames(a.games) }), settings: a.settings }),
@@ -310,7 +330,30 @@ function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
     study,
     ...(a.modelCache && { modelCache: a.modelCache }),
     ...(a.contrast && { contrast: a.contrast }),
+    meta: studyMetaWithFlags(newStudyMeta(opts, a, now), opts.meta),
   });
+}
+
+/**
+ * When a new study's cases were recorded: --recorded-at when given, else the recorded runs' own
+ * earliest time (--replay), else the input file's date, else now (docs/trends.md).
+ */
+function newStudyMeta(opts: CliOptions, a: Analysis, now: string): StudyMeta {
+  if (a.recordedAt !== undefined) return { version: 1, recordedAt: a.recordedAt, recordedFrom: 'runs', tags: [] };
+  try {
+    return { version: 1, recordedAt: statSync(opts.file).mtime.toISOString(), recordedFrom: 'file', tags: [] };
+  } catch {
+    return { version: 1, recordedAt: now, recordedFrom: 'created', tags: [] };
+  }
+}
+
+function studyMetaWithFlags(meta: StudyMeta, flags: CliOptions['meta']): StudyMeta {
+  return {
+    ...meta,
+    ...(flags.recordedAt !== undefined && { recordedAt: flags.recordedAt, recordedFrom: 'given' as const }),
+    ...(flags.pipelineVersion !== undefined && { pipelineVersion: flags.pipelineVersion }),
+    ...(flags.tags.length > 0 && { tags: [...flags.tags] }),
+  };
 }
 
 /**
@@ -326,11 +369,36 @@ async function writeHtml(path: string, session: Session, a: Analysis, compared?:
   writeOutput(path, 'report', renderReport(session, { fixes: a.fixes, ...(compared && { comparison: compared }), ...(repaired?.audit && { audit: repaired.audit }) }));
 }
 
-/** --compare FILE: the analysis beside an earlier session file's (or report's) results. */
-function compareWithFile(file: string, a: Analysis): NamedComparison {
+/** --compare FILE: the analysis beside an earlier session file's (or report's) results, and those results. */
+function compareWithFile(file: string, a: Analysis): NamedComparison & { earlier: CaseResult[] } {
   const text = readText(file, 'session to compare with');
   if (!sessionImporter.sniff(text)) throw new InputError(`--compare "${file}": expected a session file or an exported report (what --save or the workbench writes)`);
-  return compareWithSession(readSession(file, text), { results: a.results, batch: a.batch, delta: a.settings.delta });
+  const earlier = readSession(file, text);
+  return { ...compareWithSession(earlier, { results: a.results, batch: a.batch, delta: a.settings.delta }), earlier: earlier.results };
+}
+
+/** The regression verdict (docs/ci.md) when --against or --compare judged a change; null otherwise. */
+async function judgeChange(opts: CliOptions, a: Analysis, compared: (NamedComparison & { earlier: CaseResult[] }) | undefined) {
+  const { againstVerdict, compareVerdict } = await import('./gate-output.ts');
+  if (a.regression) return againstVerdict(a.regression, opts.gateThreshold);
+  if (compared) return compareVerdict(compared.earlier, a.results, compared.against, compared.comparison, opts.gateThreshold);
+  return null;
+}
+
+/** --summary and --junit, and the summary appended to $GITHUB_STEP_SUMMARY when that is set. */
+async function writeGateFiles(opts: CliOptions, gate: import('./gate-output.ts').JudgedGate): Promise<void> {
+  const { markdownSummary, junitReport } = await import('./gate-output.ts');
+  const markdown = markdownSummary(gate);
+  if (opts.summary !== undefined) writeOutput(opts.summary, 'summary', markdown);
+  if (opts.junit !== undefined) writeOutput(opts.junit, 'JUnit report', junitReport(gate));
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  if (opts.summary !== undefined && stepSummary) {
+    try {
+      appendFileSync(stepSummary, markdown);
+    } catch (e) {
+      throw new InputError(`cannot append the summary to $GITHUB_STEP_SUMMARY ("${stepSummary}"): ${(e as Error).message}`);
+    }
+  }
 }
 
 /** The first number of the batch summary that is not finite (JSON would print it as null), or null. */
@@ -343,52 +411,74 @@ function batchOverflow(batch: BatchResult): string | null {
   return null;
 }
 
+/** The version of the package (its package.json, found by name from here, also inside a bundle). */
+function version(): string {
+  return (JSON.parse(readFileSync(join(projectRootFrom(import.meta.url), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * The command: reads the command line once against the flag table (command-line.ts), then runs the
+ * one command it names. Returns the exit status.
+ */
 export async function main(argv: readonly string[]): Promise<number> {
-  // A replay of recorded runs (docs/replay.md) takes its own flags out first.
-  const { takeReplayArgs, REPLAY_USAGE } = await import('./replay-args.ts');
-  let replay: ReturnType<typeof takeReplayArgs> = null;
+  let line: CommandLine;
   try {
-    replay = takeReplayArgs(argv);
+    line = readCommandLine(argv);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`blame: ${printable(e.message)}\n${REPLAY_USAGE}\n`);
+      process.stderr.write(`blame: ${printable(e.message)}\nusage: agentblame COMMAND ... (agentblame --help: every command and flag, with its default)\n`);
       return 2;
     }
     throw e;
   }
-  if (replay) argv = replay.rest;
-  // --inspect, --why and --check are commands of their own: beside --replay, one would be dropped in silence.
-  const other = replay ? argv.find((a) => ['--inspect', '--why', '--check'].includes(a.split('=')[0])) : undefined;
-  if (other) {
-    process.stderr.write(`blame: --replay and ${other.split('=')[0]} are separate commands: give one of them\n`);
-    return 2;
+  if (line.kind === 'version') {
+    process.stdout.write(`agentblame ${version()}\n`);
+    return 0;
   }
-  // Recorded runs (docs/recorded-runs.md) have their own small command line.
-  const { wantsInspect, inspectMain } = await import('./inspect.ts');
-  if (wantsInspect(argv)) return inspectMain(argv);
-  // Why this decision, and its checks (docs/why.md), have their own command line too.
-  const { wantsWhy, whyMain } = await import('./why-command.ts');
-  if (wantsWhy(argv)) return whyMain(argv);
+  if (line.kind === 'help') {
+    process.stdout.write(`${helpText(line.topic, version())}\n`);
+    return 0;
+  }
+  // Recorded runs (docs/recorded-runs.md), why this decision and its checks (docs/why.md): commands of their own.
+  if (line.command === 'inspect') {
+    const { inspectMain } = await import('./inspect.ts');
+    return inspectMain(line.argv);
+  }
+  // Trends over saved sessions (docs/trends.md).
+  if (line.command === 'trend') {
+    const { trendMain } = await import('./trend-command.ts');
+    return trendMain(line.argv);
+  }
+  if (line.command === 'why' || line.command === 'check') {
+    const { whyMain } = await import('./why-command.ts');
+    return whyMain(line.argv);
+  }
   let opts: CliOptions;
+  const usage = usageOf(line.command);
   try {
-    opts = parseArgs(argv);
+    // A replay of recorded runs (docs/replay.md) takes its own flags out first.
+    const replay = line.command === 'replay' ? (await import('./replay-args.ts')).takeReplayArgs(line.argv) : null;
+    opts = parseArgs(replay ? replay.rest : line.argv);
     if (replay) opts.replay = replay.options;
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`blame: ${printable(e.message)}\n${USAGE}\n${REPLAY_USAGE}\n`);
+      process.stderr.write(`blame: ${printable(e.message)}\n${usage}\n`);
       return 2;
     }
     throw e;
   }
   let a: Analysis;
-  let compared: NamedComparison | undefined;
+  let compared: (NamedComparison & { earlier: CaseResult[] }) | undefined;
   let repaired: RepairOutcome;
+  let gate: import('./gate-output.ts').JudgedGate | null = null;
   try {
     a = await analyze(opts);
     repaired = await afterAnalysis(opts.repair, a, opts.model);
     // Repairs read off a stored session's tables belong in what is saved or reported from it.
     if (a.stored && opts.repair.repairs) a.stored = { ...a.stored, results: a.results };
     if (opts.compare !== undefined) compared = compareWithFile(opts.compare, a);
+    gate = await judgeChange(opts, a, compared);
+    if (gate) await writeGateFiles(opts, gate);
     // Session files printed or merged (nothing re-run): --cache files are merged into the first.
     // The sessions' own responses are not: they stay with their session (a file is not trusted).
     // --keep-responses adds them on purpose.
@@ -423,18 +513,25 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`blame: the batch summary overflows (${printable(overflow)}): keep costs and metric values well within ±1e300\n`);
     return 2;
   }
+  const { regressionJson, gateJson, terminalVerdict, formatRegression } = await import('./gate-output.ts');
   if (opts.json) {
-    process.stdout.write(jsonReport(a.results, batchWithConsensus(a.batch, repaired), { ...(compared && { compare: compared }), ...repairJson(repaired), ...a.replay?.json }, a.replay?.caseFields) + '\n');
+    const comparedJson = compared && { against: compared.against, comparison: compared.comparison };
+    process.stdout.write(jsonReport(a.results, batchWithConsensus(a.batch, repaired), { ...(comparedJson && { compare: comparedJson }), ...repairJson(repaired), ...a.replay?.json, ...(a.regression && { regression: regressionJson(a.regression) }), ...(gate && { gate: gateJson(gate) }) }, a.replay?.caseFields) + '\n');
   } else {
-    const out = a.results.filter((r) => r.failed || r.error).map(formatCase);
+    // The verdict comes first, so a CI log shows it at the top.
+    const out = gate && opts.gate ? [terminalVerdict(gate)] : [];
+    out.push(...a.results.filter((r) => r.failed || r.error).map(formatCase));
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
     if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
     out.push(formatBatch(a.batch, a.results.length));
     if (compared) out.push(formatComparison(compared));
+    if (a.regression) out.push(formatRegression(a.regression));
+    if (gate && !opts.gate) out.push(terminalVerdict(gate));
     const repairText = formatRepairOutcome(repaired);
     if (repairText) out.push(repairText);
     if (a.replay) out.push(...a.replay.text);
     process.stdout.write(out.join('\n\n') + '\n');
   }
+  if (opts.gate && gate?.verdict.regression) return 1;
   return a.results.some((r) => r.error) ? 1 : 0;
 }

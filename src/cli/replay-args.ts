@@ -7,26 +7,19 @@
 import { PLAYERS_KINDS, type PlayersKind } from '../replay/index.ts';
 import { UsageError } from './usage-error.ts';
 import type { ReplayCliOptions } from './replay-options.ts';
+import { flagsOf } from './flags.ts';
 
 export type { ReplayCliOptions };
 
-export const REPLAY_USAGE = `   or: npm run --silent blame -- RUN_FILE|FOLDER... --replay [--run ID]... [--players steps|turns|agents]
-       [--fix TURN=KIND[:ARG]]... [--expect TEXT|/REGEX/ | --judge RUBRIC | --metric FILE.js] [--tools FILE.js]
-       [--contrast N] [--emit-definition FILE.js] [--score [PREDICTIONS.json]] (and the model, method, cache, shard, save, html, json flags)`;
+/** The replay's own flags that take a value (from the flag table); the rest of the line is blame's. */
+const VALUED: ReadonlySet<string> = new Set([...flagsOf('replay').values()].filter((f) => f.group === 'replay' && (f.kind === 'value' || f.kind === 'list')).map((f) => f.name));
 
-/** Flags no other command takes (--run and --fix are --why's and the pipeline's too). */
-const REPLAY_ONLY = new Set(['--players', '--expect', '--judge', '--metric', '--tools', '--contrast', '--emit-definition']);
-
-const VALUED = new Set(['--run', '--players', '--fix', '--expect', '--judge', '--metric', '--tools', '--contrast', '--emit-definition']);
-
-/** The replay options and the rest of the command line, or null when `--replay` is not given. Throws UsageError. */
+/**
+ * The replay options and the rest of the command line (for blame's parser), or null when `--replay`
+ * is not given. The line was checked against the flag table (command-line.ts). Throws UsageError.
+ */
 export function takeReplayArgs(argv: readonly string[]): { options: ReplayCliOptions; rest: string[] } | null {
-  if (!argv.includes('--replay')) {
-    // Without --replay these would be "unknown option", though the usage lists them.
-    const stray = argv.map((a) => a.split('=')[0]).find((f) => REPLAY_ONLY.has(f));
-    if (stray) throw new UsageError(`${stray} needs --replay (blame recorded runs by replaying them: docs/replay.md)`);
-    return null;
-  }
+  if (!argv.includes('--replay')) return null;
   const options: ReplayCliOptions = { runs: [], players: 'steps', fixes: [] };
   const rest: string[] = [];
   const once = new Set<string>();

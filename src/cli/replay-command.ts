@@ -4,6 +4,7 @@
  * `replay` block to the JSON, a turn table to the text, the single-step contrast (`--contrast`)
  * and, for labelled runs, the replay's picks scored beside the heuristics (`--score`).
  */
+import { recordedAtOfRuns } from '../session/study-meta.ts';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
@@ -271,7 +272,7 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
   replay: ReplayCliOptions,
   analyzeSource: (source: string, sourceName: string, cases: CaseDef[], opts: CliOptions) => Promise<A>,
   fail: Fail,
-): Promise<A & { replay: ReplayExtras; contrast?: SessionContrast }> {
+): Promise<A & { replay: ReplayExtras; contrast?: SessionContrast; recordedAt?: string }> {
   const { def, runs } = replayDefinition(opts, replay, fail);
   const analysis = await analyzeSource(def.source, generatedName(def), def.cases, opts);
   const extras = replayExtras(def, analysis.results, replay.players);
@@ -311,5 +312,7 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
     extras.json.replayScore = scored.json;
     extras.text.push(scored.text);
   }
-  return { ...analysis, replay: extras, ...(contrast && { contrast }) };
+  // When the runs were recorded (their earliest step start), for the saved session's trends.
+  const recordedAt = recordedAtOfRuns(runs);
+  return { ...analysis, replay: extras, ...(contrast && { contrast }), ...(recordedAt !== undefined && { recordedAt }) };
 }

@@ -4,7 +4,8 @@ import { BATCH_BOUNDS, METHODS, MODE_CHOICES, MODES, RADII, RADIUS_CHOICES, STOP
 import { renderHeader } from '../report/sections/header.ts';
 import { validateSettings } from '../session/validate-settings.ts';
 import { session } from '../session/testing/sample-session.ts';
-import { parseArgs, USAGE } from './args.ts';
+import { parseArgs } from './args.ts';
+import { helpText } from './help.ts';
 
 /** The one list of each setting's values is what the command, the session validator and the report go by. */
 describe('setting value lists', () => {
@@ -22,7 +23,7 @@ describe('setting value lists', () => {
         expect(parseArgs(['trace.json', flag, value, '--budget', '100']).settings[field]).toBe(value);
         expect(validateSettings({ ...DEFAULT_SETTINGS, budget: null, [field]: value }, '$.settings')[field]).toBe(value);
       }
-      expect(USAGE).toContain(`${flag} ${values.join('|')}`);
+      expect(helpText('blame', '0')).toContain(`${flag} ${values.join('|')}`);
       expect(() => parseArgs(['trace.json', flag, 'other'])).toThrow(`expected one of ${values.join(', ')}`);
       expect(() => validateSettings({ ...DEFAULT_SETTINGS, budget: null, [field]: 'other' }, '$.settings')).toThrow(`$.settings.${field}`);
     });

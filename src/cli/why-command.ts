@@ -8,21 +8,20 @@
  * Exit status: 0 done (a check that holds); 1 the check's bad call happened, or a rerun failed; 2 bad input.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { writeWhole } from './write-whole.ts';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelHost } from '../model/index.ts';
 import type { RecordedRun } from '../runs/index.ts';
-import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, rerunRequestOf, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
+import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, rerunRequestOf, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, missingPiece, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable } from './printable.ts';
+import { usageOf } from './help.ts';
 import { codeLiteral } from '../engine/safe-text.ts';
 
-export const WHY_USAGE = `usage: npm run --silent blame -- FILE --why last|tool:NAME|INDEX [--run ID] [--match REGEX] [--runs N] [--budget CALLS]
-       [--fill TEXT] [--seed S] [--dry] [--fixes] [--write-check FILE.json] [--write-test FILE] [--json]
-       [--tool-results tool|user] [--model-url URL] [--model ID] [--api-key-env NAME] [--concurrency N] [--cache FILE]... [--offline]
-   or: npm run --silent blame -- --check FILE.json [--runs N] [--json] [--tool-results tool|user] [--model-url URL] [--model ID] [--api-key-env NAME] [--cache FILE]...`;
+export const WHY_USAGE = `${usageOf('why')}\n${usageOf('check')}`;
 
 /** A rerun the model host could not get: one line on stderr, exit status 1 (the input was fine). */
 class WhyRunError extends Error {}
@@ -66,7 +65,7 @@ function whole(flag: string, value: string, min: number, max: number): number {
   return x;
 }
 
-function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
+export function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
   const o: WhyOptionsCli = { seed: 1, dry: false, fixes: false, json: false, model: { concurrency: 4, caches: [], offline: false } };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -295,7 +294,8 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     writeFileWhole(o.writeCheck, serializeCheck(check), 'check file');
     if (!fix) process.stderr.write(`blame: note: ${fixes ? 'no fix passed' : 'no fixes tried (--fixes)'}: the check holds the recorded context as it is, so it fails while the model still ${describePredicate(call.predicate)}\n`);
     if (o.writeTest !== undefined) {
-      const entry = process.argv[1] && /blame\.mjs$/.test(process.argv[1]) ? process.argv[1] : resolve('src/cli/blame.mjs');
+      // The launcher that runs us: npm run blame's blame.mjs, or the installed agentblame (its bin or bundle).
+      const entry = process.argv[1] && /(^|[\\/])(blame\.mjs|agentblame(\.mjs)?)$/.test(process.argv[1]) ? process.argv[1] : resolve('src/cli/blame.mjs');
       writeFileWhole(o.writeTest, checkTestSource(o.writeTest, o.writeCheck, entry, o.model.url, o.model.apiKeyEnv, describePredicate(call.predicate), o.toolResults), 'test file');
     }
   }
@@ -334,6 +334,11 @@ async function checkRun(o: WhyOptionsCli): Promise<number> {
   const step = run.steps[check.call.index];
   if (!step || step.id !== check.call.step || step.kind !== 'llm') throw new WhyInputError(`${checkPath}: call.index ${check.call.index} is not model step "${check.call.step}" of run "${run.id}" in "${tracePath}"`);
   if (callDigest(contextOf(step), recordedReply(step)) !== check.trace.digest) throw new WhyInputError(`${checkPath}: step ${check.call.index} of run "${run.id}" is not the call the check was written for (its context or answer differs from the digest)`);
+  // A removal naming a piece the context does not have would remove nothing and "pass".
+  (check.fix?.remove ?? []).forEach((path, i) => {
+    const missing = missingPiece(contextOf(step), path);
+    if (missing !== undefined) throw new WhyInputError(`${checkPath}: fix.remove[${i}]: names no piece of the call's context: ${missing}`);
+  });
   const model = o.model.id ?? check.model;
   const host = await modelHost(o, model, '--check');
   const rerunNotes: string[] = [];
@@ -354,6 +359,9 @@ async function checkRun(o: WhyOptionsCli): Promise<number> {
 }
 
 export async function whyMain(argv: readonly string[]): Promise<number> {
+  // --match and a check file's predicate.match run on the host: with V8's linear-time matcher
+  // (compileMatch), never backtracking for hours on an answer (docs/security.md).
+  setFlagsFromString('--enable-experimental-regexp-engine');
   try {
     const o = parseWhyArgs(argv);
     return o.check !== undefined ? await checkRun(o) : await whyRun(o);

@@ -224,6 +224,30 @@ describe('BatchStopper', () => {
     expect(wrong / runs).toBeLessThanOrEqual(0.1);
   });
 
+  it('anytime with eight steps and a tie at the top: the top-1 claim (tests at delta / (n - 1)) is made in <= delta of 200 planted streams', () => {
+    // a and b tie at 0.40 (six others at 0.05, uniform noise of width 0.4 around each), so every
+    // claim that one step is above all others is wrong. Only the pairs holding a true top step can
+    // make such a claim, so spending delta / 7 on each of the 28 pair tests keeps the error at delta.
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const centres = [0.4, 0.4, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05];
+    const byName = (xs: number[]) => Object.fromEntries(names.map((p, i) => [p, xs[i]]));
+    const zeros = byName(names.map(() => 0));
+    let claims = 0;
+    for (let seed = 1; seed <= 200; seed++) {
+      const rng = seededRng(1000 + seed);
+      const stopper = new BatchStopper({ delta: 0.1, bound: 'anytime' });
+      for (let k = 0; k < 1000; k++) {
+        const values = centres.map((c) => Math.max(0, c - 0.2 + 0.4 * rng()));
+        const r = testResult({ id: `c${k}`, players: names, method: 'exact', failed: true, vEmpty: 0, vAll: values.reduce((x, y) => x + y, 0), shapley: byName(values), fixAlone: zeros, leaveOneOut: zeros, lastTouch: null, cost: 1, evaluations: 256, permutations: 0, stopReason: 'exact', fixable: true });
+        if (stopper.push(r)) {
+          claims++;
+          break;
+        }
+      }
+    }
+    expect(claims / 200).toBeLessThanOrEqual(0.1);
+  });
+
   it('lets the normal rule stop only from NORMAL_STOP_MIN_CASES failures on, even with zero variance', () => {
     const identical = Array.from({ length: 100 }, (_, k) => failure(`c${k}`, [0.9, 0.05, 0.05]));
     const at = stopAt(identical, 'normal');

@@ -2,8 +2,7 @@ import type { BatchBound, BatchResult, BatchStep, CaseResult } from './types.ts'
 import { ownValue } from './named-record.ts';
 import { bernsteinRadius } from './stats/bernstein-radius.ts';
 import { BettingConfidenceSequence } from './stats/betting-cs.ts';
-import { PairedBettingTest } from './stats/paired-betting-test.ts';
-import { pairedTopSeparated, type PairTests } from './shapley/paired-stop.ts';
+import { pairedTopSeparated, pairTests, type PairTests } from './shapley/paired-stop.ts';
 import { CheckpointSchedule, checkpointDelta } from './stats/checkpoint-schedule.ts';
 import { normalQuantile } from './stats/normal-quantile.ts';
 import { RunningStats } from './stats/welford.ts';
@@ -173,7 +172,8 @@ export const NORMAL_STOP_MIN_CASES = 30;
  * Optional early stop for a stream of failing cases, fed in case order:
  * - `anytime`: after every analysed failure, stop once the leading step (by mean Shapley) is shown
  *   above every other on the paired per-case differences phi_top - phi_j (a sequential betting
- *   test per pair of steps at delta / (n(n-1)/2), Waudby-Smith & Ramdas 2023), valid under this
+ *   test per pair of steps at delta / (n - 1), Waudby-Smith & Ramdas 2023: only the n - 1 pairs
+ *   holding the true top step can make the claim wrong, see pairTests), valid under this
  *   data-dependent stop;
  * - `bernstein`: on the geometric checkpoint schedule, stop once the top step's Bernstein interval
  *   at delta_k = delta/(n k (k+1)) is disjoint from all others (valid, but much slower);
@@ -198,8 +198,7 @@ export class BatchStopper {
     if (this.stats.length === 0) {
       players.forEach(() => this.stats.push(new RunningStats()));
       if (this.opts.bound === 'anytime' && n > 1) {
-        const alpha = this.opts.delta / ((n * (n - 1)) / 2);
-        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) this.pairs.push({ i, j, test: new PairedBettingTest(alpha) });
+        this.pairs = pairTests(n, this.opts.delta, n - 1);
       }
     }
     const values = players.map((p) => ownValue(result.shapley, p) ?? 0);

@@ -3,41 +3,17 @@ import { aggregateBatch } from './batch.ts';
 import { testResult } from './testing/results.ts';
 import { computeTrends, parseTrendGrouping, trendDigest, type TrendDigest } from './trends.ts';
 import type { CaseResult } from './types.ts';
+import { blamedFailures, plantedDriftStudies, TREND_STEPS } from './testing/trend-results.ts';
 
-const STEPS = ['planner', 'retriever', 'writer'];
-
-/** n failures, each blamed wholly on one step: `counts[step]` of them on that step (the rest on writer). */
-function failures(prefix: string, n: number, counts: Record<string, number>): CaseResult[] {
-  const out: CaseResult[] = [];
-  const owners: string[] = [];
-  for (const [step, c] of Object.entries(counts)) for (let k = 0; k < c; k++) owners.push(step);
-  while (owners.length < n) owners.push('writer');
-  owners.forEach((owner, k) => {
-    const shapley = Object.fromEntries(STEPS.map((s) => [s, s === owner ? 1 : 0]));
-    out.push(testResult({ id: `${prefix}-${k}`, players: STEPS, shapley, fixAlone: shapley, vEmpty: 0, vAll: 1 }));
-  });
-  return out;
-}
+const STEPS = TREND_STEPS;
+const failures = blamedFailures;
 
 function study(id: string, recordedAt: string, results: CaseResult[], extra: Partial<{ pipelineVersion: string; tags: string[] }> = {}): TrendDigest {
   return trendDigest({ id, name: 'refund', recordedAt, pipelineVersion: extra.pipelineVersion ?? 'v1', tags: extra.tags ?? [] }, results);
 }
 
-/**
- * Ten weeks, two studies a week of 100 failures each: retriever's share moves from 20 % to 60 %,
- * planner's stays at 30 % exactly, writer takes the rest (shares add up to 1, so what retriever
- * gains writer loses: 50 % to 10 %).
- */
 function plantedDrift(): TrendDigest[] {
-  const out: TrendDigest[] = [];
-  for (let w = 0; w < 10; w++) {
-    const retriever = Math.round((0.2 + (0.4 * w) / 9) * 100);
-    for (const day of [0, 3]) {
-      const date = new Date(Date.UTC(2026, 0, 5 + 7 * w + day, 9)).toISOString(); // 2026-01-05 is a Monday
-      out.push(study(`w${w}d${day}`, date, failures(`w${w}d${day}`, 100, { retriever, planner: 30 })));
-    }
-  }
-  return out;
+  return plantedDriftStudies().map((s) => study(s.id, s.recordedAt, s.results));
 }
 
 describe('computeTrends: planted drift', () => {

@@ -47,6 +47,8 @@ export interface TrendDigest {
   resolved: number[];
   /** The metric's range, for the Bernstein and betting bounds (absent: [0, 1]). */
   range?: [number, number];
+  /** A shard's study and place (`--shard i/k`): the shards of one study are one study (`joinShardDigests`). */
+  shard?: { fingerprint: string; index: number; count: number };
 }
 
 export interface TrendStudyFacts {
@@ -58,6 +60,7 @@ export interface TrendStudyFacts {
   range?: readonly [number, number];
   /** A case fails below this (default 1); for results saved without `resolvedAlone`. */
   threshold?: number;
+  shard?: TrendDigest['shard'];
 }
 
 /** A study's digest from its case results. */
@@ -80,7 +83,48 @@ export function trendDigest(facts: TrendStudyFacts, results: readonly CaseResult
     shapley: steps.map((s) => analysed.map((r) => ownValue(r.shapley, s) ?? 0)),
     resolved: steps.map((s) => analysed.filter((r) => r.players.includes(s) && resolvesAlone(r, s, threshold)).length),
     ...(facts.range && { range: [facts.range[0], facts.range[1]] }),
+    ...(facts.shard && { shard: { ...facts.shard } }),
   };
+}
+
+/**
+ * The shards of one study (same fingerprint) as one digest, their failures in shard order,
+ * recorded when the earliest shard was, named by the first shard; other digests as they are. A
+ * shard given twice counts once (the first), so a folder holding a copy does not double it.
+ */
+export function joinShardDigests(digests: readonly TrendDigest[]): TrendDigest[] {
+  const out: TrendDigest[] = [];
+  const studies = new Map<string, Map<number, TrendDigest>>();
+  for (const d of digests) {
+    if (!d.shard) {
+      out.push(d);
+      continue;
+    }
+    let parts = studies.get(d.shard.fingerprint);
+    if (!parts) {
+      parts = new Map();
+      studies.set(d.shard.fingerprint, parts);
+    }
+    if (!parts.has(d.shard.index)) parts.set(d.shard.index, d);
+  }
+  for (const [fingerprint, parts] of studies) {
+    const shards = [...parts.values()].sort((a, b) => a.shard!.index - b.shard!.index);
+    const steps: string[] = [];
+    for (const d of shards) for (const s of d.steps) if (!steps.includes(s)) steps.push(s);
+    const first = shards[0];
+    const earliest = shards.reduce((a, b) => (Date.parse(b.recordedAt) < Date.parse(a.recordedAt) ? b : a));
+    out.push({
+      ...first,
+      recordedAt: earliest.recordedAt,
+      failures: shards.reduce((n, d) => n + d.failures, 0),
+      steps,
+      mass: shards.flatMap((d) => d.mass),
+      shapley: steps.map((s) => shards.flatMap((d) => (d.steps.includes(s) ? d.shapley[d.steps.indexOf(s)] : d.mass.map(() => 0)))),
+      resolved: steps.map((s) => shards.reduce((n, d) => n + (d.steps.includes(s) ? d.resolved[d.steps.indexOf(s)] : 0), 0)),
+      shard: { fingerprint, index: 0, count: first.shard!.count },
+    });
+  }
+  return out;
 }
 
 export type TrendGrouping = { by: 'day' | 'week' | 'month' | 'version' } | { by: 'tag'; key: string };

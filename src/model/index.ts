@@ -9,8 +9,8 @@
  */
 export { sendChat } from './connector.ts';
 export { ModelEndpointError } from './endpoint-error.ts';
-export { endpointConfig, type EndpointInput } from './endpoint.ts';
-export { type AsyncResponseStore, type HostRequest, ModelHost, type ModelProgress } from './model-host.ts';
+export { endpointConfig, type EndpointConfig, type EndpointInput } from './endpoint.ts';
+export { type AsyncResponseStore, type HostRequest, ModelHost, type ModelHostOptions, type ModelProgress } from './model-host.ts';
 export { type CacheEntry, MemoryResponseCache } from './response-cache.ts';
 export { unusableAnswer } from './unusable-answer.ts';
 export { validateCacheEntry } from './validate-cache-entry.ts';

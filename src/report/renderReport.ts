@@ -70,6 +70,26 @@ const DRILL_DOWN_SECTIONS: Record<DrillDownSectionId, (input: SectionInput, budg
 };
 
 /**
+ * The report's head up to `<body>`: its stylesheet and, with `script`, its script, each allowed by
+ * its hash under a `default-src 'none'` policy (also the head of `agentblame trend --html`).
+ */
+export function reportHead(title: string, script: boolean): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${STYLE_HASH};${script ? ` script-src ${SCRIPT_HASH};` : ''} base-uri 'none'; form-action 'none'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="generator" content="agentblame">
+<title>${e(title)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+`;
+}
+
+/**
  * A self-contained HTML report of a session: pure (no DOM, Node or network API, no clock: the date
  * shown is the session's own), so the workbench, workers and the headless command share it.
  *
@@ -85,19 +105,7 @@ export function renderReport(session: Session, options: RenderReportOptions = {}
   const fixes = fixesConsidered(session, options.fixes);
   const stepOrder = fixes.map((f) => f.step);
 
-  const head = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${STYLE_HASH}; script-src ${SCRIPT_HASH}; base-uri 'none'; form-action 'none'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<meta name="generator" content="agentblame">
-<title>${e(clipText(session.name, NAME_CHARS))} · agentblame report</title>
-<style>${REPORT_CSS}</style>
-</head>
-<body>
-`;
+  const head = reportHead(`${clipText(session.name, NAME_CHARS)} · agentblame report`, true);
   const input: SectionInput = { session, options, stepOrder };
   const sections = [
     renderHeader(session, fixes),

@@ -41,6 +41,12 @@ export interface PreparedPipeline {
    * worker ran which cases in which order.
    */
   instantiate(options?: InstantiateOptions): ValidPipeline;
+  /**
+   * The value the definition exports, as its code made it (user objects of the compartment, never
+   * handed to the engine): for reading the text of its functions (step-code.ts). Throws
+   * DefinitionError as instantiate does.
+   */
+  evaluateExport(): unknown;
 }
 
 export interface InstantiateOptions {
@@ -75,19 +81,22 @@ export function preparePipeline(source: string, fileName = 'pipeline.js'): Prepa
   }
   /** Whether an earlier instance's cases were copied and checked without error. */
   let casesChecked = false;
+  const evaluateExport = (): unknown => {
+    try {
+      return factory(...realm.localValues)();
+    } catch (error) {
+      throw new DefinitionError(`${name}: evaluating the definition failed: ${describeThrown(error, locate)}`);
+    }
+  };
   return {
     fileName: name,
     analysisSource: withoutListedCases(source, prepared.listedCases),
     listedCases: prepared.listedCases,
+    evaluateExport,
     instantiate: (options = {}) => {
       // Re-running the definition's top level gives fresh closures; the compartment's globals
       // are frozen, so nothing else carries state from one instance to the next.
-      let exported: unknown;
-      try {
-        exported = factory(...realm.localValues)();
-      } catch (error) {
-        throw new DefinitionError(`${name}: evaluating the definition failed: ${describeThrown(error, locate)}`);
-      }
+      const exported = evaluateExport();
       const copied = toPipelineDef(exported, { gate: makeNoiseGate(), llmGate: makeLlmGate(), locate });
       // Skipped (left undefined) only when an earlier instance of the same source checked them.
       const skip = options.cases === 'skip' || (options.cases === false && casesChecked);

@@ -16,12 +16,41 @@ export interface Reply {
   toolCalls: WhyToolCall[];
 }
 
-/** The regular expression of `match`, or a TypeError naming it. */
+let linearEngine: boolean | undefined;
+
+/**
+ * Whether this engine has V8's linear-time matcher (the `l` flag), which the command turns on
+ * (src/cli/why-command.ts): a pattern from a shared check file must not run for hours on the host.
+ */
+function hasLinearEngine(): boolean {
+  if (linearEngine === undefined) {
+    try {
+      linearEngine = new RegExp('', 'l').flags === 'l';
+    } catch {
+      linearEngine = false;
+    }
+  }
+  return linearEngine;
+}
+
+/**
+ * The regular expression of `match`, or a TypeError naming it. Where the engine has a linear-time
+ * matcher (the command), the pattern is compiled for it, so no answer can make it backtrack for
+ * hours; a pattern it cannot run in linear time (backreferences, lookarounds, large counted
+ * repeats) is refused.
+ */
 export function compileMatch(match: string): RegExp {
+  let plain: RegExp;
   try {
-    return new RegExp(match);
+    plain = new RegExp(match);
   } catch (error) {
     throw new TypeError(`--match: "${match}" is not a regular expression (${(error as Error).message})`);
+  }
+  if (!hasLinearEngine()) return plain;
+  try {
+    return new RegExp(match, 'l');
+  } catch {
+    throw new TypeError(`--match: "${match}" cannot be matched in linear time (no backreferences, lookarounds or large counted repeats such as {0,200}): write it without them`);
   }
 }
 
@@ -63,7 +92,9 @@ export function toolCallLine(call: WhyToolCall): string {
   return `tool call: ${call.name} ${call.arguments}`;
 }
 
-const CALL_LINE = /^\s*tool call:\s*([A-Za-z_][\w.-]*)\s*(.*)$/gm;
+// Spaces within a line only (never \s, which crosses lines): a pattern whose leading \s* spans
+// newlines restarts at every line and scans all the following blank lines, quadratic in them.
+const CALL_LINE = /^[^\S\n\r\u2028\u2029]*tool call:[^\S\n\r\u2028\u2029]*([A-Za-z_][\w.-]*)[^\S\n\r\u2028\u2029]*(.*)$/gm;
 
 /** A reply's tool calls, from its text. */
 export function parseReply(text: string): Reply {
@@ -85,9 +116,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Top-level JSON objects written in a text (balanced braces outside strings), those that parse. */
+const JSON_OPEN = /\{[ \t\n\r]*["}]/y;
+
+/** Top-level JSON objects written in a text (balanced braces outside strings), those that parse (the first 16; none after 64 that do not). */
 function jsonObjectsIn(text: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
+  let failed = 0;
   for (let i = text.indexOf('{'); i >= 0 && out.length < 16; ) {
     let depth = 0;
     let inString = false;
@@ -105,11 +139,16 @@ function jsonObjectsIn(text: string): Record<string, unknown>[] {
       }
     }
     if (end < 0) break;
-    try {
-      const value: unknown = JSON.parse(text.slice(i, end + 1));
-      if (isRecord(value)) out.push(value);
-    } catch {
-      // not JSON: skip it
+    // Only a brace that can open a JSON object ({} or {"key") is parsed, and only so many that
+    // fail: a long answer of braces that are not JSON would otherwise cost an exception each.
+    JSON_OPEN.lastIndex = i;
+    if (JSON_OPEN.test(text)) {
+      try {
+        const value: unknown = JSON.parse(text.slice(i, end + 1));
+        if (isRecord(value)) out.push(value);
+      } catch {
+        if (++failed >= 64) break;
+      }
     }
     i = text.indexOf('{', end + 1);
   }

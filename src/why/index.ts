@@ -11,11 +11,11 @@
 export { callDigest } from './call-digest.ts';
 export { CHECK_FORMAT, CHECK_VERSION, type CheckFile, parseCheck, serializeCheck } from './check-file.ts';
 export type { PiecePath, WhyMessage } from './context.ts';
-export { decides, describePredicate, insteadOf, type Predicate, type Reply } from './decision.ts';
+export { decides, describePredicate, insteadOf, parseReply, type Predicate, type Reply } from './decision.ts';
 export { dryRanking, type DrySuspect } from './dry.ts';
 export { candidateFixes, type Fix, fixEdit, type FixResult, tryFixes } from './fixes.ts';
 export { hostRerun, type HostRerunOptions, refusesTools, WhyRerunError } from './host-rerun.ts';
 export { rerunRequestOf } from './recorded-request.ts';
 export { explainDecision, type PairResult, type PieceResult, WHY_DEFAULTS, type WhyOptions, type WhyResult } from './method.ts';
-export { applyEdit } from './pieces.ts';
+export { applyEdit, missingPiece } from './pieces.ts';
 export { contextOf, recordedReply, selectCall, type SelectedCall, WhySelectionError } from './select-call.ts';

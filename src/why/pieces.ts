@@ -29,6 +29,31 @@ function targetText(messages: readonly WhyMessage[], path: PiecePath): string | 
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * Why `path` names no piece of the context, or undefined when it names one: a check file's
+ * `fix.remove` must name what is there (removing nothing would let any check "pass").
+ */
+export function missingPiece(messages: readonly WhyMessage[], path: PiecePath): string | undefined {
+  const message = messages[path.message];
+  if (!message) return `message ${path.message} of a ${messages.length}-message context (messages 0 to ${messages.length - 1})`;
+  if (path.pointer !== undefined) {
+    const json = parseJsonText(message.text);
+    if (json === undefined) return `message ${path.message} is not JSON, so the pointer ${JSON.stringify(path.pointer)} names nothing in it`;
+    const value = valueAt(json, path.pointer);
+    if (value === undefined) return `message ${path.message} has nothing at the pointer ${JSON.stringify(path.pointer)}`;
+    if (path.paragraph !== undefined && typeof value !== 'string') return `the value at ${JSON.stringify(path.pointer)} in message ${path.message} is not a text, so it has no paragraphs`;
+  }
+  if (path.paragraph === undefined) return undefined;
+  const target = targetText(messages, path) ?? '';
+  const paragraphs = paragraphSpans(target);
+  const where = `message ${path.message}${path.pointer === undefined ? '' : ` at ${JSON.stringify(path.pointer)}`}`;
+  const paragraph = paragraphs[path.paragraph];
+  if (!paragraph) return `paragraph ${path.paragraph} of ${where}, which has ${paragraphs.length}`;
+  if (path.sentence === undefined) return undefined;
+  const sentences = sentenceSpans(target.slice(paragraph.start, paragraph.end));
+  return path.sentence < sentences.length ? undefined : `sentence ${path.sentence} of paragraph ${path.paragraph} of ${where}, which has ${sentences.length}`;
+}
+
 /** The span of a paragraph or sentence path in its target text. */
 function spanOf(target: string, path: PiecePath): Span | undefined {
   const paragraph = paragraphSpans(target)[path.paragraph ?? 0];

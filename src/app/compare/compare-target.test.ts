@@ -2,6 +2,7 @@
  * CompareTarget: the stored session the navigation's compareId names, loaded from a real session
  * store (fake-indexeddb), and its comparison with the open study's finished results.
  */
+import { testRunner } from '../testing/model-host.ts';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { testResult } from '../../engine/testing/results.ts';
 import { SessionStore } from '../../session/store.ts';
 import { result, session as sampleSession } from '../../session/testing/sample-session.ts';
 import { Navigation } from '../navigation/navigation.svelte.ts';
-import { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
+import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 import { FakePool } from '../testing/fake-pool.ts';
 import { settle } from '../testing/settle.ts';
 import { CompareTarget } from './compare-target.svelte.ts';
@@ -26,7 +27,7 @@ beforeEach(async () => {
   store = await SessionStore.open({ broadcast: false });
   available = store;
   nav = new Navigation();
-  runner = new AnalysisRunner(1, { autosave: { schedule() {} }, navigation: nav, createPool: () => new FakePool() });
+  runner = testRunner(1, { autosave: { schedule() {} }, navigation: nav, createPool: () => new FakePool() });
   target = new CompareTarget(() => available, nav, runner, () => current.id);
   const players = ['planner', 'retriever'];
   // The open study: the same three cases as the sample session, q1 and q3 failed, blamed on the planner.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import ModelActivityLine from './ModelActivityLine.svelte';
-import type { ModelActivity } from '../state/analysis-runner.svelte.ts';
+import type { ModelActivity } from './page-model-host.svelte.ts';
 
 /** The line's text as a reader sees it (tags dropped, whitespace collapsed). */
 function lineText(activity: ModelActivity): string {

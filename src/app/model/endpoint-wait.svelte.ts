@@ -9,8 +9,7 @@
 import { isModelFailure, type ModelAnswer } from '../../engine/model-call.ts';
 import type { ModelResolver } from '../../pool/contract.ts';
 import type { CaseResult } from '../../engine/types.ts';
-import type { ModelHost } from '../../model/index.ts';
-import type { ModelConnection } from './model-connection.svelte.ts';
+import type { PageModelHost } from './page-model-host.svelte.ts';
 
 export interface EndpointWaiting {
   /** Cases that wait for an endpoint. */
@@ -28,12 +27,12 @@ export class EndpointWait {
   #held = new Set<string>();
   #missing = new Set<string>();
   readonly #rerun: () => void;
-  readonly #connection: ModelConnection | undefined;
+  readonly #model: PageModelHost | undefined;
 
-  /** `rerun`: analyses the cases without a result (the runner's analyze); `connection`: the Model panel's. */
-  constructor(rerun: () => void, connection?: ModelConnection) {
+  /** `rerun`: analyses the cases without a result (the runner's analyze); `model`: the page's model host. */
+  constructor(rerun: () => void, model?: PageModelHost) {
     this.#rerun = rerun;
-    this.#connection = connection;
+    this.#model = model;
   }
 
   /**
@@ -42,13 +41,11 @@ export class EndpointWait {
    * whether to send to it (`connection.answers`) or to let the cases that lack a response wait.
    */
   async check(usesModel: boolean): Promise<void> {
-    const connection = this.#connection;
-    if (!usesModel || connection === undefined || connection.answers !== null) return;
-    await connection.testConnection();
+    if (usesModel) await this.#model?.check();
   }
 
   /** The model resolver of a new analysis: its host as it is when it has an endpoint; without one, watched for what nothing answers. */
-  resolver(host: ModelHost): ModelResolver {
+  resolver(host: ModelResolver & { readonly hasEndpoint: boolean }): ModelResolver {
     this.reset();
     if (host.hasEndpoint) return host;
     this.#watching = true;

@@ -3,6 +3,7 @@
  * cases each ask one request): the cases a carried response answers are analysed, the others wait
  * (no error result) until an endpoint is set, and then run against it.
  */
+import { testRunner } from '../testing/model-host.ts';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,7 +12,6 @@ import type { Study } from '../importing/study.ts';
 import { Navigation } from '../navigation/navigation.svelte.ts';
 import { FakePool } from '../testing/fake-pool.ts';
 import { startFakeEndpoint } from '../../model/testing/fake-endpoint.ts';
-import { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 
 /** The request the fake pool's case `id` asks (see fake-pool.ts). */
 function fakeRequest(id: string) {
@@ -31,7 +31,7 @@ function study(ids: string[], carried: string[] = []): Study {
 
 function runnerWithFakePool() {
   const pool = new FakePool();
-  const runner = new AnalysisRunner(1, { autosave: { schedule: () => {} }, navigation: new Navigation(), createPool: () => pool });
+  const runner = testRunner(1, { autosave: { schedule: () => {} }, navigation: new Navigation(), createPool: () => pool });
   return { runner, pool };
 }
 
@@ -43,7 +43,7 @@ describe('EndpointWait', () => {
     const endpoint = await startFakeEndpoint({ models: ['fake-model'] });
     try {
       const { runner } = runnerWithFakePool();
-      runner.modelConnection.baseUrl = '';
+      runner.model.connection.baseUrl = '';
       await runner.openStudy(study(['model1', 'model2', 'plain', 'model3'], ['model1']));
       expect(runner.results.map((r) => (r === undefined ? 'waiting' : (r.error ?? 'ok')))).toEqual(['ok', 'waiting', 'ok', 'waiting']);
       expect(runner.endpointWait.waiting).toEqual({ cases: 2, requests: 2 });
@@ -55,7 +55,7 @@ describe('EndpointWait', () => {
       await vi.waitFor(() => expect(runner.endpointWait.waiting).toEqual({ cases: 2, requests: 2 }));
       expect(runner.results.filter((r) => r?.error !== undefined)).toEqual([]);
 
-      runner.modelConnection.baseUrl = endpoint.url;
+      runner.model.connection.baseUrl = endpoint.url;
       runner.endpointWait.resume();
       // Real HTTP to the fake endpoint: vi.waitFor's 1 s default ran out on a loaded machine.
       await vi.waitFor(() => expect(runner.results.every((r) => r !== undefined && r.error === undefined)).toBe(true), { timeout: 15_000 });
@@ -73,7 +73,7 @@ describe('EndpointWait', () => {
     try {
       endpoint.setFault({ kind: 'status', status: 400, message: 'model not found' });
       const { runner } = runnerWithFakePool();
-      runner.modelConnection.baseUrl = endpoint.url;
+      runner.model.connection.baseUrl = endpoint.url;
       await runner.openStudy(study(['model1']));
       expect(runner.results[0]?.error).toMatch(/model not found/);
       expect(runner.endpointWait.waiting).toBeNull();
@@ -97,11 +97,11 @@ describe('EndpointWait', () => {
       const { runner, pool } = runnerWithFakePool();
       pool.summaryExtra = { usesModel: true };
       // As after a reload: the URL comes from storage, never tested in this page's life.
-      runner.modelConnection.baseUrl = deadUrl;
-      expect(runner.modelConnection.answers).toBeNull();
+      runner.model.connection.baseUrl = deadUrl;
+      expect(runner.model.connection.answers).toBeNull();
       await runner.openStudy(study(['model1', 'plain', 'model2'], ['model2']));
-      expect(runner.modelConnection.test.status).toBe('error');
-      expect(runner.modelConnection.answers).toBe(false);
+      expect(runner.model.connection.test.status).toBe('error');
+      expect(runner.model.connection.answers).toBe(false);
       expect(runner.results.map((r) => (r === undefined ? 'waiting' : (r.error ?? 'ok')))).toEqual(['waiting', 'ok', 'ok']);
       expect(runner.endpointWait.waiting).toEqual({ cases: 1, requests: 1 });
 
@@ -112,9 +112,9 @@ describe('EndpointWait', () => {
       expect(runner.results.filter((r) => r?.error !== undefined)).toEqual([]);
 
       // The Model panel's way out: a base URL whose connection test passes, then resume.
-      runner.modelConnection.baseUrl = endpoint.url;
-      await runner.modelConnection.testConnection();
-      expect(runner.modelConnection.answers).toBe(true);
+      runner.model.connection.baseUrl = endpoint.url;
+      await runner.model.connection.testConnection();
+      expect(runner.model.connection.answers).toBe(true);
       runner.endpointWait.resume();
       await vi.waitFor(() => expect(runner.results.every((r) => r !== undefined && r.error === undefined)).toBe(true), { timeout: 15_000 });
       expect(runner.endpointWait.waiting).toBeNull();
@@ -131,9 +131,9 @@ describe('EndpointWait', () => {
       endpoint.setFault({ kind: 'status', status: 400, message: 'model not found' });
       const { runner, pool } = runnerWithFakePool();
       pool.summaryExtra = { usesModel: true };
-      runner.modelConnection.baseUrl = endpoint.url;
+      runner.model.connection.baseUrl = endpoint.url;
       await runner.openStudy(study(['model1']));
-      expect(runner.modelConnection.test.status).toBe('ok');
+      expect(runner.model.connection.test.status).toBe('ok');
       expect(runner.results[0]?.error).toMatch(/model not found/);
       expect(runner.endpointWait.waiting).toBeNull();
     } finally {
@@ -144,7 +144,7 @@ describe('EndpointWait', () => {
   it('forgets what waited when another study opens', async () => {
     vi.stubGlobal('indexedDB', new IDBFactory());
     const { runner } = runnerWithFakePool();
-    runner.modelConnection.baseUrl = '';
+    runner.model.connection.baseUrl = '';
     await runner.openStudy(study(['model1']));
     expect(runner.endpointWait.waiting).toEqual({ cases: 1, requests: 1 });
     await runner.openStudy(study(['plain']));

@@ -102,6 +102,11 @@ export class ModelConnection {
       const response = await fetchImpl(`${base}/models`, { headers: this.apiKey ? { Authorization: `Bearer ${this.apiKey}` } : {}, signal: controller.signal });
       // Masked before anything is quoted or cut: a key cut in two by the excerpt would leak its start.
       const text = redact(await response.text(), this.apiKey);
+      // Many proxies list no models (404, 405): the server answers, so it is used and its chat requests decide, as in the command.
+      if (response.status === 404 || response.status === 405) {
+        this.#show(url, { status: 'ok', message: `Connected to ${base}: it lists no models (${base}/models answered HTTP ${response.status}), so the chat requests will tell whether it serves the model.`, models: [] });
+        return;
+      }
       if (!response.ok) {
         this.#show(url, { status: 'error', message: `${base}/models answered HTTP ${response.status}${quoteError(text)}`, models: [] });
         return;

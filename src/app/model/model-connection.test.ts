@@ -78,6 +78,16 @@ describe('ModelConnection', () => {
     expect(c.test.message).toBe('Connected: 1 model at http://127.0.0.1:11434.');
   });
 
+  it('uses an endpoint whose model list answers 404 (many proxies): its chat requests decide', async () => {
+    const c = new ModelConnection(null);
+    c.baseUrl = 'http://127.0.0.1:8150/v1';
+    await c.testConnection((async () => new Response(JSON.stringify({ error: { message: 'Not Found', type: 'invalid_request_error' } }), { status: 404 })) as typeof fetch);
+    expect(c.test).toEqual({ status: 'ok', message: 'Connected to http://127.0.0.1:8150/v1: it lists no models (http://127.0.0.1:8150/v1/models answered HTTP 404), so the chat requests will tell whether it serves the model.', models: [] });
+    expect(c.answers).toBe(true);
+    await c.testConnection((async () => new Response(JSON.stringify({ error: { message: 'Invalid API key' } }), { status: 401 })) as typeof fetch);
+    expect(c.test).toMatchObject({ status: 'error', message: 'http://127.0.0.1:8150/v1/models answered HTTP 401: "Invalid API key"' });
+  });
+
   it('shows the test running, and gives up on an endpoint silent for 10 s', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const c = new ModelConnection(null);

@@ -6,6 +6,7 @@
  * (the launcher stores it with the study, so its session keeps it).
  */
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { PageModelJob } from '../model/page-model-host.svelte.ts';
 import { contrastReport, contrastStudy, type ContrastReport, type ReplayDefinition } from '../../replay/index.ts';
 
 /** Analyses the cases of a definition and resolves their results (in any order); rejects when cancelled. */
@@ -21,6 +22,8 @@ export class ContrastRun {
   state = $state.raw<ContrastState>({ status: 'idle' });
   /** The run (case id) it is for. */
   runId = $state<string | null>(null);
+  /** The model host of the replays running (or last run), set by the analysis: its requests, and the ask-before pause. */
+  job = $state.raw<PageModelJob | null>(null);
   readonly #analyse: AnalyseCases;
   #abort: AbortController | null = null;
 

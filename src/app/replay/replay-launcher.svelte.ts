@@ -13,7 +13,8 @@ import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { CacheCount } from './cache-count.svelte.ts';
 import { ContrastRun, type AnalyseCases } from './contrast-run.svelte.ts';
 import { withRunContrast } from './stored-contrast.ts';
-import { ModelHost, endpointConfig } from '../../model/index.ts';
+import { runStudy } from '../../pool/run-study.ts';
+import { pageStudyPool } from '../analysis/page-study-pool.ts';
 import type { CaseResult } from '../../engine/types.ts';
 import { readToolNames } from './tool-names.ts';
 import { ReplaySetup } from './replay-setup.svelte.ts';
@@ -33,7 +34,7 @@ export class ReplayLauncher {
     this.#runs = deps.runs;
     this.#runner = deps.runner;
     this.#opener = deps.opener;
-    this.count = new CacheCount(deps.runner.responseStore, () => new PageAnalysisPool(1, createAnalysisWorker));
+    this.count = new CacheCount(deps.runner.model.store, () => new PageAnalysisPool(1, createAnalysisWorker));
     this.contrast = new ContrastRun(this.#analyseInPool, (run, n, report) => {
       // Only while the study it was replayed for is still the one open.
       const study = this.#runner.study;
@@ -41,37 +42,32 @@ export class ReplayLauncher {
     });
   }
 
-  /** Contrast replays in a pool of their own, their requests through the Model panel's endpoint and this browser's response store. */
+  /**
+   * Contrast replays run as a study (runStudy, as the command runs them) in a pool of their own,
+   * their requests through a job of the page's model host: the Model panel's endpoint, time limit
+   * and ask-before guard, this browser's response store.
+   */
   #analyseInPool: AnalyseCases = async (job, signal, onResult) => {
-    const connection = this.#runner.modelConnection;
-    let endpoint;
-    try {
-      endpoint = connection.urlProblem ? undefined : endpointConfig({ baseUrl: connection.baseUrl, apiKey: connection.apiKey || undefined, concurrency: connection.concurrency });
-    } catch {
-      endpoint = undefined;
-    }
-    const model = new ModelHost({ endpoint, store: this.#runner.responseStore });
+    const model = this.#runner.model.open();
+    this.contrast.job = model;
     const pool = new PageAnalysisPool(Math.min(2, this.#runner.workerCount), createAnalysisWorker);
-    const results: CaseResult[] = [];
+    let done = 0;
     try {
-      const outcome = await pool.run(
-        {
-          items: job.cases.map((caseDef, index) => ({ kind: 'case', index, caseDef })),
-          source: job.source,
-          fileName: `${job.name.slice(0, 80)}.js`,
-          settings: job.settings,
-          players: ['replay'],
-          model,
-          onResult: (_, result) => {
-            results.push(result);
-            onResult(results.length);
-          },
-        },
+      const outcome = await runStudy({
+        pool: pageStudyPool(pool, Math.min(2, this.#runner.workerCount)),
+        study: { source: job.source, fileName: `${job.name.slice(0, 80)}.js`, cases: job.cases },
+        settings: job.settings,
+        batchBound: 'normal',
+        model,
         signal,
-      );
-      if (outcome === 'cancelled') model.cancel();
-      return results;
+        onResult: () => onResult(++done),
+      });
+      if (outcome.status === 'bad-definition') throw new Error(outcome.problem.message);
+      if (outcome.status === 'no-cases') return [];
+      if (outcome.status === 'cancelled') model.cancel();
+      return outcome.results.filter((r): r is CaseResult => r !== undefined);
     } finally {
+      model.finish();
       pool.dispose();
     }
   };

@@ -1,21 +1,18 @@
 /**
  * "Why this decision?" for one model step of the run view: the method runs in a worker
- * (why.worker.ts); its reruns come back here to a model host over the Model panel's endpoint and
- * the page's response store (each distinct request once, cached, counted). Cancel terminates the
+ * (why.worker.ts); its reruns come back here to a job of the page's model host (the Model panel's
+ * endpoint as it is when the run starts, its request time limit and ask-before guard, this
+ * browser's response store: each distinct request once, cached, counted). Cancel terminates the
  * worker and aborts the requests in flight.
  */
 import * as Comlink from 'comlink';
-import { endpointConfig, ModelHost, type AsyncResponseStore } from '../../model/index.ts';
 import type { RecordedRun } from '../../runs/index.ts';
 import { type WhyMessage, candidateFixes, type FixResult, hostRerun, rerunRequestOf, type WhyResult, selectCall, type SelectedCall, callDigest, CHECK_FORMAT, CHECK_VERSION, type CheckFile } from '../../why/index.ts';
 import type { WhyWorkerApi } from './why.worker.ts';
-import type { ModelConnection } from '../model/model-connection.svelte.ts';
+import type { PageModelHost, PageModelJob } from '../model/page-model-host.svelte.ts';
 
-/** What the page's model settings give a why run. */
-export interface WhyModel {
-  connection: ModelConnection;
-  store: AsyncResponseStore;
-}
+/** Where a why run's reruns go: the page's model host. */
+export type WhyModel = Pick<PageModelHost, 'open' | 'connection'>;
 
 export const WHY_MODEL_CONTEXT = 'agentblame:why-model';
 
@@ -36,7 +33,8 @@ export class WhyRun {
   error = $state<string | null>(null);
   #worker: Worker | null = null;
   #abort: AbortController | null = null;
-  #host: ModelHost | null = null;
+  /** The model host of the stage running (or last run): its requests, and the ask-before pause. */
+  job = $state.raw<PageModelJob | null>(null);
   #call: SelectedCall | null = null;
 
   /** The call and its decision, or the reason it cannot be explained. */
@@ -78,20 +76,17 @@ export class WhyRun {
   cancel(): void {
     if (this.status === 'running') this.status = 'cancelled';
     this.#abort?.abort();
-    this.#host?.cancel();
+    this.job?.cancel();
     this.#worker?.terminate();
     this.#worker = null;
   }
 
   async #inWorker(settings: WhySettings, model: WhyModel, body: (api: Comlink.Remote<WhyWorkerApi>, rerun: (m: WhyMessage[], r: number[]) => Promise<import('../../why/index.ts').Reply[]>) => Promise<void>): Promise<void> {
-    const c = model.connection;
-    let endpoint;
-    try {
-      endpoint = c.urlProblem ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency });
-    } catch {
-      endpoint = undefined;
-    }
-    const host = (this.#host ??= new ModelHost({ endpoint, store: model.store }));
+    // Opened per stage: an endpoint typed since the last one is the one used.
+    this.job?.finish();
+    const job = (this.job = model.open());
+    const host = job.host;
+    const hitsBefore = this.cacheHits;
     const abort = (this.#abort = new AbortController());
     const worker = (this.#worker = new Worker(new URL('./why.worker.ts', import.meta.url), { type: 'module', name: 'agentblame-why' }));
     const api = Comlink.wrap<WhyWorkerApi>(worker);
@@ -100,7 +95,7 @@ export class WhyRun {
       const replies = await rerunHere(m, r, abort.signal);
       // Counted here, as answers arrive, so the progress moves during a slow stage.
       if (!abort.signal.aborted) this.calls += replies.length;
-      this.cacheHits = host.usage('why').cacheHits;
+      this.cacheHits = hitsBefore + host.usage('why').cacheHits;
       return replies;
     });
     try {
@@ -116,6 +111,7 @@ export class WhyRun {
         worker.terminate();
         this.#worker = null;
       }
+      job.finish();
     }
   }
 }

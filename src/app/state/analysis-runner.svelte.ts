@@ -1,23 +1,21 @@
 /**
- * The analysis of the open study: its pipeline definition, the analysis settings, the results per
- * case (cached per settings), and the progress of the running analysis. Opening files is the
- * StudyOpener's job and where the user is, the Navigation's; the autosave is injected. Components
- * read these runes and call the methods; everything that crosses to a worker or to IndexedDB is
- * raw (never a proxy).
+ * The analysis of the open study: its pipeline definition and the analysis settings, and the
+ * launch of its runs (open, re-run on a settings change, cancel) through `runStudy`. Each other
+ * concern is a part of its own: the results per settings (SettingsResults), their batched arrival
+ * (ResultBatches), the progress (RunProgressState), the early stop (EarlyStop), the cases waiting
+ * for an endpoint (EndpointWait) and the model requests (a PageModelHost job). Opening files is
+ * the StudyOpener's job and where the user is, the Navigation's; the autosave is injected.
+ * Components read these runes and call the methods; everything that crosses to a worker or to
+ * IndexedDB is raw (never a proxy).
  */
 import { nextPaint } from './next-paint.ts';
 import { DEFAULT_SETTINGS, keptResult } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
 import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
-import { runStudy, studyBatch } from '../../pool/run-study.ts';
-import { knownStop } from '../../pool/known-stop.ts';
-import type { StudyPool } from '../../pool/study-pool.ts';
-import { ModelConnection } from '../model/model-connection.svelte.ts';
-import { ResponseStore } from '../model/response-store.ts';
-import { ModelHost, type ModelProgress, endpointConfig } from '../../model/index.ts';
-import { withCarriedResponses } from '../model/session-responses.ts';
-import { EndpointWait } from '../model/endpoint-wait.svelte.ts';
-import type { ModelUsage } from '../../engine/model-call.ts';
+import { runStudy } from '../../pool/run-study.ts';
+import { pageStudyPool } from '../analysis/page-study-pool.ts';
+import type { ModelActivity, PageModelHost, PageModelJob } from '../model/page-model-host.svelte.ts';
+import type { EndpointWait } from '../model/endpoint-wait.svelte.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
 import type { DefinitionProblem, DefinitionSummary, LoadOutcome } from '../../pool/page/protocol.ts';
@@ -26,11 +24,12 @@ import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
 import { settingsKey } from './settings-key.ts';
+import { SettingsResults } from './settings-results.svelte.ts';
+import { ResultBatches, type Arrived } from './result-batches.ts';
+import { RunProgressState } from './run-progress-state.svelte.ts';
+import { EarlyStop } from './early-stop.svelte.ts';
 import type { SessionContrast } from '../../session/types.ts';
 
-/** The model host's progress in the running (or last) analysis, with the tokens so far. */
-/** `warnings`: what the host said that failed no case (the endpoint overloaded, cached answers from another model). */
-export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null; warnings?: readonly string[] };
 
 export type DefinitionState =
   | { status: 'none' }
@@ -64,13 +63,24 @@ export class AnalysisRunner {
    * decided under `batchBound`): the next analysis stops there; the batch counts the cases up to it.
    */
   batchStop = $state(false);
-  /** Where the last analysis stopped early, under which settings (key): the batch counts the first `at` items. */
-  #stopped = $state.raw<{ key: string; at: number } | null>(null);
+  /** Where the last analysis stopped early, under which settings: the batch counts the items up to it. */
+  readonly #early = new EarlyStop();
+  /** The results per settings, and those on screen. */
+  readonly #shown = new SettingsResults(() => this.itemCount);
+  readonly #progress = new RunProgressState();
+  /** Results reach the page's state at most every FLUSH_MS. */
+  readonly #batches = new ResultBatches((key, arrived) => this.#deliver(key, arrived), FLUSH_MS);
   /** Results by case index for the current settings (undefined = not analysed yet). */
-  results = $state.raw<(CaseResult | undefined)[]>([]);
-  progress = $state.raw<RunProgress | null>(null);
+  get results(): (CaseResult | undefined)[] {
+    return this.#shown.shown;
+  }
+  get progress(): RunProgress | null {
+    return this.#progress.progress;
+  }
   /** Model requests of the running (or last) analysis; null when it made none. */
-  modelActivity = $state.raw<ModelActivity | null>(null);
+  get modelActivity(): ModelActivity | null {
+    return this.#job?.activity ?? null;
+  }
   /**
    * An edit of the definition that could not be used: the results and the definition stay those of
    * the previous code (the page says so) until an edit compiles.
@@ -82,7 +92,9 @@ export class AnalysisRunner {
    * The results shown are those of the previous settings: new settings keep them on screen until
    * their own first results arrive (switching to Monte Carlo no longer empties the view).
    */
-  previousShown = $state(false);
+  get previousShown(): boolean {
+    return this.#shown.previousShown;
+  }
   /** Time limit for one case, in seconds (the command's --timeout). */
   caseTimeoutS = $state(10);
   /** Workers in the analysis pool (a `?workers=N` query overrides the default). */
@@ -98,74 +110,29 @@ export class AnalysisRunner {
   });
 
   #pool: RunnerPool | null = null;
-  /** Where model steps' requests go (base URL, key, concurrency); model ids are in the settings. */
-  readonly modelConnection = new ModelConnection();
-  /** The page's response cache for model steps (IndexedDB, shared by every session). */
-  readonly responseStore = new ResponseStore();
+  /** The page's model host: every analysis's requests go through a job of it (model ids are in the settings). */
+  readonly model: PageModelHost;
   /** Cases of model steps that no stored response answers wait for an endpoint, instead of each failing. */
-  readonly endpointWait = new EndpointWait(() => void this.analyze(), this.modelConnection);
-
-  /**
-   * The model host of one analysis: responses from the store first, then the endpoint of the Model
-   * panel (when its base URL is usable); each distinct request sent once, kept as it arrives.
-   */
-  #modelHost(): ModelHost {
-    const c = this.modelConnection;
-    let endpoint;
-    try {
-      endpoint = c.urlProblem || c.answers === false ? undefined : endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency, timeoutMs: Math.round(c.timeoutSeconds * 1000) });
-    } catch {
-      endpoint = undefined;
-    }
-    this.modelActivity = null;
-    this.#warnings = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const host: ModelHost = new ModelHost({
-      endpoint,
-      // A session file's own responses answer only what this browser's store lacks.
-      store: withCarriedResponses(this.responseStore, this.study?.modelResponses ?? []),
-      askAbove: c.askAbove > 0 ? c.askAbove : undefined,
-      onWarning: (message) => {
-        if (host !== this.#host || this.#warnings.includes(message) || this.#warnings.length >= 5) return;
-        this.#warnings = [...this.#warnings, message];
-        if (this.modelActivity) this.modelActivity = { ...this.modelActivity, warnings: this.#warnings };
-      },
-      // Progress arrives per request: shown at most every 100 ms, and at once when sending pauses.
-      onProgress: (progress) => {
-        if (host !== this.#host) return;
-        const show = () => {
-          timer = undefined;
-          if (host === this.#host) this.modelActivity = { ...host.progress(), usage: host.totalUsage(), endpoint: endpoint?.baseUrl ?? null, warnings: this.#warnings };
-        };
-        if (progress.held) show();
-        else timer ??= setTimeout(show, 100);
-      },
-    });
-    this.#host = host;
-    return host;
-  }
-  #host: ModelHost | null = null;
-  #warnings: readonly string[] = [];
+  readonly endpointWait: EndpointWait;
 
   /** Send the model requests the analysis paused before (more than the Model panel's threshold). */
   sendHeldRequests(): void {
-    this.#host?.release();
-    if (this.modelActivity) this.modelActivity = { ...this.modelActivity, held: false };
+    this.#job?.release();
   }
-  #cache = new Map<string, (CaseResult | undefined)[]>();
+  /** The model host of the running (or last) analysis. */
+  #job = $state.raw<PageModelJob | null>(null);
   #abort: AbortController | null = null;
-  #pending: { index: number; result: CaseResult }[] = [];
-  /** The settings key the pending results were analysed under (settings may have changed since). */
-  #pendingKey = '';
-  #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #rerunTimer: ReturnType<typeof setTimeout> | undefined;
   #runCounter = 0;
   readonly #autosave: Autosave;
   readonly #navigation: Navigation;
   readonly #createPool: (workers: number) => RunnerPool;
 
-  constructor(workerCount: number, deps: { autosave: Autosave; navigation: Navigation; createPool?: (workers: number) => RunnerPool }) {
+  /** `endpointWait`: made by the page's assembly over the same model host, re-running this runner. */
+  constructor(workerCount: number, deps: { autosave: Autosave; navigation: Navigation; model: PageModelHost; endpointWait: EndpointWait; createPool?: (workers: number) => RunnerPool }) {
     this.workerCount = workerCount;
+    this.model = deps.model;
+    this.endpointWait = deps.endpointWait;
     this.#autosave = deps.autosave;
     this.#navigation = deps.navigation;
     this.#createPool = deps.createPool ?? ((workers) => new PageAnalysisPool(workers, createAnalysisWorker));
@@ -195,7 +162,7 @@ export class AnalysisRunner {
   }
 
   get running(): boolean {
-    return this.progress?.status === 'running';
+    return this.#progress.running;
   }
 
   /**
@@ -207,9 +174,9 @@ export class AnalysisRunner {
     options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome; batch?: { bound: BatchBound; stop: boolean } } = {},
   ): Promise<void> {
     this.cancel();
-    this.#cache.clear();
+    this.#shown.clear();
     this.endpointWait.reset();
-    this.#stopped = null;
+    this.#early.clear();
     this.study = study;
     this.editProblem = null;
     if (!options.edited) this.openedSource = study.pipeline?.source ?? null;
@@ -220,17 +187,14 @@ export class AnalysisRunner {
       this.batchBound = options.batch.bound;
       this.batchStop = options.batch.stop;
     }
-    this.results = [];
-    this.previousShown = false;
-    this.progress = null;
+    this.#progress.clear();
     await this.#loadDefinition(options.loaded);
     if (options.results && options.results.length > 0) this.#restore(options.results);
     if (options.results && options.results.length > 0 && this.#restoreStop()) return;
     if (options.autoRun === false) {
       // A reopened session that was interrupted (or stopped): show what finished and offer to resume.
       const done = this.finishedResults().length;
-      const status = done >= this.itemCount ? 'done' : options.stopped ? 'cancelled' : 'interrupted';
-      this.progress = { status, done, total: this.itemCount, cost: sumCost(this.results), startedAt: performance.now(), doneThisRun: 0, elapsedMs: 0 };
+      this.#progress.start(done >= this.itemCount ? 'done' : options.stopped ? 'cancelled' : 'interrupted', this.results, this.itemCount);
       this.#autosave.schedule();
       return;
     }
@@ -274,16 +238,14 @@ export class AnalysisRunner {
   /** Closes the study and returns to the landing page. */
   close(): void {
     this.cancel();
-    this.#cache.clear();
+    this.#shown.clear();
     this.endpointWait.reset();
-    this.#stopped = null;
+    this.#early.clear();
     this.study = null;
     this.definition = { status: 'none' };
     this.editProblem = null;
     this.openedSource = null;
-    this.results = [];
-    this.previousShown = false;
-    this.progress = null;
+    this.#progress.clear();
     this.#navigation.reset();
   }
 
@@ -293,7 +255,7 @@ export class AnalysisRunner {
     const current = this.settings as unknown as Record<string, unknown>;
     if (Object.entries(patch).every(([name, value]) => JSON.stringify(current[name]) === JSON.stringify(value))) return;
     this.settings = { ...this.settings, ...patch };
-    this.#showCachedResults();
+    this.#shown.show(this.#key());
     clearTimeout(this.#rerunTimer);
     this.#rerunTimer = setTimeout(() => void this.analyze(), RERUN_DELAY_MS);
     this.#autosave.schedule();
@@ -306,7 +268,7 @@ export class AnalysisRunner {
   setBatchStop(on: boolean): void {
     this.batchStop = on;
     this.#autosave.schedule();
-    if (!on && this.#stopped !== null && this.#stopped.key === this.#key()) void this.analyze();
+    if (!on && this.#early.at(this.#key()) !== undefined) void this.analyze();
   }
 
   /** Changes how the batch CI is computed (only the aggregation; saved with the study). */
@@ -328,17 +290,11 @@ export class AnalysisRunner {
     if (study.cases.length > 0 && this.definition.status !== 'ready') return;
     this.cancel();
     const key = this.#key();
-    const results = this.#cacheEntry(key);
+    const results = this.#shown.beginRun(key);
     const missing = results.filter((r) => r === undefined).length;
-    if (!(this.previousShown && results.every((r) => r === undefined))) {
-      this.previousShown = false;
-      this.results = [...results];
-    }
-    const startedAt = performance.now();
-    const done = results.filter((r) => r !== undefined).length;
-    this.progress = { status: missing === 0 ? 'done' : 'running', done, total: this.itemCount, cost: sumCost(results), startedAt, doneThisRun: 0, elapsedMs: 0 };
+    this.#progress.start(missing === 0 ? 'done' : 'running', results, this.itemCount);
     if (missing === 0) return;
-    if (this.#stopped?.key === key) this.#stopped = null;
+    this.#early.resume(key);
 
     const abort = new AbortController();
     this.#abort = abort;
@@ -346,7 +302,10 @@ export class AnalysisRunner {
     const pool = this.#getPool();
     pool.caseTimeoutMs = this.caseTimeoutS * 1000;
     await Promise.all([nextPaint(), this.endpointWait.check(this.definition.status === 'ready' && this.definition.summary.usesModel === true)]);
-    const studyPool: StudyPool = { size: this.workerCount, describe: (source, fileName) => pool.load(source, fileName), run: (job, signal) => pool.run(job, signal) };
+    this.#job?.finish();
+    // A session file's own responses answer only what this browser's store lacks.
+    const job = (this.#job = this.model.open({ carried: study.modelResponses ?? [] }));
+    const studyPool = pageStudyPool(pool, this.workerCount);
     const summary = this.definition.status === 'ready' ? this.definition.summary : undefined;
     const outcome = await runStudy({
       pool: studyPool,
@@ -356,7 +315,7 @@ export class AnalysisRunner {
       batchBound: this.batchBound,
       batchStop: this.batchStop,
       ...(summary && { summary }),
-      model: this.endpointWait.resolver(this.#modelHost()),
+      model: this.endpointWait.resolver(job),
       known: results,
       signal: abort.signal,
       onResult: (index, received) => {
@@ -364,15 +323,13 @@ export class AnalysisRunner {
         // The tab keeps each case's outputs within its share, however many cases the study has.
         const result = keptResult(received, this.itemCount);
         results[index] = result;
-        this.#pendingKey = key;
-        this.#pending.push({ index, result });
-        this.#scheduleFlush(key);
+        this.#batches.push(key, { index, result });
       },
     });
     if (run !== this.#runCounter) return;
-    this.#flush(key);
+    this.#batches.flush();
     this.#abort = null;
-    this.#showModelActivity();
+    job.finish();
     if (key !== this.#key()) {
       // The settings changed while this run went on: its end says nothing of the results on show
       // ("Done" beside "Waiting for the first results"). Theirs starts now, not after the pause.
@@ -380,42 +337,31 @@ export class AnalysisRunner {
       return;
     }
     const stoppedAt = outcome.status === 'done' ? outcome.stoppedAt : undefined;
-    if (stoppedAt !== undefined) this.#stopped = { key, at: stoppedAt };
-    this.progress = { ...this.progress!, status: outcome.status === 'cancelled' ? 'cancelled' : 'done', elapsedMs: performance.now() - startedAt };
+    if (stoppedAt !== undefined) this.#early.stoppedAt(key, stoppedAt);
+    this.#progress.end(outcome.status === 'cancelled' ? 'cancelled' : 'done');
     this.#saveNow();
-  }
-
-  /** The host's final figures (the throttled updates may lag behind). */
-  #showModelActivity(): void {
-    const host = this.#host;
-    if (!host) return;
-    const usage = host.totalUsage();
-    const progress = host.progress();
-    const any = usage.requests + usage.cacheHits + progress.done + progress.queued + progress.inFlight > 0;
-    this.modelActivity = any ? { ...progress, held: false, usage, endpoint: this.modelActivity?.endpoint ?? null, warnings: this.#warnings } : null;
   }
 
   /** Stops the running analysis; finished cases keep their results. */
   cancel(): void {
     if (!this.#abort) return;
     this.#abort.abort();
-    this.#host?.cancel();
-    this.#showModelActivity();
+    this.#job?.cancel();
     this.#abort = null;
     this.#runCounter++;
-    this.#flush(this.#pendingKey);
-    if (this.progress) this.progress = { ...this.progress, status: 'cancelled' };
+    this.#batches.flush();
+    this.#progress.cancel();
     this.#autosave.schedule();
   }
 
   /** Moves the results received but not yet shown into the state now (before the page is left). */
   flushPending(): void {
-    this.#flush(this.#pendingKey);
+    this.#batches.flush();
   }
 
   /** The finished results, in case order (what the batch, the session and the report use). */
   finishedResults(): CaseResult[] {
-    return this.results.filter((r): r is CaseResult => r !== undefined);
+    return this.#shown.finished();
   }
 
   /** Compiles the study's definition, or takes the outcome of compiling it just now (`loaded`). */
@@ -446,10 +392,7 @@ export class AnalysisRunner {
   /** Puts saved results (from a session) in the cache under the current settings. */
   #restore(saved: CaseResult[]): void {
     const study = this.study!;
-    const byId = new Map(saved.map((r) => [r.id, r]));
-    const ids = [...study.cases.map((c) => c.id), ...study.games.map((g) => g.id)];
-    this.#cache.set(this.#key(), ids.map((id) => byId.get(id)));
-    this.#showCachedResults();
+    this.#shown.restore(this.#key(), [...study.cases.map((c) => c.id), ...study.games.map((g) => g.id)], saved);
   }
 
   /**
@@ -458,11 +401,8 @@ export class AnalysisRunner {
    */
   #restoreStop(): boolean {
     if (!this.batchStop || (this.study!.cases.length > 0 && this.definition.status !== 'ready')) return false;
-    const rangeFrom = this.definition.status === 'ready' ? this.definition.summary : (this.study!.games[0] ?? {});
-    const at = knownStop(this.results, rangeFrom, this.settings.delta, this.batchBound);
-    if (at === undefined) return false;
-    this.#stopped = { key: this.#key(), at };
-    this.progress = { status: 'done', done: this.finishedResults().length, total: this.itemCount, cost: sumCost(this.results), startedAt: performance.now(), doneThisRun: 0, elapsedMs: 0 };
+    if (!this.#early.restore(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound)) return false;
+    this.#progress.start('done', this.results, this.itemCount);
     this.#autosave.schedule();
     return true;
   }
@@ -472,69 +412,22 @@ export class AnalysisRunner {
     return settingsKey(this.settings, defaultFixes(summary), this.steps.length);
   }
 
-  #cacheEntry(key: string): (CaseResult | undefined)[] {
-    let entry = this.#cache.get(key);
-    if (!entry) {
-      entry = new Array<CaseResult | undefined>(this.itemCount).fill(undefined);
-      this.#cache.set(key, entry);
-    }
-    return entry;
-  }
-
-  /** Shows the results cached for the current settings; with none yet, what is shown stays (marked) until they arrive. */
-  #showCachedResults(): void {
-    const entry = this.#cache.get(this.#key());
-    if ((!entry || entry.every((r) => r === undefined)) && this.results.some((r) => r !== undefined)) {
-      this.previousShown = true;
-      return;
-    }
-    this.previousShown = false;
-    this.results = entry ? [...entry] : [];
+  /** The definition's own range and threshold (or the first game's range), as the command uses them. */
+  #rangeFrom(): { range?: readonly [number, number]; threshold?: number } {
+    return this.definition.status === 'ready' ? this.definition.summary : (this.study?.games[0] ?? {});
   }
 
   /** The finished results of the current settings (what is saved: never the previous settings' results on show). */
   currentResults(): CaseResult[] {
-    const entry = this.#cache.get(this.#key());
-    return this.previousShown ? (entry ?? []).filter((r): r is CaseResult => r !== undefined) : this.finishedResults();
+    return this.#shown.finishedOf(this.#key());
   }
 
-  #scheduleFlush(key: string): void {
-    if (this.#flushTimer !== undefined) return;
-    this.#flushTimer = setTimeout(() => this.#flush(key), FLUSH_MS);
-  }
-
-  /** Moves pending results into the state in one update. */
-  #flush(key: string): void {
-    clearTimeout(this.#flushTimer);
-    this.#flushTimer = undefined;
-    if (this.#pending.length === 0) return;
-    const pending = this.#pending;
-    this.#pending = [];
-    if (key !== this.#key()) return;
-    if (this.previousShown) {
-      // The first results of the new settings replace the previous settings' on show.
-      this.previousShown = false;
-      this.results = [...this.#cacheEntry(key)];
-    }
-    const next = [...this.results];
-    let cost = this.progress?.cost ?? 0;
-    for (const { index, result } of pending) {
-      next[index] = result;
-      cost += result.cost;
-    }
-    this.results = next;
-    if (this.progress) {
-      this.progress = {
-        ...this.progress,
-        done: this.progress.done + pending.length,
-        doneThisRun: this.progress.doneThisRun + pending.length,
-        cost,
-        elapsedMs: performance.now() - this.progress.startedAt,
-      };
-    }
+  /** Results of a run reach the page's state in one update. */
+  #deliver(key: string, arrived: Arrived[]): void {
+    if (!this.#shown.apply(key, this.#key(), arrived)) return;
     // A run's first results are stored at once (a reload right after them finds them); later ones
     // through the autosave's throttle, as building the session on every flush made long tasks.
-    if (this.progress && this.progress.doneThisRun === pending.length) this.#saveNow();
+    if (this.#progress.advance(arrived)) this.#saveNow();
     else this.#autosave.schedule();
   }
 
@@ -545,23 +438,11 @@ export class AnalysisRunner {
 
   #aggregate(): BatchResult | null {
     // Stopped early under these settings: the batch counts the cases up to the stop.
-    const stoppedAt = this.#stopped !== null && this.#stopped.key === this.#key() ? this.#stopped.at : undefined;
-    const counted = stoppedAt === undefined ? this.results : this.results.slice(0, stoppedAt);
-    const finished = counted.filter((r): r is CaseResult => r !== undefined);
-    if (finished.length === 0) return null;
-    // The definition's own range and threshold (or the first game's range), as the command uses them.
-    const study = this.definition.status === 'ready' ? this.definition.summary : (this.study?.games[0] ?? {});
-    return studyBatch(finished, study, this.settings.delta, this.batchBound, stoppedAt !== undefined);
+    return this.#early.batch(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound);
   }
 
   #getPool(): RunnerPool {
     this.#pool ??= this.#createPool(this.workerCount);
     return this.#pool;
   }
-}
-
-function sumCost(results: readonly (CaseResult | undefined)[]): number {
-  let total = 0;
-  for (const r of results) if (r) total += r.cost;
-  return total;
 }

@@ -4,6 +4,7 @@
  * closed. Timers are vitest's fake ones, so the re-run pause and the result throttle never depend
  * on how loaded the machine is; model requests go to the loopback fake endpoint (real timers).
  */
+import { testRunner } from '../testing/model-host.ts';
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -36,7 +37,7 @@ function setup(workers = 2) {
   const nav = new Navigation();
   const saves = { scheduled: 0, now: 0 };
   const created: number[] = [];
-  const runner = new AnalysisRunner(workers, {
+  const runner = testRunner(workers, {
     autosave: { schedule: () => saves.scheduled++, saveNow: () => saves.now++ },
     navigation: nav,
     createPool: (n) => {
@@ -475,8 +476,8 @@ describe('AnalysisRunner model requests', () => {
     vi.stubGlobal('indexedDB', new IDBFactory());
     const endpoint = await fake();
     const { runner } = setup();
-    runner.modelConnection.baseUrl = endpoint.url;
-    runner.modelConnection.askAbove = 1;
+    runner.model.connection.baseUrl = endpoint.url;
+    runner.model.connection.askAbove = 1;
     return { runner, endpoint };
   }
 
@@ -493,7 +494,7 @@ describe('AnalysisRunner model requests', () => {
     expect(endpoint.requests.map((r) => r.messages[0].content)).toEqual(['case model1', 'case model2']);
     expect(runner.modelActivity).toMatchObject({ held: false, done: 2, failed: 0, endpoint: endpoint.url, usage: { requests: 2, cacheHits: 0 } });
     // Kept in the page's response store: the same study again asks the endpoint nothing.
-    await settle(async () => (await runner.responseStore.count()) === 2, 'both responses stored');
+    await settle(async () => (await runner.model.store.count()) === 2, 'both responses stored');
     await runner.openStudy(study(['model1', 'model2']));
     expect(endpoint.requests).toHaveLength(2);
     expect(runner.modelActivity).toMatchObject({ done: 0, usage: { requests: 0, cacheHits: 2 } });

@@ -144,7 +144,7 @@ export class StudyOpener {
             return [];
           }
         });
-        await this.#runner.responseStore.putMany(entries);
+        await this.#runner.model.store.putMany(entries);
       }
       // A demo opened before is its stored session (newest first), not another identical entry;
       // a link with settings of its own opens the demo afresh.

@@ -212,8 +212,8 @@ describe('StudyOpener demos', () => {
     browser.files.set('/app/demos/support-triage.pipeline.js', { body: PIPELINE.source, contentType: 'text/javascript' });
     await page.opener.openDemo('support-triage');
     expect(page.opener.demo).toBe('support-triage');
-    expect(await page.runner.responseStore.count()).toBe(1);
-    expect([...(await page.runner.responseStore.getMany([good.key])).values()].map((e) => e.response.text)).toEqual(['billing']);
+    expect(await page.runner.model.store.count()).toBe(1);
+    expect([...(await page.runner.model.store.getMany([good.key])).values()].map((e) => e.response.text)).toEqual(['billing']);
   });
 });
 

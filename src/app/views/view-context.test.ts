@@ -2,11 +2,11 @@
  * ViewContext and Navigation: the case list's rows in the navigation's filter and sort, the open
  * case's neighbours, and where the user is (view, case, list state) across a new study.
  */
+import { testRunner } from '../testing/model-host.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testResult } from '../../engine/testing/results.ts';
 import { Navigation } from '../navigation/navigation.svelte.ts';
 import { DEFAULT_SORT } from '../navigation/url-state.ts';
-import { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 import { FakePool } from '../testing/fake-pool.ts';
 import { ViewContext } from './view-context.svelte.ts';
 
@@ -17,7 +17,7 @@ const players = ['plan', 'act'];
 /** A study of five cases with restored results: b and d failed (d blamed on act), c passed, e broke, a not analysed. */
 async function context() {
   const nav = new Navigation();
-  const runner = new AnalysisRunner(1, { autosave: { schedule() {} }, navigation: nav, createPool: () => new FakePool() });
+  const runner = testRunner(1, { autosave: { schedule() {} }, navigation: nav, createPool: () => new FakePool() });
   const results = [
     testResult({ id: 'b', players, shapley: { plan: 0.8, act: 0.2 } }),
     testResult({ id: 'c', players, failed: false }),

@@ -4,7 +4,7 @@ import { exactShapleyFromTable } from './exact.ts';
 import { TableGameAdapter } from '../table-game.ts';
 import { seededRng } from '../rng.ts';
 import { tableGame } from '../testing/games.ts';
-import { KnownCoalitions } from './known-coalitions.ts';
+import { INTERVAL_UPDATE_COST, KnownCoalitions } from './known-coalitions.ts';
 import type { EstimatorOptions } from './estimator.ts';
 
 /**
@@ -40,6 +40,31 @@ describe('sampling stops once every coalition is known', () => {
     const est = runEstimator('permutation', new TableGameAdapter(tableGame(tiedGame(n), n, 'tie', [0, 1])), seededRng(7), { ...opts, maxPermutations: 300, exactWhenKnown: false });
     expect(est.stopReason).toBe('maxPermutations');
     expect(est.permutations).toBe(300);
+  });
+});
+
+describe('sampling that would cost more than exact does not start', () => {
+  // One round updates n intervals, each worth INTERVAL_UPDATE_COST values of v(S): for 8 players
+  // (8 x 32 = 256 = 2^8) the exact method is no dearer than a single round, so no order is sampled.
+  it.each(ESTIMATOR_NAMES)('%s on 8 players: exact values from exactly 2^8 queries and no permutation', (name) => {
+    const n = 8;
+    const values = new Float64Array(2 ** n);
+    for (let mask = 0; mask < values.length; mask++) values[mask] = (mask & 1 ? 0.5 : 0) + (mask & 0b110 ? 0.25 : 0) + (mask >> 7 ? 0.25 : 0);
+    const game = new KnownCoalitions(new TableGameAdapter(tableGame(values, n, 'small', [0, 1])));
+    const est = runEstimator(name, game, seededRng(5), opts);
+    expect(est.stopReason).toBe('exact');
+    expect(est.permutations).toBe(0);
+    expect(game.queries).toBe(2 ** n);
+    expect(est.values).toEqual(exactShapleyFromTable(values, n));
+    expect(est.history).toHaveLength(1);
+  });
+
+  it(`12 players (2^12 = 4096 > 12 x ${INTERVAL_UPDATE_COST}): sampling starts`, () => {
+    const n = 12;
+    const values = new Float64Array(2 ** n);
+    for (let mask = 0; mask < values.length; mask++) values[mask] = mask & 1 ? 1 : 0;
+    const est = runEstimator('permutation', new TableGameAdapter(tableGame(values, n, 'dictator', [0, 1])), seededRng(5), opts);
+    expect(est.permutations).toBeGreaterThan(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { PairedBettingTest } from '../stats/paired-betting-test.ts';
+import { PairedBettingTest } from '../stats/paired-betting-test.ts';
 import { tiedWithin } from './tied.ts';
 
 /** The sequential sign tests of phi_i - phi_j for every pair i < j. */
@@ -34,4 +34,19 @@ export function pairedRankingSeparated(values: readonly number[], pairs: PairTes
   const sorted = values.map((_, i) => i).sort((a, b) => values[b] - values[a]);
   for (let k = 0; k + 1 < n; k++) if (order(pairs, n, sorted[k], sorted[k + 1]) !== 1 && !tied?.(sorted[k], sorted[k + 1])) return false;
   return true;
+}
+
+/**
+ * One sequential sign test per unordered pair, each at delta / `union`: the number of pairs whose
+ * errors can make the claim wrong. A ranking is wrong if any pair is decided wrongly (n(n-1)/2).
+ * A top-1 claim ("i is above every other") can only be wrong through a pair holding a true top
+ * step T: claiming i != T needs the test (i, T) to decide wrongly, and claiming T itself is wrong
+ * only if some j ties with T and (T, j) decided. So n - 1 pairs, and each test may spend
+ * delta / (n - 1) (the same union bound, fewer events; the pairs not involving T may err freely).
+ */
+export function pairTests(n: number, delta: number, union: number): PairTests {
+  const alpha = delta / union;
+  const out: PairTests = [];
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push({ i, j, test: new PairedBettingTest(alpha) });
+  return out;
 }

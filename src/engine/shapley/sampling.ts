@@ -5,10 +5,9 @@ import { bernsteinRadius } from '../stats/bernstein-radius.ts';
 import { BETTING_GRID, BettingConfidenceSequence } from '../stats/betting-cs.ts';
 import { CheckpointSchedule, checkpointDelta } from '../stats/checkpoint-schedule.ts';
 import { hoeffdingRadius } from '../stats/hoeffding-radius.ts';
-import { PairedBettingTest } from '../stats/paired-betting-test.ts';
 import { RunningStats } from '../stats/welford.ts';
 import { intervalsSatisfy, narrowEnough } from './stop-rules.ts';
-import { pairedRankingSeparated, pairedTopSeparated, tieCheck, type PairTests } from './paired-stop.ts';
+import { pairedRankingSeparated, pairedTopSeparated, pairTests, tieCheck, type PairTests } from './paired-stop.ts';
 import { INTERVAL_UPDATE_COST, KnownCoalitions, TRACK_COALITIONS_MAX_PLAYERS } from './known-coalitions.ts';
 import { exactShapleyFromTable } from './exact.ts';
 
@@ -91,7 +90,8 @@ function bigMarginalsAlong(game: Game, order: readonly number[], ends: Endpoints
  *   rescaled to [0, 1] (Waudby-Smith & Ramdas 2023), anytime-valid by construction, so the stop
  *   rule is checked after every round and a stop at any time (budget included) reports the current
  *   intervals. `top1` and `ranking` decide on paired differences of the players' samples from the
- *   same rounds (a sequential betting test per pair at delta / (n(n-1)/2)), not on disjoint
+ *   same rounds (a sequential betting test per pair, at delta / (n - 1) for top1 and
+ *   delta / (n(n-1)/2) for ranking: see pairTests), not on disjoint
  *   intervals: phi_top - phi_j is estimated with far less noise than either value alone.
  * - `hoeffding`, `bernstein`: fixed-t radii on a geometric checkpoint schedule with a union over
  *   checkpoints, delta_k = delta / (n k (k+1)) (the rules as before: checked at checkpoints; a
@@ -117,9 +117,10 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
   const grid = Math.ceil((BETTING_GRID * bound) / span);
   // Every value lies within [-span, span], a part of the samples' [-bound, bound]: candidates outside are never updated.
   const within: [number, number] = [(bound - span) / sampleRange, (bound + span) / sampleRange];
-  const sequences = betting ? Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid, undefined, within)) : [];
+  // Made at the first round: a game that goes exact before sampling never pays for their grids.
+  let sequences: BettingConfidenceSequence[] = [];
   const paired = betting && (opts.stop === 'top1' || opts.stop === 'ranking') && n > 1;
-  const pairs: PairTests = paired ? pairTests(n, opts.delta) : [];
+  const pairs: PairTests = paired ? pairTests(n, opts.delta, opts.stop === 'top1' ? n - 1 : (n * (n - 1)) / 2) : [];
   const schedule = new CheckpointSchedule();
   const history: NonNullable<EstimatorOutput['history']> = [];
   const sample = new Float64Array(n);
@@ -135,7 +136,7 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
   let atCheckpoint = false;
 
   const bettingIntervals = (): [number, number][] =>
-    sequences.map((s) => [Math.max(-bound + sampleRange * s.lower, -span), Math.min(-bound + sampleRange * s.upper, span)]);
+    sequences.length === 0 ? stats.map((): [number, number] => [-span, span]) : sequences.map((s) => [Math.max(-bound + sampleRange * s.lower, -span), Math.min(-bound + sampleRange * s.upper, span)]);
   const radiusIntervals = (k: number): [number, number][] => {
     const d = checkpointDelta(opts.delta, n, k);
     return stats.map((s) => {
@@ -146,13 +147,31 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
   };
   const means = () => stats.map((s) => s.mean);
 
+  // Once the sampling would have done the exact method's work (asked for its 2^n values, or updated
+  // n intervals a round for as long as 2^n values take), the coalitions not seen yet are asked for
+  // instead: what is left of exact costs less than sampling on. Checked before each round with
+  // that round counted, so a game whose 2^n values cost less than one round of interval updates
+  // (8 players: 256 values against 8 updates of ~32 values each) goes exact without sampling.
+  const exactIsCheaper = () => known !== null && !known.complete && (known.queries >= known.table.length || (rounds + 1) * n * INTERVAL_UPDATE_COST >= known.table.length);
+  const exactAnswer = (): EstimatorOutput => {
+    // The convergence shows the sampled estimate where sampling stopped, then the exact values.
+    if (betting && rounds > 0 && history[history.length - 1]?.permutations !== permutations()) history.push({ permutations: permutations(), cost: game.cost(), values: means(), ci: bettingIntervals() });
+    const values = exactShapleyFromTable(known!.table, n);
+    const ci = values.map((v): [number, number] => [v, v]);
+    history.push({ permutations: permutations(), cost: game.cost(), values, ci });
+    return { values, ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason: 'exact', history };
+  };
+
   while (workDone() < opts.maxPermutations) {
+    if (exactIsCheaper()) known!.fill();
+    if (known?.complete) return exactAnswer();
     if (rounds > 0 && game.cost() >= opts.budget) {
       stopReason = 'budget';
       break;
     }
     work += draw(game, rng, sample);
     rounds++;
+    if (betting && sequences.length === 0) sequences = Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid, undefined, within));
     for (let i = 0; i < n; i++) {
       stats[i].push(sample[i]);
       if (betting) sequences[i].push(clamp01((sample[i] + bound) / sampleRange));
@@ -161,18 +180,8 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
       const pairRange = 2 * sampleRange;
       for (const p of pairs) if (p.test.sign === 0) p.test.push(clamp01((sample[p.i] - sample[p.j] + sampleRange) / pairRange));
     }
-    // Once the sampling has done the exact method's work (asked for its 2^n values, or updated n
-    // intervals a round for as long as 2^n values take), the coalitions not seen yet are asked for
-    // too: what is left of exact costs less than sampling on.
-    if (known && !known.complete && (known.queries >= known.table.length || rounds * n * INTERVAL_UPDATE_COST >= known.table.length)) known.fill();
-    if (known?.complete) {
-      // The convergence shows the sampled estimate where sampling stopped, then the exact values.
-      if (betting && history[history.length - 1]?.permutations !== permutations()) history.push({ permutations: permutations(), cost: game.cost(), values: means(), ci: bettingIntervals() });
-      const values = exactShapleyFromTable(known.table, n);
-      const ci = values.map((v): [number, number] => [v, v]);
-      history.push({ permutations: permutations(), cost: game.cost(), values, ci });
-      return { values, ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason: 'exact', history };
-    }
+    // A round that happened to see the last unseen coalition ends the sampling too.
+    if (known?.complete) return exactAnswer();
     if (betting) {
       const reached = schedule.reached(rounds);
       const values = means();
@@ -215,13 +224,6 @@ function clamp01(x: number): number {
   return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-/** One sequential sign test per unordered pair, each at delta / (number of pairs). */
-function pairTests(n: number, delta: number): PairTests {
-  const alpha = delta / ((n * (n - 1)) / 2);
-  const out: PairTests = [];
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push({ i, j, test: new PairedBettingTest(alpha) });
-  return out;
-}
 
 function satisfiedNow(opts: EstimatorOptions, values: readonly number[], ci: readonly (readonly [number, number])[], pairs: PairTests): boolean {
   switch (opts.stop) {

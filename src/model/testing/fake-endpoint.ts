@@ -52,6 +52,8 @@ export interface FakeEndpointOptions {
   served?: FakeServedModel;
   /** The `model` field of its answers (default: the id asked for). */
   answerModel?: string;
+  /** False: `GET /models` answers 404, as many proxies do (they forward chat requests only). */
+  listsModels?: boolean;
 }
 
 export interface FakeEndpoint {
@@ -135,6 +137,7 @@ export async function startFakeEndpoint(options: FakeEndpointOptions = {}): Prom
     }
     if (req.method === 'GET' && path === '/models') {
       if (!authorised(req)) return unauthorised(res);
+      if (options.listsModels === false) return sendJson(res, 404, { error: { message: 'Not Found', type: 'invalid_request_error', code: 'not_found' } });
       const meta = served ? { meta: { n_params: served.nParams, size: served.size, n_vocab: 512 } } : {};
       return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'agentblame-tests', created: Date.now(), ...meta })) });
     }

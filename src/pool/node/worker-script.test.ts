@@ -27,7 +27,7 @@ async function describeWith(url: URL): Promise<WorkerReply[]> {
 describe('analysis worker entry', () => {
   it('is a cached single-file bundle that starts and answers', async () => {
     const script = analysisWorkerScript();
-    expect(script.url.pathname).toMatch(/analysis-worker\.mjs$/);
+    expect(script.url.pathname).toMatch(/analysis-worker-[0-9a-f]{24}\.mjs$/);
     expect(existsSync(script.url)).toBe(true);
     const replies = await describeWith(script.url);
     expect(replies.map((r) => r.type)).toEqual(['ready', 'described']);

@@ -1,0 +1,192 @@
+/**
+ * The page's one model host. Every page job that calls a model (a study's analysis, a replay and
+ * its judge, a replay's contrast, "Why this decision?" and its fixes) opens a job here, so each
+ * gets the same connection, concurrency, request time limit, ask-before-N-requests guard and
+ * response cache (this browser's store first, then what a session file carries), and shows its
+ * requests the same way (`PageModelJob.activity`).
+ *
+ * A new kind of model (an in-page model, say) plugs in as a `ModelSource`, the second kind beside
+ * the Model panel's endpoint (`EndpointSource`): `connect()` gives the OpenAI-compatible endpoint
+ * config the requests are addressed to and, when it is not reached over the network, the `fetch`
+ * that answers them in the page (`POST {baseUrl}/chat/completions`, and `GET {baseUrl}/models`
+ * for the served model's name). `host.use(source)` makes every later job use it; `use(null)` goes
+ * back to the endpoint. Nothing else changes: the queue, the limits, the guard, the cache and the
+ * progress are the `ModelHost`'s, for every kind.
+ */
+import { endpointConfig, MemoryResponseCache, ModelHost, type AsyncResponseStore, type EndpointConfig, type HostRequest, type ModelHostOptions, type ModelProgress } from '../../model/index.ts';
+import type { ModelAnswer, ModelUsage } from '../../engine/model-call.ts';
+import type { ModelResolver } from '../../pool/contract.ts';
+import type { ModelCacheEntry } from '../../session/types.ts';
+import type { ModelConnection } from './model-connection.svelte.ts';
+import type { ResponseStore } from './response-store.ts';
+import { withCarriedResponses } from './session-responses.ts';
+
+/** A job's model requests: progress, tokens, where they go, and what the host said that failed no request. */
+export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null; warnings?: readonly string[] };
+
+/** What a kind of model gives the host: where requests go, and how they get there. */
+export interface ModelConnect {
+  /** The endpoint's settings (base URL, key, concurrency, time limit of one request, retries). */
+  endpoint: EndpointConfig;
+  /** How requests are sent when not with the page's `fetch` (an in-page model answers them itself). */
+  fetch?: typeof fetch;
+}
+
+/** A kind of model the page's jobs can send requests to. */
+export interface ModelSource {
+  /** `endpoint` (the Model panel's), or another kind's name. */
+  readonly kind: string;
+  /**
+   * Where a job's requests go now, or null when nothing can take them (no usable URL, a model not
+   * loaded): requests the cache lacks then fail, or wait for an endpoint (EndpointWait).
+   */
+  connect(): ModelConnect | null;
+  /** Called before a job that will send: a connection saved on an earlier visit is tested first. */
+  check?(): Promise<void>;
+}
+
+/** The Model panel's endpoint: its base URL, key, concurrency and request time limit. */
+export class EndpointSource implements ModelSource {
+  readonly kind = 'endpoint';
+  constructor(readonly connection: ModelConnection) {}
+
+  connect(): ModelConnect | null {
+    const c = this.connection;
+    // An endpoint that cannot be reached is none (cases wait); one that answered anything (even a
+    // 404 for its model list) is used: its chat requests decide, as in the command.
+    if (c.urlProblem !== null || c.answers === false) return null;
+    try {
+      return { endpoint: endpointConfig({ baseUrl: c.baseUrl, apiKey: c.apiKey || undefined, concurrency: c.concurrency, timeoutMs: Math.round(c.timeoutSeconds * 1000) }) };
+    } catch {
+      return null;
+    }
+  }
+
+  async check(): Promise<void> {
+    if (this.connection.answers === null) await this.connection.testConnection();
+  }
+}
+
+/** Progress reaches the page at most this often (it arrives per request), and at once when sending pauses. */
+const PROGRESS_MS = 100;
+/** Warnings kept per job: more say nothing new. */
+const MAX_WARNINGS = 5;
+
+/** One job's model host: a ModelResolver for a pool, with its activity as runes. */
+export class PageModelJob implements ModelResolver {
+  /** Requests of this job so far; null until it asks for any. */
+  activity = $state.raw<ModelActivity | null>(null);
+  readonly host: ModelHost;
+  readonly #endpoint: string | null;
+  #warnings: readonly string[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
+
+  constructor(connect: ModelConnect | null, options: { store: AsyncResponseStore; askAbove?: number; send?: ModelHostOptions['send'] }) {
+    this.#endpoint = connect?.endpoint.baseUrl ?? null;
+    const send = connect?.fetch ? { ...options.send, fetch: connect.fetch } : options.send;
+    this.host = new ModelHost({
+      cache: new MemoryResponseCache(),
+      ...(connect && { endpoint: connect.endpoint }),
+      ...(send && { send }),
+      store: options.store,
+      ...(options.askAbove !== undefined && { askAbove: options.askAbove }),
+      onWarning: (message) => {
+        if (this.#closed || this.#warnings.includes(message) || this.#warnings.length >= MAX_WARNINGS) return;
+        this.#warnings = [...this.#warnings, message];
+        if (this.activity) this.activity = { ...this.activity, warnings: this.#warnings };
+      },
+      onProgress: (progress) => {
+        if (this.#closed) return;
+        if (progress.held) this.#show();
+        else this.#timer ??= setTimeout(() => this.#show(), PROGRESS_MS);
+      },
+    });
+  }
+
+  /** Whether requests the cache lacks can be sent. */
+  get hasEndpoint(): boolean {
+    return this.host.hasEndpoint;
+  }
+
+  resolve(requests: HostRequest[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>> {
+    return this.host.resolve(requests, signal);
+  }
+
+  usage(caseId: string): ModelUsage {
+    return this.host.usage(caseId);
+  }
+
+  /** Sends the requests held at the ask-before threshold. */
+  release(): void {
+    this.host.release();
+    if (this.activity) this.activity = { ...this.activity, held: false };
+  }
+
+  /** Aborts the requests in flight; the job's figures stay as they are. */
+  cancel(): void {
+    this.host.cancel();
+    this.finish();
+  }
+
+  /** The job's final figures (the throttled updates may lag behind); null when it asked for nothing. No more updates follow. */
+  finish(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const usage = this.host.totalUsage();
+    const progress = this.host.progress();
+    const any = usage.requests + usage.cacheHits + progress.done + progress.queued + progress.inFlight > 0;
+    this.activity = any ? { ...progress, held: false, usage, endpoint: this.#endpoint, warnings: this.#warnings } : null;
+    this.#closed = true;
+  }
+
+  #show(): void {
+    this.#timer = undefined;
+    if (!this.#closed) this.activity = { ...this.host.progress(), usage: this.host.totalUsage(), endpoint: this.#endpoint, warnings: this.#warnings };
+  }
+}
+
+export class PageModelHost {
+  /** The Model panel's endpoint settings (base URL, key, concurrency, time limit, ask-before threshold). */
+  readonly connection: ModelConnection;
+  /** This browser's response cache (IndexedDB, shared by every session). */
+  readonly store: ResponseStore;
+  /** Another kind of model chosen with `use`, or null: the Model panel's endpoint. */
+  #chosen = $state.raw<ModelSource | null>(null);
+  readonly #endpoint: EndpointSource;
+  readonly #send: ModelHostOptions['send'];
+
+  /** `send`: the connector's injectables (fetch, sleep, clock), for tests. */
+  constructor(connection: ModelConnection, store: ResponseStore, send?: ModelHostOptions['send']) {
+    this.connection = connection;
+    this.store = store;
+    this.#endpoint = new EndpointSource(connection);
+    this.#send = send;
+  }
+
+  /** Where jobs send: the Model panel's endpoint unless another kind was chosen (`use`). */
+  get source(): ModelSource {
+    return this.#chosen ?? this.#endpoint;
+  }
+
+  /** Every later job sends to this kind of model; null: the Model panel's endpoint again. */
+  use(source: ModelSource | null): void {
+    this.#chosen = source;
+  }
+
+  /** Tests a connection not tested yet (a base URL saved on an earlier visit) before a job that sends. */
+  async check(): Promise<void> {
+    await this.source.check?.();
+  }
+
+  /**
+   * A job's host, over the source as it is now (a URL typed since the last job is used) and the
+   * response store, with the responses a session file carries behind it (`carried`). `guard: false`
+   * sends without asking (a job the user already confirmed).
+   */
+  open(options: { carried?: readonly ModelCacheEntry[]; guard?: boolean } = {}): PageModelJob {
+    const askAbove = options.guard === false || this.connection.askAbove <= 0 ? undefined : this.connection.askAbove;
+    const store = withCarriedResponses(this.store, options.carried ?? []);
+    return new PageModelJob(this.source.connect(), { store, askAbove, send: this.#send });
+  }
+}

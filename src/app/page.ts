@@ -1,0 +1,74 @@
+/**
+ * The workbench's state, assembled once: `App.svelte` calls this with the page's workers, the
+ * tests (src/app/testing/page-state.ts) with their fakes, so both run the same wiring. What touches
+ * the address bar and the DOM (UrlSync, the run view's address and kept files) stays in App.svelte.
+ *
+ * Only the assembly makes the state classes of the page's folders (src/architecture.test.ts,
+ * "layers inside the page"); everything else receives them.
+ */
+import { CompareTarget } from './compare/compare-target.svelte.ts';
+import { EndpointWait } from './model/endpoint-wait.svelte.ts';
+import { ModelConnection } from './model/model-connection.svelte.ts';
+import { PageModelHost } from './model/page-model-host.svelte.ts';
+import { ResponseStore } from './model/response-store.ts';
+import { Navigation } from './navigation/navigation.svelte.ts';
+import { ReplayLauncher } from './replay/replay-launcher.svelte.ts';
+import { RunsState } from './runs/runs-state.svelte.ts';
+import { AnalysisRunner, type RunnerPool } from './state/analysis-runner.svelte.ts';
+import { SessionSync } from './state/session-sync.svelte.ts';
+import { StudyOpener } from './state/study-opener.svelte.ts';
+import { ViewContext } from './views/view-context.svelte.ts';
+
+export interface PageParts {
+  /** Where the user is (view, case, set). */
+  nav: Navigation;
+  /** The one model host of every page job that calls a model. */
+  model: PageModelHost;
+  runner: AnalysisRunner;
+  /** The session autosave of the open study. */
+  sync: SessionSync;
+  opener: StudyOpener;
+  compare: CompareTarget;
+  /** What the views read. */
+  views: ViewContext;
+  /** Recorded runs open in the run view. */
+  runs: RunsState;
+  /** "Blame this run": from a run to its replay study, and its contrast. */
+  replay: ReplayLauncher;
+}
+
+export interface PageOptions {
+  /** Workers in the analysis pool. */
+  workers: number;
+  /** The analysis pool (tests give a fake one; default: the page's Web Workers). */
+  createPool?: (workers: number) => RunnerPool;
+  /** How a file is imported (tests import in-process; default: the import worker). */
+  importFile?: ConstructorParameters<typeof StudyOpener>[2];
+  /** The page's model host (tests give one with their fetch; default: the Model panel's settings and this browser's response store). */
+  model?: PageModelHost;
+}
+
+export function assemblePage(options: PageOptions): PageParts {
+  const nav = new Navigation();
+  const model = options.model ?? new PageModelHost(new ModelConnection(), new ResponseStore());
+  // The runner and the sync need each other: the sync's autosave is handed to the runner late.
+  let sync: SessionSync | null = null;
+  // Cases waiting for an endpoint run again through the runner once one answers.
+  let runner: AnalysisRunner | null = null;
+  const endpointWait = new EndpointWait(() => void runner?.analyze(), model);
+  runner = new AnalysisRunner(options.workers, {
+    autosave: { schedule: () => sync?.schedule(), saveNow: () => sync?.flush() },
+    navigation: nav,
+    model,
+    endpointWait,
+    ...(options.createPool && { createPool: options.createPool }),
+  });
+  const made = new SessionSync(runner);
+  sync = made;
+  const opener = new StudyOpener(runner, made, options.importFile);
+  const compare = new CompareTarget(() => made.store, nav, runner, () => made.identity?.id ?? null);
+  const views = new ViewContext(runner, nav, compare);
+  const runs = new RunsState();
+  const replay = new ReplayLauncher({ runs, runner, opener });
+  return { nav, model, runner, sync: made, opener, compare, views, runs, replay };
+}

@@ -1,0 +1,1 @@
+export function runCommand(run: () => Promise<number>): Promise<void>;
