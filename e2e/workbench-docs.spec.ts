@@ -37,7 +37,7 @@ test('the ? help links to the docs, which open offline from the build and link t
   await doc.getByRole('link', { name: 'All docs' }).click();
   await expect(doc.getByRole('heading', { level: 1 })).toHaveText('Documentation');
   await expect(doc.getByRole('link', { name: /Shapley estimators/ })).toBeVisible();
-  await doc.getByRole('link', { name: 'Workbench' }).click();
+  await doc.getByRole('link', { name: 'Workbench', exact: true }).click();
   await expect(doc.getByRole('button', { name: /Eight-step agent/ })).toBeVisible();
   expect(problems).toEqual([]);
 });

@@ -20,6 +20,7 @@ import {
   PHASE_INPUTS,
   PHASE_METRIC,
   PROGRESS_CASE,
+  PROGRESS_JOB,
   PROGRESS_PHASE,
   type WorkerReply,
   type WorkerReplyGroup,
@@ -80,7 +81,21 @@ function failure(job: number, index: number, error: unknown): WorkerReply {
   };
 }
 
-port.on('message', (request: WorkerRequest) => void handle(request));
+/**
+ * Requests are handled one after another: the pool may send the next batch while this one runs
+ * (so no batch waits a round trip for work), and a case's deferred work awaits a macrotask, during
+ * which the next request must not start.
+ */
+let handled: Promise<void> = Promise.resolve();
+port.on('message', (request: WorkerRequest) => {
+  // A failure here is reported as an unhandled rejection was before (charged to the case in progress), and the next request still runs.
+  handled = handled
+    .then(() => {
+      Atomics.store(progress, PROGRESS_JOB, request.job);
+      return handle(request);
+    })
+    .catch((reason: unknown) => deferredWork.rejected(reason));
+});
 
 /** The definition last sent (a run of the same one comes without it; see WorkerRequest). */
 let lastSource: string | undefined;

@@ -22,7 +22,7 @@ const send = (message) => {
  */
 const endWith = (message) => {
   if (!process.connected) process.exit(0);
-  const where = { phase: Atomics.load(progress, 0), case: Atomics.load(progress, 1) };
+  const where = { phase: Atomics.load(progress, 0), case: Atomics.load(progress, 1), job: Atomics.load(progress, 2) };
   process.send({ type: 'worker-error', message, where }, () => process.exit(0));
 };
 
@@ -48,7 +48,7 @@ worker.on('exit', (code) => end(`exited with code ${code}`));
 
 process.on('message', (message) => {
   if (message && message.type === 'progress?') {
-    send({ type: 'progress', phase: Atomics.load(progress, 0), case: Atomics.load(progress, 1) });
+    send({ type: 'progress', phase: Atomics.load(progress, 0), case: Atomics.load(progress, 1), job: Atomics.load(progress, 2) });
   } else {
     worker.postMessage(message);
   }

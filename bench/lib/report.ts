@@ -38,7 +38,11 @@ export function targets(rows: readonly WorkloadResult[]): Target[] {
   if (totals.length === 3) {
     const ours = totals.reduce((s, t) => s + t.wallMs, 0);
     const ref = totals.reduce((s, t) => s + t.referenceWallMs, 0);
-    out.push({ goal: 'three demo workloads together >= 20x faster than the reference (wall)', measured: `${fmtMs(ours)} vs ${fmtMs(ref)}: ${(ref / ours).toFixed(1)}x`, met: ref / ours >= 20 });
+    out.push({ goal: 'three demo workloads together >= 50x faster than the reference (wall)', measured: `${fmtMs(ours)} vs ${fmtMs(ref)}: ${(ref / ours).toFixed(1)}x`, met: ref / ours >= 50 });
+    // Idle time between cases (round trips, timers, worker start) shows as wall beyond the CPU
+    // that every process spent (the command's workers are child processes: bench/lib/tree-cpu.ts).
+    const worst = totals.reduce((a, b) => (b.wallMs / b.cpuMs > a.wallMs / a.cpuMs ? b : a));
+    out.push({ goal: "each demo's wall at most 1.5x its CPU summed over processes", measured: totals.map((t) => `${t.demo} ${(t.wallMs / t.cpuMs).toFixed(2)}x`).join(', '), met: worst.wallMs / worst.cpuMs <= 1.5 });
   }
   const n20 = rows.find((r) => r.group === 'exact-scaling' && /n = 20 /.test(r.name));
   if (n20) out.push({ goal: 'exact Shapley for n = 20 under 1 s', measured: fmtMs(n20.wallMs), met: n20.wallMs < 1000 });
@@ -62,7 +66,7 @@ export function targets(rows: readonly WorkloadResult[]): Target[] {
     const ratio = mcBatch.wallMs / exactBatch.wallMs;
     const most = mcBatch.detail!.maxCaseEvaluations as number;
     const all = mcBatch.detail!.coalitions as number;
-    out.push({ goal: '8-step batch: Monte Carlo wall at most 3x exact, no case past 2^n distinct coalitions', measured: `${fmtMs(mcBatch.wallMs)} vs ${fmtMs(exactBatch.wallMs)}: ${ratio.toFixed(2)}x; at most ${most} of ${all} coalitions a case`, met: ratio <= 3 && most <= all });
+    out.push({ goal: '8-step batch: Monte Carlo wall at most 1.5x exact, no case past 2^n distinct coalitions', measured: `${fmtMs(mcBatch.wallMs)} vs ${fmtMs(exactBatch.wallMs)}: ${ratio.toFixed(2)}x (CPU ${(mcBatch.cpuMs / exactBatch.cpuMs).toFixed(2)}x); at most ${most} of ${all} coalitions a case`, met: ratio <= 1.5 && most <= all });
   }
   const anytime = rows.find((r) => r.group === 'demo:eight-step' && /adaptive stream \(anytime stop\)/.test(r.name));
   if (anytime) {

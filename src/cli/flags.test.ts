@@ -158,8 +158,15 @@ describe('help', () => {
 
   it('each command\'s help lists exactly its flags; every topic has help; --version prints the package version', () => {
     for (const topic of HELP_TOPICS) expect(helpText(topic, '0').length).toBeGreaterThan(100);
+    for (const command of COMMAND_NAMES) {
+      const text = helpText(command, '0');
+      const flat = text.replace(/\s+/g, ' ');
+      for (const f of flagsOf(command).values()) {
+        expect(text, `${command} ${f.name}`).toContain(`  ${flagSyntax(f)}`);
+        if (f.default !== '') expect(flat, `${command} ${f.name}`).toContain(`[default: ${f.default.replace(/\s+/g, ' ')}]`);
+      }
+    }
     const replay = helpText('replay', '0');
-    for (const f of flagsOf('replay').values()) expect(replay).toContain(`  ${flagSyntax(f)}`);
     // --pipeline FILE.js is not replay's (--pipeline-version, the study's label, is).
     expect(replay).not.toMatch(/--pipeline(?!-version)/);
     const why = blameSync('why', '--help');
@@ -196,5 +203,41 @@ describe('the docs agree with the table', () => {
       }
     }
     expect([...new Set(stray)]).toEqual([]);
+  });
+});
+
+describe('every command line the docs show', () => {
+  /** The command lines in the README's and docs' code blocks (continuations joined), as argument lists. */
+  function documentedLines(): { doc: string; line: string; args: string[] }[] {
+    const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const out: { doc: string; line: string; args: string[] }[] = [];
+    for (const doc of docs) {
+      for (const [, block] of read(doc).matchAll(/```[a-z]*\n([\s\S]*?)```/g)) {
+        for (const raw of block.replace(/\\\n\s*/g, ' ').split('\n')) {
+          const at = raw.search(/npm run --silent blame -- |npx agentblame |(^|\s)agentblame (?=[a-z-])/);
+          if (at < 0) continue;
+          const rest = raw.slice(at).replace(/^\s*(npm run --silent blame -- |npx agentblame |agentblame )/, '');
+          // Up to the shell's own syntax: a comment, a pipe, a redirection, another command.
+          const command = rest.split(/\s(?:#|\||>|2>|&&|;|&)(?:\s|$)|\s>\S/)[0];
+          const args = command.trim().split(/\s+/).filter((a) => a !== '').map((a) => a.replace(/^"(.*)"$/, '$1'));
+          if (args.length > 0 && args[0] !== 'ARGS') out.push({ doc, line: raw.trim(), args });
+        }
+      }
+    }
+    return out;
+  }
+
+  it('is read by the flag table as written (the flags that chose a mode included)', () => {
+    const lines = documentedLines();
+    expect(lines.length).toBeGreaterThan(30);
+    const refused: string[] = [];
+    for (const { doc, line, args } of lines) {
+      try {
+        readCommandLine(args);
+      } catch (e) {
+        refused.push(`${doc}: ${line}\n  ${(e as Error).message}`);
+      }
+    }
+    expect(refused).toEqual([]);
   });
 });

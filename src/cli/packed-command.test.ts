@@ -8,8 +8,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useFakeEndpoints } from '../model/testing/use-fake-endpoints.ts';
 import { scriptedModel } from '../replay/testing/runs.ts';
 import { blameSync, type BlameRun } from './testing/run-blame.ts';
 
@@ -88,13 +88,10 @@ describe('the packed command', () => {
   });
 
   describe('replays a recorded run with the stand-in model', () => {
-    let endpoint: FakeEndpoint;
-    beforeAll(async () => {
-      endpoint = await startFakeEndpoint({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
-    });
-    afterAll(() => endpoint?.close());
+    const startFake = useFakeEndpoints();
 
     it("blames the calculator, as the README's worked example shows", async () => {
+      const endpoint = await startFake({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
       const r = await agentblame('replay', 'multiply.langfuse.json', '--expect', '42', '--tools', 'tools.js', '--model-url', endpoint.url);
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);

@@ -12,7 +12,9 @@ describe('markdown to HTML', () => {
     expect(markdownToHtml('```\n<tag>\n```')).toBe('<pre><code>&lt;tag&gt;</code></pre>');
   });
 
-  it('renders code spans, links with code in their label, bold and italics', () => {
+  it('renders code spans, links with code in their label, images, bold and italics', () => {
+    expect(inline('![the batch view](docs/images/workbench.png)', { rewriteLink: () => null })).toBe('<em>the batch view</em>');
+    expect(inline('![a <b>](x.png)')).toBe('<img src="x.png" alt="a &lt;b&gt;">');
     expect(inline('see [`src/README.md`](../src/README.md), **bold** and *it*')).toBe(
       'see <a href="../src/README.md"><code>src/README.md</code></a>, <strong>bold</strong> and <em>it</em>',
     );

@@ -1,6 +1,6 @@
 /**
  * The small part of Markdown the project's own docs use (headings, paragraphs, fenced code, lists,
- * pipe tables, block quotes, rules; code spans, links, bold and italics), to HTML. Only for our
+ * pipe tables, block quotes, rules; code spans, links, images, bold and italics), to HTML. Only for our
  * own docs at build time: everything is escaped, and raw HTML in the text shows as text. Headings
  * get GitHub's anchors, so `#noise-and-replay` links keep working. Link targets go through
  * `rewriteLink`, which may drop a link (null: the text stays, unlinked).
@@ -27,16 +27,21 @@ export function slug(heading: string): string {
 /** Inline Markdown of one block's text to HTML. */
 export function inline(text: string, options: MarkdownOptions = {}): string {
   // Scanned left to right: a code span's content is not Markdown; a link's label may hold code spans.
-  const token = /(`+)([\s\S]*?)\1|\[((?:`[^`]*`|[^\]`])+)\]\(([^)\s]+)\)/g;
+  const token = /(`+)([\s\S]*?)\1|(!?)\[((?:`[^`]*`|[^\]`])+)\]\(([^)\s]+)\)/g;
   let html = '';
   let last = 0;
   for (const match of text.matchAll(token)) {
     html += prose(text.slice(last, match.index));
     if (match[1] !== undefined) html += `<code>${escapeHtml(match[2].trim() === '' ? match[2] : match[2].replace(/^ (.*) $/s, '$1'))}</code>`;
     else {
-      const href = options.rewriteLink ? options.rewriteLink(match[4]) : match[4];
-      const label = inline(match[3], options);
-      html += href === null ? label : `<a href="${escapeHtml(href)}"${/^https?:/.test(href) ? ' rel="noreferrer"' : ''}>${label}</a>`;
+      const href = options.rewriteLink ? options.rewriteLink(match[5]) : match[5];
+      if (match[3] === '!') {
+        // An image: shown where it is shipped; otherwise its description stands in for it.
+        html += href === null ? `<em>${escapeHtml(match[4])}</em>` : `<img src="${escapeHtml(href)}" alt="${escapeHtml(match[4])}">`;
+      } else {
+        const label = inline(match[4], options);
+        html += href === null ? label : `<a href="${escapeHtml(href)}"${/^https?:/.test(href) ? ' rel="noreferrer"' : ''}>${label}</a>`;
+      }
     }
     last = match.index + match[0].length;
   }

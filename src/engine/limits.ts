@@ -1,6 +1,6 @@
 /**
  * Sizes past which untrusted definitions and files are refused or cut, so that no single case or
- * file can crash a run or blow up the results (README "Security"). Every limit is checked where
+ * file can crash a run or blow up the results (docs/pipelines.md, "Security and limits"). Every limit is checked where
  * the data enters (importers, the sandbox boundary) with an error naming the place.
  */
 

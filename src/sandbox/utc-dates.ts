@@ -1,6 +1,6 @@
 /**
  * Definitions see UTC wherever JavaScript would use the machine's time zone, so results do not
- * depend on where they are computed (README "Security and limits"). Two parts:
+ * depend on where they are computed (docs/pipelines.md, "Security and limits"). Two parts:
  * - utcDatePrototype(), before lockdown: the local-time methods of Date.prototype (getHours,
  *   setDate, toString, getTimezoneOffset, ...) become their UTC forms in this realm. Only worker
  *   realms and tests run definitions; host code uses toISOString and Date.now, unchanged;

@@ -190,6 +190,37 @@ export default {
     expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
+  it('sends a busy worker its next batch before it finishes the one it is on (no round trip between batches)', async () => {
+    // One worker and six cases: batches of three. The second batch must be on its way before the
+    // first batch's first answer comes back.
+    const events: string[] = [];
+    const original = WorkerProcess.prototype.postMessage;
+    const spy = vi.spyOn(WorkerProcess.prototype, 'postMessage').mockImplementation(function (this: WorkerProcess, request: WorkerRequest) {
+      if (request.type === 'run') events.push(`run ${request.cases.map((c) => c.id).join(',')}`);
+      original.call(this, request);
+    });
+    try {
+      const pool = makePool(1);
+      const cases = ['a?', 'b?', 'c?', 'd?', 'e?', 'f?'].map((text, i) => question(`c${i}`, text, i + 1));
+      const results = await pool.run(REFUND_POLICY_SOURCE, cases, DEFAULT_SETTINGS, (index) => events.push(`result c${index}`));
+      expect(results.every((r) => r.error === undefined)).toBe(true);
+      expect(events.slice(0, 3)).toEqual(['run c0,c1,c2', 'run c3,c4,c5', 'result c0']);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('times out a case of the batch a worker held behind its first, and finishes every other case', async () => {
+    // One worker, six cases in batches of three: the spinning case is the second batch's second.
+    const pool = makePool(1, 1000);
+    const texts = ['refund?', 'shipping?', 'returns?', 'again?', 'loop', 'more?'];
+    const cases = texts.map((text, i) => question(`c${i}`, text, i + 1));
+    const results = await pool.run(TRAPPED_SOURCE, cases, DEFAULT_SETTINGS);
+    expect(results.map((r) => r.id)).toEqual(cases.map((c) => c.id));
+    expect(results[4].error).toBe('case "c4": timed out after 1 s in step "writer"');
+    for (const index of [0, 1, 2, 3, 5]) expect(results[index].error).toBeUndefined();
+  });
+
   it('gives the same results as analysing in this thread, coalition tables included', async () => {
     // The worker sends each table packed (typed arrays) and the pool puts it back (engine/packed-coalitions.ts).
     const cases = Array.from({ length: 6 }, (_, i) => ({ id: `n${i}`, inputs: { x: i }, seed: 500 + i }));

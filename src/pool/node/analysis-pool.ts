@@ -78,7 +78,13 @@ interface Slot {
   /** The definition this worker was last sent; a run of the same one goes without it. */
   source: string | null;
   ready: boolean;
+  /** The job the worker is on (its watchdog runs). */
   job: Job | null;
+  /**
+   * A batch of the same definition sent behind `job`, so the worker goes on to it without waiting
+   * a round trip for work; it becomes `job` when the last answer of `job` arrives.
+   */
+  next: Job | null;
   timer: ReturnType<typeof setTimeout> | null;
 }
 
@@ -86,8 +92,9 @@ interface Slot {
  * Analyses cases of sandboxed pipeline definitions on a pool of worker threads (Node only).
  *
  * Cases go to the workers in small batches (one message per batch, so a worker never idles for
- * a round trip between cases); a worker analyses its batch's cases one at a time and answers each
- * as it finishes. A watchdog terminates a worker whose current case runs past `timeoutMs` (a
+ * a round trip between cases), and a busy worker is sent its next batch of the same definition
+ * before it finishes the one it is on (so it never idles for a round trip between batches either);
+ * a worker analyses its batches' cases one at a time and answers each as it finishes. A watchdog terminates a worker whose current case runs past `timeoutMs` (a
  * spinning worker cannot answer messages; the clock restarts with every answer) and replaces it;
  * that case gets an error result naming the step it was stuck in, read from a SharedArrayBuffer
  * the worker writes before every case and step, and the batch's unfinished cases are queued again.
@@ -237,11 +244,12 @@ export class NodeAnalysisPool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    const pending = [...this.queue, ...this.slots.flatMap((slot) => (slot.job ? unfinished(slot.job) : []))];
+    const pending = [...this.queue, ...this.slots.flatMap((slot) => [slot.job, slot.next].flatMap((job) => (job ? unfinished(job) : [])))];
     this.queue.length = 0;
     for (const slot of this.slots) {
       if (slot.timer) clearTimeout(slot.timer);
       slot.job = null;
+      slot.next = null;
     }
     for (const unit of pending) unit.settle({ type: 'crash', message: 'the pool was closed' });
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
@@ -291,37 +299,53 @@ export class NodeAnalysisPool {
     for (const slot of this.slots) {
       if (this.queue.length === 0) break;
       if (!slot.ready || slot.job) continue;
-      const job = this.nextJob();
-      slot.job = job;
-      const first = job.units[0];
-      if (first.kind === 'game') {
-        const games = job.units.map((unit) => (unit as Extract<Unit, { kind: 'game' }>).game);
-        this.armTimer(slot, job, 0);
-        slot.worker.postMessage({ type: 'games', job: job.id, games, settings: first.settings } satisfies WorkerRequest);
-        continue;
-      }
-      const sameSource = slot.source === first.source;
-      slot.source = first.source;
-      const message: WorkerRequest =
-        first.kind === 'describe'
-          ? { type: 'describe', job: job.id, source: first.source, fileName: this.fileName }
-          : {
-              type: 'run',
-              job: job.id,
-              ...(sameSource ? {} : { source: first.source }),
-              fileName: this.fileName,
-              cases: job.units.map((unit) => (unit as Extract<Unit, { kind: 'case' }>).caseDef),
-              settings: first.settings,
-              ...(job.units.some((unit) => (unit as Extract<Unit, { kind: 'case' }>).answers !== null)
-                ? { answers: job.units.map((unit) => (unit as Extract<Unit, { kind: 'case' }>).answers) }
-                : {}),
-            };
-      // A definition new to this worker is parsed and compiled before its first case: that takes
-      // time in proportion to its size (a definition listing 300 000 cases is 12 MB), not the case's.
-      this.armTimer(slot, job, sameSource && first.kind === 'case' ? 0 : preparationAllowanceMs(first.source));
-      slot.worker.postMessage(message);
+      this.sendJob(slot);
+    }
+    // Then a batch behind each busy worker's own, once every idle worker has one.
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) break;
+      if (slot.ready && slot.job && !slot.next && this.canFollow(slot)) this.sendNext(slot);
     }
     this.updateRefs();
+  }
+
+  /**
+   * Whether the queue's next batch may wait inside this worker behind its job: cases of the
+   * definition it already holds, in batches (a case sent alone after an unexplained death, or one
+   * with a new definition, whose compile gets its own allowance, waits for a free worker).
+   */
+  private canFollow(slot: Slot): boolean {
+    const head = this.queue[0];
+    const current = slot.job!.units[0];
+    return current.kind === 'case' && head.kind === 'case' && head.batchSize > 1 && head.source === slot.source;
+  }
+
+  /** Send the next batch behind the worker's job; its watchdog starts when that job is done. */
+  private sendNext(slot: Slot): void {
+    const job = this.nextJob();
+    slot.next = job;
+    slot.worker.postMessage(runRequest(job, this.fileName, false));
+  }
+
+  /** Send the queue's next job to an idle worker and start its watchdog. */
+  private sendJob(slot: Slot): void {
+    const job = this.nextJob();
+    slot.job = job;
+    const first = job.units[0];
+    if (first.kind === 'game') {
+      const games = job.units.map((unit) => (unit as Extract<Unit, { kind: 'game' }>).game);
+      this.armTimer(slot, job, 0);
+      slot.worker.postMessage({ type: 'games', job: job.id, games, settings: first.settings } satisfies WorkerRequest);
+      return;
+    }
+    const sameSource = slot.source === first.source;
+    slot.source = first.source;
+    const message: WorkerRequest =
+      first.kind === 'describe' ? { type: 'describe', job: job.id, source: first.source, fileName: this.fileName } : runRequest(job, this.fileName, !sameSource);
+    // A definition new to this worker is parsed and compiled before its first case: that takes
+    // time in proportion to its size (a definition listing 300 000 cases is 12 MB), not the case's.
+    this.armTimer(slot, job, sameSource && first.kind === 'case' ? 0 : preparationAllowanceMs(first.source));
+    slot.worker.postMessage(message);
   }
 
   /** (Re)start the watchdog of the case the worker is on: it gets `timeoutMs` from now. */
@@ -341,7 +365,7 @@ export class NodeAnalysisPool {
   }
 
   private startWorker(): Slot {
-    const slot = { ready: false, source: null, job: null, timer: null } as Omit<Slot, 'worker'> as Slot;
+    const slot = { ready: false, source: null, job: null, next: null, timer: null } as Omit<Slot, 'worker'> as Slot;
     slot.worker = new WorkerProcess(analysisWorkerScript(), this.memoryLimitMb, {
       message: (reply) => this.onReply(slot, reply),
       death: (message, where) => this.onWorkerDeath(slot, message, where),
@@ -357,23 +381,26 @@ export class NodeAnalysisPool {
       this.dispatch();
       return;
     }
-    const job = slot.job;
-    if (!job || job.id !== reply.job) return;
+    // The worker answers in order: the batch behind its job answers only after that job's last case.
+    const job = slot.job?.id === reply.job ? slot.job : slot.next?.id === reply.job ? slot.next : null;
+    if (!job) return;
     // The worker keeps the text cases of this definition are run with (WorkerReply 'described').
     if (reply.type === 'described' && reply.analysisSource !== undefined) slot.source = reply.analysisSource;
     const index = reply.type === 'described' ? 0 : reply.index;
     if (!(index >= 0 && index < job.units.length) || job.done[index]) return;
     job.done[index] = true;
     job.remaining--;
-    if (job.remaining === 0) this.finishJob(slot);
-    else this.armTimer(slot, job);
+    if (job === slot.job) {
+      if (job.remaining === 0) this.advance(slot);
+      else this.armTimer(slot, job);
+    }
     job.units[index].settle(reply);
     if (job.remaining === 0) this.dispatch();
   }
 
   private onTimeout(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
-    this.finishJob(slot);
+    const { next } = this.detach(slot);
     // A fresh worker takes the slot at once; the stuck one is asked where it is (its process
     // reads the thread's progress even while the thread spins), then killed. Its late answers
     // are dropped (the slot is no longer in the pool), and failCurrent queues those units again.
@@ -381,9 +408,19 @@ export class NodeAnalysisPool {
     this.replaceWorker(slot, false);
     void stuckWorker.progress().then((progress) => {
       void stuckWorker.terminate();
+      if (next && progress !== null && progress.job === next.id && progress.phase !== PHASE_IDLE) {
+        // The thread had finished the job (its last answers are lost with it) and is stuck in the
+        // batch behind: that batch's case is the one timed out, and the job's cases go again first.
+        this.failCurrent(next, progress.case, { type: 'timeout', phase: progress.phase, allowanceMs: 0 });
+        this.requeue(unfinished(job));
+        this.dispatch();
+        return;
+      }
+      // The batch behind never started.
+      if (next) this.requeue(unfinished(next));
       // Not started: idle with the job sent, or its process too busy relaying the batch to answer
       // (huge inputs: 3 million small objects took longer than 10 s to copy across).
-      const started = progress !== null && progress.phase !== PHASE_IDLE;
+      const started = progress !== null && progress.phase !== PHASE_IDLE && progress.job === job.id;
       const receiving = !started && (progress !== null || job.remaining === job.units.length);
       if (receiving && job.remaining > 1) {
         // Which case's inputs are huge is not known: each goes again on its own, so only that one times out.
@@ -399,25 +436,38 @@ export class NodeAnalysisPool {
 
   private onWorkerDeath(slot: Slot, message: string, where?: WorkerWhere): void {
     if (this.closed || !this.slots.includes(slot)) return;
-    const job = slot.job;
-    const current = job ? deathCase(job, where) : -1;
-    this.finishJob(slot);
+    const { job, next } = this.detach(slot);
     if (!slot.ready && ++this.startupFailures >= 3) {
       // The worker script itself fails: respawning would loop forever.
       this.broken = `analysis workers fail to start: ${message}`;
-      const waiting = [...this.queue.splice(0), ...(job ? unfinished(job) : [])];
+      const waiting = [...this.queue.splice(0), ...[job, next].flatMap((j) => (j ? unfinished(j) : []))];
       for (const pending of waiting) pending.settle({ type: 'crash', message: this.broken });
       void this.close();
       return;
     }
     this.replaceWorker(slot);
-    if (job && current === UNKNOWN_CASE) {
+    if (next && where !== undefined && where.job === next.id && where.phase !== PHASE_IDLE) {
+      // It died in the batch behind its job (the job's last answers were lost with it): that
+      // batch's case is blamed as usual, and the job's unanswered cases go again first.
+      this.failDeath(next, deathCase(next, where), message);
+      if (job) this.requeue(unfinished(job));
+      this.dispatch();
+      return;
+    }
+    // The batch behind never started.
+    if (next) this.requeue(unfinished(next));
+    if (job) this.failDeath(job, deathCase(job, where), message);
+    this.dispatch();
+  }
+
+  /** A dead worker's job: its case `current` crashed (or, not known which, each unanswered case goes again alone). */
+  private failDeath(job: Job, current: number, message: string): void {
+    if (current === UNKNOWN_CASE) {
       // The whole process died with several cases unanswered (a worker holds quick answers back),
       // so which one killed it is not known: each goes again on its own, and the next death names it.
       for (const unit of unfinished(job)) if (unit.kind !== 'describe') unit.batchSize = 1;
       this.failCurrent(job, -1, { type: 'crash', message });
-    } else if (job) this.failCurrent(job, current, { type: 'crash', message });
-    this.dispatch();
+    } else this.failCurrent(job, current, { type: 'crash', message });
   }
 
   /**
@@ -430,17 +480,36 @@ export class NodeAnalysisPool {
     const stuck = current >= 0 && current < job.units.length && !job.done[current] ? job.units[current] : null;
     const again = unfinished(job).filter((unit) => unit !== stuck);
     stuck?.settle(outcome);
-    if (this.closed || this.broken !== null) {
-      for (const unit of again) unit.settle({ type: 'crash', message: this.broken ?? 'the pool was closed' });
-      return;
-    }
-    this.queue.unshift(...again);
+    this.requeue(again);
   }
 
-  private finishJob(slot: Slot): void {
+  /** Units back to the front of the queue, in order (or failed, once the pool is closed or broken). */
+  private requeue(units: Unit[]): void {
+    if (this.closed || this.broken !== null) {
+      for (const unit of units) unit.settle({ type: 'crash', message: this.broken ?? 'the pool was closed' });
+      return;
+    }
+    this.queue.unshift(...units);
+  }
+
+  /** The job is done: the batch behind it (if any still has work) becomes the job, with its watchdog from now. */
+  private advance(slot: Slot): void {
+    const next = slot.next;
+    this.detach(slot);
+    if (next && next.remaining > 0) {
+      slot.job = next;
+      this.armTimer(slot, next);
+    }
+  }
+
+  /** Take the slot's job and the batch behind it off the slot (its worker is being replaced, or the job is done). */
+  private detach(slot: Slot): { job: Job | null; next: Job | null } {
+    const { job, next } = slot;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.job = null;
+    slot.next = null;
+    return { job, next };
   }
 
   /** Terminate a stuck or dead worker (unless the caller still needs it) and put a fresh one in its place. */
@@ -464,7 +533,7 @@ const UNKNOWN_CASE = -2;
  */
 function deathCase(job: Job, where: WorkerWhere | undefined): number {
   if (job.units[0].kind === 'describe') return firstUnfinished(job);
-  if (where !== undefined && where.phase !== PHASE_IDLE && where.case >= 0 && where.case < job.units.length && !job.done[where.case]) return where.case;
+  if (where !== undefined && where.phase !== PHASE_IDLE && where.job === job.id && where.case >= 0 && where.case < job.units.length && !job.done[where.case]) return where.case;
   return job.remaining === 1 ? firstUnfinished(job) : UNKNOWN_CASE;
 }
 
@@ -476,4 +545,19 @@ function firstUnfinished(job: Job): number {
 /** The units of a job that have not been settled yet, in order. */
 function unfinished(job: Job): Unit[] {
   return job.units.filter((_, k) => !job.done[k]);
+}
+
+/** The message of a job of cases (all of one run: one source and settings); `withSource` when the worker does not hold the definition yet. */
+function runRequest(job: Job, fileName: string, withSource: boolean): WorkerRequest {
+  const units = job.units as Extract<Unit, { kind: 'case' }>[];
+  const first = units[0];
+  return {
+    type: 'run',
+    job: job.id,
+    ...(withSource ? { source: first.source } : {}),
+    fileName,
+    cases: units.map((unit) => unit.caseDef),
+    settings: first.settings,
+    ...(units.some((unit) => unit.answers !== null) ? { answers: units.map((unit) => unit.answers) } : {}),
+  };
 }

@@ -66,6 +66,8 @@ export interface WorkerReplyGroup {
 export interface WorkerWhere {
   phase: number;
   case: number;
+  /** The job the thread was on: a worker may hold the next batch behind the one it answers. */
+  job: number;
 }
 
 /**
@@ -77,5 +79,7 @@ export interface WorkerWhere {
 export { PHASE_DEFERRED, PHASE_DEFINITION, PHASE_GAME, PHASE_IDLE, PHASE_INPUTS, PHASE_METRIC } from '../contract.ts';
 export const PROGRESS_PHASE = 0;
 export const PROGRESS_CASE = 1;
+/** Slot 2: the job (WorkerRequest.job) the case belongs to. */
+export const PROGRESS_JOB = 2;
 /** Int32 slots in the buffer. */
-export const PROGRESS_SLOTS = 2;
+export const PROGRESS_SLOTS = 3;

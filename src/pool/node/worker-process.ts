@@ -66,7 +66,7 @@ export class WorkerProcess {
     };
     this.exited = new Promise((resolve) => this.child.once('exit', () => resolve()));
     this.child.on('message', (message: WorkerReply | WorkerReplyGroup | { type: 'worker-error'; message: string; where?: WorkerWhere } | ({ type: 'progress' } & WorkerProgress)) => {
-      if (message.type === 'progress') this.answerProgress({ phase: message.phase, case: message.case });
+      if (message.type === 'progress') this.answerProgress({ phase: message.phase, case: message.case, job: message.job });
       else if (message.type === 'worker-error') die(message.message, message.where);
       else if (message.type === 'replies') {
         // The pool may stop this worker while handling one reply of the group: the rest are then dropped.

@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { REFUND_POLICY_SOURCE } from '../../sandbox/testing/refund-policy.ts';
-import type { WorkerReply } from './protocol.ts';
+import { PROGRESS_SLOTS, type WorkerReply } from './protocol.ts';
 import { analysisWorkerScript } from './worker-script.ts';
 
 /** Start a worker from `url`, ask it to describe the refund policy, and return its replies. */
 async function describeWith(url: URL): Promise<WorkerReply[]> {
-  const worker = new Worker(url, { workerData: { progress: new SharedArrayBuffer(4) } });
+  const worker = new Worker(url, { workerData: { progress: new SharedArrayBuffer(PROGRESS_SLOTS * Int32Array.BYTES_PER_ELEMENT) } });
   const replies: WorkerReply[] = [];
   try {
     await new Promise<void>((resolve, reject) => {

@@ -1,0 +1,52 @@
+/**
+ * The README fits a first screen and its worked example runs as written: the command (with the
+ * stand-in model at another port) prints every line the README shows, in that order.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useFakeEndpoints } from '../model/testing/use-fake-endpoints.ts';
+import { scriptedModel } from '../replay/testing/runs.ts';
+import { runBlame } from './testing/run-blame.ts';
+
+const README = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+
+/** The worked example's section: its command (continuation lines joined) and the output block after it. */
+function workedExample(): { args: string[]; shown: string[] } {
+  const section = README.slice(README.indexOf('## Worked example'));
+  const [, commands, output] = /```bash\n([\s\S]*?)```\s*```\n([\s\S]*?)```/.exec(section) ?? [];
+  const command = commands.replace(/\\\n\s*/g, '').split('\n').find((line) => line.startsWith('npm run --silent blame -- '))!;
+  return { args: command.slice('npm run --silent blame -- '.length).trim().split(/\s+/), shown: output.trimEnd().split('\n') };
+}
+
+describe("the README's worked example", () => {
+  const startFake = useFakeEndpoints();
+
+  it('prints what the README shows, line for line and in order', async () => {
+    const endpoint = await startFake({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
+    const { args, shown } = workedExample();
+    expect(args).toContain('--model-url');
+    expect(shown.length).toBeGreaterThan(3);
+    const r = await runBlame(args.map((a) => a.replace(/^http:\/\/127\.0\.0\.1:8090\/v1$/, endpoint.url)));
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const printed = r.stdout.split('\n');
+    let at = 0;
+    for (const line of shown) {
+      const found = printed.indexOf(line, at);
+      expect(found, `README line not printed (in order): ${line}\n--- printed:\n${r.stdout}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
+  });
+});
+
+describe('the README', () => {
+  it('stays short: under 150 lines, with the quick start, one screenshot, the command and "In CI" linking docs/ci.md', () => {
+    expect(README.split('\n').length).toBeLessThan(150);
+    expect(README).toContain('npm ci && npm start');
+    expect(README).toContain('npm ci && npm test');
+    expect(README.match(/!\[[^\]]+\]\(docs\/images\/[^)]+\.png\)/g)).toHaveLength(1);
+    const ci = README.slice(README.indexOf('## In CI'));
+    expect(ci.slice(0, ci.indexOf('\n## ', 3))).toContain('](docs/ci.md)');
+  });
+});
