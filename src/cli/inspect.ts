@@ -8,7 +8,7 @@
  * skipped, listed after the output). Exit status 2 on bad input.
  */
 import { readFileSync } from 'node:fs';
-import { printable } from './printable.ts';
+import { printable, printableLines, safeJsonText } from './printable.ts';
 import { usageOf } from './help.ts';
 import { readRunFiles, RunFileError, skippedText, type SkippedFile } from './run-files.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -118,7 +118,7 @@ export async function inspectMain(argv: readonly string[]): Promise<number> {
       const runs = files.flatMap((f) => f.runs);
       out = [...runs.map((run) => runText(run, printable)), ...(runs.some((r) => r.label) ? [scoreReport(runs, undefined, false)] : []), ...(skipped.length ? [skippedText(skipped, printable)] : [])].join('\n\n');
     }
-    process.stdout.write(out + '\n');
+    process.stdout.write((opts.json ? safeJsonText(out) : printableLines(out)) + '\n');
     return 0;
   } catch (e) {
     if (e instanceof InspectInputError) {

@@ -25,7 +25,7 @@ import { studyMetaOf } from '../session/study-meta.ts';
 import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
-import { printable } from './printable.ts';
+import { printable, printableLines, safeJsonText } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
 import { resultKeeper } from './printed-result.ts';
 import { parseArgs, UsageError, type CliOptions } from './args.ts';
@@ -99,12 +99,12 @@ async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { updat
   const { commandModelHost } = await import('../model/index.node.ts');
   let made;
   try {
-    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined, carried, (warning) => process.stderr.write(`blame: ${warning}\n`));
+    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined, carried, (warning) => process.stderr.write(`blame: ${printable(warning)}\n`));
   } catch (e) {
     if (e instanceof Error && (e.name === 'EndpointConfigError' || e.name === 'CacheFileError')) throw new InputError(e.message);
     throw e;
   }
-  for (const warning of made?.warnings ?? []) process.stderr.write(`blame: ${warning}\n`);
+  for (const warning of made?.warnings ?? []) process.stderr.write(`blame: ${printable(warning)}\n`);
   return made?.host;
 }
 
@@ -516,7 +516,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const { regressionJson, gateJson, terminalVerdict, formatRegression } = await import('./gate-output.ts');
   if (opts.json) {
     const comparedJson = compared && { against: compared.against, comparison: compared.comparison };
-    process.stdout.write(jsonReport(a.results, batchWithConsensus(a.batch, repaired), { ...(comparedJson && { compare: comparedJson }), ...repairJson(repaired), ...a.replay?.json, ...(a.regression && { regression: regressionJson(a.regression) }), ...(gate && { gate: gateJson(gate) }) }, a.replay?.caseFields) + '\n');
+    process.stdout.write(safeJsonText(jsonReport(a.results, batchWithConsensus(a.batch, repaired), { ...(comparedJson && { compare: comparedJson }), ...repairJson(repaired), ...a.replay?.json, ...(a.regression && { regression: regressionJson(a.regression) }), ...(gate && { gate: gateJson(gate) }) }, a.replay?.caseFields)) + '\n');
   } else {
     // The verdict comes first, so a CI log shows it at the top.
     const out = gate && opts.gate ? [terminalVerdict(gate)] : [];
@@ -530,7 +530,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const repairText = formatRepairOutcome(repaired);
     if (repairText) out.push(repairText);
     if (a.replay) out.push(...a.replay.text);
-    process.stdout.write(out.join('\n\n') + '\n');
+    process.stdout.write(printableLines(out.join('\n\n')) + '\n');
   }
   if (opts.gate && gate?.verdict.regression) return 1;
   return a.results.some((r) => r.error) ? 1 : 0;

@@ -7,6 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { writeWhole } from './write-whole.ts';
+import { safeJsonText } from '../engine/safe-text.ts';
 import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
 import { isAnalysedFailure } from '../engine/case-result.ts';
 import { causalConsensus, type ConsensusStep } from '../engine/repairs/causal-consensus.ts';
@@ -62,9 +63,9 @@ export async function afterAnalysis(o: RepairCliOptions, a: RepairAnalysis, mode
         // A replayed recorded run pairs its repaired model turns (live or from a saved session).
         return replayPairs(a.cases.find((c) => c.id === r.id)?.inputs ?? {}, r, sources.fixOf) ?? trainingPairs(r, sources);
       });
-      writeFileWhole(o.pairs, pairs.map((p) => JSON.stringify(p)).join('\n') + (pairs.length ? '\n' : ''), 'training pairs');
+      writeFileWhole(o.pairs, pairs.map((p) => safeJsonText(JSON.stringify(p))).join('\n') + (pairs.length ? '\n' : ''), 'training pairs');
       out.pairs = { file: o.pairs, written: pairs.length };
-      if (pairs.length === 0) out.notes.push(`${o.pairs}: no training pairs (game tables have no step outputs, and a repair must change what its steps output)`);
+      if (pairs.length === 0) out.notes.push(`${o.pairs}: no training pairs (${noPairsReason(searched, a)})`);
     }
   }
   let given: CreditSignals = {};
@@ -108,6 +109,17 @@ function pairSources(r: AttributedCaseResult, a: RepairAnalysis) {
     fixOf: (step) => a.fixes?.find((f) => f.step === step)?.fix ?? null,
     responses: a.modelCache ?? [],
   });
+}
+
+/** Why no training pair was written, in the words that apply to what was analysed (a replay, game tables, a definition). */
+function noPairsReason(searched: readonly AttributedCaseResult[], a: RepairAnalysis): string {
+  if (searched.length === 0) return 'no failure was searched for repairs';
+  const repaired = searched.filter((r) => (r.repairs?.length ?? 0) > 0);
+  if (repaired.length === 0) return 'no failure has a repair: no combination of fixes made one succeed';
+  const replayed = repaired.some((r) => Object.hasOwn(a.cases.find((c) => c.id === r.id)?.inputs ?? {}, 'recording'));
+  if (replayed) return "no repaired model turn of a replay answered otherwise than its recording: a pair is a turn's recorded answer (rejected) against its repaired replay (chosen)";
+  if (repaired.every((r) => r.repairedOutputs === undefined)) return 'game tables have no step outputs, and a repair must change what its steps output';
+  return 'no repair changed what its steps output';
 }
 
 function writeFileWhole(path: string, text: string, what: string): void {

@@ -20,7 +20,7 @@ import { sessionImporter } from '../session/opened-input.ts';
 import { importSessionText } from '../session/session-file.ts';
 import { sessionTrendDigest, validateTrendDigest } from '../session/trend-digest.ts';
 import { renderTrendsReport } from '../report/trends-report.ts';
-import { printable } from './printable.ts';
+import { printable, safeJsonText } from './printable.ts';
 import { UsageError } from './usage-error.ts';
 import { writeWhole } from './write-whole.ts';
 
@@ -294,7 +294,7 @@ export function trendMain(argv: readonly string[], out: (text: string) => void =
     const trends = computeTrends(digests, { grouping: opts.grouping, delta: opts.delta, bound: opts.bound });
     if (read.skipped.length > 0) err(`blame: note: ${read.skipped.length} file${read.skipped.length === 1 ? '' : 's'} in the folders ${read.skipped.length === 1 ? 'is' : 'are'} not a session, skipped (${printable(read.skipped.slice(0, 3).join(', '))}${read.skipped.length > 3 ? ', ...' : ''})\n`);
     if (opts.html !== undefined) writeWhole(opts.html, renderTrendsReport({ pipeline, trends }), 'trends report', (m) => new TrendInputError(m));
-    if (opts.json) out(`${JSON.stringify({ pipeline, trends }, null, 2)}\n`);
+    if (opts.json) out(`${safeJsonText(JSON.stringify({ pipeline, trends }, null, 2))}\n`);
     else if (opts.summary) out(`${summaryMarkdown(pipeline, trends)}\n`);
     else out(`${formatTrends(pipeline, trends)}\n`);
     return 0;

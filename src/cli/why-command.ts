@@ -17,7 +17,7 @@ import type { ModelHost } from '../model/index.ts';
 import type { RecordedRun } from '../runs/index.ts';
 import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, rerunRequestOf, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, missingPiece, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
-import { printable } from './printable.ts';
+import { printable, printableLines, safeJsonText } from './printable.ts';
 import { usageOf } from './help.ts';
 import { codeLiteral } from '../engine/safe-text.ts';
 
@@ -251,7 +251,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
   const decision = { run: run.id, call: call.index, step: call.step.id, predicate: call.predicate, description: describePredicate(call.predicate) };
   if (o.dry) {
     const ranked = dryRanking(call.messages, call.predicate, call.recorded);
-    process.stdout.write((o.json ? JSON.stringify({ decision, dry: true, pieces: ranked }) : formatDry(decision, ranked)) + '\n');
+    process.stdout.write((o.json ? safeJsonText(JSON.stringify({ decision, dry: true, pieces: ranked })) : printableLines(formatDry(decision, ranked))) + '\n');
     return 0;
   }
   const model = modelOf(o, call);
@@ -292,7 +292,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
       seed: o.seed,
     };
     writeFileWhole(o.writeCheck, serializeCheck(check), 'check file');
-    if (!fix) process.stderr.write(`blame: note: ${fixes ? 'no fix passed' : 'no fixes tried (--fixes)'}: the check holds the recorded context as it is, so it fails while the model still ${describePredicate(call.predicate)}\n`);
+    if (!fix) process.stderr.write(`blame: note: ${fixes ? 'no fix passed' : 'no fixes tried (--fixes)'}: the check holds the recorded context as it is, so it fails while the model still ${printable(describePredicate(call.predicate))}\n`);
     if (o.writeTest !== undefined) {
       // The launcher that runs us: npm run blame's blame.mjs, or the installed agentblame (its bin or bundle).
       const entry = process.argv[1] && /(^|[\\/])(blame\.mjs|agentblame(\.mjs)?)$/.test(process.argv[1]) ? process.argv[1] : resolve('src/cli/blame.mjs');
@@ -315,7 +315,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     notes: [...rerunNotes, ...why.notes],
     ...(fixes && { fixes }),
   };
-  process.stdout.write((o.json ? JSON.stringify(json) : formatWhy(json)) + '\n');
+  process.stdout.write((o.json ? safeJsonText(JSON.stringify(json)) : printableLines(formatWhy(json))) + '\n');
   return 0;
 }
 
@@ -354,7 +354,7 @@ async function checkRun(o: WhyOptionsCli): Promise<number> {
   }
   const k = replies.filter((r) => decides(check.predicate, r)).length;
   const result = { check: checkPath, fix: check.fix?.name ?? null, decision: describePredicate(check.predicate), k, n: runs, passed: k === 0, instead: insteadOf(check.predicate, replies), cacheHits: host.usage('why').cacheHits, ...(rerunNotes.length > 0 && { notes: rerunNotes }) };
-  process.stdout.write((o.json ? JSON.stringify(result) : formatCheck(result)) + '\n');
+  process.stdout.write((o.json ? safeJsonText(JSON.stringify(result)) : printableLines(formatCheck(result))) + '\n');
   return k === 0 ? 0 : 1;
 }
 

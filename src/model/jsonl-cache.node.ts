@@ -3,6 +3,7 @@ import type { ChatRequest, ModelResponse } from '../engine/model-call.ts';
 import { MemoryResponseCache, type CacheEntry, type ResponseCache } from './response-cache.ts';
 import { CacheEntryError, validateCacheEntry } from './validate-cache-entry.ts';
 import { unusableAnswer } from './unusable-answer.ts';
+import { safeJsonText } from '../engine/safe-text.ts';
 
 /** A `--cache` file that is not a response cache; the message names the file and line. */
 export class CacheFileError extends Error {
@@ -131,7 +132,7 @@ class JsonlResponseCache implements ResponseCache {
       truncateSync(this.write.file, this.write.validLength);
       this.write.torn = false;
     }
-    const line = `${this.write.needsNewline ? '\n' : ''}${JSON.stringify({ key, request, response })}\n`;
+    const line = `${this.write.needsNewline ? '\n' : ''}${safeJsonText(JSON.stringify({ key, request, response }))}\n`;
     this.write.needsNewline = false;
     try {
       appendFileSync(this.write.file, line, 'utf8');
