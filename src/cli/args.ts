@@ -244,13 +244,22 @@ export function parseArgs(argv: readonly string[]): CliOptions {
 
 /** The regression flags (docs/ci.md) need something to compare with, and --against analyses one study. */
 function checkGateFlags(opts: { against?: string; compare?: string; shard?: Shard; cases?: string; files: string[] }, given: ReadonlySet<string>): void {
-  const verdictFlag = ['--gate', '--gate-threshold', '--summary', '--junit'].find((f) => given.has(f));
-  if (verdictFlag && opts.against === undefined && opts.compare === undefined) throw new UsageError(`${verdictFlag} judges a change: give --against EARLIER.pipeline.js (the regression game) or --compare EARLIER-SESSION.json`);
+  const verdictFlag = verdictFlagGiven(given);
+  if (verdictFlag && opts.shard) throw new UsageError(`${verdictFlag} judges the whole study: save each shard (--save) and judge the merged session files (docs/ci.md)`);
   if (opts.against === undefined) return;
   if (opts.compare !== undefined) throw new UsageError('--against and --compare are two ways to judge a change: give one of them');
-  if (opts.shard) throw new UsageError('--against runs the regression game and its reverse on the same cases: it cannot be sharded yet (shard with --save and gate with --compare, docs/ci.md)');
   if (opts.files.length > 1) throw new UsageError('--against takes one later version (a definition, trace or session file), not several');
   for (const flag of ['--fix', '--batch-stop', '--repairs', '--audit', '--pairs']) {
     if (given.has(flag)) throw new UsageError(`${flag} does not apply to the regression game (each step's one fix is its earlier version)`);
   }
+}
+
+/** The first flag given that asks for a verdict (--gate and its outputs), or undefined. */
+export function verdictFlagGiven(given: ReadonlySet<string>): string | undefined {
+  return ['--gate', '--gate-threshold', '--summary', '--junit'].find((f) => given.has(f));
+}
+
+/** What a verdict flag needs: something to judge (a session of a regression game is checked once read). */
+export function noChangeToJudge(flag: string): string {
+  return `${flag} judges a change: give --against EARLIER.pipeline.js (the regression game), --compare EARLIER-SESSION.json, or the session files of a regression game`;
 }

@@ -57,19 +57,18 @@ describe('the CI examples', () => {
     expect(existsSync(join(dir, '.agentblame', 'responses.jsonl'))).toBe(true);
   }, 120_000);
 
-  it('shard both versions, merge the parts and gate the later study against the earlier one', () => {
+  it('shard the game, merge the parts with their caches and gate the merged study: the same verdict as one job', () => {
     const dir = repository();
     expect(gate(dir, 'before').status).toBe(0);
     for (const part of ['1', '2']) {
       const r = gate(dir, 'shard', part, '2');
       expect(r.status, r.stderr).toBe(0);
+      expect(existsSync(join(dir, 'agentblame-out', `responses-${part}.jsonl`))).toBe(true);
     }
     const merged = gate(dir, 'merge-gate');
-    expect(merged.stderr).toBe('');
-    // 2 of 7 cases fail before, 4 now: too few cases for the rise to be sure.
-    expect(merged.status).toBe(0);
-    expect(merged.stdout.split('\n')[0]).toMatch(/^no regression: \+2 failing cases .* of 7 \(3 new failures, 1 fixed\)/);
-    expect(readFileSync(join(dir, 'agentblame-out', 'summary.md'), 'utf8')).toMatch(/^### agentblame: no regression\n/);
+    expect(merged.status, merged.stderr).toBe(1);
+    expect(merged.stdout.split('\n')[0]).toMatch(/^regression: \+2 failing cases \[-1\.5, \+4\.5\] of 7 \(3 new failures, 1 fixed\); caused by "retriever" \(\+0\.67 \[\+0\.34, \+0\.99\]\)$/);
+    expect(readFileSync(join(dir, 'agentblame-out', 'summary.md'), 'utf8')).toMatch(/^### agentblame: regression\n/);
     expect(existsSync(join(dir, 'agentblame-out', 'report.html'))).toBe(true);
   }, 180_000);
 

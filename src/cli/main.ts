@@ -28,7 +28,7 @@ import type { ModelCacheEntry } from '../session/types.ts';
 import { printable, printableLines, safeJsonText } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
 import { resultKeeper } from './printed-result.ts';
-import { parseArgs, UsageError, type CliOptions } from './args.ts';
+import { noChangeToJudge, parseArgs, UsageError, verdictFlagGiven, type CliOptions } from './args.ts';
 import { readCommandLine, type CommandLine } from './command-line.ts';
 import { helpText, usageOf } from './help.ts';
 import { projectRootFrom } from '../pool/node/bundle-cache.mjs';
@@ -277,6 +277,9 @@ async function analyze(opts: CliOptions): Promise<Analysis> {
   const texts = opts.files.map((file) => readText(file, 'input file'));
   if (texts.length > 1) return analyzeSessions(opts, readSessionsToMerge(opts, texts));
   const input = readInput(opts.file, texts[0]);
+  // Only a session file can hold a regression game to judge (read once it is open).
+  const verdictFlag = verdictFlagGiven(opts.given);
+  if (verdictFlag && opts.compare === undefined && input.kind !== 'session') throw new InputError(noChangeToJudge(verdictFlag));
   const pipelineText = opts.pipeline !== undefined ? readText(opts.pipeline, 'pipeline definition') : undefined;
   switch (input.kind) {
     case 'trace': {
@@ -377,12 +380,23 @@ function compareWithFile(file: string, a: Analysis): NamedComparison & { earlier
   return { ...compareWithSession(earlier, { results: a.results, batch: a.batch, delta: a.settings.delta }), earlier: earlier.results };
 }
 
-/** The regression verdict (docs/ci.md) when --against or --compare judged a change; null otherwise. */
+/**
+ * The regression verdict (docs/ci.md) when --against or --compare judged a change, or when session
+ * files of a regression game (its shards, merged) are given with a verdict flag; null otherwise.
+ */
 async function judgeChange(opts: CliOptions, a: Analysis, compared: (NamedComparison & { earlier: CaseResult[] }) | undefined) {
   const { againstVerdict, compareVerdict } = await import('./gate-output.ts');
   if (a.regression) return againstVerdict(a.regression, opts.gateThreshold);
   if (compared) return compareVerdict(compared.earlier, a.results, compared.against, compared.comparison, opts.gateThreshold);
-  return null;
+  const verdictFlag = verdictFlagGiven(opts.given);
+  if (!verdictFlag) return null;
+  const fail = (message: string) => new InputError(message);
+  const { storedRegression } = await import('./regression-command.ts');
+  const stored = a.stored && a.pipeline ? await storedRegression({ source: a.pipeline.source, cases: a.cases, results: a.results, modelCache: a.stored.modelCache }, opts, analyzeSource, fail) : null;
+  if (stored === null) throw new InputError(noChangeToJudge(verdictFlag));
+  a.regression = stored.extras;
+  a.notes = [...(a.notes ?? []), ...stored.notes];
+  return againstVerdict(stored.extras, opts.gateThreshold);
 }
 
 /** --summary and --junit, and the summary appended to $GITHUB_STEP_SUMMARY when that is set. */
@@ -523,7 +537,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     out.push(...a.results.filter((r) => r.failed || r.error).map(formatCase));
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
     if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
-    out.push(formatBatch(a.batch, a.results.length));
+    out.push(formatBatch(a.batch, a.results.length, a.replay?.contrastUsage));
     if (compared) out.push(formatComparison(compared));
     if (a.regression) out.push(formatRegression(a.regression));
     if (gate && !opts.gate) out.push(terminalVerdict(gate));

@@ -13,14 +13,16 @@ import { parseJson, stripByteOrderMark } from '../formats/parse-json.ts';
 import { parseCaseList } from '../formats/trace.ts';
 import { DefinitionError } from '../sandbox/definition-error.ts';
 import { parseOpenedFile } from '../session/opened-input.ts';
-import { buildRegressionGame, RegressionPlanError, type RegressionGame } from '../regression/regression-game.ts';
+import { buildRegressionGame, RegressionPlanError, storedRegressionGame, type RegressionGame } from '../regression/regression-game.ts';
+import { compilePipeline } from '../sandbox/compile.ts';
+import type { ModelCacheEntry } from '../session/types.ts';
 import type { CliOptions } from './args.ts';
 
 type Fail = (message: string) => Error;
 
 /** What the analysis of the game carries beside its results. */
 export interface RegressionExtras {
-  game: RegressionGame;
+  game: Pick<RegressionGame, 'plan'>;
   summary: RegressionSummary;
   /** The later and earlier files, as given. */
   after: string;
@@ -90,7 +92,7 @@ export async function runRegression<A extends { results: CaseResult[]; cases: Ca
   opts: CliOptions & { against: string },
   analyzeSource: (source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions) => Promise<A>,
   fail: Fail,
-): Promise<A & { regression: RegressionExtras }> {
+): Promise<A & { regression?: RegressionExtras }> {
   const after = readVersion(opts.file, 'the later version', fail, opts.pipeline);
   const before = readVersion(opts.against, '--against', fail);
   const cases = opts.cases !== undefined ? readCasesFile(opts.cases, fail) : after.cases;
@@ -104,17 +106,10 @@ export async function runRegression<A extends { results: CaseResult[]; cases: Ca
   }
   const name = `${after.fileName} against ${before.fileName}`;
   const analysis = await analyzeSource(game.source, name, cases, opts);
-  // The cases passing now that fail in the earlier version: the reverse game's failures.
-  const passing = new Set(analysis.results.filter((r) => r.error === undefined && !r.failed).map((r) => r.id));
-  const fixedIds = new Set<string>();
   const notes = [...game.plan.notes];
-  if (passing.size > 0) {
-    const reverse = await analyzeSource(game.reverseSource, `${name} (reversed)`, analysis.cases.filter((c) => passing.has(c.id)), { ...opts, save: undefined, html: undefined });
-    for (const r of reverse.results) {
-      if (r.error !== undefined) notes.push(`case "${r.id}" could not be run in the earlier version (counted as passing there): ${r.error}`);
-      else if (r.failed) fixedIds.add(r.id);
-    }
-  }
+  // A shard's verdict would be a part's: the merged study is judged (docs/ci.md).
+  if (opts.shard) return { ...analysis, notes: [...(analysis.notes ?? []), ...notes] };
+  const fixedIds = await fixedByTheChange(analysis.results, analysis.cases, game.reverseSource, name, opts, analyzeSource, notes);
   const summary = regressionSummary(analysis.results, fixedIds, game.plan.steps.map((s) => ({ name: s.name, change: s.change })), {
     delta: opts.settings.delta,
     bound: opts.batchBound,
@@ -122,4 +117,55 @@ export async function runRegression<A extends { results: CaseResult[]; cases: Ca
     threshold: game.threshold,
   });
   return { ...analysis, notes: [...(analysis.notes ?? []), ...notes], regression: { game, summary, after: opts.file, before: opts.against } };
+}
+
+/** The cases passing now that fail in the earlier version: the reverse game's failures. */
+async function fixedByTheChange<A extends { results: CaseResult[] }>(
+  results: readonly CaseResult[],
+  cases: readonly CaseDef[],
+  reverseSource: string,
+  name: string,
+  opts: CliOptions,
+  analyzeSource: (source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions, carried?: readonly ModelCacheEntry[]) => Promise<A>,
+  notes: string[],
+  carried?: readonly ModelCacheEntry[],
+): Promise<Set<string>> {
+  const passing = new Set(results.filter((r) => r.error === undefined && !r.failed).map((r) => r.id));
+  const fixedIds = new Set<string>();
+  if (passing.size === 0) return fixedIds;
+  const reverse = await analyzeSource(reverseSource, `${name} (reversed)`, cases.filter((c) => passing.has(c.id)), { ...opts, shard: undefined, save: undefined, html: undefined }, carried);
+  for (const r of reverse.results) {
+    if (r.error !== undefined) notes.push(`case "${r.id}" could not be run in the earlier version (counted as passing there): ${r.error}`);
+    else if (r.failed) fixedIds.add(r.id);
+  }
+  return fixedIds;
+}
+
+/**
+ * A regression game read back from its session file (the shards of a game, merged): its plan from
+ * the game's source, the reverse game run on the cases that pass, then the same summary. Null when
+ * the session's definition is not a regression game.
+ */
+export async function storedRegression<A extends { results: CaseResult[] }>(
+  stored: { source: string; cases: readonly CaseDef[]; results: readonly CaseResult[]; modelCache?: readonly ModelCacheEntry[] },
+  opts: CliOptions,
+  analyzeSource: (source: string, sourceName: string, cases: CaseDef[] | undefined, opts: CliOptions, carried?: readonly ModelCacheEntry[]) => Promise<A>,
+  fail: Fail,
+): Promise<{ extras: RegressionExtras; notes: string[] } | null> {
+  const game = storedRegressionGame(stored.source);
+  if (game === null) return null;
+  let threshold: number;
+  let range: [number, number];
+  try {
+    const compiled = compilePipeline(stored.source, `${basename(opts.file)} (stored regression game)`);
+    threshold = compiled.threshold ?? 1;
+    range = [compiled.range?.[0] ?? 0, compiled.range?.[1] ?? 1];
+  } catch (e) {
+    if (e instanceof DefinitionError) throw fail(`"${opts.file}": its regression game does not compile: ${e.message}`);
+    throw e;
+  }
+  const notes: string[] = [];
+  const fixedIds = await fixedByTheChange(stored.results, stored.cases, game.reverseSource, basename(opts.file), opts, analyzeSource, notes, stored.modelCache);
+  const summary = regressionSummary(stored.results, fixedIds, game.steps, { delta: opts.settings.delta, bound: opts.batchBound, range, threshold });
+  return { extras: { game: { plan: { steps: game.steps.map((s) => ({ ...s, inputs: [], afterInputs: null, beforeInputs: null })), notes: [] } }, summary, after: opts.file, before: 'its earlier version (stored in the game)' }, notes };
 }

@@ -160,6 +160,15 @@ describe('the regression game from the command', () => {
     expect(report.passed).toEqual(['failure rate', 'step writer']);
   });
 
+  it("takes the later definition's own cases when no --cases is given", () => {
+    const inline = (source: string) => source.replace('  metric: (outputs, inputs)', `  cases: ${readFileSync(SUPPORT_DESK_CASES_FILE, 'utf8')},\n  metric: (outputs, inputs)`);
+    const withCases = join(dir, 'after-with-cases.pipeline.js');
+    writeFileSync(withCases, inline(supportDeskAfter()));
+    const r = blameSync(withCases, '--against', before, '--gate');
+    expect(r.status).toBe(1);
+    expect(r.stdout.split('\n')[0]).toBe(text.stdout.split('\n')[0]);
+  });
+
   it('passes the gate when nothing changed', () => {
     const r = blameSync(after, '--against', after, '--cases', SUPPORT_DESK_CASES_FILE, '--gate', '--json');
     expect(r.status).toBe(0);
@@ -179,6 +188,27 @@ describe('the regression game from the command', () => {
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/^no regression: \+2 failing cases \[-\d\.\d, \+\d\.\d\] of 7 \(3 new failures, 1 fixed\); no step's blame rose/);
     expect(readFileSync(join(dir, 'compare.md'), 'utf8')).toContain('| step | mean Shapley before | now | change | interval | gate |');
+  });
+
+  it('judges the shards of a game once merged, as the whole game', () => {
+    const parts = ['1', '2'].map((part) => {
+      const saved = join(dir, `game-${part}.agentblame-session.json`);
+      const r = blameSync(after, '--against', before, '--cases', SUPPORT_DESK_CASES_FILE, '--shard', `${part}/2`, '--save', saved);
+      expect(r.status, r.stderr).toBe(0);
+      return saved;
+    });
+    const merged = blameSync(...parts, '--gate', '--json');
+    expect(merged.status).toBe(1);
+    const whole = JSON.parse(json.stdout);
+    const out = JSON.parse(merged.stdout);
+    expect(out.gate).toEqual(whole.gate);
+    expect(out.regression.changes).toEqual(whole.regression.changes);
+    expect(out.regression.fixed).toEqual(['delivery-speed']);
+    expectBadInput(blameSync(after, '--against', before, '--cases', SUPPORT_DESK_CASES_FILE, '--shard', '1/2', '--gate'), /--gate judges the whole study: save each shard/);
+    // A session of an ordinary study holds no change to judge.
+    const plain = join(dir, 'plain.agentblame-session.json');
+    expect(blameSync(before, '--cases', SUPPORT_DESK_CASES_FILE, '--save', plain).status).toBe(0);
+    expectBadInput(blameSync(plain, '--gate'), /--gate judges a change: give --against/);
   });
 
   it('refuses bad input with exit 2', () => {

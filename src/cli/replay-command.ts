@@ -8,8 +8,8 @@ import { recordedAtOfRuns } from '../session/study-meta.ts';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
-import type { ChatRequest } from '../engine/model-call.ts';
-import { buildReplay, defaultExportCount, expectedOutcome, metricProbe, toolsProbe, turnRequests, substitutionCount, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
+import type { ChatRequest, ModelUsage } from '../engine/model-call.ts';
+import { buildReplay, defaultExportCount, expectedOutcome, metricProbe, toolsProbe, turnRequests, turnLinks, contrastReport, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import { type RecordedRun, scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/index.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -29,8 +29,10 @@ export interface ReplayExtras {
   caseFields: Map<string, Record<string, unknown>>;
   /** Lines printed after the tables. */
   text: string[];
-  /** Top-level JSON fields (`replayScore`). */
+  /** Top-level JSON fields (`replayScore`, `contrastUsage`). */
   json: Record<string, unknown>;
+  /** The contrast replays' model usage (--contrast), printed in the `model:` line beside the analysis's. */
+  contrastUsage?: ModelUsage;
 }
 
 type Fail = (message: string) => Error;
@@ -167,14 +169,29 @@ function ranges(list: readonly number[]): string {
   return parts.join(',');
 }
 
-/** Turns replayed by reusing a tool result whose call changed, in one replay's outputs. */
-function reusedTools(outputs: Record<string, unknown> | undefined): number[] {
+/** Tool turns replayed `via` one way (reused: the recorded result for a changed call; absent: a call the replayed model no longer made), in one replay's outputs. */
+function toolTurnsVia(outputs: Record<string, unknown> | undefined, via: 'reused' | 'absent'): number[] {
   const out: number[] = [];
   for (const value of Object.values(outputs ?? {})) {
     const turns = (value as { turns?: Record<string, { via?: string }> } | null)?.turns ?? {};
-    for (const [index, turn] of Object.entries(turns)) if (turn?.via === 'reused') out.push(Number(index));
+    for (const [index, turn] of Object.entries(turns)) if (turn?.via === via) out.push(Number(index));
   }
   return out.sort((a, b) => a - b);
+}
+
+/** In the factual and the all-fixed replays, the tool turns replayed `via` one way. */
+function toolTurnsOf(result: CaseResult, via: 'reused' | 'absent'): number[] {
+  return [...new Set([...toolTurnsVia(result.factualOutputs, via), ...toolTurnsVia(result.fixedOutputs, via)])].sort((a, b) => a - b);
+}
+
+/**
+ * Why a changed call reused its recorded result: no `--tools` file, or one without a stub for
+ * that tool (named, so the user knows which stub to add).
+ */
+export function reusedText(plan: ReplayRunData, reused: readonly number[], toolsFile: string | undefined): string {
+  const names = [...new Set(reused.map((i) => plan.turns[i]?.call?.name ?? plan.turns[i]?.name ?? '?'))];
+  const why = toolsFile === undefined ? 'give a stub with --tools' : `${toolsFile} has no stub for ${names.join(', ')}`;
+  return `  flagged: tool turn${reused.length === 1 ? '' : 's'} ${reused.join(', ')} reused the recorded result for a changed call (${why})`;
 }
 
 /**
@@ -208,16 +225,20 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     const k = def.cases.findIndex((c) => c.id === result.id);
     if (k < 0) continue;
     const plan = def.runs[k];
-    const reused = [...new Set([...reusedTools(result.factualOutputs), ...reusedTools(result.fixedOutputs)])];
+    const reused = toolTurnsOf(result, 'reused');
+    const absent = toolTurnsOf(result, 'absent');
     const pick = replayPick(result, plan, def.steps, players);
-    const block = { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(pick && { pick }) };
+    const block = { ...replayBlock(plan, def.steps), toolsReused: reused.length, ...(reused.length > 0 && { reusedTurns: reused }), ...(absent.length > 0 && { absentTurns: absent }), ...(pick && { pick }) };
     blocks.set(result.id, block);
     caseFields.set(result.id, { replay: block, ...(result.usage && { usage: { ...result.usage, toolsReused: reused.length } }) });
     const lines = [`Turns of "${result.id}" (dependsOn: the earlier turns its context quotes)`];
+    const links = turnLinks(plan);
     for (const t of plan.turns) {
-      lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : t.dependsOn.length ? `quotes ${ranges(t.dependsOn)} (${substitutionCount(t, plan.transcript)}x)` : ''}`.trimEnd());
+      const { dependsOn, substitutions } = links[t.index];
+      lines.push(`  ${String(t.index).padStart(3)}  step ${String(t.step).padStart(3)}  ${t.kind.padEnd(5)} ${t.agent.slice(0, 24).padEnd(24)} ${(t.player >= 0 ? def.steps[t.player] : '-').slice(0, 28).padEnd(28)} ${t.kind === 'tool' ? (t.caller !== undefined && t.caller >= 0 ? `called by ${t.caller}` : '') : dependsOn.length ? `quotes ${ranges(dependsOn)} (${substitutions}x)` : ''}`.trimEnd());
     }
-    if (reused.length) lines.push(`  flagged: tool turn${reused.length === 1 ? '' : 's'} ${reused.join(', ')} reused the recorded result for a changed call (give a stub with --tools)`);
+    if (reused.length) lines.push(reusedText(plan, reused, def.parts.tools?.fileName));
+    if (absent.length) lines.push(`  absent: tool turn${absent.length === 1 ? '' : 's'} ${absent.join(', ')}: the replayed model did not make ${absent.length === 1 ? 'that call' : 'those calls'}, so there is no result and later turns see none`);
     if (pick) lines.push(`  ranked first: ${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`);
     else if (result.shapley) lines.push('  ranked first: none (no player has positive credit)');
     text.push(lines.join('\n'));
@@ -305,7 +326,10 @@ export async function runReplay<A extends { results: CaseResult[]; batch: { usag
       extras.text.push(contrastText(plan.id, report, replay.contrast));
       contrast.runs.push({ run: plan.id, commitment: report.commitment, contrast: report.contrast, errors: report.errors });
     }
-    if (done.batch.usage) extras.json.contrastUsage = done.batch.usage;
+    if (done.batch.usage) {
+      extras.json.contrastUsage = done.batch.usage;
+      extras.contrastUsage = done.batch.usage as ModelUsage;
+    }
   }
   if (replay.score !== undefined) {
     const scored = replayScore(runs, def, analysis.results, replay.players, typeof replay.score === 'string' ? replay.score : undefined, fail);

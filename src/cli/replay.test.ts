@@ -145,6 +145,9 @@ describe('blame --replay', () => {
     expect(block.commitment).toBeNull();
     expect(out.contrastUsage.requests).toBeGreaterThan(0);
     const text = await blame(args);
+    // The model: line counts the contrast's requests beside the analysis's (this time all from the cache).
+    const contrastLine = /^model: .*; contrast: (\d+) requests? sent, (\d+) from the cache/m.exec(text.stdout);
+    expect(contrastLine && Number(contrastLine[1]) + Number(contrastLine[2])).toBe(out.contrastUsage.requests + out.contrastUsage.cacheHits);
     expect(text.stdout).toMatch(/Single-step contrast of "algorithm\/7"/);
     expect(text.stdout).toMatch(/point of commitment: none/);
   });
@@ -182,7 +185,15 @@ describe('blame --replay', () => {
     expect([c.replay.toolsReused, c.replay.reusedTurns, c.usage.toolsReused]).toEqual([1, [2], 1]);
     // The calculator's new code never runs: the terminal's old output keeps the failure.
     expect(c.vAll).toBe(0);
-    expect((await blame(args)).stdout).toMatch(/flagged: tool turn 2 reused the recorded result for a changed call/);
+    expect((await blame(args)).stdout).toMatch(/flagged: tool turn 2 reused the recorded result for a changed call \(give a stub with --tools\)/);
+  });
+
+  it('with a --tools file that has no stub for the changed call, says so by name (not "give a stub")', async () => {
+    writeFileSync(at('other-tools.js'), 'export default { weather: (args) => "sunny" };\n');
+    const args = [at('algorithm/7.json'), '--replay', ...model(), '--cache', at('nostub.jsonl'), '--tools', at('other-tools.js')];
+    const out = (await blame(args)).stdout;
+    expect(out).toMatch(/flagged: tool turn 2 reused the recorded result for a changed call \(.*other-tools\.js has no stub for Computer_terminal\)/);
+    expect(out).not.toMatch(/give a stub/);
   });
 
   it('--pairs writes a replayed turn as a preference record: its recorded request as prompt, recorded answer rejected, repaired answer chosen', async () => {

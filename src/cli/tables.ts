@@ -46,14 +46,14 @@ export function formatCase(r: CaseResult): string {
   return lines.join('\n');
 }
 
-/** The batch summary table. */
-export function formatBatch(b: BatchResult, total: number): string {
+/** The batch summary table; `contrast`: the contrast replays' usage (--contrast), in the same `model:` line. */
+export function formatBatch(b: BatchResult, total: number, contrast?: NonNullable<CaseResult['usage']>): string {
   const head = `${total} case${total === 1 ? '' : 's'}, ${b.failures} failure${b.failures === 1 ? '' : 's'}, ${b.analyzed} analysed, ${b.unfixable} not fixable by any combination; cost ${b.cost}${b.stoppedEarly ? ' (stopped once the top step separated)' : ''}`;
   const rows = [...b.steps]
     .sort((a, c) => c.meanShapley - a.meanShapley)
     .map((s) => [printable(s.step), pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);
   const out = [head, table(['step', 'fixing alone resolves', 'mean Shapley', 'CI', 'share', 'last-touch'], rows)];
-  if (b.usage) out.push(`model: ${usageText(b.usage)}`);
+  if (b.usage || contrast) out.push(`model: ${b.usage ? usageText(b.usage) : 'no requests'}${contrast ? `; contrast: ${usageText(contrast)}` : ''}`);
   return out.join('\n');
 }
 

@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import type { AttributedCaseResult, CaseDef } from '../engine/types.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
 import { DefinitionError } from '../sandbox/definition-error.ts';
-import { buildRegressionGame, RegressionPlanError } from './regression-game.ts';
+import { buildRegressionGame, RegressionPlanError, storedRegressionGame } from './regression-game.ts';
 import { supportDeskAfter, supportDeskBefore } from './testing/support-desk.ts';
 import { readFileSync } from 'node:fs';
 import { SUPPORT_DESK_CASES_FILE } from './testing/support-desk.ts';
@@ -48,6 +48,17 @@ describe('the regression game', () => {
     const delivery = analyse(game.reverseSource, cases.find((c) => c.id === 'delivery-speed')!);
     expect(delivery.failed).toBe(true);
     expect(analyse(game.source, cases.find((c) => c.id === 'delivery-speed')!).failed).toBe(false);
+  });
+
+  it('reads its plan back from its own source (a stored game), and nothing from another definition', () => {
+    const game = v(supportDeskAfter(), supportDeskBefore());
+    const stored = storedRegressionGame(game.source);
+    expect(stored?.steps).toEqual(game.plan.steps.map((s) => ({ name: s.name, change: s.change })));
+    expect(stored?.reverseSource).toBe(game.reverseSource);
+    expect(storedRegressionGame(game.reverseSource)).toBeNull();
+    expect(storedRegressionGame(supportDeskBefore())).toBeNull();
+    // A forged plan (a change kind the game does not know) is not read.
+    expect(storedRegressionGame(game.source.replace('"change":"changed"', '"change":"__proto__"'))).toBeNull();
   });
 
   it('gives an added step with one input its absence as the fix: it passes that input through', () => {

@@ -7,6 +7,7 @@ import { changedSteps, planRegression, type RegressionPlan } from './plan.ts';
 import { regressionDefinitionSource, type VersionFile } from './definition-source.ts';
 
 export { RegressionPlanError } from './plan.ts';
+export { storedRegressionGame } from './definition-source.ts';
 export type { VersionFile } from './definition-source.ts';
 
 export interface RegressionGame {

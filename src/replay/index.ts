@@ -10,13 +10,14 @@ import type { CaseDef } from '../engine/types.ts';
 import type { RecordedRun } from '../runs/index.ts';
 import { definitionSource, slotNames, type DefinitionParts, type EmbeddedFile } from './definition-source.ts';
 import { planRun, ReplayPlanError, type FixSpec } from './plan.ts';
-import { substitutionCount } from './turns.ts';
+import { turnLinks } from './turns.ts';
 import type { Outcome, PlayersKind, ReplayRunData } from './types.ts';
 
 export { ReplayPlanError, parseFixSpec, type FixSpec } from './plan.ts';
 export { EmbeddedFileError, type EmbeddedFile } from './definition-source.ts';
 export { parseIntervention, InterventionError, INTERVENTION_KINDS } from './interventions.ts';
-export { recordedContext, substitutionCount } from './turns.ts';
+export { recordedContext, turnLinks, type TurnLinks } from './turns.ts';
+export { recordingLinks } from './recording-links.ts';
 export { defaultExportCount, expectedOutcome, metricProbe, toolsProbe } from './user-files.ts';
 export { PLAYERS_KINDS, type Intervention, type Outcome, type PlayersKind, type ReplayRunData, type ReplayTurn } from './types.ts';
 
@@ -96,6 +97,7 @@ export function buildReplay(runs: readonly RecordedRun[], options: ReplayOptions
 
 /** The `replay` block of a case's JSON. */
 export function replayBlock(plan: ReplayRunData, steps: readonly string[]): ReplayBlock {
+  const links = turnLinks(plan);
   return {
     players: steps.slice(0, plan.players.length),
     turns: plan.turns.map((t) => ({
@@ -106,8 +108,8 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
       kind: t.kind,
       player: t.player >= 0 ? steps[t.player] : null,
       fixes: t.fixes.map((f) => (f.kind === 'stub' ? 'stub' : f.kind)),
-      dependsOn: t.dependsOn,
-      substitutions: substitutionCount(t, plan.transcript),
+      dependsOn: links[t.index].dependsOn,
+      substitutions: links[t.index].substitutions,
     })),
   };
 }

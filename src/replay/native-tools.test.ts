@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import type { AnalysisSettings } from '../engine/types.ts';
 import { readRuntape } from '../formats/importers/runtape.ts';
-import { buildReplay, type ReplayOptions } from './index.ts';
+import { buildReplay, recordedContext, turnLinks, type ReplayOptions } from './index.ts';
 import { analyzeWithModel } from './testing/model-loop.ts';
 import { nativeRefundModel, runtapeToolRun } from './testing/runs.ts';
 
@@ -16,7 +16,8 @@ function replay(options: Partial<ReplayOptions> = {}) {
 
 describe('a native tool-calling run (runtape) as replay turns', () => {
   it('keeps the recorded calls as tool_calls and the results as tool messages with their call ids', () => {
-    const turns = replay().runs[0].turns;
+    const run = replay().runs[0];
+    const turns = run.turns;
     expect(turns.map((t) => [t.kind, t.name])).toEqual([
       ['model', 'support · fake-model'],
       ['tool', 'tool lookup_order'],
@@ -24,21 +25,22 @@ describe('a native tool-calling run (runtape) as replay turns', () => {
       ['tool', 'tool search_kb'],
       ['model', 'support · fake-model'],
     ]);
-    const last = turns[4].context;
+    const last = recordedContext(turns[4], run);
     expect(last.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(last[2].tool_calls).toEqual([{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_id":"A-1"}' } }]);
     expect(last[3]).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
     // The recorded answers' calls, compact JSON as the wire carries them (the reader pretty-prints them).
     expect(turns[0].toolCalls).toEqual([{ id: 'call_1', name: 'lookup_order', arguments: '{"order_id":"A-1"}' }]);
-    expect(turns[0]).toMatchObject({ tools: [expect.objectContaining({ type: 'function' }), expect.anything(), expect.anything()], temperature: 0.2, max_tokens: 300 });
+    expect(turns[0]).toMatchObject({ temperature: 0.2, max_tokens: 300 });
+    expect(run.toolSets[turns[0].tools!].map((t) => (t as { function: { name: string } }).function.name)).toEqual(['lookup_order', 'search_kb', 'issue_refund']);
   });
 
   it('depends on tool results by their call (the result recorded as an object, quoted as text) and on earlier calls', () => {
-    const turns = replay().runs[0].turns;
-    expect(turns.map((t) => t.dependsOn)).toEqual([[], [0], [0, 1], [2], [0, 1, 2, 3]]);
-    const last = turns[4].substitutions;
-    expect(last.filter((s) => s.call !== undefined).map((s) => [s.message, s.from])).toEqual([[2, 0], [4, 2]]);
-    expect(last.filter((s) => s.call === undefined).map((s) => [s.message, s.from])).toEqual([[3, 1], [5, 3]]);
+    const run = replay().runs[0];
+    expect(turnLinks(run).map((l) => l.dependsOn)).toEqual([[], [0], [0, 1], [2], [0, 1, 2, 3]]);
+    // Each distinct message once: the assistant's calls quote the model turns, the tool messages the tool turns.
+    const quoted = run.messages.map((m) => (m.quotes ?? []).map((q) => [q.call === undefined ? 'text' : 'call', q.from]));
+    expect(quoted).toEqual([[], [], [['call', 0]], [['text', 1]], [['call', 2]], [['text', 3]]]);
   });
 });
 

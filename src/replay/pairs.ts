@@ -14,12 +14,13 @@ import type { AttributedCaseResult, LlmMessage } from '../engine/types.ts';
 import { ownValue } from '../engine/named-record.ts';
 import type { TrainingPair } from '../engine/repairs/training-pairs.ts';
 import { recordedContext } from './turns.ts';
-import type { ReplayTurn, TranscriptEntry } from './types.ts';
+import type { ReplayTurn, TranscriptEntry, TurnContext } from './types.ts';
 
-/** What the pair rule reads of a run: its task and transcript, and each turn's context and recorded output. */
+/** What the pair rule reads of a run: its task, transcript and context messages, and each turn's context and recorded output. */
 export interface PairRun {
   task: string;
   transcript: TranscriptEntry[];
+  messages: LlmMessage[];
   turns: (Pick<ReplayTurn, 'index' | 'kind' | 'player' | 'agent' | 'output' | 'context'> & { transcript?: number })[];
 }
 
@@ -42,14 +43,35 @@ function entryOf(value: unknown): TranscriptEntry | null {
   return { speaker: value.speaker, text: value.text, turn: value.turn };
 }
 
-function turnOf(value: unknown): PairRun['turns'][number] | null {
+/**
+ * A turn's context: by reference (an earlier turn's context, then message numbers), or, in a
+ * recording made before contexts were kept by reference, the messages themselves (added to the
+ * run's messages here). Null when it names what is not there.
+ */
+function contextOf(value: unknown, index: number, messages: LlmMessage[], turns: PairRun['turns']): TurnContext | undefined | null {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) {
+    const listed = messagesOf(value);
+    if (!listed) return null;
+    if (listed.length === 0) return undefined;
+    const add = listed.map((m) => messages.push(m) - 1);
+    return { from: -1, add };
+  }
+  if (!isObject(value) || !isInt(value.from) || !Array.isArray(value.add)) return null;
+  const { from, add } = value;
+  if (from >= index || from < -1 || (from >= 0 && turns[from]?.context === undefined)) return null;
+  if (!add.every((id) => isInt(id) && id >= 0 && id < messages.length)) return null;
+  return { from, add: [...(add as number[])] };
+}
+
+function turnOf(value: unknown, messages: LlmMessage[], turns: PairRun['turns']): PairRun['turns'][number] | null {
   if (!isObject(value)) return null;
   const { index, kind, player, agent, output, transcript } = value;
-  if (!isInt(index) || (kind !== 'model' && kind !== 'tool') || !isInt(player) || typeof agent !== 'string' || typeof output !== 'string') return null;
+  if (!isInt(index) || index !== turns.length || (kind !== 'model' && kind !== 'tool') || !isInt(player) || typeof agent !== 'string' || typeof output !== 'string') return null;
   if (transcript !== undefined && !isInt(transcript)) return null;
-  const context = messagesOf(value.context);
-  if (!context) return null;
-  return { index, kind, player, agent, output, context, ...(transcript !== undefined && { transcript }) };
+  const context = contextOf(value.context, index, messages, turns);
+  if (context === null) return null;
+  return { index, kind, player, agent, output, ...(context && { context }), ...(transcript !== undefined && { transcript }) };
 }
 
 /** The replayed run a case's `recording` input holds, or null when it holds none. */
@@ -61,13 +83,19 @@ export function pairRunOf(recording: unknown): PairRun | null {
     if (!entry) return null;
     transcript.push(entry);
   }
+  const messages: LlmMessage[] = [];
+  if (recording.messages !== undefined) {
+    const listed = messagesOf(recording.messages);
+    if (!listed) return null;
+    messages.push(...listed);
+  }
   const turns: PairRun['turns'] = [];
   for (const raw of recording.turns) {
-    const turn = turnOf(raw);
+    const turn = turnOf(raw, messages, turns);
     if (!turn) return null;
     turns.push(turn);
   }
-  return { task: recording.task, transcript, turns };
+  return { task: recording.task, transcript, messages, turns };
 }
 
 /** What a replay step outputs: per turn index, the text it ended with. */

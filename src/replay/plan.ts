@@ -5,8 +5,8 @@
  */
 import type { RecordedRun } from '../runs/index.ts';
 import { InterventionError, parseIntervention } from './interventions.ts';
-import { baseTurns, recordedContext, taskOf, type BaseTurn } from './turns.ts';
-import type { Intervention, PlayersKind, ReplayRunData, ReplayTurn, TranscriptEntry } from './types.ts';
+import { baseTurns, recordedContext, taskOf, type BaseRun, type BaseTurn } from './turns.ts';
+import type { Intervention, PlayersKind, ReplayRunData, ReplayTurn } from './types.ts';
 
 /** A replay that cannot be set up: the message names the run, the turn or the fix. */
 export class ReplayPlanError extends Error {
@@ -49,7 +49,8 @@ function turnsNamed(run: RecordedRun, turns: readonly BaseTurn[], name: string):
   return found;
 }
 
-function fixesOf(run: RecordedRun, turns: readonly BaseTurn[] & { transcript: TranscriptEntry[] }, options: PlanOptions): Intervention[][] {
+function fixesOf(run: RecordedRun, base: BaseRun, options: PlanOptions): Intervention[][] {
+  const turns = base.turns;
   const given: (Intervention[] | undefined)[] = turns.map(() => undefined);
   for (const spec of options.fixes) {
     let intervention: Intervention;
@@ -62,7 +63,7 @@ function fixesOf(run: RecordedRun, turns: readonly BaseTurn[] & { transcript: Tr
     for (const turn of turnsNamed(run, turns, spec.turn)) {
       if (turn.kind === 'tool' && MODEL_ONLY.has(intervention.kind)) throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") is a tool turn; a tool turn's fix is observation:TEXT (or a --tools stub)`);
       if (turn.kind === 'model' && intervention.kind === 'observation') throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") is a model turn; observation:TEXT replaces a tool result (a model turn's output: action:TEXT)`);
-      const length = recordedContext(turn, { task: '', transcript: turns.transcript }).length;
+      const length = recordedContext(turn, { task: '', ...base }).length;
       if (intervention.kind === 'context' && intervention.op !== 'system+=' && intervention.index >= length) {
         throw new ReplayPlanError(`--fix ${spec.turn}=${spec.fix}: step ${turn.step} ("${turn.name}") has ${length} context messages (0 to ${length - 1})`);
       }
@@ -109,12 +110,12 @@ function playerName(owned: readonly BaseTurn[], kind: PlayersKind): string {
 /** A run's plan. Throws ReplayPlanError naming the run, turn or fix. */
 export function planRun(run: RecordedRun, options: PlanOptions): ReplayRunData {
   const base = baseTurns(run);
-  if (base.length === 0) throw new ReplayPlanError(`run "${run.id}" has no model or tool calls to replay`);
+  if (base.turns.length === 0) throw new ReplayPlanError(`run "${run.id}" has no model or tool calls to replay`);
   const fixes = fixesOf(run, base, options);
-  const { player, owners } = playersOf(base, fixes, options.players);
+  const { player, owners } = playersOf(base.turns, fixes, options.players);
   let segment = 0;
   let interleaved = false;
-  const turns: ReplayTurn[] = base.map((t) => {
+  const turns: ReplayTurn[] = base.turns.map((t) => {
     segment = Math.max(segment, player[t.index]);
     if (player[t.index] >= 0 && player[t.index] !== segment) interleaved = true;
     return { ...t, fixes: fixes[t.index], player: player[t.index], segment };
@@ -126,6 +127,8 @@ export function planRun(run: RecordedRun, options: PlanOptions): ReplayRunData {
     ...(expected !== undefined && { expected }),
     players: owners.map((o) => playerName(o, options.players)),
     transcript: base.transcript,
+    messages: base.messages,
+    toolSets: base.toolSets,
     turns,
     interleaved,
   };

@@ -4,7 +4,7 @@ import type { AnalysisSettings } from '../engine/types.ts';
 import type { ChatRequest } from '../engine/model-call.ts';
 import { readWhoWhen } from '../formats/importers/whowhen.ts';
 import { readLangfuse } from '../formats/importers/langfuse.ts';
-import { buildReplay, recordedContext, type ReplayOptions } from './index.ts';
+import { buildReplay, recordedContext, turnLinks, type ReplayOptions } from './index.ts';
 import { analyzeWithModel } from './testing/model-loop.ts';
 import { langfuseExport, langfuseWithToolCalls, scriptedModel, scriptedToolModel, WHOWHEN_LOG } from './testing/runs.ts';
 
@@ -33,7 +33,7 @@ describe('a Who&When run replayed', () => {
       [3, 'Computer_terminal', 'tool'],
       [4, 'Reporter', 'model'],
     ]);
-    expect(turns.map((t) => t.dependsOn)).toEqual([[], [0], [1], [0, 1, 2]]);
+    expect(turnLinks(def.runs[0]).map((l) => l.dependsOn)).toEqual([[], [0], [1], [0, 1, 2]]);
     // The human's question is in the transcript but is no turn of anyone's.
     expect(recordedContext(turns[0], def.runs[0]).map((m) => m.content)).toEqual([expect.stringContaining('You are Planner'), 'human: What is 6 times 7?']);
     expect(recordedContext(turns[3], def.runs[0]).map((m) => m.role)).toEqual(['system', 'user', 'user', 'user', 'user']);
@@ -86,8 +86,7 @@ describe('a Langfuse run replayed (recorded requests)', () => {
       ['python', 'tool'],
       ['Reporter', 'model'],
     ]);
-    expect(turns[3].dependsOn).toEqual([0, 1, 2]);
-    expect(turns[3].substitutions).toHaveLength(3);
+    expect(turnLinks(def.runs[0])[3]).toEqual({ dependsOn: [0, 1, 2], substitutions: 3 });
     const { result } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedModel);
     expect(result.vEmpty).toBe(0);
     const ranked = Object.entries(result.shapley!).sort((a, b) => b[1] - a[1]);

@@ -138,3 +138,22 @@ describe('a generated definition and rule.ts agree, coalition by coalition', () 
     expect(compared).toBe(6);
   });
 });
+
+describe('a tool call the replayed model no longer makes', () => {
+  it('is absent, not reused: no result, and the later turn that quoted its result sees none', () => {
+    const def = buildReplay([readLangfuse(JSON.stringify(langfuseWithToolCalls())).runs[0]], { players: 'agents', fixes: [], outcome: { kind: 'expect', text: '42' }, origin: 'test' });
+    const run = def.runs[0];
+    const tool = run.turns.find((t) => t.kind === 'tool')!;
+    const rule: RuleSettings = { steps: def.steps, outcome: { kind: 'expect', text: '42' }, tools: STUBS, metric: null };
+    const sent: string[] = [];
+    // Every model answers in text: the calculator makes no tool call this time.
+    const llm = { chat: (args: LlmChatArgs): LlmChatResult => (sent.push(args.messages.map((m) => m.content).join('|')), { text: 'The answer is 42.', finish: 'stop', usage: { input: 1, output: 1 } }), choose: () => 'pass' };
+    const outputs: Record<string, unknown> = {};
+    def.steps.forEach((name, k) => (outputs[name] = replaySegment(rule, k, { ...def.cases[0].inputs, ...outputs }, llm, true)));
+    const replayed = Object.assign({}, ...Object.values(outputs).map((o) => (o as { turns: object }).turns));
+    expect(replayed[tool.index]).toEqual({ text: '', changed: true, via: 'absent' });
+    // The reporter's recorded context held the tool's result ("Code output: 48"); its request holds none.
+    expect(tool.output).toContain('Code output: 48');
+    expect(sent.at(-1)).not.toContain('Code output: 48');
+  });
+});

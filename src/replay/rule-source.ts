@@ -70,63 +70,163 @@ function transcriptMessages(agent, task, transcript, upTo, textOf) {
     messages.push({ role: 'user', content: 'Begin.' });
   return messages;
 }
-/** The turn's recorded context with every quoted earlier output replaced by its replayed output, and whether any was. */
-function replayedContext(run, turn, replayed) {
-  let changed = false;
-  if (turn.transcript !== undefined) {
-    const messages = transcriptMessages(turn.agent, run.task, run.transcript, turn.transcript, (entry) => {
-      const now = entry.turn !== null ? replayed[entry.turn] : undefined;
-      if (now === undefined || now.text === entry.text)
-        return entry.text;
-      changed = true;
-      return now.text;
-    });
-    return { messages, changed };
-  }
-  const messages = turn.context.map(copyMessage);
-  // Calls a replayed turn no longer makes: left out, with the results that answer them.
-  const gone = {};
-  // From the last span back, so the offsets of the spans before it stay right.
-  for (let k = turn.substitutions.length - 1; k >= 0; k--) {
-    const s = turn.substitutions[k];
-    const now = replayed[s.from];
-    const m = messages[s.message];
-    if (s.call !== undefined) {
-      // An earlier turn's tool call, carried in an assistant message: its replayed call, under the recorded id.
-      if (now === undefined || !now.changed || !m.tool_calls || !m.tool_calls[s.call])
-        continue;
-      // The message is that turn's answer: its replayed text too (a call-only answer records none).
-      const said = run.turns[s.from].output;
-      if (now.text !== said && m.content === said) {
-        m.content = now.text;
-        changed = true;
-      }
-      const call = m.tool_calls[s.call];
-      const made = now.toolCalls ? now.toolCalls[s.fromCall === undefined ? 0 : s.fromCall] : undefined;
-      if (made === undefined)
-        gone[call.id] = true;
-      else if (made.name !== call.function.name || !sameArguments(made.arguments, call.function.arguments))
-        call.function = { name: made.name, arguments: made.arguments };
-      else
-        continue;
-      changed = true;
-      continue;
-    }
-    if (now === undefined || now.text === run.turns[s.from].output)
-      continue;
-    m.content = m.content.slice(0, s.start) + now.text + m.content.slice(s.end);
-    changed = true;
-  }
-  return { messages: Object.keys(gone).length > 0 ? withoutCalls(messages, gone) : messages, changed };
+function replayState(run, replayed) {
+  return { run, replayed, waiting: {}, messageStatus: {}, messageText: {}, contextStatus: {}, transcriptRead: 0, transcriptFirstChange: -1, transcriptFirstWait: -1 };
 }
-/** A message copied (its tool calls too), so a replay never edits the recorded context. */
-function copyMessage(m) {
-  const out = { role: m.role, content: m.content };
-  if (m.tool_calls)
+/** A turn's replayed text when it differs from the record (undefined: as recorded, or not known yet). */
+function replayedText(state, index) {
+  const now = state.replayed[index];
+  return now !== undefined && state.waiting[index] !== true && now.text !== state.run.turns[index].output ? now.text : undefined;
+}
+function turnStatus(state, index) {
+  if (state.waiting[index] === true)
+    return 2;
+  return replayedText(state, index) !== undefined ? 1 : 0;
+}
+/**
+ * A tool call an assistant message carries, as turn \`from\` replayed it: the recorded call (null),
+ * the call it makes instead, or undefined when it no longer makes it.
+ */
+function replayedCall(state, q) {
+  const now = state.replayed[q.from];
+  if (now === undefined || state.waiting[q.from] === true || !now.changed)
+    return null;
+  const recorded = (state.run.turns[q.from].toolCalls || [])[q.fromCall || 0];
+  const made = now.toolCalls ? now.toolCalls[q.fromCall || 0] : undefined;
+  if (made === undefined)
+    return undefined;
+  return recorded !== undefined && made.name === recorded.name && sameArguments(made.arguments, recorded.arguments) ? null : made;
+}
+function quoteStatus(state, q) {
+  if (q.call === undefined)
+    return turnStatus(state, q.from);
+  if (state.waiting[q.from] === true)
+    return 2;
+  return replayedCall(state, q) !== null || replayedText(state, q.from) !== undefined ? 1 : 0;
+}
+function messageStatus(state, id) {
+  let status = state.messageStatus[id];
+  if (status === undefined) {
+    status = 0;
+    for (const q of state.run.messages[id].quotes || [])
+      status = Math.max(status, quoteStatus(state, q));
+    state.messageStatus[id] = status;
+  }
+  return status;
+}
+/** What became of the earlier turns a model turn's recorded context quotes (its chain of contexts followed back once per step). */
+function contextStatus(state, turn) {
+  const run = state.run;
+  if (turn.transcript !== undefined) {
+    // The transcript's entries are read once per step, in order: a later turn's context holds an earlier one's.
+    const entries = run.transcript;
+    for (; state.transcriptRead < turn.transcript && state.transcriptRead < entries.length; state.transcriptRead++) {
+      const entry = entries[state.transcriptRead];
+      const status = entry.turn !== null ? turnStatus(state, entry.turn) : 0;
+      if (status === 1 && state.transcriptFirstChange < 0)
+        state.transcriptFirstChange = state.transcriptRead;
+      if (status === 2 && state.transcriptFirstWait < 0)
+        state.transcriptFirstWait = state.transcriptRead;
+    }
+    if (state.transcriptFirstWait >= 0 && state.transcriptFirstWait < turn.transcript)
+      return 2;
+    return state.transcriptFirstChange >= 0 && state.transcriptFirstChange < turn.transcript ? 1 : 0;
+  }
+  const chain = [];
+  let status = 0;
+  for (let t = turn; t !== undefined && t.context !== undefined; t = t.context.from >= 0 ? run.turns[t.context.from] : undefined) {
+    const known = state.contextStatus[t.index];
+    if (known !== undefined) {
+      status = known;
+      break;
+    }
+    chain.push(t);
+  }
+  for (let k = chain.length - 1; k >= 0; k--) {
+    for (const id of chain[k].context.add)
+      status = Math.max(status, messageStatus(state, id));
+    state.contextStatus[chain[k].index] = status;
+  }
+  return status;
+}
+/** A turn that waits for a model answer (its own request, or one it depends on): a stand-in no later turn reads. */
+function waitingTurn(state, turn, suspension) {
+  state.waiting[turn.index] = true;
+  if (suspension !== undefined && state.suspension === undefined)
+    state.suspension = suspension;
+  return { text: turn.output, changed: false, via: 'waiting' };
+}
+/**
+ * A recorded message with every quoted earlier output replaced by its replayed output, and each
+ * tool call it carries by the call as replayed (a call no longer made is marked in \`gone\`).
+ */
+function replayedMessage(state, id, gone) {
+  const m = state.run.messages[id];
+  let content = state.messageText[id];
+  const quotes = m.quotes || [];
+  if (content === undefined) {
+    content = m.content;
+    // From the last span back, so the offsets of the spans before it stay right.
+    for (let k = quotes.length - 1; k >= 0; k--) {
+      if (quotes[k].call !== undefined)
+        continue;
+      const now = replayedText(state, quotes[k].from);
+      if (now !== undefined)
+        content = content.slice(0, quotes[k].start) + now + content.slice(quotes[k].end);
+    }
+    // An assistant message that is a call-only answer carries that turn's replayed text too.
+    for (const q of quotes) {
+      const said = state.run.turns[q.from].output;
+      const now = q.call === 0 ? replayedText(state, q.from) : undefined;
+      if (now !== undefined && content === said)
+        content = now;
+    }
+    state.messageText[id] = content;
+  }
+  const out = { role: m.role, content };
+  if (m.tool_calls) {
     out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } }));
+    for (const q of quotes) {
+      if (q.call === undefined || out.tool_calls[q.call] === undefined)
+        continue;
+      const made = replayedCall(state, q);
+      if (made === undefined)
+        gone[out.tool_calls[q.call].id] = true;
+      else if (made !== null)
+        out.tool_calls[q.call].function = { name: made.name, arguments: made.arguments };
+    }
+  }
   if (m.tool_call_id !== undefined)
     out.tool_call_id = m.tool_call_id;
   return out;
+}
+/** The turn's recorded context with every quoted earlier output (and call) replaced by its replayed output. */
+function replayedContext(state, turn) {
+  const run = state.run;
+  if (turn.transcript !== undefined) {
+    return transcriptMessages(turn.agent, run.task, run.transcript, turn.transcript, (entry) => {
+      const now = entry.turn !== null ? replayedText(state, entry.turn) : undefined;
+      return now !== undefined ? now : entry.text;
+    });
+  }
+  const parts = [];
+  for (let c = turn.context; c !== undefined; c = c.from >= 0 ? run.turns[c.from].context : undefined)
+    parts.push(c.add);
+  const messages = [];
+  // Calls a replayed turn no longer makes: left out, with the results that answer them.
+  const gone = {};
+  for (let k = parts.length - 1; k >= 0; k--)
+    for (const id of parts[k])
+      messages.push(replayedMessage(state, id, gone));
+  return Object.keys(gone).length > 0 ? withoutCalls(messages, gone) : messages;
+}
+/** The message with only the calls \`keep\` keeps (no \`tool_calls\` when none is left). */
+function withCalls(m, keep) {
+  const kept = (m.tool_calls || []).filter((c) => keep(c.id));
+  const copy = { role: m.role, content: m.content };
+  if (kept.length > 0)
+    copy.tool_calls = kept;
+  return copy;
 }
 /** The messages without the calls named, and without the results that answer them. */
 function withoutCalls(messages, gone) {
@@ -137,14 +237,6 @@ function withoutCalls(messages, gone) {
     out.push(m.tool_calls ? withCalls(m, (id) => gone[id] !== true) : m);
   }
   return out;
-}
-/** The message with only the calls \`keep\` keeps (no \`tool_calls\` when none is left). */
-function withCalls(m, keep) {
-  const kept = (m.tool_calls || []).filter((c) => keep(c.id));
-  const copy = { role: m.role, content: m.content };
-  if (kept.length > 0)
-    copy.tool_calls = kept;
-  return copy;
 }
 /**
  * Tool results stay paired with their calls after an edit, as endpoints require: a result whose
@@ -180,50 +272,43 @@ function editContext(messages, fix) {
   if (fix.op === 'drop')
     return messages.filter((_, i) => i !== fix.index);
   const text = fix.text;
-  return messages.map((m, i) => {
-    if (i !== fix.index)
-      return m;
-    const out = copyMessage(m);
-    out.content = text;
-    return out;
-  });
+  return messages.map((m, i) => (i === fix.index ? { ...m, content: text } : m));
 }
-/** A model turn: kept as recorded unless its context changed or a fix asks for the model. */
-function replayModelTurn(run, turn, replayed, fixes, llm) {
+/** A model turn: kept as recorded unless its context changed or a fix asks for the model (its context is built only then). */
+function replayModelTurn(state, turn, fixes, llm) {
   for (const f of fixes)
     if (f.kind === 'action')
       return replayedAs(turn, f.text, undefined, 'action');
-  const context = replayedContext(run, turn, replayed);
-  let messages = context.messages;
-  let send = context.changed;
+  const edits = fixes.filter((f) => f.kind === 'context');
+  const asks = fixes.some((f) => f.kind === 'resample' || f.kind === 'policy' || f.kind === 'repair');
+  const status = contextStatus(state, turn);
+  if (status === 2)
+    return waitingTurn(state, turn);
+  if (edits.length === 0 && !asks && status === 0)
+    return asRecorded(turn, 'recorded');
+  let messages = replayedContext(state, turn);
   let model;
   let temperature = turn.temperature;
   let key = 'turn ' + turn.index;
   // Context edits name the recorded messages by index: drops and replacements first, from the last index down.
-  const edits = fixes.filter((f) => f.kind === 'context');
   const byIndex = edits.filter((f) => f.op !== 'system+=').sort((a, b) => b.index - a.index);
   for (const f of byIndex)
     messages = editContext(messages, f);
   for (const f of edits)
     if (f.op === 'system+=')
       messages = editContext(messages, f);
-  if (edits.length > 0)
-    send = true;
   for (const f of fixes) {
     if (f.kind === 'resample') {
-      send = true;
       key += ' resample';
       if (turn.temperature === undefined)
         temperature = 1;
     }
     else if (f.kind === 'policy') {
-      send = true;
       model = f.alias;
       if (f.temperature !== undefined)
         temperature = f.temperature;
     }
     else if (f.kind === 'repair') {
-      send = true;
       const note = 'Your answer above may be wrong' + (f.hint ? ': ' + f.hint : '.') + ' Redo this step and give your corrected answer in full.';
       // The recorded answer with its calls written out: a call in tool_calls would need its results after it.
       const said = [turn.output].concat((turn.toolCalls || []).map((c) => '[tool call] ' + c.name + '(' + c.arguments + ')')).filter((t) => t !== '').join('\\n');
@@ -231,8 +316,6 @@ function replayModelTurn(run, turn, replayed, fixes, llm) {
       messages = [...messages, ...answer, { role: 'user', content: note }];
     }
   }
-  if (!send)
-    return asRecorded(turn, 'recorded');
   // Sent as recorded: the tools and sampling parameters the run's request carried (an alias's max_tokens caps it).
   const args = { messages: edits.length > 0 ? pairToolMessages(messages) : messages, key };
   if (model !== undefined)
@@ -245,9 +328,18 @@ function replayModelTurn(run, turn, replayed, fixes, llm) {
     args.max_tokens = turn.max_tokens;
   if (turn.stop !== undefined)
     args.stop = turn.stop;
-  if (turn.tools)
-    args.tools = turn.tools;
-  const answer = llm.chat(args);
+  if (turn.tools !== undefined)
+    args.tools = state.run.toolSets[turn.tools];
+  let answer;
+  try {
+    answer = llm.chat(args);
+  }
+  catch (e) {
+    // Not answered yet: the step goes on with the turns that do not need this answer (see ReplayState).
+    if (e !== null && typeof e === 'object' && e.name === 'StepSuspended')
+      return waitingTurn(state, turn, e);
+    throw e;
+  }
   const calls = answer.toolCalls ? answer.toolCalls.map((c) => (c.id !== undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { name: c.name, arguments: c.arguments })) : undefined;
   return replayedAs(turn, answer.text, calls, 'model');
 }
@@ -260,25 +352,33 @@ function toolArguments(text) {
     return text;
   }
 }
-/** A tool turn: its recorded result while its call is unchanged; else the stub, or the record reused (and flagged). */
-function replayToolTurn(rule, turn, replayed, fixes) {
+/**
+ * A tool turn: its recorded result while its call is unchanged; a changed call runs its stub, or
+ * reuses the recorded result (flagged) when there is none; a call the replayed model no longer
+ * makes is absent (no result, and later contexts lose it).
+ */
+function replayToolTurn(rule, state, turn, fixes) {
   for (const f of fixes)
     if (f.kind === 'observation')
       return replayedAs(turn, f.text, undefined, 'observation');
   const recordedCall = turn.call;
-  const caller = turn.caller !== undefined && turn.caller >= 0 ? replayed[turn.caller] : undefined;
+  const caller = turn.caller !== undefined && turn.caller >= 0 ? state.replayed[turn.caller] : undefined;
+  if (turn.caller !== undefined && state.waiting[turn.caller] === true)
+    return waitingTurn(state, turn);
   let call = recordedCall;
   if (caller !== undefined && caller.changed) {
     if (turn.callIndex === null || turn.callIndex === undefined)
       call = { name: recordedCall.name, arguments: caller.text };
+    else if (caller.toolCalls && caller.toolCalls[turn.callIndex])
+      call = caller.toolCalls[turn.callIndex];
     else
-      call = caller.toolCalls && caller.toolCalls[turn.callIndex] ? caller.toolCalls[turn.callIndex] : null;
+      return replayedAs(turn, '', undefined, 'absent');
   }
-  const unchanged = call !== null && call.name === recordedCall.name && sameArguments(call.arguments, recordedCall.arguments);
+  const unchanged = call.name === recordedCall.name && sameArguments(call.arguments, recordedCall.arguments);
   const stubbed = fixes.some((f) => f.kind === 'stub');
   if (unchanged && !stubbed)
     return asRecorded(turn, 'recorded');
-  if (call !== null && Object.prototype.hasOwnProperty.call(rule.tools, call.name)) {
+  if (Object.prototype.hasOwnProperty.call(rule.tools, call.name)) {
     const result = rule.tools[call.name](toolArguments(call.arguments));
     return replayedAs(turn, typeof result === 'string' ? result : JSON.stringify(result), undefined, 'stub');
   }
@@ -295,6 +395,7 @@ function replaySegment(rule, k, inputs, llm, fixed) {
     if (earlier.fixed === true)
       fixedPlayers[j] = true;
   }
+  const state = replayState(run, replayed);
   const own = {};
   for (const turn of run.turns) {
     if (turn.segment !== k)
@@ -303,10 +404,13 @@ function replaySegment(rule, k, inputs, llm, fixed) {
     // A contrast replay regenerates every model turn from a point on (a fresh sample each, by its world's seed).
     const regenerate = run.regenerateFrom !== undefined && turn.index >= run.regenerateFrom && turn.kind === 'model';
     const fixes = regenerate ? [{ kind: 'resample' }] : isFixed ? turn.fixes : [];
-    const result = turn.kind === 'tool' ? replayToolTurn(rule, turn, replayed, fixes) : replayModelTurn(run, turn, replayed, fixes, llm);
+    const result = turn.kind === 'tool' ? replayToolTurn(rule, state, turn, fixes) : replayModelTurn(state, turn, fixes, llm);
     replayed[turn.index] = result;
     own[turn.index] = result;
   }
+  // Every request this step could know is asked for: now it waits for the answers.
+  if (state.suspension !== undefined)
+    throw state.suspension;
   const output = { turns: own };
   if (run.interleaved)
     output.fixed = fixed;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parseInputFile } from '../formats/detect.ts';
 import { sharedSamplesDir } from '../formats/test-helpers.ts';
 import { describeSource } from '../sandbox/analyze-source.ts';
-import { buildReplay, ReplayPlanError } from './index.ts';
+import { buildReplay, ReplayPlanError, turnLinks } from './index.ts';
 
 const SAMPLES = sharedSamplesDir() ?? '';
 const present = SAMPLES !== '';
@@ -45,7 +45,7 @@ describe.skipIf(!present)('replay definitions of the sample runs', () => {
         }
         const summary = describeSource(def.source, 'replay.js');
         expect(summary.steps.map((s) => s.name)).toEqual(def.steps);
-        expect(def.runs[0].turns.every((t) => t.dependsOn.every((j) => j < t.index))).toBe(true);
+        expect(turnLinks(def.runs[0]).every((l, i) => l.dependsOn.every((j) => j < i))).toBe(true);
         replayed++;
       }
     }

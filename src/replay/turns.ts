@@ -7,8 +7,8 @@
 import type { LlmMessage } from '../engine/types.ts';
 import { callText, nativeMessages, readStepMessages, recordedParams, recordedTools, sameContent, wireArguments, type RecordedRun, type RecordedStep } from '../runs/index.ts';
 import { transcriptMessages } from './rule.ts';
-import { findSubstitutions } from './substitutions.ts';
-import type { ReplayRunData, ReplayTurn, Substitution, ToolCall, TranscriptEntry } from './types.ts';
+import { findQuotes } from './substitutions.ts';
+import type { ContextMessage, Quote, ReplayRunData, ReplayTurn, ToolCall, TranscriptEntry, TurnContext } from './types.ts';
 
 /** A turn before its fixes and player are known. */
 export type BaseTurn = Omit<ReplayTurn, 'fixes' | 'player' | 'segment'>;
@@ -60,57 +60,162 @@ function turnName(kind: 'model' | 'tool', step: RecordedStep, agent: string): st
 }
 
 /**
- * Where earlier turns' outputs sit in a native context, by structure first: a tool message is the
- * tool turn whose call it answers (by id, when its result is the same) or whose result it holds
- * (the same text or JSON value); an assistant's tool call is an earlier model turn's call with the
- * same id, or the same name and JSON arguments. The rest is found verbatim (substitutions.ts).
+ * Where earlier turns' outputs sit in one context message, by structure first: a tool message is
+ * the tool turn whose call it answers (by id, when its result is the same) or whose result it
+ * holds (the same text or JSON value); an assistant's tool call is an earlier model turn's call
+ * with the same id, or the same name and JSON arguments. The rest is found verbatim
+ * (substitutions.ts), also as compact JSON.
  */
-function structuralSubstitutions(context: readonly LlmMessage[], turns: readonly BaseTurn[]): Substitution[] {
-  const found: Substitution[] = [];
-  const byCallId = new Map<string, number>();
-  for (const t of turns) if (t.kind === 'tool' && t.call?.id !== undefined) byCallId.set(t.call.id, t.index);
-  // Messages matched whole are left out of the verbatim search (their text is that turn's).
-  const verbatim: LlmMessage[] = context.map((m) => ({ role: m.role, content: m.content }));
-  context.forEach((m, i) => {
-    if (m.role === 'tool') {
-      const byId = m.tool_call_id !== undefined ? byCallId.get(m.tool_call_id) : undefined;
-      const from = byId !== undefined && sameContent(turns[byId].output, m.content) ? byId : ([...turns].reverse().find((t) => t.kind === 'tool' && t.output.trim() !== '' && sameContent(t.output, m.content))?.index ?? byId);
-      if (from !== undefined) {
-        found.push({ message: i, start: 0, end: m.content.length, from });
-        verbatim[i] = { role: m.role, content: '' };
+function quotesOf(m: LlmMessage, earlier: readonly BaseTurn[]): Quote[] {
+  const found: Quote[] = [];
+  let whole = false;
+  if (m.role === 'tool') {
+    const byId = m.tool_call_id !== undefined ? [...earlier].reverse().find((t) => t.kind === 'tool' && t.call?.id === m.tool_call_id) : undefined;
+    const from = byId !== undefined && sameContent(byId.output, m.content) ? byId.index : ([...earlier].reverse().find((t) => t.kind === 'tool' && t.output.trim() !== '' && sameContent(t.output, m.content))?.index ?? byId?.index);
+    if (from !== undefined) {
+      found.push({ start: 0, end: m.content.length, from });
+      whole = true;
+    }
+  }
+  (m.tool_calls ?? []).forEach((call, k) => {
+    for (let j = earlier.length - 1; j >= 0; j--) {
+      const calls = earlier[j].kind === 'model' ? (earlier[j].toolCalls ?? []) : [];
+      const c = calls.findIndex((r) => (r.id !== undefined && r.id === call.id) || (r.name === call.function.name && sameContent(r.arguments, call.function.arguments)));
+      if (c >= 0) {
+        found.push({ start: 0, end: 0, from: j, call: k, fromCall: c });
+        return;
       }
     }
-    (m.tool_calls ?? []).forEach((call, k) => {
-      for (let j = turns.length - 1; j >= 0; j--) {
-        const calls = turns[j].kind === 'model' ? (turns[j].toolCalls ?? []) : [];
-        const c = calls.findIndex((r) => (r.id !== undefined && r.id === call.id) || (r.name === call.function.name && sameContent(r.arguments, call.function.arguments)));
-        if (c >= 0) {
-          found.push({ message: i, start: 0, end: 0, from: j, call: k, fromCall: c });
-          return;
-        }
-      }
-    });
   });
-  return [...found, ...findSubstitutions(verbatim, turns)].sort((a, b) => a.message - b.message || a.start - b.start || (a.call ?? -1) - (b.call ?? -1));
+  return whole ? found : [...findQuotes(m.content, earlier), ...found];
+}
+
+/** What a run's turns refer to: the transcript, the distinct context messages, the turns. */
+type ContextRun = Pick<ReplayRunData, 'task' | 'transcript' | 'messages'> & { turns: readonly Pick<ReplayTurn, 'context'>[] };
+
+/** The run's message numbers of a model turn's recorded context, in order (its chain of contexts, followed back). */
+export function contextIds(run: { turns: readonly Pick<ReplayTurn, 'context'>[] }, turn: Pick<ReplayTurn, 'context'>): number[] {
+  const parts: number[][] = [];
+  for (let c = turn.context; c !== undefined; c = c.from >= 0 ? run.turns[c.from].context : undefined) parts.push(c.add);
+  return parts.reverse().flat();
 }
 
 /** A model turn's recorded context: its request, or the transcript before it. */
-export function recordedContext(turn: Pick<ReplayTurn, 'context' | 'transcript' | 'agent'>, run: Pick<ReplayRunData, 'task' | 'transcript'>): LlmMessage[] {
-  return turn.transcript === undefined ? turn.context : transcriptMessages(turn.agent, run.task, run.transcript, turn.transcript, (e) => e.text);
+export function recordedContext(turn: Pick<ReplayTurn, 'context' | 'transcript' | 'agent'>, run: ContextRun): LlmMessage[] {
+  if (turn.transcript !== undefined) return transcriptMessages(turn.agent, run.task, run.transcript, turn.transcript, (e) => e.text);
+  return contextIds(run, turn).map((id) => {
+    const { quotes: _, ...message } = run.messages[id];
+    return message;
+  });
 }
 
-/** How many places of a turn's context hold an earlier turn's output. */
-export function substitutionCount(turn: Pick<ReplayTurn, 'substitutions' | 'transcript'>, transcript: readonly TranscriptEntry[]): number {
-  return turn.transcript === undefined ? turn.substitutions.length : transcript.slice(0, turn.transcript).filter((e) => e.turn !== null && e.text !== '').length;
+/** A turn's links to earlier turns: the turns its context quotes (a tool turn: its caller), and how many places hold their outputs. */
+export interface TurnLinks {
+  dependsOn: number[];
+  substitutions: number;
 }
 
-/** The turns of a run, in execution order, with their contexts and what each quotes of the earlier ones, and the run's transcript. */
-export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: TranscriptEntry[] } {
+/** Every turn's links, in one pass (a context continuing an earlier one adds to that one's). */
+export function turnLinks(run: Pick<ReplayRunData, 'transcript' | 'messages' | 'turns'>): TurnLinks[] {
+  const out: TurnLinks[] = [];
+  // Transcript contexts grow by entries: the turns quoted among the first k entries.
+  const quotedUpTo: number[][] = [[]];
+  for (const e of run.transcript) {
+    const last = quotedUpTo[quotedUpTo.length - 1];
+    quotedUpTo.push(e.turn !== null && e.text !== '' ? [...last, e.turn] : last);
+  }
+  const none: TurnLinks = { dependsOn: [], substitutions: 0 };
+  for (const turn of run.turns) {
+    if (turn.kind === 'tool') out.push(turn.caller !== undefined && turn.caller >= 0 ? { dependsOn: [turn.caller], substitutions: 0 } : none);
+    else if (turn.transcript !== undefined) {
+      const quoted = quotedUpTo[Math.min(turn.transcript, run.transcript.length)];
+      out.push({ dependsOn: quoted, substitutions: quoted.length });
+    } else if (turn.context === undefined) out.push(none);
+    else {
+      const base = turn.context.from >= 0 ? out[turn.context.from] : none;
+      const quotes = turn.context.add.flatMap((id) => run.messages[id].quotes ?? []);
+      const known = new Set(base.dependsOn);
+      const added = [...new Set(quotes.map((q) => q.from).filter((from) => !known.has(from)))];
+      out.push({ dependsOn: added.length > 0 ? [...base.dependsOn, ...added].sort((a, b) => a - b) : base.dependsOn, substitutions: base.substitutions + quotes.length });
+    }
+  }
+  return out;
+}
+
+/** The turns of a run with what they refer to: its transcript, its distinct context messages and tool lists. */
+export interface BaseRun {
+  turns: BaseTurn[];
+  transcript: TranscriptEntry[];
+  messages: ContextMessage[];
+  toolSets: unknown[][];
+}
+
+/** How many earlier model turns a context is compared with when looking for the one it continues. */
+const CONTINUES_LOOKBACK = 8;
+
+/**
+ * Each distinct message once, numbered; each turn's context as the longest recorded context among
+ * the last few model turns' that it starts with, and the messages after it. A message's quotes
+ * are looked for among the turns before the first turn whose context holds it.
+ */
+class ContextTable {
+  readonly messages: ContextMessage[] = [];
+  readonly toolSets: unknown[][] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly toolIds = new Map<string, number>();
+  /** Full message numbers of each model turn's context, by turn index (while building only). */
+  private readonly full = new Map<number, number[]>();
+
+  context(index: number, recorded: readonly LlmMessage[], earlier: readonly BaseTurn[]): TurnContext {
+    const ids = recorded.map((m) => {
+      const key = m.tool_calls || m.tool_call_id !== undefined ? JSON.stringify(m) : m.role + '\u0000' + m.content;
+      let id = this.ids.get(key);
+      if (id === undefined) {
+        id = this.messages.length;
+        this.ids.set(key, id);
+        const quotes = quotesOf(m, earlier);
+        this.messages.push(quotes.length > 0 ? { ...m, quotes } : { ...m });
+      }
+      return id;
+    });
+    let from = -1;
+    let length = 0;
+    let looked = 0;
+    for (let j = earlier.length - 1; j >= 0 && looked < CONTINUES_LOOKBACK; j--) {
+      const prior = this.full.get(j);
+      if (prior === undefined) continue;
+      looked++;
+      if (prior.length > length && prior.length <= ids.length && prior.every((id, k) => ids[k] === id)) {
+        from = j;
+        length = prior.length;
+      }
+    }
+    this.full.set(index, ids);
+    return { from, add: ids.slice(length) };
+  }
+
+  tools(list: unknown[]): number {
+    const key = JSON.stringify(list);
+    let id = this.toolIds.get(key);
+    if (id === undefined) {
+      id = this.toolSets.length;
+      this.toolIds.set(key, id);
+      this.toolSets.push(list);
+    }
+    return id;
+  }
+}
+
+/** The turns of a run, in execution order, with their contexts (by reference), and what they refer to. */
+export function baseTurns(run: RecordedRun): BaseRun {
   const steps = run.steps;
   const byId = new Map(steps.map((s) => [s.id, s]));
   const turns: BaseTurn[] = [];
+  const table = new ContextTable();
   // The transcript so far (every step with output, turns or not), for formats without requests.
   const transcript: TranscriptEntry[] = [];
+  let lastModel: BaseTurn | undefined;
+  let callsOfLastModel = 0;
   for (let i = 0; i < steps.length; i++) {
     const kind = isTurn(steps, i);
     const step = steps[i];
@@ -125,53 +230,43 @@ export function baseTurns(run: RecordedRun): BaseTurn[] & { transcript: Transcri
       // The call it answers: by the recorded call id where there is one, else the latest model turn's next call.
       const callId = toolCallIdOf(step);
       const byId = callId !== undefined ? [...turns].reverse().find((t) => t.kind === 'model' && t.toolCalls?.some((c) => c.id === callId)) : undefined;
-      const caller = byId ?? [...turns].reverse().find((t) => t.kind === 'model');
-      const callIndex = byId ? byId.toolCalls!.findIndex((c) => c.id === callId) : caller?.toolCalls ? turns.filter((t) => t.kind === 'tool' && t.caller === caller.index).length : null;
+      const caller = byId ?? lastModel;
+      const callIndex = byId ? byId.toolCalls!.findIndex((c) => c.id === callId) : caller?.toolCalls ? callsOfLastModel++ : null;
       const input = readStepMessages(step, 'input').map((m) => m.text).join('\n');
       const recordedCall = caller?.toolCalls && callIndex !== null ? caller.toolCalls[callIndex] : undefined;
       const call: ToolCall = recordedCall ?? { ...(callId !== undefined && { id: callId }), name: step.name, arguments: callIndex === null && caller ? caller.output : input };
-      turns.push({ index, step: i, name: turnName('tool', step, agent), agent, kind: 'tool', context: [], output: out.text, caller: caller?.index ?? -1, callIndex: recordedCall ? callIndex : null, call, substitutions: [], dependsOn: caller ? [caller.index] : [] });
+      turns.push({ index, step: i, name: turnName('tool', step, agent), agent, kind: 'tool', output: out.text, caller: caller?.index ?? -1, callIndex: recordedCall ? callIndex : null, call });
       transcript.push({ speaker: agent, text: out.text, turn: index });
       continue;
     }
     const recorded = readStepMessages(step, 'input');
-    let context: LlmMessage[] = [];
-    let substitutions: Substitution[] = [];
-    let dependsOn: number[];
-    if (recorded.length > 0) {
-      context = nativeMessages(recorded);
-      substitutions = structuralSubstitutions(context, turns);
-      dependsOn = [...new Set(substitutions.map((s) => s.from))].sort((a, b) => a - b);
-    } else {
-      // The transcript with the speakers named: every earlier turn's words are in it, at a known place.
-      dependsOn = transcript.filter((e) => e.turn !== null && e.text !== '').map((e) => e.turn!);
-    }
     const tools = recordedTools(step);
     const params = recordedParams(step);
-    turns.push({
+    const turn: BaseTurn = {
       index,
       step: i,
       name: turnName('model', step, agent),
       agent,
       kind: 'model',
-      context,
-      ...(recorded.length === 0 && { transcript: transcript.length }),
+      // Without a recorded request the context is the transcript with the speakers named: every earlier turn's words are in it, at a known place.
+      ...(recorded.length > 0 ? { context: table.context(index, nativeMessages(recorded), turns) } : { transcript: transcript.length }),
       output: out.text,
       ...(out.toolCalls && { toolCalls: out.toolCalls }),
-      ...(tools && { tools }),
+      ...(tools && { tools: table.tools(tools) }),
       ...params,
-      substitutions,
-      dependsOn,
-    });
+    };
+    turns.push(turn);
+    lastModel = turn;
+    callsOfLastModel = 0;
     transcript.push({ speaker: agent, text: out.toolCalls ? [out.text, ...out.toolCalls.map(callText)].filter((t) => t !== '').join('\n') : out.text, turn: out.toolCalls ? null : index });
   }
-  return Object.assign(turns, { transcript });
+  return { turns, transcript, messages: table.messages, toolSets: table.toolSets };
 }
 
 /** The task of a run: what the format records as its question, else the first user message of the first turn. */
-export function taskOf(run: RecordedRun, turns: readonly BaseTurn[]): string {
+export function taskOf(run: RecordedRun, base: BaseRun): string {
   if (run.task) return run.task;
-  const first = turns.find((t) => t.kind === 'model');
-  if (first?.transcript !== undefined) return (turns as { transcript?: TranscriptEntry[] }).transcript?.find((e) => e.turn === null)?.text ?? '';
-  return first?.context.find((m) => m.role === 'user')?.content ?? '';
+  const first = base.turns.find((t) => t.kind === 'model');
+  if (first?.transcript !== undefined) return base.transcript.find((e) => e.turn === null)?.text ?? '';
+  return first ? (recordedContext(first, { task: '', ...base }).find((m) => m.role === 'user')?.content ?? '') : '';
 }

@@ -30,19 +30,33 @@ export interface ToolCall {
 }
 
 /**
- * Where an earlier turn's recorded output sits in this turn's recorded context: message
- * `message`, characters [start, end) of its content, or, with `call`, the message's tool call
- * `call`, which is turn `from`'s tool call `fromCall`. At replay the span (the call) is replaced
- * by that turn's replayed output (its replayed call; a call it no longer makes is left out, with
- * the results that answer it).
+ * Where an earlier turn's recorded output sits in a context message: characters [start, end) of
+ * its content, or, with `call`, the message's tool call `call`, which is turn `from`'s tool call
+ * `fromCall`. At replay the span (the call) is replaced by that turn's replayed output (its
+ * replayed call; a call it no longer makes is left out, with the results that answer it).
  */
-export interface Substitution {
-  message: number;
+export interface Quote {
   start: number;
   end: number;
   from: number;
   call?: number;
   fromCall?: number;
+}
+
+/** One distinct message of the run's recorded contexts, with the earlier outputs it quotes. */
+export interface ContextMessage extends LlmMessage {
+  quotes?: Quote[];
+}
+
+/**
+ * A model turn's recorded context by reference: the recorded context of turn `from` (-1: none),
+ * then the run's messages numbered `add`. Each distinct message is kept once in the run and a
+ * context that continues an earlier one names it, so a run's data grows with its length, not with
+ * the sum of its contexts.
+ */
+export interface TurnContext {
+  from: number;
+  add: number[];
 }
 
 export interface ReplayTurn {
@@ -53,11 +67,8 @@ export interface ReplayTurn {
   name: string;
   agent: string;
   kind: 'model' | 'tool';
-  /**
-   * Model turns: the recorded request messages in OpenAI's shape (assistant `tool_calls`, `tool`
-   * results with their `tool_call_id`; [] when the context is the transcript: `transcript`).
-   */
-  context: LlmMessage[];
+  /** Model turns with a recorded request: its messages, by reference (see TurnContext). */
+  context?: TurnContext;
   /**
    * Model turns of formats without requests (Who&When): the context is the run's transcript up to
    * this many entries, with this turn's agent as the speaker (see transcriptMessages in rule.ts). Kept as a
@@ -68,8 +79,8 @@ export interface ReplayTurn {
   output: string;
   /** Model turns: the tool calls it recorded. */
   toolCalls?: ToolCall[];
-  /** Model turns: the function definitions recorded with the request. */
-  tools?: unknown[];
+  /** Model turns: the function definitions recorded with the request (the run's `toolSets`, by number). */
+  tools?: number;
   /** Model turns: the recorded sampling parameters, when the format has them (sent as recorded). */
   temperature?: number;
   top_p?: number;
@@ -81,9 +92,6 @@ export interface ReplayTurn {
   callIndex?: number | null;
   /** Tool turns: the recorded call. */
   call?: ToolCall;
-  substitutions: Substitution[];
-  /** Earlier turns whose output this turn's context quotes. */
-  dependsOn: number[];
   /** Interventions applied when this turn's player is fixed ([] = none: replayed by the rule). */
   fixes: Intervention[];
   /** The player (0-based) this turn belongs to; -1 when it is no player's (a tool turn without a fix). */
@@ -104,6 +112,10 @@ export interface ReplayRunData {
   id: string;
   /** Every recorded output in order, for contexts built from the transcript. */
   transcript: TranscriptEntry[];
+  /** Each distinct message of the recorded requests once (turns' contexts name them). */
+  messages: ContextMessage[];
+  /** Each distinct list of function definitions recorded with a request, once. */
+  toolSets: unknown[][];
   task: string;
   expected?: string;
   players: string[];

@@ -1,11 +1,11 @@
 #!/bin/sh
 # What the CI examples run (docs/ci.md): the earlier version of a pipeline definition from the target
-# branch, the regression game and its gate, or a sharded analysis merged and gated with --compare.
+# branch, and the regression game with its gate, in one job or sharded across a matrix and merged.
 #
 #   regression-gate.sh before          the earlier version: git show "$BASE_REF:$PIPELINE"
 #   regression-gate.sh game            the regression game of the two versions, gated
-#   regression-gate.sh shard I K       part I of K of each version's analysis, saved as a session file
-#   regression-gate.sh merge-gate      the parts merged, the later study gated against the earlier one
+#   regression-gate.sh shard I K       part I of K of the game, saved as a session file
+#   regression-gate.sh merge-gate      the parts merged and gated
 #
 # Settings (environment): PIPELINE and CASES (paths in the repository), BASE_REF (default
 # origin/main), OUT (default agentblame-out), CACHE (the model responses kept between runs, default
@@ -33,14 +33,18 @@ case "${1:-}" in
     ;;
   shard)
     part="${2:?shard I K}/${3:?shard I K}"
-    $AGENTBLAME "$PIPELINE" --cases "$CASES" --cache "$CACHE" --shard "$part" --save "$OUT/after-${2}.agentblame-session.json"
-    $AGENTBLAME "$OUT/before.pipeline.js" --cases "$CASES" --cache "$CACHE" --shard "$part" --save "$OUT/before-${2}.agentblame-session.json"
+    $AGENTBLAME "$PIPELINE" --against "$OUT/before.pipeline.js" --cases "$CASES" --cache "$CACHE" \
+      --shard "$part" --save "$OUT/game-${2}.agentblame-session.json" > /dev/null
+    # The part's model responses go to the merging job with its session file.
+    cp "$CACHE" "$OUT/responses-${2}.jsonl"
     ;;
   merge-gate)
-    $AGENTBLAME "$OUT"/after-*.agentblame-session.json --save "$OUT/after.agentblame-session.json" > /dev/null
-    $AGENTBLAME "$OUT"/before-*.agentblame-session.json --save "$OUT/before.agentblame-session.json" > /dev/null
-    $AGENTBLAME "$OUT/after.agentblame-session.json" --compare "$OUT/before.agentblame-session.json" \
-      --gate --summary "$OUT/summary.md" --junit "$OUT/junit.xml" --html "$OUT/report.html"
+    # The parts' caches are merged into CACHE; they answer the earlier version's run of the passing cases.
+    set -- "$OUT"/game-*.agentblame-session.json --cache "$CACHE"
+    for cache in "$OUT"/responses-*.jsonl; do
+      if [ -f "$cache" ]; then set -- "$@" --cache "$cache"; fi
+    done
+    $AGENTBLAME "$@" --gate --summary "$OUT/summary.md" --junit "$OUT/junit.xml" --html "$OUT/report.html"
     ;;
   *)
     echo "usage: regression-gate.sh before | game | shard I K | merge-gate" >&2

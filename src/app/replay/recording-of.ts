@@ -4,6 +4,7 @@
  * by field into a plain copy; anything else is not a replay case (null).
  */
 import type { CaseDef } from '../../engine/types.ts';
+import { recordingLinks } from '../../replay/index.ts';
 
 export interface RecordedTurnView {
   index: number;
@@ -29,11 +30,11 @@ export interface RecordingView {
 const isInt = (v: unknown): v is number => Number.isInteger(v);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function turnOf(value: unknown): RecordedTurnView | null {
+function turnOf(value: unknown, dependsOn: number[]): RecordedTurnView | null {
   if (!isObject(value)) return null;
-  const { index, step, name, agent, kind, dependsOn, player, fixes } = value;
+  const { index, step, name, agent, kind, player, fixes } = value;
   if (!isInt(index) || !isInt(step) || typeof name !== 'string' || typeof agent !== 'string' || (kind !== 'model' && kind !== 'tool') || !isInt(player)) return null;
-  if (!Array.isArray(dependsOn) || !dependsOn.every(isInt) || !Array.isArray(fixes)) return null;
+  if (!Array.isArray(fixes)) return null;
   const kinds: string[] = [];
   for (const f of fixes) {
     if (!isObject(f) || typeof f.kind !== 'string') return null;
@@ -46,9 +47,11 @@ function turnOf(value: unknown): RecordedTurnView | null {
 export function recordingOf(caseDef: CaseDef | undefined): RecordingView | null {
   const value: unknown = caseDef?.inputs?.recording;
   if (!isObject(value) || typeof value.id !== 'string' || !Array.isArray(value.players) || !value.players.every((p) => typeof p === 'string') || !Array.isArray(value.turns)) return null;
+  const links = recordingLinks(value);
+  if (!links) return null;
   const turns: RecordedTurnView[] = [];
-  for (const raw of value.turns) {
-    const turn = turnOf(raw);
+  for (const [k, raw] of value.turns.entries()) {
+    const turn = turnOf(raw, links[k].dependsOn);
     if (!turn) return null;
     turns.push(turn);
   }

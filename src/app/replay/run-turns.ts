@@ -3,7 +3,7 @@
  * a replay turn, the earlier steps whose recorded output its context quotes verbatim (and how many
  * times), and the later steps that quote it. Found the way the replay finds it (src/replay).
  */
-import { buildReplay, substitutionCount } from '../../replay/index.ts';
+import { buildReplay, turnLinks } from '../../replay/index.ts';
 import type { RecordedRun } from '../../runs/index.ts';
 
 export interface StepTurn {
@@ -30,7 +30,8 @@ export function runTurns(run: RecordedRun): Map<number, StepTurn> {
   }
   const turns = plan.turns;
   const stepOf = new Map(turns.map((t) => [t.index, t.step]));
-  const out = new Map<number, StepTurn>(turns.map((t) => [t.step, { turn: t.index, kind: t.kind, quotes: t.dependsOn.map((j) => stepOf.get(j)!), substitutions: substitutionCount(t, plan.transcript), quotedBy: [] }]));
-  for (const t of turns) for (const j of t.dependsOn) out.get(stepOf.get(j)!)?.quotedBy.push(t.step);
+  const links = turnLinks(plan);
+  const out = new Map<number, StepTurn>(turns.map((t) => [t.step, { turn: t.index, kind: t.kind, quotes: links[t.index].dependsOn.map((j) => stepOf.get(j)!), substitutions: links[t.index].substitutions, quotedBy: [] }]));
+  for (const t of turns) for (const j of links[t.index].dependsOn) out.get(stepOf.get(j)!)?.quotedBy.push(t.step);
   return out;
 }
