@@ -46,9 +46,14 @@ test('a contrast run in the Replay view is stored with the study: reopened, it i
 
     await page.getByRole('tab', { name: 'Replay' }).click();
     const contrast = page.getByRole('region', { name: 'Single-step contrast' });
+    // The default is the fewest replays that can show a point of commitment; fewer say they never can.
+    await expect(contrast.getByLabel('Replays per arm')).toHaveValue('35');
+    await expect(contrast.getByTestId('contrast-too-few')).toHaveCount(0);
     await contrast.getByLabel('Replays per arm').fill('3');
+    await expect(contrast.getByTestId('contrast-too-few')).toContainText('fewer than 35 replays per arm no point of commitment can be shown');
     await contrast.getByRole('button', { name: 'Run the contrast' }).click();
     await expect(contrast.getByTestId('commitment')).toContainText('No point of commitment', { timeout: 60_000 });
+    await expect(contrast.getByTestId('commitment')).toContainText('fewer than 35 replays per arm can never show one');
     await expect.poll(() => storedContrast(page), { timeout: 15_000 }).toBe(true);
 
     // The exported report shows it beside the Shapley ranking.

@@ -4,6 +4,7 @@
  * in its case's `replay` block. A session file opened again prints the same as the run that saved it.
  */
 import type { RunContrast, SessionContrast } from '../session/types.ts';
+import { MIN_COMMITMENT_REPLAYS } from '../replay/index.ts';
 
 /** The shape of the replay command's extras (replay-command.ts, ReplayExtras), which main.ts prints. */
 interface StoredExtras {
@@ -21,7 +22,10 @@ export function contrastText(id: string, report: Omit<RunContrast, 'run'>, n: nu
   for (const row of report.contrast) {
     lines.push(`  ${String(row.index).padStart(4)}  ${String(row.step).padStart(4)}  ${row.agent.slice(0, 24).padEnd(24)}  ${pct(row.regenerated.rate)} [${pct(row.regenerated.ci[0])}, ${pct(row.regenerated.ci[1])}]  ${pct(row.kept.rate)} [${pct(row.kept.ci[0])}, ${pct(row.kept.ci[1])}]  ${(row.difference >= 0 ? '+' : '') + (100 * row.difference).toFixed(0)}% [${(100 * row.ci[0]).toFixed(0)}%, ${(100 * row.ci[1]).toFixed(0)}%]`);
   }
-  lines.push(report.commitment ? `  point of commitment: turn ${report.commitment.index} (step ${report.commitment.step}, ${report.commitment.agent}): with it and every turn before it as recorded, the failure reproduces in at least 90% of replays` : '  point of commitment: none (no recorded prefix reproduces the failure in at least 90% of replays at this N)');
+  const none = n < MIN_COMMITMENT_REPLAYS
+    ? `  point of commitment: none (fewer than ${MIN_COMMITMENT_REPLAYS} replays per arm can never show one: even ${n} failures of ${n} leave the Wilson lower bound under 90%)`
+    : '  point of commitment: none (no recorded prefix reproduces the failure in at least 90% of replays at this N)';
+  lines.push(report.commitment ? `  point of commitment: turn ${report.commitment.index} (step ${report.commitment.step}, ${report.commitment.agent}): with it and every turn before it as recorded, the failure reproduces in at least 90% of replays` : none);
   if (report.errors) lines.push(`  ${report.errors} contrast replay${report.errors === 1 ? '' : 's'} ended in an error and are not counted`);
   return lines.join('\n');
 }

@@ -196,13 +196,38 @@ export function requestBody(request: ChatRequest): Record<string, unknown> {
   return params ? { ...params, ...fields } : fields;
 }
 
-/** The response with the key masked in every text it carries (an endpoint may echo it in the answer). */
+/**
+ * The response with the key masked in every text it carries, in every field (an endpoint may echo
+ * the key anywhere, and a field added later is masked too), after JSON decoding: the body was masked
+ * as text before it was parsed, but a key written with `\u` escapes only appears once decoded. Tool
+ * call arguments are JSON text themselves, so they are masked again as decoded.
+ */
 function maskResponse(response: ModelResponse, key: string | undefined): ModelResponse {
   if (!key) return response;
-  const out: ModelResponse = { ...response, text: maskKey(response.text, key) };
-  if (response.topLogprobs) out.topLogprobs = response.topLogprobs.map((t) => ({ token: maskKey(t.token, key), logprob: t.logprob }));
-  if (response.served) out.served = Object.fromEntries(Object.entries(response.served).map(([k, v]) => [k, maskKey(v, key)]));
+  const out = maskStrings(response, key) as ModelResponse;
+  if (out.toolCalls) out.toolCalls = out.toolCalls.map((call) => ({ ...call, arguments: maskJsonText(call.arguments, key) }));
   return out;
+}
+
+/** Every string of a JSON-like value (keys included) with the key masked. */
+function maskStrings(value: unknown, key: string): unknown {
+  if (typeof value === 'string') return maskKey(value, key);
+  if (Array.isArray(value)) return value.map((v) => maskStrings(v, key));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [maskKey(k, key), maskStrings(v, key)]));
+  return value;
+}
+
+/** JSON text with the key masked in what it decodes to; written again only when the key was there. */
+function maskJsonText(text: string, key: string): string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  const written = JSON.stringify(value);
+  const masked = JSON.stringify(maskStrings(value, key));
+  return masked === written ? text : masked;
 }
 
 function formatBytes(bytes: number): string {

@@ -11,11 +11,18 @@
  */
 import type { CaseDef, CaseResult } from '../engine/types.ts';
 import { newcombeInterval } from '../engine/stats/newcombe-interval.ts';
-import { wilsonInterval } from '../engine/stats/wilson-interval.ts';
+import { fewestTrialsReaching, wilsonInterval } from '../engine/stats/wilson-interval.ts';
 import { definitionSource, type DefinitionParts } from './definition-source.ts';
 import type { ReplayRunData } from './types.ts';
 
 export const COMMITMENT_EPSILON = 0.1;
+
+/**
+ * The fewest replays per arm that can show a point of commitment: with fewer, even N failures of
+ * N leave the Wilson lower bound below 1 - epsilon (35 at epsilon 0.1: 35/35 gives 0.9011, 34/34
+ * 0.8985). The page's default, and what the command and report say a smaller N can never do.
+ */
+export const MIN_COMMITMENT_REPLAYS = fewestTrialsReaching(1 - COMMITMENT_EPSILON);
 
 export interface ContrastStudy {
   source: string;

@@ -114,6 +114,6 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
   };
 }
 
-export { contrastStudy, contrastReport, type ContrastStudy, type ContrastReport, type ContrastRow } from './contrast.ts';
+export { contrastStudy, contrastReport, MIN_COMMITMENT_REPLAYS, type ContrastStudy, type ContrastReport, type ContrastRow } from './contrast.ts';
 export { turnRequests, type TurnRequests } from './turn-requests.ts';
 export { replayPairs } from './pairs.ts';

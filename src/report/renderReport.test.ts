@@ -4,8 +4,13 @@ import { cspHashSource } from './cspHash.ts';
 import { extractSessionFromReport } from '../session/extract-session.ts';
 import { REFUND_FIXES, refundSession } from './fixtures/refundSession.ts';
 import { renderReport } from './renderReport.ts';
+import { REPORT_SCRIPT } from './script.ts';
+import { REPORT_CSS } from './styles.ts';
 
 const html = renderReport(refundSession(), { fixes: REFUND_FIXES });
+/** The snapshot names the stylesheet and the script (their CSP hashes still change with them). */
+const STYLE_MARK = '/* REPORT_CSS of src/report/styles.ts */';
+const SCRIPT_MARK = '/* REPORT_SCRIPT of src/report/script.ts */';
 
 /** Text content of the report with tags removed and entities decoded (enough for assertions). */
 function visibleText(page: string): string {
@@ -18,8 +23,11 @@ function visibleText(page: string): string {
 }
 
 describe('renderReport on the refund demo', () => {
-  it('matches the stored snapshot', async () => {
-    await expect(html).toMatchFileSnapshot('./__snapshots__/refund-report.html');
+  it('matches the stored snapshot (its stylesheet and script, written once in styles.ts and script.ts, named there)', async () => {
+    expect(html).toContain(`<style>${REPORT_CSS}</style>`);
+    expect(html).toContain(REPORT_SCRIPT);
+    const shape = html.replace(REPORT_CSS, STYLE_MARK).replace(REPORT_SCRIPT, SCRIPT_MARK);
+    await expect(shape).toMatchFileSnapshot('./__snapshots__/refund-report.html');
   });
 
   it('states every setting, the date of the session and the fixes, saying blame is relative to them', () => {

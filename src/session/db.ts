@@ -1,7 +1,8 @@
 /**
  * The IndexedDB layout of the session store and its upgrades.
  *
- * Version 5 (current) is version 4 plus `runFiles` (below), which the upgrade adds empty.
+ * Version 6 (current) is version 5 plus `trendDigests` (below), which the upgrade adds empty.
+ * Version 5 is version 4 plus `runFiles` (below), which the upgrade adds empty.
  * Version 4 is version 3 with the cases of new saves cut into `inputChunks` (below).
  * Version 3 splits each session by how often its parts change, so that saving a new
  * name, status, settings or batch result writes a few small records however large the study is:
@@ -21,6 +22,10 @@
  *  - `runFiles` (version 5): trace files opened in the run view, each kept as the file itself
  *    (a Blob) keyed by its path in its drop, so an address naming one of its runs reopens it after
  *    a reload or in another tab (run-file-store.ts). Apart from the sessions: nothing reads both.
+ *  - `trendDigests` (version 6): each session's trend digest (src/session/trend-digest.ts), computed
+ *    by the store from its stored results and kept under the summary's stamp (revision, update time
+ *    and counts) it was computed at: the Trends view reads these, and a stale or missing one is
+ *    computed again from the session. Nothing from a file is ever stored here.
  * Version 2 kept the inputs inside `bodies`; version 1 kept whole sessions (any schema version)
  * in one `sessions` store.
  */
@@ -33,9 +38,10 @@ import type { Session, SessionSummary } from './types.ts';
 import { summarize } from './summary.ts';
 import type { CaseChunkRecord } from './case-chunks.ts';
 import type { StoredRunFile } from './run-files.ts';
+import type { TrendDigest } from '../engine/trends.ts';
 
 export const DB_NAME = 'agentblame';
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 /** A summary as stored: plus the next sequence number for appended results. */
 export interface SummaryRecord extends SessionSummary {
@@ -83,6 +89,18 @@ export function recordResult(record: ResultRecord): CaseResult {
   return joinCoalitions(record.result, record.coalitions);
 }
 
+/** A session's trend digest as the store keeps it, with the summary stamp it was computed at. */
+export interface TrendDigestRecord {
+  id: string;
+  stamp: string;
+  digest: TrendDigest;
+}
+
+/** What a stored session's digest depends on: any save or appended result changes it. */
+export function digestStamp(summary: SessionSummary): string {
+  return `${summary.revision}|${summary.updatedAt}|${summary.casesAnalysed}|${summary.failuresAnalysed}`;
+}
+
 export interface UnreadableRecord {
   raw: unknown;
   problem: string;
@@ -97,6 +115,7 @@ export interface SessionDbSchema extends DBSchema {
   results: { key: [string, string]; value: ResultRecord };
   unreadable: { key: number; value: UnreadableRecord };
   runFiles: { key: string; value: StoredRunFile };
+  trendDigests: { key: string; value: TrendDigestRecord };
   /** Version 1 only: whole sessions. Removed by the upgrade to version 2. */
   sessions: { key: string; value: unknown };
 }
@@ -156,6 +175,7 @@ function createCurrentStores(db: IDBPDatabase<SessionDbSchema>): void {
   db.createObjectStore('unreadable', { autoIncrement: true });
   createChunkStore(db);
   createRunFileStore(db);
+  createTrendDigestStore(db);
 }
 
 /** 3 -> 4: the store of case chunks; version-3 inputs records keep their cases inline. */
@@ -166,6 +186,11 @@ function createChunkStore(db: IDBPDatabase<SessionDbSchema>): void {
 /** 4 -> 5: the store of trace files opened in the run view; every session record stays as it is. */
 function createRunFileStore(db: IDBPDatabase<SessionDbSchema>): void {
   db.createObjectStore('runFiles', { keyPath: 'fileName' });
+}
+
+/** 5 -> 6: the store of trend digests, empty: each is computed when the Trends view first reads it. */
+function createTrendDigestStore(db: IDBPDatabase<SessionDbSchema>): void {
+  db.createObjectStore('trendDigests', { keyPath: 'id' });
 }
 
 /**
@@ -245,6 +270,7 @@ export async function openSessionDb(name = DB_NAME, version = DB_VERSION, now = 
             if (oldVersion === 2) await upgradeFrom2To3(database, tx, now());
             if (oldVersion <= 3) createChunkStore(database);
             if (oldVersion <= 4) createRunFileStore(database);
+            if (oldVersion <= 5) createTrendDigestStore(database);
           }
         } catch (error) {
           upgradeError = error;

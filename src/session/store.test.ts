@@ -378,7 +378,7 @@ describe('database upgrades', () => {
     opened.splice(0);
     const db = await openDB(name);
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'inputChunks', 'inputs', 'results', 'runFiles', 'summaries', 'unreadable']);
+    expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'inputChunks', 'inputs', 'results', 'runFiles', 'summaries', 'trendDigests', 'unreadable']);
     db.close();
   });
 

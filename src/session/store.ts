@@ -19,6 +19,7 @@ import {
   openSessionDb,
   resultRecord,
   resultsRange,
+  digestStamp,
   splitSession,
   type SessionDb,
   type SessionDbSchema,
@@ -33,6 +34,8 @@ import type { RunLocks } from './run-lock.ts';
 import { RunFileStore } from './run-file-store.ts';
 import { issueAll } from './issue-all.ts';
 import { isAnalysedFailure } from '../engine/case-result.ts';
+import type { TrendDigest } from '../engine/trends.ts';
+import { sessionTrendDigest } from './trend-digest.ts';
 import type { ModelCacheEntry, Session, SessionGame, SessionSummary } from './types.ts';
 
 export interface SessionStoreOptions {
@@ -48,7 +51,7 @@ export interface SessionStoreOptions {
   runFileLimit?: number;
 }
 
-type StoreName = 'summaries' | 'bodies' | 'inputs' | 'inputChunks' | 'results';
+type StoreName = 'summaries' | 'bodies' | 'inputs' | 'inputChunks' | 'results' | 'trendDigests';
 
 function toSummary(record: SummaryRecord): SessionSummary {
   const { nextSeq: _nextSeq, inputsToken: _inputsToken, ...summary } = record;
@@ -285,10 +288,42 @@ export class SessionStore {
     return toSummary(updated);
   }
 
+  /**
+   * The trend digest of every stored session (docs/trends.md), computed by this store from the
+   * session's own stored results: one kept from before is used while the session's summary stamp
+   * (revision, update time, counts) is the one it was computed at; a missing or stale one is
+   * computed again once and kept. Reads only summaries and digests when all are current.
+   */
+  async trendDigests(): Promise<TrendDigest[]> {
+    const tx = this.#db.transaction(['summaries', 'trendDigests'], 'readonly');
+    const [summaries, records] = await Promise.all([tx.objectStore('summaries').getAll(), tx.objectStore('trendDigests').getAll(), tx.done]);
+    const kept = new Map(records.map((r) => [r.id, r]));
+    const out: TrendDigest[] = [];
+    for (const summary of summaries) {
+      const stamp = digestStamp(summary);
+      const record = kept.get(summary.id);
+      if (record?.stamp === stamp) {
+        out.push(record.digest);
+        continue;
+      }
+      const session = await this.get(summary.id);
+      if (!session) continue;
+      const digest = sessionTrendDigest(session);
+      out.push(digest);
+      // Kept only if the session did not change meanwhile; a failed write costs a recomputation next time.
+      await this.#write('keep a trend digest', ['summaries', 'trendDigests'], async (wtx) => {
+        const now = await wtx.objectStore('summaries').get(summary.id);
+        if (now && digestStamp(now) === stamp) await wtx.objectStore('trendDigests').put({ id: summary.id, stamp, digest });
+      }).catch(() => undefined);
+    }
+    return out;
+  }
+
   /** Deletes a session and all its results (a no-op when it is already gone). */
   async delete(id: string): Promise<void> {
-    await this.#write('delete the session', ['summaries', 'bodies', 'inputs', 'inputChunks', 'results'], async (tx) => {
+    await this.#write('delete the session', ['summaries', 'bodies', 'inputs', 'inputChunks', 'results', 'trendDigests'], async (tx) => {
       await issueAll([
+        () => tx.objectStore('trendDigests').delete(id),
         () => tx.objectStore('summaries').delete(id),
         () => tx.objectStore('bodies').delete(id),
         () => tx.objectStore('inputs').delete(id),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount, formatNumber, formatPercent } from '../../report/format.ts';
-import { count, duration, fixed3, interval, percent, tickLabel } from './format.ts';
+import { count, counted, duration, fixed3, interval, percent, tickLabel } from './format.ts';
 
 describe('view number formats', () => {
   it('prints Shapley values with three decimals, a true minus and no negative zero', () => {
@@ -33,5 +33,12 @@ describe('view number formats', () => {
       expect(percent(value)).toBe(formatPercent(value));
     }
     for (const value of [0, 999, 1000, -12_345_678, Number.POSITIVE_INFINITY]) expect(count(value)).toBe(formatCount(value));
+  });
+
+  it('names a count with its noun, singular for one', () => {
+    expect(counted(1, 'analysed failure')).toBe('1 analysed failure');
+    expect(counted(0, 'analysed failure')).toBe('0 analysed failures');
+    expect(counted(12345, 'failure')).toBe(`12${'\u2009'}345 failures`);
+    expect(counted(2, 'reply', 'replies')).toBe('2 replies');
   });
 });

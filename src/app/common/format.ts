@@ -52,3 +52,8 @@ export function preview(value: unknown, max = 400): string {
   }
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/** A count with its noun, singular for one ("1 analysed failure", "2 analysed failures"); `plural` where adding "s" is wrong. */
+export function counted(value: number, noun: string, plural = `${noun}s`): string {
+  return `${count(value)} ${value === 1 ? noun : plural}`;
+}

@@ -1,6 +1,6 @@
 import type { CaseDef } from '../../engine/types.ts';
 import type { TableGame } from '../../formats/game.ts';
-import type { ModelCacheEntry, SessionContrast } from '../../session/types.ts';
+import type { ModelCacheEntry, SessionContrast, StudyMeta } from '../../session/types.ts';
 
 /** What the user opened: the cases (or precomputed games) and the pipeline definition, if any. */
 export interface Study {
@@ -20,6 +20,8 @@ export interface Study {
   modelResponses?: ModelCacheEntry[];
   /** The replayed runs' single-step contrast (the Replay view's), kept with the study's session. */
   contrast?: SessionContrast;
+  /** When its cases were recorded, the pipeline version and tags (docs/trends.md), kept with its session. */
+  meta?: StudyMeta;
 }
 
 /** The name compile errors use for the definition's file. */

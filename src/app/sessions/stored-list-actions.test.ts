@@ -26,3 +26,28 @@ describe('StoredListActions', () => {
     expect(refreshed).toBe(1);
   });
 });
+
+describe('StoredListActions reading the list', () => {
+  it('reads when the store is there and on each change it announces, keeps a failed read to show, and stops when asked', async () => {
+    let reads = 0;
+    let failing = false;
+    const actions = new StoredListActions(async () => {
+      reads++;
+      if (failing) throw new Error('the database is closing');
+    });
+    expect(actions.watch(null)).toBeUndefined();
+    expect(reads).toBe(0);
+    const listeners = new Set<() => void>();
+    const store = { subscribe: (listener: () => void) => (listeners.add(listener), () => listeners.delete(listener)) };
+    const stop = actions.watch(store)!;
+    await Promise.resolve();
+    expect(reads).toBe(1);
+    failing = true;
+    for (const listener of listeners) listener();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(reads).toBe(2);
+    expect((actions.problem as Error).message).toBe('the database is closing');
+    stop();
+    expect(listeners.size).toBe(0);
+  });
+});

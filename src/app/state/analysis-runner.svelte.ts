@@ -28,7 +28,7 @@ import { SettingsResults } from './settings-results.svelte.ts';
 import { ResultBatches, type Arrived } from './result-batches.ts';
 import { RunProgressState } from './run-progress-state.svelte.ts';
 import { EarlyStop } from './early-stop.svelte.ts';
-import type { SessionContrast } from '../../session/types.ts';
+import type { SessionContrast, StudyMeta } from '../../session/types.ts';
 
 
 export type DefinitionState =
@@ -232,6 +232,13 @@ export class AnalysisRunner {
   keepContrast(contrast: SessionContrast): void {
     if (!this.study) return;
     this.study = { ...this.study, contrast };
+    this.#autosave.schedule();
+  }
+
+  /** Keeps the study's metadata (the Trends view's edit), saved with its session. */
+  keepMeta(meta: StudyMeta): void {
+    if (!this.study) return;
+    this.study = { ...this.study, meta };
     this.#autosave.schedule();
   }
 

@@ -18,5 +18,5 @@ export function sessionOf(
   status: Session['status'],
   mark?: StudyMark,
 ): Session {
-  return buildSession({ ...identity, fileName: study.fileName, pipeline: study.pipeline, cases: study.cases, games: study.games, settings, results, batch, status, study: mark, modelCache: study.modelResponses, contrast: study.contrast });
+  return buildSession({ ...identity, fileName: study.fileName, pipeline: study.pipeline, cases: study.cases, games: study.games, settings, results, batch, status, study: mark, modelCache: study.modelResponses, contrast: study.contrast, meta: study.meta });
 }

@@ -123,6 +123,8 @@ export class StudyOpener {
           ...(outcome.pipeline ? { pipeline: outcome.pipeline } : {}),
           cases: imported.cases,
           games: imported.games,
+          // A dropped file's date is when its cases were recorded, until the user says otherwise.
+          ...(source instanceof File && Number.isFinite(source.lastModified) && { meta: { version: 1 as const, recordedAt: new Date(source.lastModified).toISOString(), recordedFrom: 'file' as const, tags: [] } }),
         },
         options,
       );
@@ -209,6 +211,7 @@ export class StudyOpener {
         games: session.games ? toTableGames(session.games) : [],
         ...(session.modelCache && { modelResponses: session.modelCache }),
         ...(session.contrast && { contrast: session.contrast }),
+        ...(session.meta && { meta: session.meta }),
       },
       {
         settings: session.settings,

@@ -5,7 +5,7 @@ import { median } from './median.ts';
 import { quantileSorted } from './quantile.ts';
 import { bootstrapMedianInterval } from './bootstrap-median.ts';
 import { shuffled } from './shuffle.ts';
-import { wilsonInterval } from './wilson-interval.ts';
+import { fewestTrialsReaching, wilsonInterval } from './wilson-interval.ts';
 import { seededRng } from '../rng.ts';
 
 describe('average ranks and Spearman (reference values from python3, standard library: mid-ranks, then Pearson of the ranks)', () => {
@@ -94,5 +94,11 @@ describe('Wilson interval', () => {
     expect(wilsonInterval(0, 0)).toEqual([0, 1]);
     expect(wilsonInterval(0, 5)[0]).toBe(0);
     expect(wilsonInterval(5, 5)[1]).toBe(1);
+  });
+
+  it('fewestTrialsReaching: the fewest n whose n of n puts the lower bound at the level (python3: 34/34 0.89849, 35/35 0.90110; 18/18 0.82412, 19/19 0.83182)', () => {
+    expect(fewestTrialsReaching(0.9)).toBe(35);
+    expect(fewestTrialsReaching(0.83)).toBe(19);
+    expect(() => fewestTrialsReaching(1)).toThrow(/level/);
   });
 });

@@ -17,3 +17,15 @@ export function wilsonInterval(successes: number, n: number, z = 1.959964): [num
   // At 0 or n successes the bound is exactly 0 or 1; rounding would leave ~1e-17.
   return [successes === 0 ? 0 : Math.max(0, centre - half), successes === n ? 1 : Math.min(1, centre + half)];
 }
+
+/**
+ * The fewest trials n for which n successes of n put the Wilson lower bound at or above `level`:
+ * with fewer, no result at all can show a rate that high (0.9 at 95 %: 35, since 35/35 gives
+ * 0.9011 and 34/34 0.8985).
+ */
+export function fewestTrialsReaching(level: number, z = 1.959964): number {
+  if (!(level > 0 && level < 1)) throw new RangeError(`level must be in (0, 1), got ${level}`);
+  let n = 1;
+  while (wilsonInterval(n, n, z)[0] < level) n++;
+  return n;
+}

@@ -1,8 +1,12 @@
 import type { ContrastTurnRow, RunContrast, SessionContrast } from '../../session/types.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
 import { formatCount } from '../format.ts';
+import { fewestTrialsReaching } from '../../engine/stats/wilson-interval.ts';
 import { num } from './batch.ts';
 import { NAME_CHARS } from './header.ts';
+
+/** Replays per arm below which no point of commitment can show (the 90 % rule the text states). */
+const FEWEST_COMMITTING = fewestTrialsReaching(0.9);
 
 const pct = (x: number) => `${(100 * x).toFixed(0)} %`;
 const signedPct = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${(100 * Math.abs(x)).toFixed(0)} %`;
@@ -54,7 +58,7 @@ function rowHtml(row: ContrastTurnRow, committed: boolean): string {
 function runHtml(run: RunContrast, replays: number, several: boolean): string {
   const commitment = run.commitment
     ? `<p>Point of commitment: <strong>step ${e(String(run.commitment.step))} ${e(clipText(run.commitment.agent, NAME_CHARS))}</strong> (turn ${e(String(run.commitment.index))}): with it and every turn before it as recorded, the failure reproduces in at least 90 % of replays.</p>`
-    : `<p>No point of commitment: no recorded prefix reproduces the failure in at least 90 % of ${e(formatCount(replays))} replays (Wilson lower bound${replays < 35 ? '; fewer than 35 replays per arm can never commit' : ''}).</p>`;
+    : `<p>No point of commitment: no recorded prefix reproduces the failure in at least 90 % of ${e(formatCount(replays))} replays (Wilson lower bound${replays < FEWEST_COMMITTING ? `; fewer than ${FEWEST_COMMITTING} replays per arm can never commit` : ''}).</p>`;
   const errors = run.errors > 0 ? `<p class="warning">${e(formatCount(run.errors))} contrast replay${run.errors === 1 ? '' : 's'} ended in an error and ${run.errors === 1 ? 'is' : 'are'} not counted.</p>` : '';
   const rows = run.contrast.map((row) => rowHtml(row, run.commitment?.index === row.index)).join('');
   return `${several ? `<h3>${e(clipText(run.run, NAME_CHARS))}</h3>` : ''}
