@@ -2,8 +2,9 @@
  * The command's flag table: every flag once, with its kind, default, help line, group and the
  * commands that take it, and the commands themselves (docs/cli.md is generated from this file).
  * The command line is read once, against this table (command-line.ts); `--help`, `agentblame help
- * TOPIC`, the usage lines, docs/cli.md and the rerun list of docs/shards.md are all derived from it
- * (help.ts), and `src/cli/flags.test.ts` fails when a doc and the table differ.
+ * TOPIC`, the usage lines and docs/cli.md's tables (with the flags that re-run a stored study) are
+ * derived from it (help.ts); `src/cli/flags.test.ts` fails when a doc and the table differ, when a
+ * parser reads a flag the table lacks, or when a command line the docs show is refused.
  *
  * Adding a flag (docs/cli.md, "Adding a flag or a command"):
  *  1. A setting of the analysis: add it to the settings schema (src/engine/settings/schema.ts) with
