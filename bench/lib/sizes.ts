@@ -33,6 +33,9 @@ export interface SuiteSizes {
   replayTurns: number;
   replayLatencyMs: number;
   replayConcurrency: number[];
+  /** Trends: daily studies and the failures of each (docs/trends.md, "a year of daily studies"). */
+  trendStudies: number;
+  trendFailures: number;
 }
 
 export const FULL_SIZES: SuiteSizes = {
@@ -63,6 +66,8 @@ export const FULL_SIZES: SuiteSizes = {
   replayTurns: 20,
   replayLatencyMs: 50,
   replayConcurrency: [1, 8],
+  trendStudies: 365,
+  trendFailures: 500,
 };
 
 /** Every workload at a size that runs in a few seconds: for bench/bench.test.ts. */
@@ -94,4 +99,6 @@ export const SMOKE_SIZES: SuiteSizes = {
   replayTurns: 8,
   replayLatencyMs: 5,
   replayConcurrency: [1, 8],
+  trendStudies: 6,
+  trendFailures: 20,
 };
