@@ -1,5 +1,5 @@
 /**
- * Trends at scale (docs/trends.md, issue #40): a year of daily studies (365 sessions of 500 analysed
+ * Trends at scale (docs/trends.md): a year of daily studies (365 sessions of 500 analysed
  * failures each, three steps, every coalition's value kept as an exact analysis keeps them).
  *
  * - the command, `agentblame trend DIR` as a process: the first run digests every file (and fills

@@ -18,6 +18,7 @@ import { AnalysisRunner, type RunnerPool } from './state/analysis-runner.svelte.
 import { SessionSync } from './state/session-sync.svelte.ts';
 import { StudyOpener } from './state/study-opener.svelte.ts';
 import { ViewContext } from './views/view-context.svelte.ts';
+import { TrendsState } from './trends/trends-state.svelte.ts';
 
 export interface PageParts {
   /** Where the user is (view, case, set). */
@@ -67,7 +68,8 @@ export function assemblePage(options: PageOptions): PageParts {
   sync = made;
   const opener = new StudyOpener(runner, made, options.importFile);
   const compare = new CompareTarget(() => made.store, nav, runner, () => made.identity?.id ?? null);
-  const views = new ViewContext(runner, nav, compare);
+  const trends = new TrendsState(() => made.store, nav, runner);
+  const views = new ViewContext(runner, nav, compare, trends);
   const runs = new RunsState();
   const replay = new ReplayLauncher({ runs, runner, opener });
   return { nav, model, runner, sync: made, opener, compare, views, runs, replay };
