@@ -15,14 +15,18 @@ import { docsPages } from './src/docs-site/docs-plugin.ts';
  */
 export const PAGE_CSP = [
   "default-src 'self'",
-  "script-src 'self'",
+  // 'wasm-unsafe-eval': the in-page model (src/app/model/in-page/) compiles llama.cpp's WebAssembly
+  // in its worker, which takes this policy; it allows compiling WebAssembly only, never eval of text.
+  "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
   // The page's main thread talks to a model endpoint for model steps; loopback only (Ollama,
   // llama.cpp, vLLM on this machine). A hosted endpoint's origin is added by whoever deploys.
   "connect-src 'self' http://localhost:* http://127.0.0.1:*",
-  "worker-src 'self'",
+  // blob: for the in-page model's worker only: wllama starts it from a blob of its own bundled code
+  // (no option gives it a URL), and it inherits this policy (no eval, connect-src as above).
+  "worker-src 'self' blob:",
   // The analysis frame (public/analysis-frame.html), which starts the analysis workers in
   // sandboxed children of its own, under its own policy.
   "frame-src 'self'",

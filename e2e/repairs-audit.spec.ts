@@ -44,12 +44,19 @@ test('repairs as chips linked to coalition rows, consensus and pairs in the batc
     expect(p.chosen).not.toEqual(p.rejected);
   }
 
-  // The Audit view: a dropped credit file that copies the Shapley values ranks perfectly.
+  // The Audit view shows the built-in signals with no file, and one case is too few for a verdict.
   await page.getByRole('tab', { name: 'Audit' }).click();
+  const fixAlone = page.getByTestId('audit-table').locator('tr[data-signal="fix-alone"]');
+  await expect(fixAlone).toContainText('1 of 1');
+  await expect(fixAlone).toContainText('too few cases');
+  await expect(page.getByTestId('audit-table').locator('caption')).toContainText('The built-in signals (drop a credit file to add your own)');
+
+  // A dropped credit file that copies the Shapley values ranks perfectly.
   const credit = { format: 'agentblame-credit', signals: { judge: { 'refund-q1': { planner: 0.9, retriever: 0.8, writer: 0.1, reviewer: 0.05 } } } };
   await page.getByTestId('audit-file').setInputFiles({ name: 'credit.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(credit)) });
   const judge = page.getByTestId('audit-table').locator('tr[data-signal="judge"]');
   await expect(judge).toContainText('1 of 1');
+  await expect(judge).toContainText('too few cases');
   await expect(page.getByTestId('audit-chart').locator('svg')).toBeVisible();
 
   // A credit file naming an unknown case is refused with its JSON path.

@@ -50,7 +50,7 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbid?: st
   'src/app': {
     folders: ['src/app', 'src/engine', 'src/formats', 'src/runs', 'src/model', 'src/session', 'src/report', 'src/why', 'src/replay', 'src/pool'],
     forbid: ['src/pool/node', 'src/pool/worker'],
-    packages: ['svelte', 'comlink', 'chart.js', 'idb', '@codemirror/lang-javascript', '@codemirror/language', '@codemirror/state', '@codemirror/view'],
+    packages: ['svelte', 'comlink', 'chart.js', 'idb', '@wllama/wllama', '@codemirror/lang-javascript', '@codemirror/language', '@codemirror/state', '@codemirror/view'],
     forbiddenGlobals: /\b(process|require)\s*[.(]/,
   },
   // The command's worker entries (the build bundles them from here): thin wrappers of sandbox and
@@ -362,6 +362,37 @@ describe('layers inside the page', () => {
     expect(pageLayerProblems(view, "<script lang=\"ts\">\n  import type { RunsState } from '../runs/runs-state.svelte.ts';\n  import { parseRunsHash } from '../runs/runs-address.svelte.ts';\n</script>\n")).toEqual([]);
     expect(pageLayerProblems(join(SRC, 'app', 'common', 'FilePicker.svelte'), "<script lang=\"ts\">\n  import { describeImportError } from '../importing/describe-import-error.ts';\n</script>\n")).toEqual(['src/app/common/FilePicker.svelte (shared by the page) imports values from src/app/importing/describe-import-error.ts']);
     expect(pageLayerProblems(join(SRC, 'app', 'views', 'registry.ts'), "import StudyView from '../StudyView.svelte';\n")).toEqual(["src/app/views/registry.ts imports the page's assembly src/app/StudyView.svelte"]);
+  });
+});
+
+/**
+ * One model host in the page: only `app/model/page-model-host.svelte.ts` makes a `ModelHost` or
+ * sends a chat request; every other page job opens a job of it (so each gets the Model panel's
+ * endpoint, time limit, ask-before guard and the response store).
+ */
+const PAGE_MODEL_HOST = 'src/app/model/page-model-host.svelte.ts';
+
+function pageModelHostProblems(file: string, text: string): string[] {
+  const where = relative(ROOT, file);
+  if (where === PAGE_MODEL_HOST) return [];
+  const problems: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*import\s+(?!type\s)\{([^}]*)\}\s*from\s*['"]([^'"]*\/model\/index\.ts)['"]/g)) {
+    const values = m[1].split(',').map((n) => n.trim()).filter((n) => n !== '' && !n.startsWith('type '));
+    for (const name of values.filter((n) => /^(ModelHost|sendChat)\b/.test(n))) problems.push(`${where} imports ${name.split(/\s/)[0]}: open a job of the page's model host (${PAGE_MODEL_HOST})`);
+  }
+  return problems;
+}
+
+describe('one model host in the page', () => {
+  it('no module of the page but the page model host makes a ModelHost or sends a chat request', () => {
+    expect(files(join(SRC, 'app')).flatMap((file) => pageModelHostProblems(file, readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
+  it('a planted host of its own is refused', () => {
+    const file = join(SRC, 'app', 'runs', 'why-run.svelte.ts');
+    expect(pageModelHostProblems(file, "import { endpointConfig, ModelHost } from '../../model/index.ts';\n")).toEqual([`src/app/runs/why-run.svelte.ts imports ModelHost: open a job of the page's model host (${PAGE_MODEL_HOST})`]);
+    expect(pageModelHostProblems(file, "import { type ModelHost, endpointConfig } from '../../model/index.ts';\n")).toEqual([]);
+    expect(pageModelHostProblems(join(ROOT, PAGE_MODEL_HOST), "import { ModelHost } from '../../model/index.ts';\n")).toEqual([]);
   });
 });
 

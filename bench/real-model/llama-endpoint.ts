@@ -10,23 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { statSync } from 'node:fs';
 
-/** The few node-llama-cpp calls used here (its types live outside the project's node_modules). */
-interface LlamaModel {
-  tokenize(text: string): number[];
-  detokenize(tokens: readonly number[]): string;
-  isEogToken(token: number): boolean;
-  readonly tokens: { readonly bos: number | null };
-  createContext(options: { contextSize: number; threads: number }): Promise<LlamaContext>;
-  dispose(): Promise<void>;
-}
-interface LlamaContext {
-  getSequence(): LlamaSequence;
-  dispose(): Promise<void>;
-}
-interface LlamaSequence {
-  clearHistory(): Promise<void>;
-  evaluateWithMetadata(tokens: number[], metadata: { probabilities: boolean }, options: { temperature?: number; seed?: number }): AsyncGenerator<{ token: number; probabilities?: Map<number, number> }>;
-}
+import type { LlamaContext, LlamaModel, LlamaSequence } from '../../src/model/index.node.ts';
 
 export interface RealEndpoint {
   url: string;

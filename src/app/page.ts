@@ -9,6 +9,7 @@
 import { CompareTarget } from './compare/compare-target.svelte.ts';
 import { EndpointWait } from './model/endpoint-wait.svelte.ts';
 import { ModelConnection } from './model/model-connection.svelte.ts';
+import { InPageModel } from './model/in-page/in-page-model.svelte.ts';
 import { PageModelHost } from './model/page-model-host.svelte.ts';
 import { ResponseStore } from './model/response-store.ts';
 import { Navigation } from './navigation/navigation.svelte.ts';
@@ -51,7 +52,8 @@ export interface PageOptions {
 
 export function assemblePage(options: PageOptions): PageParts {
   const nav = new Navigation();
-  const model = options.model ?? new PageModelHost(new ModelConnection(), new ResponseStore());
+  // The in-page model (model files kept in this browser) answers beside the Model panel's endpoint.
+  const model = options.model ?? new PageModelHost(new ModelConnection(), new ResponseStore(), undefined, new InPageModel());
   // The runner and the sync need each other: the sync's autosave is handed to the runner late.
   let sync: SessionSync | null = null;
   // Cases waiting for an endpoint run again through the runner once one answers.

@@ -191,6 +191,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--offline':
         model.offline = true;
         break;
+      case '--model-file': {
+        const v = value();
+        if (!/\.gguf$/i.test(v)) throw new UsageError(`--model-file: expected a GGUF model file (FILE.gguf), got "${v}"`);
+        model.modelFile = v;
+        break;
+      }
       case '--keep-responses':
         // Read from `given` where session files' caches are merged (src/cli/main.ts).
         break;
@@ -234,6 +240,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
   if (Object.keys(models).length) settings.models = models;
   if (Object.keys(modelParams).length) settings.modelParams = modelParams;
+  if (model.modelFile !== undefined && Object.hasOwn(models, 'default')) throw new UsageError('--model-file is the default model: leave out --model ID (or give it as --model ALIAS=ID for another alias)');
+  if (model.modelFile !== undefined && model.offline) throw new UsageError('--offline runs no model: leave out --model-file, or drop --offline');
   if (model.offline && model.url !== undefined) throw new UsageError('--offline sends no requests: leave out --model-url, or drop --offline');
   checkGateFlags(opts, given);
   finishRepairFlags(repair, settings);

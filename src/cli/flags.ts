@@ -2,8 +2,9 @@
  * The command's flag table: every flag once, with its kind, default, help line, group and the
  * commands that take it, and the commands themselves (docs/cli.md is generated from this file).
  * The command line is read once, against this table (command-line.ts); `--help`, `agentblame help
- * TOPIC`, the usage lines, docs/cli.md and the rerun list of docs/shards.md are all derived from it
- * (help.ts), and `src/cli/flags.test.ts` fails when a doc and the table differ.
+ * TOPIC`, the usage lines and docs/cli.md's tables (with the flags that re-run a stored study) are
+ * derived from it (help.ts); `src/cli/flags.test.ts` fails when a doc and the table differ, when a
+ * parser reads a flag the table lacks, or when a command line the docs show is refused.
  *
  * Adding a flag (docs/cli.md, "Adding a flag or a command"):
  *  1. A setting of the analysis: add it to the settings schema (src/engine/settings/schema.ts) with
@@ -228,6 +229,7 @@ const OWN_FLAGS: readonly FlagSpec[] = [
   { name: '--cache', value: 'FILE', kind: 'list', default: 'none', help: 'response cache (JSONL, appended as responses arrive); repeatable: all are read, the first is written', group: 'model', commands: MODEL_USERS },
   { name: '--offline', kind: 'switch', default: 'off', help: "send no requests: a response missing from the cache is the case's error (refused with --model-url)", group: 'model', commands: MODEL_USERS },
   { name: '--timeout-request', value: 'S', kind: 'value', default: '60', help: "time limit of one model request's attempt, in seconds (a time-out also halves the requests in flight)", group: 'model', commands: STUDY },
+  { name: '--model-file', value: 'FILE.gguf', kind: 'value', default: 'none', help: "run this GGUF model file here (node-llama-cpp, installed apart) for the default alias; its model id is gguf-sha256:<hash>, the same requests and cache keys as the page's in-page model", group: 'model', commands: STUDY },
   { name: '--model-param', value: 'ALIAS.KEY=VALUE', kind: 'list', default: "the definition's modelParams", help: 'an extra endpoint parameter sent with every request of the alias (VALUE read as JSON when it is JSON); repeatable; part of the cache key', group: 'model', commands: STUDY },
 
   { name: '--shard', value: 'I/K', kind: 'value', default: 'all cases', help: 'analyse only the cases at 0-based positions j with j mod K = I - 1 (save each shard, then merge)', group: 'shards', commands: STUDY },

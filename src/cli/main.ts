@@ -5,7 +5,8 @@
  */
 import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { writeWhole } from './write-whole.ts';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
 import type { TableGame } from '../engine/table-game.ts';
@@ -25,6 +26,7 @@ import { studyMetaOf } from '../session/study-meta.ts';
 import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
+import type { LocalModel } from '../model/index.ts';
 import { printable, printableLines, safeJsonText } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
 import { resultKeeper } from './printed-result.ts';
@@ -98,14 +100,25 @@ function checkFixChoice(choice: Readonly<Record<string, string>> | undefined, st
 async function commandModelHostOrInputError(opts: CliOptions, liveLine?: { update(p: import('../model/index.ts').ModelProgress): void }, carried?: readonly ModelCacheEntry[]) {
   const { commandModelHost } = await import('../model/index.node.ts');
   let made;
+  let local: (LocalModel & { id: string; close(): Promise<void> }) | undefined;
+  if (opts.model.modelFile !== undefined) {
+    const { nodeLlamaModel } = await import('../model/index.node.ts');
+    try {
+      local = await nodeLlamaModel(opts.model.modelFile, process.env, join(dirname(fileURLToPath(import.meta.url)), '..', '..'));
+    } catch (e) {
+      throw new InputError(e instanceof Error ? e.message : String(e));
+    }
+    // The file's id (gguf-sha256:<hex>) is the default model: the cache keys name the file's bytes, as in the page.
+    opts.settings = { ...opts.settings, models: { ...opts.settings.models, default: local.id } };
+  }
   try {
-    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined, carried, (warning) => process.stderr.write(`blame: ${printable(warning)}\n`));
+    made = commandModelHost(opts.model, opts.settings.models, process.env, liveLine ? (p) => liveLine.update(p) : undefined, carried, (warning) => process.stderr.write(`blame: ${printable(warning)}\n`), local);
   } catch (e) {
     if (e instanceof Error && (e.name === 'EndpointConfigError' || e.name === 'CacheFileError')) throw new InputError(e.message);
     throw e;
   }
   for (const warning of made?.warnings ?? []) process.stderr.write(`blame: ${printable(warning)}\n`);
-  return made?.host;
+  return { host: made?.host, close: async () => local?.close() };
 }
 
 /**
@@ -118,7 +131,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
   const size = opts.workers ?? Math.max(1, Math.min(availableParallelism(), cases?.length ?? availableParallelism()));
   // Model requests can take minutes: on a terminal, one line on stderr says how they go.
   const liveLine = process.stderr.isTTY ? terminalModelProgress(process.stderr) : undefined;
-  const model = await commandModelHostOrInputError(opts, liveLine, carried);
+  const { host: model, close: closeModel } = await commandModelHostOrInputError(opts, liveLine, carried);
   const pool = new NodeAnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName, model });
   try {
     // A replay reads its outputs for the tool turns that reused a recorded result (--replay's toolsReused).
@@ -157,6 +170,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
   } finally {
     liveLine?.end();
     await pool.close();
+    await closeModel();
   }
 }
 
@@ -537,7 +551,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     out.push(...a.results.filter((r) => r.failed || r.error).map(formatCase));
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
     if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
-    out.push(formatBatch(a.batch, a.results.length, a.replay?.contrastUsage));
+    out.push(formatBatch(a.batch, a.results.length, a.replay?.contrastUsage, a.settings.mode));
     if (compared) out.push(formatComparison(compared));
     if (a.regression) out.push(formatRegression(a.regression));
     if (gate && !opts.gate) out.push(terminalVerdict(gate));

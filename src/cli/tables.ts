@@ -1,4 +1,5 @@
-import type { BatchResult, CaseResult } from '../engine/types.ts';
+import type { AnalysisSettings, BatchResult, CaseResult } from '../engine/types.ts';
+import { unfixableText } from '../engine/unfixable-text.ts';
 import { ownValue } from '../engine/named-record.ts';
 import { printable } from './printable.ts';
 import { PER_PLAYER_FIELDS, RESULT_FIELDS, type ResultFieldSpec } from '../engine/result-fields.ts';
@@ -46,9 +47,9 @@ export function formatCase(r: CaseResult): string {
   return lines.join('\n');
 }
 
-/** The batch summary table; `contrast`: the contrast replays' usage (--contrast), in the same `model:` line. */
-export function formatBatch(b: BatchResult, total: number, contrast?: NonNullable<CaseResult['usage']>): string {
-  const head = `${total} case${total === 1 ? '' : 's'}, ${b.failures} failure${b.failures === 1 ? '' : 's'}, ${b.analyzed} analysed, ${b.unfixable} not fixable by any combination; cost ${b.cost}${b.stoppedEarly ? ' (stopped once the top step separated)' : ''}`;
+/** The batch summary table; `contrast`: the contrast replays' usage (--contrast), in the same `model:` line; `mode` words the unfixable count. */
+export function formatBatch(b: BatchResult, total: number, contrast?: NonNullable<CaseResult['usage']>, mode: AnalysisSettings['mode'] = 'recorded'): string {
+  const head = `${total} case${total === 1 ? '' : 's'}, ${b.failures} failure${b.failures === 1 ? '' : 's'}, ${b.analyzed} analysed, ${b.unfixable} ${unfixableText(mode)}; cost ${b.cost}${b.stoppedEarly ? ' (stopped once the top step separated)' : ''}`;
   const rows = [...b.steps]
     .sort((a, c) => c.meanShapley - a.meanShapley)
     .map((s) => [printable(s.step), pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);

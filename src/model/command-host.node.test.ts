@@ -54,7 +54,7 @@ describe('commandModelHost', () => {
     expect(readFileSync(file, 'utf8')).toBe('');
     // A cache that is only read must exist: a missing one is a mistyped path, not an empty cache.
     const missing = join(dir, 'none.jsonl');
-    expect(() => commandModelHost({ ...flags, caches: [missing] }, undefined, {})).toThrow(`--cache ${missing}: no such file (without --model-url nothing is written, so it must exist)`);
+    expect(() => commandModelHost({ ...flags, caches: [missing] }, undefined, {})).toThrow(`--cache ${missing}: no such file (without --model-url or --model-file nothing is written, so it must exist)`);
     expect(existsSync(missing)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@ import { openCaches } from './jsonl-cache.node.ts';
 import { ModelHost, type ModelProgress } from './model-host.ts';
 import { FallbackResponseCache } from './fallback-cache.ts';
 import type { CacheEntry } from './response-cache.ts';
+import type { LocalModel } from './local-model.ts';
 
 /** The command's model flags, as src/cli/args.ts parses them (ModelOptions there). */
 export interface CommandModelFlags {
@@ -18,6 +19,8 @@ export interface CommandModelFlags {
   offline: boolean;
   /** --timeout-request S: the time limit of one request's attempt, in ms (default 60 000). */
   timeoutRequestMs?: number;
+  /** --model-file FILE.gguf: a model file run in this process (node-llama-cpp), for the default alias. */
+  modelFile?: string;
 }
 
 /**
@@ -36,8 +39,10 @@ export function commandModelHost(
   onProgress?: (progress: ModelProgress) => void,
   carried: readonly CacheEntry[] = [],
   onWarning?: (message: string) => void,
+  /** The model file of --model-file, already opened (node-llama-model.node.ts). */
+  local?: LocalModel,
 ): { host: ModelHost; warnings: string[] } | null {
-  if (flags.url === undefined && flags.caches.length === 0 && !flags.offline && carried.length === 0) {
+  if (flags.url === undefined && flags.caches.length === 0 && !flags.offline && carried.length === 0 && local === undefined) {
     if (flags.apiKeyEnv !== undefined) throw new EndpointConfigError('--api-key-env: there is no --model-url to send the key to');
     return null;
   }
@@ -51,13 +56,13 @@ export function commandModelHost(
   // Only the first cache is written, and only when requests can be sent: a file that is only read
   // and does not exist is a mistyped path, not an empty cache.
   flags.caches.forEach((file, k) => {
-    const written = k === 0 && endpoint !== undefined && !flags.offline;
+    const written = k === 0 && (endpoint !== undefined || local !== undefined) && !flags.offline;
     if (!written && !existsSync(file)) {
-      const why = k > 0 ? 'only the first --cache is written, the others are read' : flags.offline ? 'with --offline nothing is written' : 'without --model-url nothing is written';
+      const why = k > 0 ? 'only the first --cache is written, the others are read' : flags.offline ? 'with --offline nothing is written' : 'without --model-url or --model-file nothing is written';
       throw new EndpointConfigError(`--cache ${file}: no such file (${why}, so it must exist)`);
     }
   });
   const { cache, warnings } = openCaches(flags.caches);
-  const host = new ModelHost({ cache: carried.length > 0 ? new FallbackResponseCache(cache, carried) : cache, endpoint, offline: flags.offline, onProgress, onWarning });
+  const host = new ModelHost({ cache: carried.length > 0 ? new FallbackResponseCache(cache, carried) : cache, endpoint, local, offline: flags.offline, onProgress, onWarning });
   return { host, warnings };
 }

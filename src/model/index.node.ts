@@ -4,3 +4,4 @@
  */
 export { commandModelHost, type CommandModelFlags } from './command-host.node.ts';
 export { openCaches, readCacheFile } from './jsonl-cache.node.ts';
+export { nodeLlamaModel, type LlamaContext, type LlamaModel, type LlamaSequence } from './node-llama-model.node.ts';

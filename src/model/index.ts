@@ -14,3 +14,6 @@ export { type AsyncResponseStore, type HostRequest, ModelHost, type ModelHostOpt
 export { type CacheEntry, MemoryResponseCache } from './response-cache.ts';
 export { unusableAnswer } from './unusable-answer.ts';
 export { validateCacheEntry } from './validate-cache-entry.ts';
+// Model files run here instead of an endpoint (the page's in-page model, the command's --model-file).
+export { cutAtStop, LOCAL_CONTEXT_TOKENS, localCompletion, localResponse, type LocalModel, modelFileHash, modelFileId } from './local-model.ts';
+export { ggufSizeProblem } from './gguf-check.ts';

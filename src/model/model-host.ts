@@ -8,6 +8,7 @@ import { unusableAnswer } from './unusable-answer.ts';
 import { ConcurrencyGovernor } from './concurrency-governor.ts';
 import { probeServedIdentity } from './served-identity.ts';
 import { servedMismatch } from './served-mismatch.ts';
+import type { LocalModel } from './local-model.ts';
 
 /** A pending request and the case that asked for it (for accounting). */
 export type HostRequest = PendingRequest & { caseId: string };
@@ -35,6 +36,11 @@ export interface ModelHostOptions {
   endpoint?: EndpointConfig;
   /** Send nothing: a request missing from the cache is a ModelFailure. */
   offline?: boolean;
+  /**
+   * A model file run here (the page's in-page model, the command's --model-file): requests whose
+   * model id it handles go to it instead of the endpoint, through the same queue, cache and accounting.
+   */
+  local?: LocalModel;
   /** The connector's injectables (fetch, sleep, random, clock), for tests. */
   send?: Pick<SendOptions, 'fetch' | 'sleep' | 'random' | 'now'>;
   /** Called whenever the progress changes. */
@@ -88,6 +94,7 @@ interface Flight {
 export class ModelHost {
   readonly cache: ResponseCache;
   private readonly endpoint: EndpointConfig | undefined;
+  private readonly local: LocalModel | undefined;
   private readonly offline: boolean;
   private readonly send: ModelHostOptions['send'];
   private readonly onProgress: ModelHostOptions['onProgress'];
@@ -123,18 +130,33 @@ export class ModelHost {
   constructor(options: ModelHostOptions = {}) {
     this.cache = options.cache ?? new MemoryResponseCache();
     this.endpoint = options.endpoint;
+    this.local = options.local;
     this.offline = options.offline ?? false;
     this.send = options.send;
     this.onProgress = options.onProgress;
     this.store = options.store;
     this.onWarning = options.onWarning;
     this.askAbove = options.askAbove ?? Infinity;
-    this.governor = options.endpoint ? new ConcurrencyGovernor(options.endpoint.concurrency) : null;
+    // A model file answers one request at a time; an endpoint as many as its concurrency.
+    this.governor = options.endpoint ? new ConcurrencyGovernor(options.endpoint.concurrency) : options.local ? new ConcurrencyGovernor(1) : null;
   }
 
-  /** Whether a request the cache lacks can be sent (an endpoint, and not offline). */
+  /**
+   * Whether a request the cache lacks can be sent to an endpoint (and not offline). A `local`
+   * model file answers the requests of its ids either way: they never wait for an endpoint.
+   */
   get hasEndpoint(): boolean {
     return this.endpoint !== undefined && !this.offline;
+  }
+
+  /** Whether this request goes to the model file rather than the endpoint. */
+  private isLocal(request: ChatRequest): boolean {
+    return this.local?.handles(request.model) ?? false;
+  }
+
+  /** Who answers a request, for messages: the endpoint's base URL or the model file. */
+  private answerer(request: ChatRequest): string {
+    return this.isLocal(request) ? this.local!.describe(request.model) : `model endpoint ${this.endpoint?.baseUrl ?? '(none)'}`;
   }
 
   /** Requests sent at once now (the endpoint's concurrency unless it was lowered). */
@@ -176,7 +198,7 @@ export class ModelHost {
         out.set(key, known);
         continue;
       }
-      if (this.offline || !this.endpoint) {
+      if (this.offline || (!this.endpoint && !this.isLocal(request))) {
         const which = `(model "${request.model}", key ${key.slice(0, 12)})`;
         out.set(key, { error: this.offline ? `offline: no cached response for this request ${which}` : `no cached response for this request ${which}, and no model endpoint is set up to ask (the command: --model-url URL; the page: Settings > Model)` });
         continue;
@@ -230,7 +252,7 @@ export class ModelHost {
 
   /** Ask the endpoint once per model id what serves it (llama.cpp's model file), before its answers are used. */
   private async probeIdentities(requests: readonly HostRequest[]): Promise<void> {
-    const ids = [...new Set(requests.map((r) => r.request.model))];
+    const ids = [...new Set(requests.filter((r) => !this.isLocal(r.request)).map((r) => r.request.model))];
     for (const id of ids) {
       if (this.identities.has(id)) continue;
       this.identities.set(id, probeServedIdentity(this.endpoint!, id, this.send?.fetch ?? globalThis.fetch).then((identity) => void this.identityOf.set(id, identity)));
@@ -240,7 +262,7 @@ export class ModelHost {
 
   /** Warn (once per model id) when a cached answer says another model served it than the endpoint serves now. */
   private checkServed(modelId: string, answer: ModelAnswer): void {
-    if (!this.endpoint || this.offline || !isResponse(answer) || this.mismatchWarned.has(modelId)) return;
+    if (!this.endpoint || this.offline || !isResponse(answer) || this.mismatchWarned.has(modelId) || this.local?.handles(modelId)) return;
     const why = servedMismatch(answer.served, this.identityOf.get(modelId) ?? null, this.lastServed.get(modelId) ?? null, modelId);
     if (why === null) return;
     this.mismatchWarned.add(modelId);
@@ -289,7 +311,7 @@ export class ModelHost {
   /** Send what waits for the user's go, and everything after it. */
   release(): void {
     this.askAbove = Infinity;
-    if (this.endpoint) this.pump();
+    if (this.governor) this.pump();
   }
 
   private held(): boolean {
@@ -327,13 +349,15 @@ export class ModelHost {
 
   /** Start queued requests while slots are free. */
   private pump(): void {
-    const endpoint = this.endpoint!;
     while (this.running < this.governor!.limit && this.queue.length > 0 && this.started < this.askAbove) {
       const flight = this.queue.shift()!;
       flight.state = 'running';
       this.running++;
       this.started++;
-      void sendChat(endpoint, flight.request, { ...this.send, signal: flight.controller.signal, onRetry: (retry) => this.onRetry(retry.overloaded), permit: (signal) => this.permit(signal) }).then(
+      const answer = this.isLocal(flight.request)
+        ? this.local!.complete(flight.request, flight.controller.signal)
+        : sendChat(this.endpoint!, flight.request, { ...this.send, signal: flight.controller.signal, onRetry: (retry) => this.onRetry(retry.overloaded), permit: (signal) => this.permit(signal) });
+      void answer.then(
         (response) => this.finish(flight, response),
         (error: unknown) => this.finish(flight, error),
       );
@@ -395,7 +419,7 @@ export class ModelHost {
       // Not cached: once the server is fixed (or thinking turned off) a rerun asks again.
       this.done++;
       this.failed++;
-      const failure: ModelFailure = { error: `model endpoint ${this.endpoint!.baseUrl} answered, but ${unusableAnswer(flight.request, outcome)}; the answer was not cached` };
+      const failure: ModelFailure = { error: `${this.answerer(flight.request)} answered, but ${unusableAnswer(flight.request, outcome)}; the answer was not cached` };
       this.answered.set(flight.key, failure);
       this.chargeOnce(flight, { requests: 1, inputTokens: outcome.usage.input, outputTokens: outcome.usage.output });
       flight.settle(failure);
@@ -423,7 +447,9 @@ export class ModelHost {
     } else {
       this.done++;
       this.failed++;
-      const failure: ModelFailure = { error: outcome instanceof ModelEndpointError ? outcome.message : `the model host failed: ${outcome instanceof Error ? outcome.message : String(outcome)}` };
+      const failure: ModelFailure = {
+        error: outcome instanceof ModelEndpointError ? outcome.message : this.isLocal(flight.request) ? `${this.answerer(flight.request)} failed: ${outcome instanceof Error ? outcome.message : String(outcome)}` : `the model host failed: ${outcome instanceof Error ? outcome.message : String(outcome)}`,
+      };
       this.answered.set(flight.key, failure);
       this.chargeOnce(flight, { requests: 1 });
       flight.settle(failure);

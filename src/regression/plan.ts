@@ -129,8 +129,3 @@ function orderSteps(planned: Map<string, PlannedStep>, after: DefinitionCode, be
   }
   return out;
 }
-
-/** The changed, added and removed steps (the game's real players), in plan order. */
-export function changedSteps(plan: RegressionPlan): PlannedStep[] {
-  return plan.steps.filter((s) => s.change !== 'unchanged');
-}

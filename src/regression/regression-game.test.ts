@@ -97,6 +97,16 @@ describe('the regression game', () => {
     expect(() => v(after, before)).toThrow(/reads the case input "x" in the earlier version, which is a step in the later version/);
   });
 
+  it("judges both versions by the later one's metric and threshold, and says where the earlier one's differ", () => {
+    const before = definition([['a', ['x'], '({ x }) => x'], ['out', ['a'], '({ a }) => a']]);
+    const after = before.replace('metric: (o, i) => (o.out === i.want ? 1 : 0),', 'metric: (o, i) => (o.out >= i.want ? 1 : 0),\n  threshold: 0.5,');
+    expect(v(after, before).plan.notes).toEqual([
+      'the metric differs between the two versions: both are scored with the later one',
+      'the threshold differs (1 before, 0.5 now): both versions are judged by 0.5',
+    ]);
+    expect(v(before, before).plan.notes).toEqual([]);
+  });
+
   it('names the file of a version that does not compile', () => {
     const good = definition([['a', ['x'], '({ x }) => x']]);
     expect(() => v(good, 'export default { name: "b", steps: [] , metric: () => 1 }')).toThrow(DefinitionError);

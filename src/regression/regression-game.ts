@@ -3,7 +3,7 @@
  * and the two definitions the hosts analyse, the game and its reverse.
  */
 import { readDefinitionCode } from '../sandbox/step-code.ts';
-import { changedSteps, planRegression, type RegressionPlan } from './plan.ts';
+import { planRegression, type RegressionPlan } from './plan.ts';
 import { regressionDefinitionSource, type VersionFile } from './definition-source.ts';
 
 export { RegressionPlanError } from './plan.ts';
@@ -38,10 +38,4 @@ export function buildRegressionGame(after: VersionFile, before: VersionFile): Re
     threshold: now.threshold,
     range: now.range,
   };
-}
-
-/** `retriever (changed), rerank (added)`, or `no step changed`. */
-export function changesText(plan: RegressionPlan, name: (text: string) => string): string {
-  const changed = changedSteps(plan);
-  return changed.length === 0 ? 'no step changed' : changed.map((s) => `${name(s.name)} (${s.change})`).join(', ');
 }

@@ -12,10 +12,11 @@
 import type { CaseDef, CaseResult } from '../engine/types.ts';
 import { newcombeInterval } from '../engine/stats/newcombe-interval.ts';
 import { fewestTrialsReaching, wilsonInterval } from '../engine/stats/wilson-interval.ts';
+import { COMMITMENT_EPSILON, commitmentRow } from '../engine/stats/commitment.ts';
 import { definitionSource, type DefinitionParts } from './definition-source.ts';
 import type { ReplayRunData } from './types.ts';
 
-export const COMMITMENT_EPSILON = 0.1;
+export { COMMITMENT_EPSILON };
 
 /**
  * The fewest replays per arm that can show a point of commitment: with fewer, even N failures of
@@ -108,6 +109,6 @@ export function contrastReport(run: ReplayRunData, study: ContrastStudy, results
     const kept = arm(byStart.get(starts[k + 1]) ?? []);
     return { index: t.index, step: t.step, name: t.name, agent: t.agent, regenerated, kept, difference: regenerated.rate - kept.rate, ci: newcombeInterval(regenerated.failures, regenerated.n, kept.failures, kept.n) };
   });
-  const committed = contrast.find((row) => row.kept.n > 0 && row.kept.ci[0] >= 1 - COMMITMENT_EPSILON);
+  const committed = commitmentRow(contrast);
   return { contrast, commitment: committed ? { index: committed.index, step: committed.step, name: committed.name, agent: committed.agent } : null, errors };
 }

@@ -115,3 +115,26 @@ describe('recordings stored before contexts were kept by reference', () => {
     expect(pairRunOf({ ...plan, turns: plan.turns.map((t) => (t.context ? { ...t, context: { from: -1, add: [plan.messages.length] } } : t)) })).toBeNull();
   });
 });
+
+describe('a replay under --stop budget', () => {
+  it('stops before the first coalition past the budget: no sampled coalition sends a request once v(no fix) and v(all fixes) spent it', () => {
+    const history = Array.from({ length: 6 }, (_, i) => ({ role: 'assistant', name: `Agent${i}`, content: `Turn ${i}: the value is ${i}.` }));
+    const def = buildReplay(readWhoWhen(JSON.stringify({ question: 'What is the value?', ground_truth: '12', history }), 'x/1.json').runs, { players: 'steps', fixes: [], outcome: null, origin: 'test' });
+    expect(def.steps).toHaveLength(6);
+    const sent = (budget: number) => {
+      const answers = new Map<string, ModelAnswer>();
+      for (let round = 0; round < 100; round++) {
+        const r = analyzeSourceCaseRound(def.source, def.cases[0], { ...SETTINGS, method: 'mc', estimator: 'permutation', stop: 'budget', budget, maxPermutations: 50 }, answers, {}, 'replay.js');
+        if (r.kind === 'result') return { requests: answers.size, result: r.result };
+        for (const p of r.requests) answers.set(p.key, says(`answer ${answers.size}`));
+      }
+      throw new Error('too many rounds');
+    };
+    const spent = sent(1);
+    expect([spent.result.stopReason, spent.result.permutations]).toEqual(['budget', 0]);
+    // What is left are the baselines' coalitions (each step fixed alone, each left out: 2 x 6 beside
+    // v(all fixes)), which the analysis reports whatever the budget; the sampling added none.
+    const exact = sent(Infinity);
+    expect(spent.requests).toBeLessThan(exact.requests);
+  });
+});

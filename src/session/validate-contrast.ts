@@ -9,6 +9,9 @@ import { childPath, indexPath } from '../formats/json-path.ts';
 import { expectFiniteNumber, expectInteger, expectObject, expectString, rejectUnknownFields } from '../formats/validate.ts';
 import type { ContrastArm, ContrastTurn, ContrastTurnRow, RunContrast, SessionContrast } from './types.ts';
 import { arrayOf, expectInterval, requiredField } from './validate-fields.ts';
+import { wilsonInterval } from '../engine/stats/wilson-interval.ts';
+import { newcombeInterval } from '../engine/stats/newcombe-interval.ts';
+import { COMMITMENT_EPSILON, commitmentRow } from '../engine/stats/commitment.ts';
 
 /** The contrast's own schema version (the session's stays 1). */
 export const CONTRAST_VERSION = 1;
@@ -16,11 +19,18 @@ export const CONTRAST_VERSION = 1;
 const MAX_REPLAYS = 10_000;
 /** Rounding allowed between a stored rate and the one its counts give (JSON keeps doubles exactly; this is slack for other writers). */
 const TOLERANCE = 1e-9;
+/** An interval recomputed from its counts may differ from a stored one by a writer's rounding to 4 decimals, no more. */
+const INTERVAL_TOLERANCE = 1e-4;
 
 function count(value: unknown, path: string, max: number): number {
   const n = expectInteger(value, path);
   if (n < 0 || n > max) throw new FormatError(path, `expected a whole number from 0 to ${max}, got ${n}`);
   return n;
+}
+
+/** A stored interval that must be the one its counts give. */
+function same(ci: readonly [number, number], expected: readonly [number, number], path: string, what: string): void {
+  if (Math.abs(ci[0] - expected[0]) > INTERVAL_TOLERANCE || Math.abs(ci[1] - expected[1]) > INTERVAL_TOLERANCE) throw new FormatError(path, `expected ${what}, [${expected.join(', ')}], got [${ci.join(', ')}]`);
 }
 
 /** An interval inside [lo, hi]. */
@@ -41,6 +51,7 @@ function validateArm(replays: number) {
     const expected = n === 0 ? 0 : failures / n;
     if (Math.abs(rate - expected) > TOLERANCE) throw new FormatError(childPath(path, 'rate'), `expected ${failures}/${n} = ${expected}, got ${rate}`);
     const ci = requiredField(object, 'ci', path, (v, p) => intervalWithin(v, p, 0, 1));
+    same(ci, wilsonInterval(failures, n), childPath(path, 'ci'), `the Wilson interval of ${failures}/${n}`);
     return { failures, n, rate, ci };
   };
 }
@@ -67,6 +78,7 @@ function validateRow(replays: number) {
     const expected = regenerated.rate - kept.rate;
     if (Math.abs(difference - expected) > TOLERANCE) throw new FormatError(childPath(path, 'difference'), `expected regenerated.rate - kept.rate = ${expected}, got ${difference}`);
     const ci = requiredField(object, 'ci', path, (v, p) => intervalWithin(v, p, -1, 1));
+    same(ci, newcombeInterval(regenerated.failures, regenerated.n, kept.failures, kept.n), childPath(path, 'ci'), "Newcombe's interval of the two arms");
     return { ...turn, regenerated, kept, difference, ci };
   };
 }
@@ -91,6 +103,23 @@ function validateRun(replays: number, caseIds: ReadonlySet<string>) {
       return turn;
     });
     const errors = requiredField(object, 'errors', path, (v, p) => count(v, p, Number.MAX_SAFE_INTEGER));
+    // Recomputed from the rows: the point of commitment, and the replays the arms hold.
+    const expected = commitmentRow(contrast);
+    if ((expected?.index ?? null) !== (commitment?.index ?? null)) {
+      throw new FormatError(childPath(path, 'commitment'), `the rows give ${expected ? `turn ${expected.index}` : 'no point of commitment'} (the earliest turn whose kept arm's Wilson lower bound reaches ${1 - COMMITMENT_EPSILON}), not ${commitment ? `turn ${commitment.index}` : 'none'}`);
+    }
+    contrast.forEach((row, k) => {
+      const next = contrast[k + 1];
+      // Keeping turn t is regenerating from the next model turn: one arm, shared by two rows.
+      if (next && (row.kept.failures !== next.regenerated.failures || row.kept.n !== next.regenerated.n)) {
+        throw new FormatError(childPath(indexPath(childPath(path, 'contrast'), k), 'kept'), `${row.kept.failures}/${row.kept.n} differs from the next row's regenerated arm ${next.regenerated.failures}/${next.regenerated.n}, which is the same replays`);
+      }
+    });
+    if (contrast.length > 0) {
+      const held = contrast.reduce((sum, row) => sum + row.regenerated.n, 0) + contrast[contrast.length - 1].kept.n + errors;
+      const arms = contrast.length + 1;
+      if (held !== replays * arms) throw new FormatError(path, `its ${arms} arms hold ${held} replays (errors included), not ${replays} per arm (${replays * arms})`);
+    }
     return { run, commitment, contrast, errors };
   };
 }

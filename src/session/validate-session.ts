@@ -11,6 +11,7 @@ import { validateCaseResult } from './validate-result.ts';
 import { validateSettings } from './validate-settings.ts';
 import { validateModelCache, validateStudyMark } from './validate-study.ts';
 import { checkResultNumbers } from './check-result-numbers.ts';
+import { checkStoredRepairs } from './check-stored-repairs.ts';
 import { validateSessionContrast } from './validate-contrast.ts';
 import { validateStudyMeta } from './study-meta.ts';
 import type { ModelCacheEntry, StudyMark } from './types.ts';
@@ -56,7 +57,10 @@ function checkResults(results: readonly CaseResult[], path: string, study: Study
   if (study?.range && tableRange && (study.range[0] !== tableRange[0] || study.range[1] !== tableRange[1])) {
     throw new FormatError('study.range', `[${study.range.join(', ')}] is not the range of the game tables, [${tableRange.join(', ')}]`);
   }
-  results.forEach((result, k) => checkResultNumbers(result, indexPath(path, k), gameRanges.get(result.id) ?? study?.range));
+  results.forEach((result, k) => {
+    checkResultNumbers(result, indexPath(path, k), gameRanges.get(result.id) ?? study?.range);
+    checkStoredRepairs(result, indexPath(path, k));
+  });
 }
 
 /** The least and greatest value of a game table without a declared range (what the engine infers). */

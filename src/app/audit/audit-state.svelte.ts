@@ -9,7 +9,7 @@ function forAudit(r: CaseResult): CaseResult {
   return { id, players, method, failed, vEmpty, vAll, cost, evaluations, permutations, shapley, fixAlone, leaveOneOut, lastTouch, stopReason, fixable, factualOutputs, fixedOutputs };
 }
 
-/** The Audit view's state: the credit file dropped, and its audit or its problem. */
+/** The Audit view's state: the built-in signals' audit, or the credit file dropped and its audit or its problem. */
 export class AuditState {
   status = $state<'idle' | 'running' | 'done' | 'error'>('idle');
   fileName = $state<string | null>(null);
@@ -23,12 +23,33 @@ export class AuditState {
     this.#audit = audit;
   }
 
-  async open(file: Blob, fileName: string, results: readonly (CaseResult | undefined)[], seed: number): Promise<void> {
+  /** The built-in signals asked for while an audit ran: audited once it ends (only the latest). */
+  #builtinWaiting: { results: readonly (CaseResult | undefined)[]; seed: number } | null = null;
+
+  /**
+   * Audit the built-in signals alone (no credit file needed), unless a credit file is open. Asked
+   * while an audit runs (results arriving), it runs once that one ends, with the latest results.
+   */
+  async builtin(results: readonly (CaseResult | undefined)[], seed: number): Promise<void> {
+    if (this.fileName !== null) return;
+    if (this.status === 'running') {
+      this.#builtinWaiting = { results, seed };
+      return;
+    }
+    await this.open(null, null, results, seed);
+    const waiting = this.#builtinWaiting;
+    this.#builtinWaiting = null;
+    if (waiting && this.fileName === null) await this.builtin(waiting.results, waiting.seed);
+  }
+
+  /** Audit a credit file (or, with `file` null, the built-in signals alone) against the results. */
+  async open(file: Blob | null, fileName: string | null, results: readonly (CaseResult | undefined)[], seed: number): Promise<void> {
     const run = ++this.#run;
     this.status = 'running';
     this.fileName = fileName;
     this.error = null;
-    const text = await file.text();
+    if (file !== null) this.#builtinWaiting = null;
+    const text = file === null ? null : await file.text();
     const outcome = await this.#audit(text, results.filter((r): r is CaseResult => r !== undefined).map(forAudit), seed);
     if (run !== this.#run) return; // a later file replaced this one
     if (outcome.ok) {

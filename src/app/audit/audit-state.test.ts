@@ -13,9 +13,9 @@ import { settle } from '../testing/settle.ts';
 import type { AuditOutcome } from './audit.worker.ts';
 import { AuditState } from './audit-state.svelte.ts';
 
-async function inProcess(text: string, results: CaseResult[], seed: number): Promise<AuditOutcome> {
+async function inProcess(text: string | null, results: CaseResult[], seed: number): Promise<AuditOutcome> {
   try {
-    return { ok: true, audit: auditStudy(results.filter(isAnalysedFailure), parseCreditFile(text, results), seed) };
+    return { ok: true, audit: auditStudy(results.filter(isAnalysedFailure), text === null ? {} : parseCreditFile(text, results), seed) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
@@ -78,5 +78,39 @@ describe('AuditState', () => {
     expect(sent[0].factualOutputs).toEqual({ plan: 'p', act: 'a' });
     expect(sent[2].factualOutputs).toBeUndefined();
   });
-});
 
+  it('audits the built-in signals with no credit file, one audit at a time, then the latest results asked for', async () => {
+    const asked: { text: string | null; ids: string[] }[] = [];
+    const answers: ((outcome: AuditOutcome) => void)[] = [];
+    const state = new AuditState((text, given, seed) => {
+      asked.push({ text, ids: given.map((r) => r.id) });
+      return new Promise((resolve) => answers.push(() => void inProcess(text, given, seed).then(resolve)));
+    });
+    const first = state.builtin(results.slice(0, 1), 2);
+    await settle(() => answers.length === 1, 'the first audit asked for');
+    // Results arrive while it runs: neither starts an audit of its own; the last waits.
+    void state.builtin(results.slice(0, 2), 2);
+    const latest = state.builtin(results, 2);
+    await latest;
+    expect(asked).toHaveLength(1);
+    answers[0]({ ok: false, error: 'unused' });
+    await settle(() => answers.length === 2, 'the waiting audit asked for');
+    answers[1]({ ok: false, error: 'unused' });
+    await first;
+    expect(asked).toEqual([{ text: null, ids: ['c1'] }, { text: null, ids: ['c1', 'c3', 'c4'] }]);
+    expect(state.fileName).toBeNull();
+    expect(state.audit?.signals.every((s) => s.builtin)).toBe(true);
+    // Two failures are too few for a verdict, whatever the intervals say (a signal without a defined correlation stays undefined).
+    const verdicts = state.audit!.signals.map((s) => s.verdict);
+    expect(verdicts).toContain('too few cases');
+    expect(verdicts.filter((v) => v !== 'too few cases' && v !== 'undefined')).toEqual([]);
+  });
+
+  it("leaves a dropped credit file's audit alone when more results arrive", async () => {
+    const state = new AuditState(inProcess);
+    await state.open(credit({ judge: { c1: { plan: 0.9, act: 0.1 } } }), 'judge.json', results, 3);
+    await state.builtin(results, 3);
+    expect(state.fileName).toBe('judge.json');
+    expect(state.audit?.signals.map((s) => s.name)).toContain('judge');
+  });
+});

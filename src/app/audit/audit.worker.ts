@@ -11,9 +11,10 @@ import { parseCreditFile } from '../../formats/credit-file.ts';
 export type AuditOutcome = { ok: true; audit: StudyAudit } | { ok: false; error: string };
 
 const api = {
-  run(text: string, results: CaseResult[], seed: number): AuditOutcome {
+  /** `text`: a credit file's text, or null for the built-in signals alone. */
+  run(text: string | null, results: CaseResult[], seed: number): AuditOutcome {
     try {
-      const given = parseCreditFile(text, results);
+      const given = text === null ? {} : parseCreditFile(text, results);
       return { ok: true, audit: auditStudy(results.filter(isAnalysedFailure), given, seed) };
     } catch (e) {
       return { ok: false, error: e instanceof Error ? e.message : String(e) };

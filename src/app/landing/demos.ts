@@ -12,8 +12,8 @@ export const DEMOS: readonly Demo[] = [
   { id: 'refund-policy-b', title: 'Refund policy, mechanism B', blurb: 'The same pipeline with a reviewer that checks every claim: the writer stops mattering.' },
   { id: 'stochastic-rag', title: 'Stochastic RAG', blurb: '200 questions through four sampled steps; fixes only shift the odds.' },
   { id: 'eight-step-agent', title: 'Eight-step agent', blurb: 'A finance agent where a fix can make things worse (negative blame).' },
-  { id: 'support-triage', title: 'Support triage (model steps)', blurb: 'Steps that call a model (llm.choose, llm.chat); its responses come from a small deterministic test model, shipped with the demo.', responses: true },
-  { id: 'order-desk', title: 'Order desk (any model)', blurb: 'Model steps scored on what any instruction-following model can be checked on (the order number quoted, the right team); shipped with the test model\'s responses, meant for your own endpoint.', responses: true },
+  { id: 'support-triage', title: 'Support triage (model steps)', blurb: 'Steps that call a model (llm.choose, llm.chat); its responses come from a small deterministic test model, shipped with the demo; Settings > Model runs it on a tiny model in this page, with no server.', responses: true },
+  { id: 'order-desk', title: 'Order desk (any model)', blurb: 'Model steps scored on what any instruction-following model can be checked on (the order number quoted, the right team); shipped with the test model\'s responses, meant for your own endpoint or a model file in this page (Settings > Model).', responses: true },
 ];
 
 /**

@@ -10,6 +10,7 @@ import { isModelFailure, type ModelAnswer } from '../../engine/model-call.ts';
 import type { ModelResolver } from '../../pool/contract.ts';
 import type { CaseResult } from '../../engine/types.ts';
 import type { PageModelHost } from './page-model-host.svelte.ts';
+import { modelFileHash } from '../../model/index.ts';
 
 export interface EndpointWaiting {
   /** Cases that wait for an endpoint. */
@@ -53,9 +54,10 @@ export class EndpointWait {
       resolve: async (requests, signal) => {
         const answers = await host.resolve(requests, signal);
         // With no endpoint, the host fails exactly the requests no stored response answers.
-        for (const { key, caseId } of requests) {
+        for (const { key, caseId, request } of requests) {
           const answer: ModelAnswer | undefined = answers.get(key);
-          if (answer !== undefined && isModelFailure(answer)) {
+          // A model file's request was sent to the in-page model: its failure is the case's error, not a wait.
+          if (answer !== undefined && isModelFailure(answer) && modelFileHash(request.model) === null) {
             this.#cases.add(caseId);
             this.#missing.add(key);
           }

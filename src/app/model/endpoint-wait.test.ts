@@ -12,6 +12,8 @@ import type { Study } from '../importing/study.ts';
 import { Navigation } from '../navigation/navigation.svelte.ts';
 import { FakePool } from '../testing/fake-pool.ts';
 import { useFakeEndpoints } from '../../model/testing/use-fake-endpoints.ts';
+import { EndpointWait } from './endpoint-wait.svelte.ts';
+import type { CaseResult } from '../../engine/types.ts';
 
 /** The request the fake pool's case `id` asks (see fake-pool.ts). */
 function fakeRequest(id: string) {
@@ -134,5 +136,23 @@ describe('EndpointWait', () => {
     expect(runner.endpointWait.waiting).toEqual({ cases: 1, requests: 1 });
     await runner.openStudy(study(['plain']));
     expect(runner.endpointWait.waiting).toBeNull();
+  });
+});
+
+describe('EndpointWait and the in-page model', () => {
+  it("never holds a case whose failed request was a model file's: the in-page model failed, nothing will come from an endpoint", async () => {
+    const wait = new EndpointWait(() => {});
+    const file = { model: `gguf-sha256:${'cd'.repeat(32)}`, messages: [{ role: 'user' as const, content: 'story' }] };
+    const plain = fakeRequest('p');
+    const host = {
+      hasEndpoint: false,
+      resolve: async () => new Map([[requestKey(file), { error: 'the in-page model tiny.gguf failed: it did not load' }], [requestKey(plain), { error: 'no cached response' }]]),
+      usage: () => ({ requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 }),
+    };
+    const resolver = wait.resolver(host);
+    await resolver.resolve([{ key: requestKey(file), request: file, step: 's', caseId: 'file-case' }, { key: requestKey(plain), request: plain, step: 's', caseId: 'plain-case' }]);
+    const failed = (id: string) => ({ id, error: 'x' }) as unknown as CaseResult;
+    expect(wait.holds(failed('file-case'))).toBe(false);
+    expect(wait.holds(failed('plain-case'))).toBe(true);
   });
 });

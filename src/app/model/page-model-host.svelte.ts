@@ -11,13 +11,16 @@
  * that answers them in the page (`POST {baseUrl}/chat/completions`, and `GET {baseUrl}/models`
  * for the served model's name). `host.use(source)` makes every later job use it; `use(null)` goes
  * back to the endpoint. Nothing else changes: the queue, the limits, the guard, the cache and the
- * progress are the `ModelHost`'s, for every kind.
+ * progress are the `ModelHost`'s, for every kind. A model run in the page itself may instead give
+ * `local` (a LocalModel, src/model/local-model.ts) beside the endpoint: the in-page model does
+ * (`WithLocalModel`), answering the requests of model file ids while every other id goes to the endpoint.
  */
-import { endpointConfig, MemoryResponseCache, ModelHost, type AsyncResponseStore, type EndpointConfig, type HostRequest, type ModelHostOptions, type ModelProgress } from '../../model/index.ts';
+import { endpointConfig, MemoryResponseCache, ModelHost, type AsyncResponseStore, type EndpointConfig, type HostRequest, type LocalModel, type ModelHostOptions, type ModelProgress } from '../../model/index.ts';
 import type { ModelAnswer, ModelUsage } from '../../engine/model-call.ts';
 import type { ModelResolver } from '../../pool/contract.ts';
 import type { ModelCacheEntry } from '../../session/types.ts';
 import type { ModelConnection } from './model-connection.svelte.ts';
+import type { InPageModel } from './in-page/in-page-model.svelte.ts';
 import type { ResponseStore } from './response-store.ts';
 import { withCarriedResponses } from './session-responses.ts';
 
@@ -26,10 +29,12 @@ export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: strin
 
 /** What a kind of model gives the host: where requests go, and how they get there. */
 export interface ModelConnect {
-  /** The endpoint's settings (base URL, key, concurrency, time limit of one request, retries). */
-  endpoint: EndpointConfig;
+  /** The endpoint's settings (base URL, key, concurrency, time limit of one request, retries); none when only `local` answers. */
+  endpoint?: EndpointConfig;
   /** How requests are sent when not with the page's `fetch` (an in-page model answers them itself). */
   fetch?: typeof fetch;
+  /** A model run in the page (ModelHost's `local`): it answers the requests of the model ids it handles, the endpoint the rest. */
+  local?: LocalModel;
 }
 
 /** A kind of model the page's jobs can send requests to. */
@@ -67,6 +72,28 @@ export class EndpointSource implements ModelSource {
   }
 }
 
+/**
+ * The in-page model beside another source (the Model panel's endpoint): requests whose model id
+ * names a kept model file (`gguf-sha256:<hex>`) go to it, every other id to the endpoint as before.
+ */
+export class WithLocalModel implements ModelSource {
+  readonly kind: string;
+  constructor(
+    readonly inner: ModelSource,
+    readonly local: LocalModel,
+  ) {
+    this.kind = `${inner.kind}+in-page`;
+  }
+
+  connect(): ModelConnect {
+    return { ...(this.inner.connect() ?? {}), local: this.local };
+  }
+
+  check(): Promise<void> {
+    return this.inner.check?.() ?? Promise.resolve();
+  }
+}
+
 /** Progress reaches the page at most this often (it arrives per request), and at once when sending pauses. */
 const PROGRESS_MS = 100;
 /** Warnings kept per job: more say nothing new. */
@@ -83,11 +110,12 @@ export class PageModelJob implements ModelResolver {
   #closed = false;
 
   constructor(connect: ModelConnect | null, options: { store: AsyncResponseStore; askAbove?: number; send?: ModelHostOptions['send'] }) {
-    this.#endpoint = connect?.endpoint.baseUrl ?? null;
+    this.#endpoint = connect?.endpoint?.baseUrl ?? null;
     const send = connect?.fetch ? { ...options.send, fetch: connect.fetch } : options.send;
     this.host = new ModelHost({
       cache: new MemoryResponseCache(),
-      ...(connect && { endpoint: connect.endpoint }),
+      ...(connect?.endpoint && { endpoint: connect.endpoint }),
+      ...(connect?.local && { local: connect.local }),
       ...(send && { send }),
       store: options.store,
       ...(options.askAbove !== undefined && { askAbove: options.askAbove }),
@@ -153,18 +181,23 @@ export class PageModelHost {
   readonly store: ResponseStore;
   /** Another kind of model chosen with `use`, or null: the Model panel's endpoint. */
   #chosen = $state.raw<ModelSource | null>(null);
-  readonly #endpoint: EndpointSource;
+  readonly #endpoint: ModelSource;
   readonly #send: ModelHostOptions['send'];
 
-  /** `send`: the connector's injectables (fetch, sleep, clock), for tests. */
-  constructor(connection: ModelConnection, store: ResponseStore, send?: ModelHostOptions['send']) {
+  /** Model files kept in this browser (the in-page model), when the page offers them. */
+  readonly inPage: InPageModel | null;
+
+  /** `send`: the connector's injectables (fetch, sleep, clock), for tests. `inPage`: the in-page model, answering beside the endpoint. */
+  constructor(connection: ModelConnection, store: ResponseStore, send?: ModelHostOptions['send'], inPage?: InPageModel) {
     this.connection = connection;
     this.store = store;
-    this.#endpoint = new EndpointSource(connection);
+    const endpoint = new EndpointSource(connection);
+    this.#endpoint = inPage ? new WithLocalModel(endpoint, inPage) : endpoint;
+    this.inPage = inPage ?? null;
     this.#send = send;
   }
 
-  /** Where jobs send: the Model panel's endpoint unless another kind was chosen (`use`). */
+  /** Where jobs send: the Model panel's endpoint (with the in-page model beside it) unless another kind was chosen (`use`). */
   get source(): ModelSource {
     return this.#chosen ?? this.#endpoint;
   }

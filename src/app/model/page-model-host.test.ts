@@ -7,7 +7,8 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { isModelFailure, requestKey, type ChatRequest } from '../../engine/model-call.ts';
-import { endpointConfig } from '../../model/index.ts';
+import { endpointConfig, type LocalModel } from '../../model/index.ts';
+import type { InPageModel } from './in-page/in-page-model.svelte.ts';
 import { useFakeEndpoints } from '../../model/testing/use-fake-endpoints.ts';
 import { settle } from '../testing/settle.ts';
 import { ModelConnection } from './model-connection.svelte.ts';
@@ -132,5 +133,51 @@ describe('PageModelHost', () => {
     expect(back.hasEndpoint).toBe(false);
     back.finish();
     expect(back.activity).toMatchObject({ usage: { cacheHits: 1 } });
+  });
+});
+
+describe('the in-page model beside the endpoint', () => {
+  const fake = useFakeEndpoints();
+  beforeEach(() => {
+    vi.useRealTimers();
+    vi.stubGlobal('indexedDB', new IDBFactory());
+  });
+
+  const FILE_ID = `gguf-sha256:${'ab'.repeat(32)}`;
+  function fileModel(): LocalModel & { asked: string[] } {
+    const asked: string[] = [];
+    return {
+      asked,
+      handles: (id) => id === FILE_ID,
+      describe: () => 'the in-page model tiny.gguf',
+      complete: async (request) => {
+        asked.push(request.messages[0].content);
+        return { text: 'once upon a time', finish: 'length', usage: { input: 3, output: 4 } };
+      },
+    };
+  }
+
+  it('answers model file ids in the page and sends every other id to the endpoint; with no endpoint only the others fail', async () => {
+    const endpoint = await fake();
+    const local = fileModel();
+    const host = new PageModelHost(new ModelConnection(null), new ResponseStore(), undefined, local as unknown as InPageModel);
+    expect(host.source.kind).toBe('endpoint+in-page');
+    const inFile = (text: string) => {
+      const request: ChatRequest = { model: FILE_ID, messages: [{ role: 'user', content: text }] };
+      return { key: requestKey(request), request, step: 'answer', caseId: text };
+    };
+    host.connection.baseUrl = endpoint.url;
+    const both = host.open();
+    const answers = await both.resolve([inFile('story'), ask('question')]);
+    expect(local.asked).toEqual(['story']);
+    expect(endpoint.requests.map((r) => r.messages[0].content)).toEqual(['question']);
+    expect([...answers.values()].some(isModelFailure)).toBe(false);
+
+    host.connection.baseUrl = '';
+    const alone = host.open();
+    expect(alone.hasEndpoint).toBe(false);
+    const without = await alone.resolve([inFile('another story'), ask('another question')]);
+    expect(without.get(inFile('another story').key)).toMatchObject({ text: 'once upon a time' });
+    expect(isModelFailure(without.get(ask('another question').key)!)).toBe(true);
   });
 });

@@ -16,7 +16,16 @@ export interface AuditCase {
   scores: readonly number[] | null;
 }
 
-export type AuditVerdict = 'above control' | 'below control' | 'indistinguishable' | 'undefined';
+export type AuditVerdict = 'above control' | 'below control' | 'indistinguishable' | 'too few cases' | 'undefined';
+
+/**
+ * Fewest cases with a defined correlation before the audit gives a verdict. A 95 % interval for a
+ * median needs at least 6 values even without assumptions: the smallest and largest of n values
+ * hold the median with probability 1 - 2 (1/2)^n, 0.9375 at 5 and 0.969 at 6. Below that the
+ * percentile bootstrap is narrower than the data allow (one case: a point), so intervals that do
+ * not overlap say nothing.
+ */
+export const MIN_VERDICT_CASES = 6;
 
 export interface RankFidelity {
   /** Median within-case Spearman (null with no case used). */
@@ -55,7 +64,8 @@ export interface AuditRngs {
  * the ground truth (average ranks for ties), summarised by the median over cases with a percentile
  * bootstrap interval of cases; the same for a marginal-matched control that shuffles the signal's
  * scores within each case; precision at the pivotal step and sign agreement with Wilson intervals.
- * Verdict: above (below) its control only when the two intervals do not overlap.
+ * Verdict: above (below) its control only when the two intervals do not overlap, and none from
+ * fewer than MIN_VERDICT_CASES cases ('too few cases').
  */
 export function auditSignal(cases: readonly AuditCase[], rngs: AuditRngs, resamples = 10_000): SignalAudit {
   const rhos: number[] = [];
@@ -91,7 +101,7 @@ export function auditSignal(cases: readonly AuditCase[], rngs: AuditRngs, resamp
     control,
     pivotal: { hits, n: pivotalN, rate: pivotalN === 0 ? 0 : hits / pivotalN, ci: wilsonInterval(hits, pivotalN) },
     sign: { agree, n: signN, rate: signN === 0 ? 0 : agree / signN, ci: wilsonInterval(agree, signN) },
-    verdict: verdictOf(fidelity.ci, control.ci),
+    verdict: rhos.length > 0 && rhos.length < MIN_VERDICT_CASES ? 'too few cases' : verdictOf(fidelity.ci, control.ci),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditSignal, verdictOf, type AuditCase } from './audit-signal.ts';
+import { auditSignal, MIN_VERDICT_CASES, verdictOf, type AuditCase } from './audit-signal.ts';
 import { pivotalHit } from './pivotal-hit.ts';
 import { signAgreement } from './sign-agreement.ts';
 import { auditStudy } from './audit-study.ts';
@@ -67,6 +67,15 @@ describe('an oracle signal beats its shuffled control; a random one does not', (
   });
   it('the same seed gives the same audit', () => {
     expect(auditSignal(cases, rngs(3), 500)).toEqual(auditSignal(cases, rngs(3), 500));
+  });
+  it(`gives no verdict from fewer than ${MIN_VERDICT_CASES} cases, however far apart the intervals`, () => {
+    expect(MIN_VERDICT_CASES).toBe(6);
+    // One case: both intervals are points (1 against the shuffle's value), disjoint, yet say nothing.
+    const one = auditSignal(cases.slice(0, 1), rngs(3), 500);
+    expect(one.fidelity.ci).toEqual([1, 1]);
+    expect(one.verdict).toBe('too few cases');
+    expect(auditSignal(cases.slice(0, 5), rngs(3), 500).verdict).toBe('too few cases');
+    expect(auditSignal(cases.slice(0, 6), rngs(3), 500).verdict).not.toBe('too few cases');
   });
 });
 

@@ -2,7 +2,7 @@ import type { Game, Rng } from '../types.ts';
 import type { Estimator, EstimatorOptions, EstimatorOutput } from './estimator.ts';
 import { sampleOrderRounds } from './order-rounds.ts';
 
-/** The Monte Carlo part of the analysis settings (budget: stop once the spent cost reaches it; only whole permutations count). */
+/** The Monte Carlo part of the analysis settings (budget: checked before every coalition; only whole permutations count). */
 export type PermutationOptions = EstimatorOptions;
 
 /**
@@ -10,7 +10,7 @@ export type PermutationOptions = EstimatorOptions;
  * adds the players one by one and gives every player one marginal v(pre+i) - v(pre). The mean
  * of a player's marginals is unbiased, and within each permutation the marginals telescope to
  * v(all) - v(empty), so every estimate is exactly efficient. Intervals and stop rules: see
- * sampleShapley. At least one permutation always runs, so the estimate is defined.
+ * sampleShapley (a budget spent before the first permutation ends it: an equal split, intervals the whole range).
  */
 export function permutationShapley(game: Game, rng: Rng, opts: PermutationOptions): EstimatorOutput {
   return sampleOrderRounds(game, rng, opts, 0, () => {});

@@ -162,14 +162,38 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
     return { values, ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason: 'exact', history };
   };
 
+  // The budget is checked before every coalition a round asks for, not once a round: a round of a
+  // large game (a permutation of 52 players asks for 51 coalitions, each maybe a chain of model
+  // requests) can cost far more than the budget. Once it is spent the round in progress is dropped
+  // (a part of a permutation would bias the estimate), so the spending passes the budget by at
+  // most one coalition's cost; with no round done, nothing is known (intervals the whole range).
+  const spending: Game = Number.isFinite(opts.budget)
+    ? {
+        players: game.players,
+        range: game.range,
+        cost: () => game.cost(),
+        value: (mask) => {
+          if (game.cost() >= opts.budget) throw BUDGET_SPENT;
+          return game.value(mask);
+        },
+      }
+    : game;
   while (workDone() < opts.maxPermutations) {
-    if (exactIsCheaper()) known!.fill();
-    if (known?.complete) return exactAnswer();
-    if (rounds > 0 && game.cost() >= opts.budget) {
+    if (game.cost() >= opts.budget) {
       stopReason = 'budget';
       break;
     }
-    work += draw(game, rng, sample);
+    // Asking for every coalition left could spend any amount: under a budget it is not done (the
+    // sampling still ends exact if its rounds happen to see them all).
+    if (!Number.isFinite(opts.budget) && exactIsCheaper()) known!.fill();
+    if (known?.complete) return exactAnswer();
+    try {
+      work += draw(spending, rng, sample);
+    } catch (e) {
+      if (e !== BUDGET_SPENT) throw e;
+      stopReason = 'budget';
+      break;
+    }
     rounds++;
     if (betting && sequences.length === 0) sequences = Array.from({ length: n }, () => new BettingConfidenceSequence(opts.delta / n, grid, undefined, within));
     for (let i = 0; i < n; i++) {
@@ -206,6 +230,14 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
       atCheckpoint = false;
     }
   }
+  if (rounds === 0) {
+    // The budget was spent before a whole round: no sample. Each player gets an equal share of
+    // v(all) - v(empty) (defined and efficient; these two the analysis has asked for already),
+    // with intervals the whole range: nothing is known beyond that.
+    const ends = new Endpoints();
+    const share = (ends.vAll(game) - ends.vEmpty(game)) / Math.max(n, 1);
+    return { values: stats.map(() => share), ci: stats.map((): [number, number] => [-span, span]), evaluations: 0, cost: game.cost(), permutations: 0, stopReason, history };
+  }
   if (betting) return { values: means(), ci: bettingIntervals(), evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason, history };
   const last = history[history.length - 1];
   if (stopReason === 'budget' && !atCheckpoint && last) {
@@ -218,6 +250,9 @@ export function sampleShapley(outer: Game, rng: Rng, opts: EstimatorOptions, dra
   const ci = atCheckpoint || stopReason === 'budget' ? checkpointCi : radiusIntervals(schedule.index);
   return { values: means(), ci, evaluations: 0, cost: game.cost(), permutations: permutations(), stopReason, history };
 }
+
+/** Thrown by the spending game once the budget is spent (caught by the loop, never seen outside). */
+const BUDGET_SPENT = Symbol('budget spent');
 
 /** Rounding can put a rescaled sample a hair outside [0, 1]. */
 function clamp01(x: number): number {

@@ -8,6 +8,7 @@ import { formatCount, formatDate, formatModelUsage, formatNumber } from '../form
 import { sumUsage } from '../../engine/model-call.ts';
 import { otherSettingFacts } from './setting-facts.ts';
 import { SETTINGS_SCHEMA } from '../../engine/settings/schema.ts';
+import { unfixableText } from '../../engine/unfixable-text.ts';
 
 /** Longest name shown in full in headings and tables; the embedded data keeps the rest. */
 export const NAME_CHARS = 300;
@@ -44,7 +45,7 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
     ...(usage ? [fact('Model requests', e(formatModelUsage(usage)))] : []),
     fact(SETTINGS_SCHEMA.seed.label, e(String(settings.seed))),
     ...otherSettingFacts(settings, sampled(settings, session.results) ? 'mc' : 'exact').map((f) => fact(f.term, e(f.value))),
-    fact('Cases', e(`${formatCount(caseCount)} in the file, ${formatCount(session.results.length)} run, ${formatCount(failures)} failed${errors ? `, ${formatCount(errors)} with errors` : ''}${session.batch ? `, ${formatCount(session.batch.unfixable)} not fixable by any combination` : ''}`)),
+    fact('Cases', e(`${formatCount(caseCount)} in the file, ${formatCount(session.results.length)} run, ${formatCount(failures)} failed${errors ? `, ${formatCount(errors)} with errors` : ''}${session.batch ? `, ${formatCount(session.batch.unfixable)} ${unfixableText(settings.mode)}` : ''}`)),
   ];
 
   const status =
