@@ -33,6 +33,10 @@ export interface SuiteSizes {
   replayTurns: number;
   replayLatencyMs: number;
   replayConcurrency: number[];
+  /** Replay scaling: runtape logs of these many turns, replayed with one player against an instant endpoint. */
+  replayScalingTurns: number[];
+  /** why: decisions explained on the simulated model (planted cause, and none). */
+  whyDecisions: number;
   /** Trends: daily studies and the failures of each (docs/trends.md, "a year of daily studies"). */
   trendStudies: number;
   trendFailures: number;
@@ -66,6 +70,8 @@ export const FULL_SIZES: SuiteSizes = {
   replayTurns: 20,
   replayLatencyMs: 50,
   replayConcurrency: [1, 8],
+  replayScalingTurns: [100, 200, 400, 2000],
+  whyDecisions: 20,
   trendStudies: 365,
   trendFailures: 500,
 };
@@ -99,6 +105,8 @@ export const SMOKE_SIZES: SuiteSizes = {
   replayTurns: 8,
   replayLatencyMs: 5,
   replayConcurrency: [1, 8],
+  replayScalingTurns: [20, 40],
+  whyDecisions: 2,
   trendStudies: 6,
   trendFailures: 20,
 };
