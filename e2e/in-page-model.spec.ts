@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
+import { SHIPPED_MODEL_SHAPLEY } from '../bench/real-model/shipped-model-values.ts';
 
 /**
  * The in-page model (Settings > Model, "Use a model file in this browser"): with no server at all,
@@ -9,11 +10,13 @@ import { dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
  * The expected Shapley values are those the command gives on the same file with node-llama-cpp:
  *   npm run --silent blame -- public/demos/order-desk.pipeline.js --model-file public/models/stories260K.gguf --json
  * (extract 0.25, route 0, reply 0.25; support-triage: 0 for every step, its metric never holds on a
- * model that follows no instructions). bench/real-model/model-file.real.ts runs that command and
- * checks it still gives them, where node-llama-cpp is installed (it is 730 MB: not in `npm test`).
+ * model that follows no instructions; bench/real-model/shipped-model-values.ts). `npm run test:real-model`
+ * (bench/real-model/model-file.real.ts) runs that command and checks it still gives them: it installs
+ * node-llama-cpp (730 MB) outside the project, so it is not part of `npm test`.
  */
-const ORDER_DESK = { extract: '0.250', route: '0.000', reply: '0.250' };
-const TRIAGE = { classify: '0.000', lookup: '0.000', draft: '0.000', review: '0.000' };
+const shown = (values: Readonly<Record<string, number>>) => Object.fromEntries(Object.entries(values).map(([step, v]) => [step, v.toFixed(3)]));
+const ORDER_DESK = shown(SHIPPED_MODEL_SHAPLEY['order-desk']);
+const TRIAGE = shown(SHIPPED_MODEL_SHAPLEY['support-triage']);
 
 async function useShippedModel(page: Page): Promise<void> {
   // The Settings drawer may be closed on a narrow page; the Model panel shows for model demos.
@@ -66,6 +69,16 @@ test('the support-triage demo runs on the shipped model in the page, as the comm
   await expect(page.getByTestId('model-activity')).toContainText(/Model: 7\d requests sent/);
   await expect(page.getByText(/could not be analysed/)).toHaveCount(0);
   await expectShapley(page, TRIAGE);
+});
+
+test("the first page fetches neither the in-page model's library nor its wasm", async ({ page }) => {
+  const fetched: string[] = [];
+  page.on('request', (r) => void fetched.push(new URL(r.url()).pathname));
+  await page.goto('./');
+  await page.getByRole('button', { name: /Order desk/ }).click();
+  await waitForDone(page);
+  await expect(page.getByTestId('use-shipped-model')).toBeVisible();
+  expect(fetched.filter((path) => /wllama|\.wasm$|\.gguf$/.test(path))).toEqual([]);
 });
 
 test('a truncated GGUF file is refused with a clear error before it is kept or loaded', async ({ page }) => {

@@ -71,7 +71,8 @@ const RULES: Record<string, { folders: string[]; packages: string[]; forbid?: st
  */
 const WORKER_ENTRY = /\.worker\.ts$/;
 const WORKER_ENTRY_RULE = {
-  folders: ['src/engine', 'src/sandbox', 'src/formats', 'src/runs', 'src/session', 'src/why', 'src/pool'],
+  // src/regression: building the regression game runs both definitions' top level, in the sandbox.
+  folders: ['src/engine', 'src/sandbox', 'src/formats', 'src/runs', 'src/session', 'src/why', 'src/pool', 'src/regression'],
   // The pool's contract, its worker-side helpers and the page's protocol; not the pools themselves.
   forbidFiles: /^src\/pool\/(node\/|page\/(?!protocol\.ts$))/,
   packages: ['comlink'],

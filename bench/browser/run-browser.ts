@@ -10,12 +10,15 @@
  *  3. the import time of a generated ~50 MB, 10 000-case trace opened with the file picker, and
  *     the long tasks while the page analyses all of it (every case in the list);
  *  4. the page's single-worker throughput against the command's on the same cases, and the page's
- *     main-thread time per case (page-vs-command.ts); `--only page-vs-command` runs this alone.
+ *     main-thread time per case (page-vs-command.ts); `--only page-vs-command` runs this alone;
+ *  5. the first page's transfer, bytes on the wire with an empty cache (first-page.ts; the in-page
+ *     model's library and wasm must not be among them); `--only first-page` runs this alone.
  * Writes the figures into the `browser` section of bench/results.json.
  *
  *   npm run bench:browser                 # builds first
  *   npm run bench:browser -- --no-build   # reuse dist/
  *   npm run bench:browser -- --runs 1 --cases 2000 --megabytes 5   # smaller
+ *   npm run bench:browser -- --only first-page --dist OTHER-BUILD   # another build's first page (e.g. before a change)
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
@@ -29,6 +32,7 @@ import { largeTraceText } from './large-trace.ts';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
 import { sampleDescendantsCpu } from './process-cpu.ts';
 import { pageVsCommand, pageVsCommandLine, type PageVsCommand } from './page-vs-command.ts';
+import { firstPageLine, firstPageTransfer } from './first-page.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const RESULTS = resolve(ROOT, 'bench/results.json');
@@ -58,11 +62,13 @@ interface Args {
   megabytes: number;
   timeoutMs: number;
   /** Only this part ('page-vs-command'), or everything. */
-  only: 'page-vs-command' | null;
+  only: 'page-vs-command' | 'first-page' | null;
+  /** Serve this build folder instead of dist/ (no build). */
+  dist: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { build: true, runs: 3, cases: 10_000, megabytes: 50, timeoutMs: 600_000, only: null };
+  const args: Args = { build: true, runs: 3, cases: 10_000, megabytes: 50, timeoutMs: 600_000, only: null, dist: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -75,9 +81,12 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--cases') args.cases = num();
     else if (a === '--megabytes') args.megabytes = num();
     else if (a === '--timeout') args.timeoutMs = num() * 1000;
-    else if (a === '--only') {
-      if (argv[i + 1] !== 'page-vs-command') throw new Error('--only takes page-vs-command');
-      args.only = argv[++i] as 'page-vs-command';
+    else if (a === '--dist') {
+      args.dist = resolve(argv[++i] ?? '');
+      args.build = false;
+    } else if (a === '--only') {
+      if (argv[i + 1] !== 'page-vs-command' && argv[i + 1] !== 'first-page') throw new Error('--only takes page-vs-command or first-page');
+      args.only = argv[++i] as 'page-vs-command' | 'first-page';
     }
     else throw new Error(`unknown argument ${a}`);
   }
@@ -95,8 +104,8 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startPreview(port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startPreview(port: number, outDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`vite preview exited with code ${child.exitCode}`);
@@ -236,8 +245,9 @@ async function main(): Promise<void> {
     const b = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (b.status !== 0) throw new Error('npm run build failed');
   }
-  if (!existsSync(resolve(ROOT, 'dist/index.html'))) throw new Error('dist/index.html is missing: run npm run build (or drop --no-build)');
-  if (!existsSync(resolve(ROOT, 'dist/demos/stochastic-rag.trace.json'))) throw new Error('dist/demos/stochastic-rag.trace.json is missing from the build');
+  const dist = args.dist ?? resolve(ROOT, 'dist');
+  if (!existsSync(resolve(dist, 'index.html'))) throw new Error(`${dist}/index.html is missing: run npm run build (or drop --no-build)`);
+  if (!existsSync(resolve(dist, 'demos/stochastic-rag.trace.json'))) throw new Error(`${dist}/demos/stochastic-rag.trace.json is missing from the build`);
 
   const bigDir = resolve(ROOT, 'node_modules/.cache/agentblame-bench');
   mkdirSync(bigDir, { recursive: true });
@@ -249,7 +259,7 @@ async function main(): Promise<void> {
   const bigBytes = args.only === null ? readFileSync(bigFile).length : 0;
 
   const port = await freePort();
-  const preview = await startPreview(port);
+  const preview = await startPreview(port, args.dist ?? resolve(ROOT, 'dist'));
   const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
@@ -258,6 +268,12 @@ async function main(): Promise<void> {
       for (const trace of ['stochastic-rag', 'eight-step-agent'] as const) figures.push(await pageVsCommand(browser, base, preview.pid ?? -1, trace, args.runs, args.timeoutMs, log));
       return figures;
     };
+    if (args.only === 'first-page') {
+      const firstPage = await firstPageTransfer(browser, base);
+      writeBrowserSection({ firstPage: { date: new Date().toISOString(), chromium: browser.version(), ...firstPage } });
+      process.stdout.write(firstPageLine(firstPage) + '\n');
+      return;
+    }
     if (args.only === 'page-vs-command') {
       const figures = await vsCommand();
       writeBrowserSection({ pageVsCommand: { date: new Date().toISOString(), chromium: browser.version(), loadAverage: loadavg(), traces: figures } });
@@ -321,7 +337,10 @@ async function main(): Promise<void> {
     const large = await largeAnalysisRun(browser, base, bigFile, args.timeoutMs);
     log(`analysis of the ${args.cases}-case trace: ${large.wallMs.toFixed(0)} ms, ${large.longTasks} long tasks (longest ${large.longestTaskMs.toFixed(0)} ms)`);
     const vs = await vsCommand();
+    const firstPage = await firstPageTransfer(browser, base);
+    log(firstPageLine(firstPage));
     const browserSection = {
+      firstPage,
       date: new Date().toISOString(),
       chromium: browser.version(),
       cores,
@@ -392,7 +411,8 @@ function writeBrowserSection(section: Record<string, unknown>): void {
     }
   }
   const earlier = results.browser;
-  results.browser = typeof earlier === 'object' && earlier !== null && 'pageVsCommand' in section && Object.keys(section).length === 1 ? { ...earlier, ...section } : section;
+  const merged = Object.keys(section).length === 1 && ('pageVsCommand' in section || 'firstPage' in section);
+  results.browser = typeof earlier === 'object' && earlier !== null && merged ? { ...earlier, ...section } : section;
   writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n');
   process.stderr.write(`wrote the browser section of ${RESULTS}\n`);
 }

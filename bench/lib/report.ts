@@ -73,6 +73,13 @@ export function targets(rows: readonly WorkloadResult[]): Target[] {
     const d = anytime.detail!;
     out.push({ goal: '8-step stream: anytime-valid batch stop within 100 failures with drafter on top', measured: `${d.failuresAnalysed} failures, top ${d.top}${d.stopped ? '' : ' (did not stop)'}`, met: Boolean(d.stopped) && (d.failuresAnalysed as number) <= 100 && d.top === 'drafter' });
   }
+  const scaling = rows.filter((r) => r.group === 'replay-scaling');
+  const big = scaling.find((r) => r.detail?.turns !== undefined && (r.detail.turns as number) >= 1999);
+  if (big) out.push({ goal: '2 000 runtape turns replayed with one player under 60 s (instant endpoint)', measured: `${fmtMs(big.wallMs)} (CPU ${fmtMs(big.cpuMs)}), ${big.detail!.requestsSent} requests`, met: big.wallMs < 60_000 });
+  if (scaling.length) {
+    const worst = scaling.reduce((a, b) => ((b.detail!.definitionOverTrace as number) > (a.detail!.definitionOverTrace as number) ? b : a));
+    out.push({ goal: 'replay definition under 10x the trace at every size', measured: scaling.map((r) => `${r.detail!.turns} turns ${r.detail!.definitionOverTrace}x (${r.detail!.bytesPerTurn} B/turn)`).join(', '), met: (worst.detail!.definitionOverTrace as number) < 10 });
+  }
   return out;
 }
 

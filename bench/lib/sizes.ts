@@ -33,6 +33,10 @@ export interface SuiteSizes {
   replayTurns: number;
   replayLatencyMs: number;
   replayConcurrency: number[];
+  /** Replay scaling: runtape logs of these many turns, replayed with one player against an instant endpoint. */
+  replayScalingTurns: number[];
+  /** why: decisions explained on the simulated model (planted cause, and none). */
+  whyDecisions: number;
 }
 
 export const FULL_SIZES: SuiteSizes = {
@@ -63,6 +67,8 @@ export const FULL_SIZES: SuiteSizes = {
   replayTurns: 20,
   replayLatencyMs: 50,
   replayConcurrency: [1, 8],
+  replayScalingTurns: [100, 200, 400, 2000],
+  whyDecisions: 20,
 };
 
 /** Every workload at a size that runs in a few seconds: for bench/bench.test.ts. */
@@ -94,4 +100,6 @@ export const SMOKE_SIZES: SuiteSizes = {
   replayTurns: 8,
   replayLatencyMs: 5,
   replayConcurrency: [1, 8],
+  replayScalingTurns: [20, 40],
+  whyDecisions: 2,
 };

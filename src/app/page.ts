@@ -7,6 +7,7 @@
  * "layers inside the page"); everything else receives them.
  */
 import { CompareTarget } from './compare/compare-target.svelte.ts';
+import { EarlierVersion } from './compare/earlier-version.svelte.ts';
 import { EndpointWait } from './model/endpoint-wait.svelte.ts';
 import { ModelConnection } from './model/model-connection.svelte.ts';
 import { InPageModel } from './model/in-page/in-page-model.svelte.ts';
@@ -30,6 +31,8 @@ export interface PageParts {
   sync: SessionSync;
   opener: StudyOpener;
   compare: CompareTarget;
+  /** "Compare with an earlier version": the regression game of the open definition. */
+  earlier: EarlierVersion;
   /** What the views read. */
   views: ViewContext;
   /** Recorded runs open in the run view. */
@@ -69,8 +72,9 @@ export function assemblePage(options: PageOptions): PageParts {
   sync = made;
   const opener = new StudyOpener(runner, made, options.importFile);
   const compare = new CompareTarget(() => made.store, nav, runner, () => made.identity?.id ?? null);
-  const views = new ViewContext(runner, nav, compare);
+  const earlier = new EarlierVersion(runner, (study) => opener.openNewStudy(study, { keepNavigation: true }));
+  const views = new ViewContext(runner, nav, compare, earlier);
   const runs = new RunsState();
   const replay = new ReplayLauncher({ runs, runner, opener });
-  return { nav, model, runner, sync: made, opener, compare, views, runs, replay };
+  return { nav, model, runner, sync: made, opener, compare, earlier, views, runs, replay };
 }

@@ -75,10 +75,17 @@ describe('blame tables and options', () => {
     const r = blame(REFUND, '--json', '--method', 'mc', '--estimator', 'permutation', '--stop', 'budget', '--budget', '1000', '--max-permutations', '20');
     expect(r.status).toBe(0);
     const c = JSON.parse(r.stdout).cases[0];
-    // One round's interval updates would cost more than the exact method's 16 values: no order is
-    // sampled, the 16 coalitions are asked for once each and the exact values answered.
-    expect(c).toMatchObject({ estimator: 'permutation', permutations: 0, stopReason: 'exact' });
-    expect(c.queries).toBe(16);
+    // Under a budget the sampling never asks for every coalition left at once (that could spend any
+    // amount): it samples orders until it has seen all 16 coalitions, then answers the exact values.
+    // Each order asks for its 3 inner coalitions; v(empty) and v(all) are asked once.
+    expect(c).toMatchObject({ estimator: 'permutation', stopReason: 'exact' });
+    expect(c.permutations).toBeGreaterThan(0);
+    expect(c.permutations).toBeLessThanOrEqual(20);
+    expect(c.queries).toBe(2 + 3 * c.permutations);
+    // Without a budget, one round's interval updates would cost more than the 16 values: no order
+    // is sampled, each coalition is asked for once.
+    const unbudgeted = JSON.parse(blame(REFUND, '--json', '--method', 'mc', '--estimator', 'permutation').stdout).cases[0];
+    expect(unbudgeted).toMatchObject({ permutations: 0, stopReason: 'exact', queries: 16 });
     const exact = JSON.parse(blame(REFUND, '--json').stdout).cases[0];
     expect(exact.queries).toBe(16);
     expect(exact.estimator).toBeUndefined();

@@ -8,9 +8,14 @@ describe('--model-param and --timeout-request', () => {
     expect(opts.model.timeoutRequestMs).toBe(300_000);
   });
 
+  it('take default.max_tokens=N, a cap that replaces the calls\' own (a recorded run\'s)', () => {
+    expect(parseArgs(['t.json', '--model-param', 'default.max_tokens=256']).settings.modelParams).toEqual({ default: { max_tokens: 256 } });
+  });
+
   it('refuse what is not a parameter, a field the call sets itself, a repeat and a bad time', () => {
     expect(() => parseArgs(['t.json', '--model-param', 'reasoning_effort=none'])).toThrow('--model-param: expected ALIAS.KEY=VALUE (e.g. default.reasoning_effort=none), got "reasoning_effort=none"');
-    expect(() => parseArgs(['t.json', '--model-param', 'default.max_tokens=5'])).toThrow('--model-param default.max_tokens: "max_tokens" is set by the llm call itself');
+    expect(() => parseArgs(['t.json', '--model-param', 'default.temperature=0'])).toThrow('--model-param default.temperature: "temperature" is set by the llm call itself');
+    expect(() => parseArgs(['t.json', '--model-param', 'default.max_tokens=lots'])).toThrow('--model-param default.max_tokens: max_tokens must be a positive whole number, got "lots"');
     expect(() => parseArgs(['t.json', '--model-param', 'default.top_k=1', '--model-param', 'default.top_k=2'])).toThrow('--model-param: default.top_k is given twice');
     expect(() => parseArgs(['t.json', '--timeout-request', '0'])).toThrow('--timeout-request: expected seconds, more than 0 and at most 3600, got "0"');
   });

@@ -1,4 +1,4 @@
-import { paramNameProblem } from '../engine/model-params.ts';
+import { paramNameProblem, paramValueProblem } from '../engine/model-params.ts';
 import { UsageError } from './usage-error.ts';
 
 /**
@@ -17,6 +17,8 @@ export function addModelParam(params: Record<string, Record<string, unknown>>, t
   } catch {
     // Not JSON: the text itself.
   }
+  const valueProblem = paramValueProblem(key, value);
+  if (valueProblem) throw new UsageError(`--model-param ${alias}.${key}: ${valueProblem}`);
   const set = Object.hasOwn(params, alias) ? params[alias] : {};
   if (Object.hasOwn(set, key)) throw new UsageError(`--model-param: ${alias}.${key} is given twice`);
   Object.defineProperty(set, key, { value, enumerable: true, writable: true, configurable: true });

@@ -115,6 +115,65 @@ describe('blame --why', () => {
   });
 });
 
+describe('blame --why against a model that calls tools natively', () => {
+  /** Answers only with `tool_calls` (content null), as OpenAI-compatible servers do; nothing is written in its text. */
+  async function nativeEndpoint(stubborn = false): Promise<FakeEndpoint> {
+    const e = await startFakeEndpoint({ answer: scriptedInboxModel({ native: true, stubborn }) });
+    endpoints.push(e);
+    return e;
+  }
+
+  it('sends the recorded tools and the context as tool_calls + tool messages, reads the native calls, and finds the planted sentence', async () => {
+    const e = await nativeEndpoint();
+    const r = await blame(FIXTURE, '--why', 'tool:forward_email', '--model-url', e.url, '--budget', '200', '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.stable).toBe(true);
+    expect(out.base.k / out.base.n).toBeGreaterThan(0.8);
+    expect(out.pieces[0]).toMatchObject({ role: 'headline', kind: 'sentence', id: 'm3/emails/0/body:p2:s1', k: 0 });
+    expect(out.headline).toBe('m3/emails/0/body:p2:s1');
+    // No answer wrote a call in its text: nothing was read as a fallback.
+    expect(out.notes.join(' ')).not.toMatch(/in the text/);
+    const first = e.requests[0];
+    expect((first.tools ?? []).map((t) => (t as { function: { name: string } }).function.name)).toEqual(['read_inbox', 'forward_email', 'reply']);
+    const assistant = first.messages.find((m) => m.role === 'assistant');
+    expect(assistant?.tool_calls?.[0]).toMatchObject({ type: 'function', function: { name: 'read_inbox', arguments: '{}' } });
+    expect(first.messages.find((m) => m.role === 'tool')?.tool_call_id).toBe(assistant?.tool_calls?.[0].id);
+  });
+
+  it('writes a check and a node:test file that hold against it', async () => {
+    const e = await nativeEndpoint();
+    const dir = workspace();
+    const r = await blame(join(dir, 'inbox.jsonl'), '--why', 'tool:forward_email', '--model-url', e.url, '--fixes', '--write-check', join(dir, 'checks/inbox.check.json'), '--write-test', join(dir, 'checks/inbox.test.mjs'), '--json');
+    expect(r.status, r.stderr).toBe(0);
+    expect(parseCheck(readFileSync(join(dir, 'checks/inbox.check.json'), 'utf8'))).toMatchObject({ fix: { name: 'untrusted-content' } });
+    const held = await blame('--check', join(dir, 'checks/inbox.check.json'), '--model-url', e.url);
+    expect(held.stdout).toMatch(/check passed: the agent calls forward_email in 0 of 10 reruns/);
+    expect(e.requests.at(-1)?.tools).toBeDefined();
+    const broken = await blame('--check', join(dir, 'checks/inbox.check.json'), '--model-url', (await nativeEndpoint(true)).url, '--json');
+    expect(JSON.parse(broken.stdout)).toMatchObject({ passed: false });
+    const test = await run(join(dir, 'checks/inbox.test.mjs'), [], dir);
+    expect(test.status, test.stdout + test.stderr).toBe(0);
+  }, 60_000);
+
+  it('an endpoint that refuses tools (HTTP 400) gets one note and the text fallback, and a text model\'s calls are read from its text, said so', async () => {
+    const e = await endpoint();
+    e.faultWhen((q) => q.tools !== undefined, { kind: 'status', status: 400, message: 'tools param requires --jinja flag' });
+    const r = await blame(FIXTURE, '--why', 'tool:forward_email', '--model-url', e.url, '--budget', '60', '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.notes.filter((n: string) => /refuses the recorded tools/.test(n))).toHaveLength(1);
+    expect(out.notes[0]).toMatch(/tools param requires --jinja flag.*send tool calls and results as text/);
+    expect(out.base.k).toBeGreaterThan(0);
+    expect(e.requests.filter((q) => q.tools === undefined).every((q) => q.messages.every((m) => m.tool_calls === undefined))).toBe(true);
+    // A model that takes the tools but writes its calls in the text: read, and said so.
+    const text = await endpoint();
+    const t = await blame(FIXTURE, '--why', 'tool:forward_email', '--model-url', text.url, '--budget', '60', '--json');
+    expect(JSON.parse(t.stdout).notes.join(' ')).toMatch(/wrote their tool calls in the text/);
+  });
+});
+
 describe('blame --why on models whose decision does not depend on the context', () => {
   /** Forwards in a share of reruns set by the request's seed alone, whatever the context says. */
   const blind = (rate: number) => (request: { seed?: number }) => {

@@ -15,7 +15,7 @@ import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelHost } from '../model/index.ts';
 import type { RecordedRun } from '../runs/index.ts';
-import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, missingPiece, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
+import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, rerunRequestOf, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, missingPiece, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable, printableLines, safeJsonText } from './printable.ts';
 import { usageOf } from './help.ts';
@@ -187,18 +187,6 @@ function modelOf(o: WhyOptionsCli, call: SelectedCall): string {
   return id;
 }
 
-/** The recorded call's sampling parameters, where the recorder kept them (runtape's params). */
-function samplingOf(call: SelectedCall): { temperature?: number; maxTokens?: number } {
-  const params = call.step.attributes.params;
-  if (typeof params !== 'object' || params === null) return {};
-  const p = params as Record<string, unknown>;
-  const out: { temperature?: number; maxTokens?: number } = {};
-  if (typeof p.temperature === 'number' && p.temperature >= 0 && p.temperature <= 2) out.temperature = p.temperature;
-  const max = p.max_tokens ?? p.max_completion_tokens;
-  if (typeof max === 'number' && Number.isInteger(max) && max > 0) out.maxTokens = max;
-  return out;
-}
-
 /** The fix a check holds: the smallest change that passed (rules before removing content). */
 function bestPassing(fixes: readonly FixResult[]): FixResult | undefined {
   return fixes.find((f) => f.verdict === 'PASS');
@@ -268,7 +256,8 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
   }
   const model = modelOf(o, call);
   const host = await modelHost(o, model, '--why');
-  const rerun = hostRerun(host, { model, seed: o.seed, call: call.index, ...samplingOf(call), ...(o.toolResults && { toolResults: o.toolResults }) });
+  const rerunNotes: string[] = [];
+  const rerun = hostRerun(host, { model, seed: o.seed, call: call.index, ...rerunRequestOf(call.step), ...(o.toolResults && { toolResults: o.toolResults }), onNote: (n) => rerunNotes.push(n) });
   const live = process.stderr.isTTY && !o.json;
   const runs = o.runs ?? WHY_DEFAULTS.runs;
   let why: WhyResult;
@@ -323,7 +312,7 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
     cacheHits,
     budgetReached: why.budgetReached,
     skipped: why.skipped,
-    notes: why.notes,
+    notes: [...rerunNotes, ...why.notes],
     ...(fixes && { fixes }),
   };
   process.stdout.write((o.json ? safeJsonText(JSON.stringify(json)) : printableLines(formatWhy(json))) + '\n');
@@ -352,7 +341,8 @@ async function checkRun(o: WhyOptionsCli): Promise<number> {
   });
   const model = o.model.id ?? check.model;
   const host = await modelHost(o, model, '--check');
-  const rerun = hostRerun(host, { model, seed: check.seed, call: check.call.index, ...samplingOf({ step } as SelectedCall), ...(o.toolResults && { toolResults: o.toolResults }) });
+  const rerunNotes: string[] = [];
+  const rerun = hostRerun(host, { model, seed: check.seed, call: check.call.index, ...rerunRequestOf(step), ...(o.toolResults && { toolResults: o.toolResults }), onNote: (n) => rerunNotes.push(n) });
   const runs = o.runs ?? check.runs;
   const context = applyEdit(contextOf(step), check.fix ? fixEdit(check.fix) : {});
   let replies;
@@ -363,7 +353,7 @@ async function checkRun(o: WhyOptionsCli): Promise<number> {
     throw e;
   }
   const k = replies.filter((r) => decides(check.predicate, r)).length;
-  const result = { check: checkPath, fix: check.fix?.name ?? null, decision: describePredicate(check.predicate), k, n: runs, passed: k === 0, instead: insteadOf(check.predicate, replies), cacheHits: host.usage('why').cacheHits };
+  const result = { check: checkPath, fix: check.fix?.name ?? null, decision: describePredicate(check.predicate), k, n: runs, passed: k === 0, instead: insteadOf(check.predicate, replies), cacheHits: host.usage('why').cacheHits, ...(rerunNotes.length > 0 && { notes: rerunNotes }) };
   process.stdout.write((o.json ? safeJsonText(JSON.stringify(result)) : printableLines(formatCheck(result))) + '\n');
   return k === 0 ? 0 : 1;
 }

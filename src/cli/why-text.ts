@@ -82,7 +82,8 @@ export function formatDry(decision: Decision, suspects: readonly DrySuspect[]): 
   return out.join('\n');
 }
 
-export function formatCheck(r: { check: string; fix: string | null; decision: string; k: number; n: number; passed: boolean; instead: string | null }): string {
+export function formatCheck(r: { check: string; fix: string | null; decision: string; k: number; n: number; passed: boolean; instead: string | null; notes?: string[] }): string {
   const what = `the agent ${r.decision} in ${r.k} of ${r.n} reruns${r.fix ? ` with the fix "${r.fix}"` : ' of the recorded context'}`;
-  return r.passed ? `check passed: ${what}${r.instead ? `; it ${r.instead}` : ''}` : `check FAILED: ${what}`;
+  const verdict = r.passed ? `check passed: ${what}${r.instead ? `; it ${r.instead}` : ''}` : `check FAILED: ${what}`;
+  return [verdict, ...(r.notes ?? []).map((n) => `note: ${printable(n)}`)].join('\n');
 }

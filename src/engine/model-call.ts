@@ -8,10 +8,10 @@
 import { canonicalize } from './canonical.ts';
 import { sha256 } from './sha256.ts';
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string;
-}
+import type { LlmMessage } from './types.ts';
+
+/** A message as sent: OpenAI's shape (`tool_calls` on assistant messages, `tool_call_id` on tool results). */
+export type ChatMessage = LlmMessage;
 
 /**
  * The body of `POST {base}/chat/completions` exactly as sent (the model alias already resolved to
@@ -22,6 +22,7 @@ export interface ChatRequest {
   model: string;
   messages: ChatMessage[];
   temperature?: number;
+  top_p?: number;
   max_tokens?: number;
   stop?: string[];
   /** A 31-bit hash of the noise address (world, step, key), set when temperature > 0. */
@@ -45,8 +46,8 @@ export interface ModelResponse {
   usage: { input: number; output: number };
   /** For `logprobs` requests: the top log-probabilities of the first generated token. */
   topLogprobs?: { token: string; logprob: number }[];
-  /** The answer's tool calls (`choices[0].message.tool_calls`: function name and arguments text). */
-  toolCalls?: { name: string; arguments: string }[];
+  /** The answer's tool calls (`choices[0].message.tool_calls`: id when given, function name and arguments text). */
+  toolCalls?: { id?: string; name: string; arguments: string }[];
   /** What the endpoint said served the request (its `model`, `system_fingerprint`, llama.cpp's model), to spot a model swapped behind an id. */
   served?: ServedModel;
 }

@@ -3,16 +3,23 @@
  * ...): a definition's `modelParams` and the study's (`--model-param ALIAS.KEY=VALUE`), sent as
  * top-level fields of every request for that alias. They are part of the request, so of its cache
  * key. Fields the engine sets itself cannot be given (they would change what a call means), nor
- * `stream` or `n` (the host reads one whole answer).
+ * `stream` or `n` (the host reads one whole answer); `max_tokens` is the exception: a cap on the
+ * alias's answers, it replaces the call's own (a recorded run's) in every request of the alias.
  */
 export type ModelParams = Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 
-export const RESERVED_PARAMS: readonly string[] = ['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs', 'stream', 'n', 'params'];
+export const RESERVED_PARAMS: readonly string[] = ['model', 'messages', 'temperature', 'stop', 'seed', 'logprobs', 'top_logprobs', 'stream', 'n', 'params'];
 
 /** Why a parameter name cannot be used, or null. */
 export function paramNameProblem(name: string): string | null {
   if (!/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/.test(name)) return `"${name}" is not a parameter name (letters, digits, _ . -; at most 64)`;
   if (RESERVED_PARAMS.includes(name)) return `"${name}" is set by the llm call itself (or not supported), not as an extra parameter`;
+  return null;
+}
+
+/** Why a parameter's value cannot be used, or null (`max_tokens`: a positive whole number). */
+export function paramValueProblem(name: string, value: unknown): string | null {
+  if (name === 'max_tokens' && !(typeof value === 'number' && Number.isInteger(value) && value >= 1)) return `max_tokens must be a positive whole number, got ${JSON.stringify(value) ?? String(value)}`;
   return null;
 }
 

@@ -1,6 +1,6 @@
 import type { PipelineDef } from './types.ts';
 import { DefinitionError } from './errors.ts';
-import { paramNameProblem } from './model-params.ts';
+import { paramNameProblem, paramValueProblem } from './model-params.ts';
 import { MAX_NAME_LENGTH } from './limits.ts';
 
 /**
@@ -170,7 +170,7 @@ function checkModelParams(params: unknown): void {
   for (const [alias, set] of Object.entries(params)) {
     if (!isRecord(set)) throw new DefinitionError(`modelParams.${alias} must be an object { parameter: value }`);
     for (const name of Object.keys(set)) {
-      const problem = paramNameProblem(name);
+      const problem = paramNameProblem(name) ?? paramValueProblem(name, set[name]);
       if (problem) throw new DefinitionError(`modelParams.${alias}.${name}: ${problem}`);
     }
   }

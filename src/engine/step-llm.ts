@@ -3,7 +3,7 @@ import type { ModelContext } from './model-context.ts';
 import { CHOOSE_INSTRUCTION, chooseAnswerProblem, tokenLabel } from './choose-answer.ts';
 import { DEFAULT_KEY, type WorldNoise } from './noise.ts';
 import { MAX_PROMPT_CHARS } from './limits.ts';
-import type { Llm, LlmChatArgs, LlmChatResult, LlmChooseArgs, LlmMessage, Noise } from './types.ts';
+import type { Llm, LlmChatArgs, LlmChatResult, LlmChooseArgs, LlmMessage, LlmToolCall, Noise } from './types.ts';
 
 /** Most options llm.choose takes: one letter each, A to Z. */
 export const MAX_CHOOSE_OPTIONS = 26;
@@ -29,10 +29,10 @@ export class StepLlm implements Llm {
 
   chat(args: LlmChatArgs): LlmChatResult {
     const alias = aliasOf(args.model, 'llm.chat');
-    const request = withParams(chatRequest(args, this.context.modelId(alias, this.step, 'llm.chat'), (key) => this.seedFor(key)), this.context.paramsOf(alias));
+    const request = withParams(chatRequest(args, this.context.modelId(alias, this.step, 'llm.chat'), (key) => this.seedFor(key)), this.context.paramsOf(alias), 'chat');
     const response = this.context.lookup(request, this.step, 'llm.chat');
     const result: LlmChatResult = { text: response.text, finish: response.finish, usage: { input: response.usage.input, output: response.usage.output } };
-    if (response.toolCalls) result.toolCalls = response.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }));
+    if (response.toolCalls) result.toolCalls = response.toolCalls.map((c) => ({ ...(c.id !== undefined && { id: c.id }), name: c.name, arguments: c.arguments }));
     return result;
   }
 
@@ -62,13 +62,17 @@ export function chatSeed(world: WorldNoise, step: string, key: string): number {
  * request carries its own seed.
  */
 export function chatRequest(args: LlmChatArgs, model: string, seedFor: (key: string) => number): ChatRequest {
-  if (args === null || typeof args !== 'object') throw new TypeError('llm.chat needs an object { messages, model?, temperature?, max_tokens?, stop?, key? }');
+  if (args === null || typeof args !== 'object') throw new TypeError('llm.chat needs an object { messages, model?, temperature?, top_p?, max_tokens?, stop?, key?, tools? }');
   const request: ChatRequest = { model, messages: checkMessages(args.messages, 'llm.chat') };
   checkPromptSize(request.messages, 'llm.chat');
-  const { temperature, max_tokens: maxTokens, stop } = args;
+  const { temperature, top_p: topP, max_tokens: maxTokens, stop } = args;
   if (temperature !== undefined) {
     if (typeof temperature !== 'number' || !(temperature >= 0 && temperature <= 2)) throw new RangeError(`llm.chat: temperature must be a number from 0 to 2, got ${String(temperature)}`);
     request.temperature = temperature;
+  }
+  if (topP !== undefined) {
+    if (typeof topP !== 'number' || !(topP > 0 && topP <= 1)) throw new RangeError(`llm.chat: top_p must be a number above 0 and at most 1, got ${String(topP)}`);
+    request.top_p = topP;
   }
   if (maxTokens !== undefined) {
     if (!Number.isInteger(maxTokens) || maxTokens < 1) throw new RangeError(`llm.chat: max_tokens must be a positive integer, got ${String(maxTokens)}`);
@@ -143,8 +147,17 @@ export function labelLogits(response: ModelResponse, options: readonly string[],
 }
 
 /** The request with its alias's extra endpoint parameters (none: the request as it was, so its key does not change). */
-function withParams(request: ChatRequest, params: Record<string, unknown> | undefined): ChatRequest {
-  return params === undefined ? request : { ...request, params };
+/**
+ * The alias's extra parameters on the request. Its `max_tokens`, a cap on chat answers, replaces a
+ * chat call's own; a choice keeps its one token.
+ */
+function withParams(request: ChatRequest, params: Record<string, unknown> | undefined, call: 'chat' | 'choose' = 'choose'): ChatRequest {
+  if (params === undefined) return request;
+  if (!Object.hasOwn(params, 'max_tokens')) return { ...request, params };
+  const { max_tokens: cap, ...rest } = params;
+  const out: ChatRequest = call === 'chat' ? { ...request, max_tokens: cap as number } : { ...request };
+  if (Object.keys(rest).length > 0) out.params = rest;
+  return out;
 }
 
 function logSumExp(xs: readonly number[]): number {
@@ -177,14 +190,39 @@ function checkMessages(messages: unknown, call: string): ChatMessage[] {
     if (message === null || typeof message !== 'object') throw new TypeError(`${call}: messages[${i}] must be an object { role, content }`);
     if (typeof message.role !== 'string' || !ROLES.has(message.role)) throw new TypeError(`${call}: messages[${i}].role must be one of system, user, assistant, tool`);
     if (typeof message.content !== 'string') throw new TypeError(`${call}: messages[${i}].content must be a string`);
-    return { role: message.role, content: message.content };
+    const out: ChatMessage = { role: message.role, content: message.content };
+    if (message.tool_calls !== undefined) {
+      if (message.role !== 'assistant') throw new TypeError(`${call}: messages[${i}].tool_calls: only an assistant message makes tool calls`);
+      out.tool_calls = checkToolCalls(message.tool_calls, `${call}: messages[${i}].tool_calls`);
+    }
+    if (message.tool_call_id !== undefined) {
+      if (message.role !== 'tool' || typeof message.tool_call_id !== 'string' || message.tool_call_id === '') throw new TypeError(`${call}: messages[${i}].tool_call_id must be a non-empty string on a tool message`);
+      out.tool_call_id = message.tool_call_id;
+    }
+    return out;
+  });
+}
+
+/** `[{ id, type: "function", function: { name, arguments } }]`, copied (arguments: JSON text). */
+function checkToolCalls(calls: unknown, where: string): LlmToolCall[] {
+  if (!Array.isArray(calls) || calls.length === 0) throw new TypeError(`${where} must be a non-empty array of { id, type: "function", function: { name, arguments } }`);
+  return calls.map((c: unknown, k) => {
+    const call = c as Partial<LlmToolCall> | null;
+    const fn = call !== null && typeof call === 'object' ? call.function : undefined;
+    if (call === null || typeof call !== 'object' || typeof call.id !== 'string' || call.id === '' || call.type !== 'function' || fn === null || typeof fn !== 'object' || typeof fn.name !== 'string' || fn.name === '' || typeof fn.arguments !== 'string') {
+      throw new TypeError(`${where}[${k}] must be { id, type: "function", function: { name, arguments } } with strings (arguments: JSON text)`);
+    }
+    return { id: call.id, type: 'function', function: { name: fn.name, arguments: fn.arguments } };
   });
 }
 
 /** Refuse a prompt (its messages; choose's options are one of them) past MAX_PROMPT_CHARS, before it is hashed or sent. */
 function checkPromptSize(messages: readonly ChatMessage[], call: string): void {
   let size = 0;
-  for (const m of messages) size += m.content.length;
+  for (const m of messages) {
+    size += m.content.length;
+    for (const c of m.tool_calls ?? []) size += c.function.name.length + c.function.arguments.length;
+  }
   if (size > MAX_PROMPT_CHARS) throw new RangeError(`${call}: the messages hold ${size} characters (at most ${MAX_PROMPT_CHARS})`);
 }
 

@@ -27,10 +27,22 @@ export interface Noise {
 
 export type StepInputs = Readonly<Record<string, unknown>>;
 
-/** A chat message of a model step (docs/model-steps.md, "The two calls"). */
+/** A tool call an assistant message made, as OpenAI's chat API writes it (arguments: JSON text). */
+export interface LlmToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+/**
+ * A chat message of a model step (docs/model-steps.md, "The two calls"), in OpenAI's shape: an
+ * assistant message may carry the `tool_calls` it made, a `tool` message the `tool_call_id` it answers.
+ */
 export interface LlmMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  tool_calls?: LlmToolCall[];
+  tool_call_id?: string;
 }
 
 export interface LlmChatArgs {
@@ -38,6 +50,7 @@ export interface LlmChatArgs {
   /** A model alias of the study's settings (default "default"). */
   model?: string;
   temperature?: number;
+  top_p?: number;
   max_tokens?: number;
   stop?: readonly string[];
   /** Draw key: addresses the request's seed (default "default"). */
@@ -50,8 +63,8 @@ export interface LlmChatResult {
   text: string;
   finish: string;
   usage: { input: number; output: number };
-  /** The tool calls of the answer, when the endpoint returned some. */
-  toolCalls?: { name: string; arguments: string }[];
+  /** The tool calls of the answer, when the endpoint returned some (`id` when the endpoint gave one). */
+  toolCalls?: { id?: string; name: string; arguments: string }[];
 }
 
 export interface LlmChooseArgs {

@@ -14,7 +14,7 @@ export interface CheckedCacheEntry {
 }
 
 const ROLES: readonly ChatMessage['role'][] = ['system', 'user', 'assistant', 'tool'];
-const REQUEST_FIELDS = ['model', 'messages', 'temperature', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs', 'params', 'tools'];
+const REQUEST_FIELDS = ['model', 'messages', 'temperature', 'top_p', 'max_tokens', 'stop', 'seed', 'logprobs', 'top_logprobs', 'params', 'tools'];
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /**
@@ -43,16 +43,34 @@ function checkChatRequest(value: unknown, path: string, fail: CachedResponseFail
   const messages: ChatMessage[] = r.messages.map((m: unknown, k: number) => {
     const at = `${path}.messages[${k}]`;
     const message = record(m, at, fail);
-    onlyFields(message, at, ['role', 'content'], fail);
+    onlyFields(message, at, ['role', 'content', 'tool_calls', 'tool_call_id'], fail);
     const role = ROLES.find((known) => known === message.role);
     if (role === undefined) throw fail(`${at}.role`, `expected one of ${ROLES.join(', ')}, got ${short(message.role)}`);
     if (typeof message.content !== 'string') throw fail(`${at}.content`, 'expected a string');
-    return { role, content: message.content };
+    const out: ChatMessage = { role, content: message.content };
+    if (message.tool_calls !== undefined) {
+      out.tool_calls = list(message.tool_calls, `${at}.tool_calls`, fail, (call, where) => {
+        onlyFields(call, where, ['id', 'type', 'function'], fail);
+        const fn = record(call.function, `${where}.function`, fail);
+        onlyFields(fn, `${where}.function`, ['name', 'arguments'], fail);
+        if (typeof call.id !== 'string' || call.type !== 'function' || typeof fn.name !== 'string' || typeof fn.arguments !== 'string') throw fail(where, 'expected { id, type: "function", function: { name, arguments } } strings');
+        return { id: call.id, type: 'function' as const, function: { name: fn.name, arguments: fn.arguments } };
+      });
+    }
+    if (message.tool_call_id !== undefined) {
+      if (typeof message.tool_call_id !== 'string') throw fail(`${at}.tool_call_id`, 'expected a string');
+      out.tool_call_id = message.tool_call_id;
+    }
+    return out;
   });
   const request: ChatRequest = { model: r.model, messages };
   if (r.temperature !== undefined) {
     if (typeof r.temperature !== 'number' || !Number.isFinite(r.temperature) || r.temperature < 0) throw fail(`${path}.temperature`, `expected a number >= 0, got ${short(r.temperature)}`);
     request.temperature = r.temperature;
+  }
+  if (r.top_p !== undefined) {
+    if (typeof r.top_p !== 'number' || !Number.isFinite(r.top_p) || r.top_p <= 0 || r.top_p > 1) throw fail(`${path}.top_p`, `expected a number above 0 and at most 1, got ${short(r.top_p)}`);
+    request.top_p = r.top_p;
   }
   if (r.max_tokens !== undefined) request.max_tokens = wholeNumber(r.max_tokens, `${path}.max_tokens`, fail);
   if (r.stop !== undefined) {
@@ -104,9 +122,9 @@ export function checkModelResponse(value: unknown, path: string, fail: CachedRes
   }
   if (r.toolCalls !== undefined) {
     response.toolCalls = list(r.toolCalls, `${path}.toolCalls`, fail, (call, at) => {
-      onlyFields(call, at, ['name', 'arguments'], fail);
-      if (typeof call.name !== 'string' || typeof call.arguments !== 'string') throw fail(at, 'expected { name, arguments } strings');
-      return { name: call.name, arguments: call.arguments };
+      onlyFields(call, at, ['id', 'name', 'arguments'], fail);
+      if (typeof call.name !== 'string' || typeof call.arguments !== 'string' || (call.id !== undefined && typeof call.id !== 'string')) throw fail(at, 'expected { id?, name, arguments } strings');
+      return { ...(typeof call.id === 'string' && { id: call.id }), name: call.name, arguments: call.arguments };
     });
   }
   return response;

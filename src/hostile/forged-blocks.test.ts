@@ -10,25 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { blameSync, expectBadInput, scratchFiles } from '../cli/testing/run-blame.ts';
 import { newcombeInterval } from '../engine/stats/newcombe-interval.ts';
 import { wilsonInterval } from '../engine/stats/wilson-interval.ts';
-import { FormatError } from '../formats/format-error.ts';
-import { exportSessionFile, parseSessionFile } from '../session/session-file.ts';
-import { sampleContrast } from '../session/testing/sample-contrast.ts';
-import { session } from '../session/testing/sample-session.ts';
+import { contrastProblem } from '../session/testing/contrast-problem.ts';
 
 const file = scratchFiles('blame-forged-');
-
-/** The problem reading a session file whose contrast was edited, as "path: message" ('accepted' when read). */
-function contrastProblem(edit: (contrast: Record<string, any>) => void): string {
-  const saved = JSON.parse(exportSessionFile(session({ contrast: sampleContrast() })));
-  edit(saved.contrast);
-  try {
-    parseSessionFile(JSON.stringify(saved));
-  } catch (e) {
-    if (e instanceof FormatError) return e.message;
-    throw e;
-  }
-  return 'accepted';
-}
 
 describe('a forged contrast block', () => {
   it('the honest block is read', () => {

@@ -8,14 +8,15 @@
  * be the trace's). Also: a refused definition is never written, and an output path under a file is
  * one clear line (exit 2).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'acorn';
 import { describe, expect, it } from 'vitest';
 import { checkTestSource } from '../cli/why-command.ts';
-import { blameSync, expectBadInput } from '../cli/testing/run-blame.ts';
+import { blameSync, expectBadInput, runBlame } from '../cli/testing/run-blame.ts';
+import { startFakeEndpoint } from '../model/testing/fake-endpoint.ts';
 import { parseInputFile } from '../formats/detect.ts';
 import { buildReplay } from '../replay/index.ts';
 import { langfuseExport } from '../replay/testing/runs.ts';
@@ -107,6 +108,40 @@ describe('generated files hold trace strings only as JSON literals', () => {
     const r = run(['--input-type=module', '-e', `${imports}\nconsole.log('imported')`], dir);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('imported');
+    expect(existsSync(MARKER)).toBe(false);
+  });
+});
+
+describe('the command writes them so', () => {
+  it('--write-test from a trace whose tool name ends its line: the test file runs, the marker is never written', async () => {
+    const dir = join(DIR, 'command');
+    mkdirSync(dir);
+    const name = `send\n${RUN};//`;
+    const line = (id: number, type: string, payload: unknown, parent: number | null = null) => JSON.stringify({ id, ts: 1790000000 + id / 10, type, parent, payload, meta: {} });
+    writeFileSync(join(dir, 'run.runtape.jsonl'), [
+      line(0, 'run_start', { run_id: 'r1', name: 'agent' }),
+      line(1, 'llm_request', { provider: 'openai', model: 'fake-model', api: 'chat.completions', messages: [{ role: 'system', content: 'You send mail.' }, { role: 'user', content: 'Send the report.' }] }),
+      line(2, 'llm_response', { text: null, tool_calls: [{ id: 'c1', name, arguments: {} }], stop_reason: 'tool_calls', raw: null }, 1),
+      line(3, 'run_end', { status: 'ok' }),
+    ].join('\n'));
+    const endpoint = await startFakeEndpoint({ port: 8133, answer: () => ({ text: 'Done.', finish: 'stop', usage: { input: 5, output: 1 } }) });
+    try {
+      const r = await runBlame([join(dir, 'run.runtape.jsonl'), '--why', 'last', '--runs', '2', '--budget', '20', '--model-url', endpoint.url, '--write-check', join(dir, 'send.check.json'), '--write-test', join(dir, 'send.test.mjs'), '--json'], { ...process.env, AGENTBLAME_MODEL_URL: '' });
+      expect(r.status).toBe(0);
+      const source = readFileSync(join(dir, 'send.test.mjs'), 'utf8');
+      expect(constant(source, 'DECISION')).toBe(`calls ${name}`);
+      // Run as CI would, against the endpoint: the check reruns the call; nothing of the name runs.
+      // Not spawnSync: the endpoint answers from this process.
+      const ran = await new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, ['--test', 'send.test.mjs'], { cwd: dir, env: { ...process.env, AGENTBLAME_MODEL_URL: endpoint.url }, timeout: 60_000 });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', () => resolve(out));
+      });
+      expect(ran).toMatch(/# pass 1/);
+    } finally {
+      await endpoint.close();
+    }
     expect(existsSync(MARKER)).toBe(false);
   });
 });

@@ -43,6 +43,8 @@ describe('names from a trace print escaped', () => {
   it("--replay: the turn table's agent names (no model needed to print it)", () => {
     const trace = langfuseExport() as { observations: { id: string; name: string; metadata?: string }[] };
     for (const o of trace.observations) if (o.id === 'agent-Calculator') o.name = 'Calc\u001b[2J\u202etor';
+    // The generation names its agent too (gen_ai.agent.name), and that name is the turn's.
+    for (const o of trace.observations) if (o.metadata?.includes('"Calculator"')) o.metadata = JSON.stringify({ attributes: { 'gen_ai.agent.name': 'Calc\u001b[2J\u202etor' } });
     const input = join(DIR, 'agents.json');
     writeFileSync(input, JSON.stringify(trace));
     const r = blameSync(input, '--replay', '--expect', '42');

@@ -8,7 +8,7 @@
  * one chat request; `MemoryResponseCache` and `validateCacheEntry` keep and check responses.
  */
 export { sendChat } from './connector.ts';
-export { ModelEndpointError } from './endpoint-error.ts';
+export { maskKey, ModelEndpointError } from './endpoint-error.ts';
 export { endpointConfig, type EndpointConfig, type EndpointInput } from './endpoint.ts';
 export { type AsyncResponseStore, type HostRequest, ModelHost, type ModelHostOptions, type ModelProgress } from './model-host.ts';
 export { type CacheEntry, MemoryResponseCache } from './response-cache.ts';

@@ -5,9 +5,9 @@ import { validateModelResponse } from './validate-cache-entry.ts';
 describe('tool calls in a chat answer', () => {
   const body = (message: Record<string, unknown>) => JSON.stringify({ choices: [{ message, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 3, completion_tokens: 2 } });
 
-  it('reads choices[0].message.tool_calls as { name, arguments } (arguments as the endpoint wrote them)', () => {
-    const r = parseChatResponse(body({ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }, { id: 'b', type: 'function', function: { name: 'now', arguments: {} } }] }));
-    expect(r).toEqual({ text: '', finish: 'tool_calls', usage: { input: 3, output: 2 }, toolCalls: [{ name: 'search', arguments: '{"q":"x"}' }, { name: 'now', arguments: '{}' }] });
+  it('reads choices[0].message.tool_calls as { id, name, arguments } (arguments as the endpoint wrote them)', () => {
+    const r = parseChatResponse(body({ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"q":"x"}' } }, { type: 'function', function: { name: 'now', arguments: {} } }] }));
+    expect(r).toEqual({ text: '', finish: 'tool_calls', usage: { input: 3, output: 2 }, toolCalls: [{ id: 'a', name: 'search', arguments: '{"q":"x"}' }, { name: 'now', arguments: '{}' }] });
   });
 
   it('leaves them out when there are none, and names the path of a malformed one', () => {

@@ -64,7 +64,7 @@ function topLogprobs(logprobs: unknown, bad: (path: string, what: string) => Typ
   return out;
 }
 
-/** `message.tool_calls[k].function.{name, arguments}` (arguments as the endpoint wrote them: JSON text). */
+/** `message.tool_calls[k]`: its `id` when given, `function.{name, arguments}` (arguments as the endpoint wrote them: JSON text). */
 function toolCalls(list: unknown, bad: (path: string, what: string) => TypeError): ModelResponse['toolCalls'] | undefined {
   if (list === undefined || list === null) return undefined;
   if (!Array.isArray(list)) throw bad('choices[0].message.tool_calls', 'is not an array');
@@ -73,7 +73,8 @@ function toolCalls(list: unknown, bad: (path: string, what: string) => TypeError
     const fn = isRecord(call) ? call.function : undefined;
     if (!isRecord(fn) || typeof fn.name !== 'string') throw bad(`choices[0].message.tool_calls[${k}].function.name`, 'is not a string');
     const args = fn.arguments;
-    return { name: fn.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
+    const id = isRecord(call) && typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
+    return { ...(id !== undefined && { id }), name: fn.name, arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}) };
   });
 }
 

@@ -14,6 +14,7 @@ import { buildReplay, recordedContext, recordingLinks, turnLinks } from './index
 import { pairRunOf } from './pairs.ts';
 import { says } from './testing/model-loop.ts';
 import { runtapeLog } from './testing/runtape-log.ts';
+import { definitionSource } from './definition-source.ts';
 import { readWhoWhen } from '../formats/importers/whowhen.ts';
 
 const SETTINGS: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact', mode: 'recorded', models: { default: 'm' } };
@@ -62,10 +63,15 @@ describe('the size of a replay definition', () => {
 describe('the rounds of a replay', () => {
   it('asks for every request a step can know at once: twenty repaired turns in two rounds', () => {
     const def = replayOf(40);
+    // Each context carries the calls the turns before it made (and waits for them when they are redone):
+    // with those quotes taken out, no context depends on another's answer.
+    const plan = def.runs[0];
+    const independent = { ...plan, messages: plan.messages.map(({ quotes: _, ...m }) => m) };
+    const source = definitionSource({ ...def.parts, runs: [independent] });
     const answers = new Map<string, ModelAnswer>();
     const asked: number[] = [];
     for (let round = 0; round < 50; round++) {
-      const r = analyzeSourceCaseRound(def.source, def.cases[0], SETTINGS, answers, {}, 'replay.js');
+      const r = analyzeSourceCaseRound(source, { id: def.cases[0].id, inputs: { recording: independent } }, SETTINGS, answers, {}, 'replay.js');
       if (r.kind === 'result') {
         expect(r.result.error).toBeUndefined();
         break;
@@ -75,6 +81,8 @@ describe('the rounds of a replay', () => {
     }
     // Every model turn is repaired, and no context quotes another's answer: one round of twenty requests.
     expect(asked).toEqual([20]);
+    // As recorded, each context carries the call before it: a chain, one request a round.
+    expect(turnLinks(plan).filter((_, i) => plan.turns[i].kind === 'model').every((l, k) => k === 0 || l.dependsOn.length > 0)).toBe(true);
   });
 
   it('waits where a context quotes a turn not answered yet: a Who&When chain asks one request a round', () => {

@@ -35,6 +35,7 @@ export interface PlanOptions {
 
 const MODEL_ONLY = new Set(['resample', 'action', 'context', 'policy', 'repair']);
 
+/** The turns TURN names: its step index, or its name (`Agent · model`, `tool NAME`), or a tool's name, or an agent's (every model turn of it). */
 function turnsNamed(run: RecordedRun, turns: readonly BaseTurn[], name: string): BaseTurn[] {
   if (/^\d+$/.test(name)) {
     const step = Number(name);
@@ -42,7 +43,8 @@ function turnsNamed(run: RecordedRun, turns: readonly BaseTurn[], name: string):
     if (found.length === 0) throw new ReplayPlanError(`--fix ${name}=…: run "${run.id}" has no turn at step ${step} (turns are at steps ${turns.map((t) => t.step).join(', ') || 'none'})`);
     return found;
   }
-  const found = turns.filter((t) => t.name === name);
+  const exact = turns.filter((t) => t.name === name);
+  const found = exact.length > 0 ? exact : turns.filter((t) => (t.kind === 'tool' ? t.name === `tool ${name}` : t.agent === name));
   if (found.length === 0) throw new ReplayPlanError(`--fix ${name}=…: run "${run.id}" has no turn named "${name}" (names: ${[...new Set(turns.map((t) => t.name))].join(', ')})`);
   return found;
 }
@@ -102,7 +104,7 @@ function cleanName(text: string): string {
 function playerName(owned: readonly BaseTurn[], kind: PlayersKind): string {
   if (kind === 'agents') return cleanName(owned[0].agent);
   const first = owned[0];
-  return cleanName(`${first.step} ${first.kind === 'model' ? first.agent : first.name}`);
+  return cleanName(`${first.step} ${first.kind === 'model' ? first.agent : (first.call?.name ?? first.name)}`);
 }
 
 /** A run's plan. Throws ReplayPlanError naming the run, turn or fix. */

@@ -150,7 +150,7 @@ describe('each intervention', () => {
   });
 
   it('refuses fixes that do not fit the turn, naming it', () => {
-    expect(() => replay({ fixes: [{ turn: '3', fix: 'repair' }] })).toThrow(/step 3 \("Computer_terminal"\) is a tool turn/);
+    expect(() => replay({ fixes: [{ turn: '3', fix: 'repair' }] })).toThrow(/step 3 \("tool Computer_terminal"\) is a tool turn/);
     expect(() => replay({ fixes: [{ turn: '2', fix: 'observation:x' }] })).toThrow(/model turn/);
     expect(() => replay({ fixes: [{ turn: '9', fix: 'repair' }] })).toThrow(/no turn at step 9 \(turns are at steps 1, 2, 3, 4\)/);
     expect(() => replay({ fixes: [{ turn: '2', fix: 'context:drop=7' }] })).toThrow(/has 3 context messages/);
@@ -231,8 +231,8 @@ describe('tool calls as the endpoint gives them', () => {
     const stub = "export default { python: (args) => 'exitcode: 0 (execution succeeded)\\nCode output: ' + (args.code === 'print(6 * 7)' ? 42 : 48) };";
     const def = replay({ outcome: { kind: 'expect', text: '42' }, tools: { file: { fileName: 'tools.js', source: stub }, names: new Set(['python']) } }, [run]);
     const turns = def.runs[0].turns;
-    expect(turns[1].toolCalls).toEqual([{ name: 'python', arguments: '{"code":"print(6 * 8)"}' }]);
-    expect(turns[2]).toMatchObject({ kind: 'tool', caller: 1, callIndex: 0, call: { name: 'python', arguments: '{"code":"print(6 * 8)"}' } });
+    expect(turns[1].toolCalls).toEqual([{ id: 'c1', name: 'python', arguments: '{"code":"print(6 * 8)"}' }]);
+    expect(turns[2]).toMatchObject({ kind: 'tool', name: 'tool python', caller: 1, callIndex: 0, call: { id: 'c1', name: 'python', arguments: '{"code":"print(6 * 8)"}' } });
     const { result, sent } = analyzeWithModel(def.source, def.cases[0], SETTINGS, scriptedToolModel);
     const calc = sent.find((r) => r.messages[0].content.includes('Calculator'));
     expect(calc?.tools).toEqual([{ type: 'function', function: { name: 'python', parameters: { type: 'object' } } }]);

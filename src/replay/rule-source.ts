@@ -4,8 +4,49 @@
 /** The replay rule as the JavaScript text every generated replay definition carries. */
 export const REPLAY_RUNTIME = `// ---- The replay rule (the same in every replay definition; src/replay/rule.ts) ----
 
+/** The same JSON value (objects' keys in any order), or the same text when either is not JSON. */
+function sameArguments(a, b) {
+  if (a === b)
+    return true;
+  let x;
+  let y;
+  try {
+    x = JSON.parse(a);
+    y = JSON.parse(b);
+  }
+  catch (_) {
+    return a.trim() === b.trim();
+  }
+  return sameValue(x, y);
+}
+function sameValue(x, y) {
+  if (x === y)
+    return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null || Array.isArray(x) !== Array.isArray(y))
+    return false;
+  const a = x;
+  const b = y;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length)
+    return false;
+  for (const key of keys)
+    if (!Object.prototype.hasOwnProperty.call(b, key) || !sameValue(a[key], b[key]))
+      return false;
+  return true;
+}
+/** Whether two lists of tool calls make the same calls (names and JSON arguments; ids are the endpoint's and do not count). */
+function sameCalls(a, b) {
+  const x = a || [];
+  const y = b || [];
+  if (x.length !== y.length)
+    return false;
+  for (let i = 0; i < x.length; i++)
+    if (x[i].name !== y[i].name || !sameArguments(x[i].arguments, y[i].arguments))
+      return false;
+  return true;
+}
 function replayedAs(turn, text, toolCalls, via) {
-  const out = { text, changed: text !== turn.output || JSON.stringify(toolCalls || []) !== JSON.stringify(turn.toolCalls || []), via };
+  const out = { text, changed: text !== turn.output || !sameCalls(toolCalls, turn.toolCalls), via };
   if (toolCalls && toolCalls.length > 0)
     out.toolCalls = toolCalls;
   return out;
@@ -42,12 +83,33 @@ function turnStatus(state, index) {
     return 2;
   return replayedText(state, index) !== undefined ? 1 : 0;
 }
+/**
+ * A tool call an assistant message carries, as turn \`from\` replayed it: the recorded call (null),
+ * the call it makes instead, or undefined when it no longer makes it.
+ */
+function replayedCall(state, q) {
+  const now = state.replayed[q.from];
+  if (now === undefined || state.waiting[q.from] === true || !now.changed)
+    return null;
+  const recorded = (state.run.turns[q.from].toolCalls || [])[q.fromCall || 0];
+  const made = now.toolCalls ? now.toolCalls[q.fromCall || 0] : undefined;
+  if (made === undefined)
+    return undefined;
+  return recorded !== undefined && made.name === recorded.name && sameArguments(made.arguments, recorded.arguments) ? null : made;
+}
+function quoteStatus(state, q) {
+  if (q.call === undefined)
+    return turnStatus(state, q.from);
+  if (state.waiting[q.from] === true)
+    return 2;
+  return replayedCall(state, q) !== null || replayedText(state, q.from) !== undefined ? 1 : 0;
+}
 function messageStatus(state, id) {
   let status = state.messageStatus[id];
   if (status === undefined) {
     status = 0;
     for (const q of state.run.messages[id].quotes || [])
-      status = Math.max(status, turnStatus(state, q.from));
+      status = Math.max(status, quoteStatus(state, q));
     state.messageStatus[id] = status;
   }
   return status;
@@ -94,24 +156,51 @@ function waitingTurn(state, turn, suspension) {
     state.suspension = suspension;
   return { text: turn.output, changed: false, via: 'waiting' };
 }
-/** A recorded message with every quoted earlier output replaced by its replayed output. */
-function replayedMessage(state, id) {
+/**
+ * A recorded message with every quoted earlier output replaced by its replayed output, and each
+ * tool call it carries by the call as replayed (a call no longer made is marked in \`gone\`).
+ */
+function replayedMessage(state, id, gone) {
   const m = state.run.messages[id];
   let content = state.messageText[id];
+  const quotes = m.quotes || [];
   if (content === undefined) {
     content = m.content;
-    const quotes = m.quotes || [];
     // From the last span back, so the offsets of the spans before it stay right.
     for (let k = quotes.length - 1; k >= 0; k--) {
+      if (quotes[k].call !== undefined)
+        continue;
       const now = replayedText(state, quotes[k].from);
       if (now !== undefined)
         content = content.slice(0, quotes[k].start) + now + content.slice(quotes[k].end);
     }
+    // An assistant message that is a call-only answer carries that turn's replayed text too.
+    for (const q of quotes) {
+      const said = state.run.turns[q.from].output;
+      const now = q.call === 0 ? replayedText(state, q.from) : undefined;
+      if (now !== undefined && content === said)
+        content = now;
+    }
     state.messageText[id] = content;
   }
-  return { role: m.role, content };
+  const out = { role: m.role, content };
+  if (m.tool_calls) {
+    out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: c.type, function: { name: c.function.name, arguments: c.function.arguments } }));
+    for (const q of quotes) {
+      if (q.call === undefined || out.tool_calls[q.call] === undefined)
+        continue;
+      const made = replayedCall(state, q);
+      if (made === undefined)
+        gone[out.tool_calls[q.call].id] = true;
+      else if (made !== null)
+        out.tool_calls[q.call].function = { name: made.name, arguments: made.arguments };
+    }
+  }
+  if (m.tool_call_id !== undefined)
+    out.tool_call_id = m.tool_call_id;
+  return out;
 }
-/** The turn's recorded context with every quoted earlier output replaced by its replayed output. */
+/** The turn's recorded context with every quoted earlier output (and call) replaced by its replayed output. */
 function replayedContext(state, turn) {
   const run = state.run;
   if (turn.transcript !== undefined) {
@@ -124,10 +213,55 @@ function replayedContext(state, turn) {
   for (let c = turn.context; c !== undefined; c = c.from >= 0 ? run.turns[c.from].context : undefined)
     parts.push(c.add);
   const messages = [];
+  // Calls a replayed turn no longer makes: left out, with the results that answer them.
+  const gone = {};
   for (let k = parts.length - 1; k >= 0; k--)
     for (const id of parts[k])
-      messages.push(replayedMessage(state, id));
-  return messages;
+      messages.push(replayedMessage(state, id, gone));
+  return Object.keys(gone).length > 0 ? withoutCalls(messages, gone) : messages;
+}
+/** The message with only the calls \`keep\` keeps (no \`tool_calls\` when none is left). */
+function withCalls(m, keep) {
+  const kept = (m.tool_calls || []).filter((c) => keep(c.id));
+  const copy = { role: m.role, content: m.content };
+  if (kept.length > 0)
+    copy.tool_calls = kept;
+  return copy;
+}
+/** The messages without the calls named, and without the results that answer them. */
+function withoutCalls(messages, gone) {
+  const out = [];
+  for (const m of messages) {
+    if (m.role === 'tool' && m.tool_call_id !== undefined && gone[m.tool_call_id] === true)
+      continue;
+    out.push(m.tool_calls ? withCalls(m, (id) => gone[id] !== true) : m);
+  }
+  return out;
+}
+/**
+ * Tool results stay paired with their calls after an edit, as endpoints require: a result whose
+ * call is no longer before it travels as a user message, and a call left with no result is dropped.
+ */
+function pairToolMessages(messages) {
+  const called = {};
+  const answered = {};
+  for (const m of messages) {
+    if (m.tool_calls)
+      for (const c of m.tool_calls)
+        called[c.id] = true;
+    if (m.role === 'tool' && m.tool_call_id !== undefined && called[m.tool_call_id] === true)
+      answered[m.tool_call_id] = true;
+  }
+  const out = [];
+  for (const m of messages) {
+    if (m.role === 'tool' && (m.tool_call_id === undefined || answered[m.tool_call_id] !== true))
+      out.push({ role: 'user', content: '[tool result] ' + m.content });
+    else if (m.tool_calls && m.tool_calls.some((c) => answered[c.id] !== true))
+      out.push(withCalls(m, (id) => answered[id] === true));
+    else
+      out.push(m);
+  }
+  return out;
 }
 function editContext(messages, fix) {
   if (fix.op === 'system+=') {
@@ -138,7 +272,7 @@ function editContext(messages, fix) {
   if (fix.op === 'drop')
     return messages.filter((_, i) => i !== fix.index);
   const text = fix.text;
-  return messages.map((m, i) => (i === fix.index ? { role: m.role, content: text } : m));
+  return messages.map((m, i) => (i === fix.index ? { ...m, content: text } : m));
 }
 /** A model turn: kept as recorded unless its context changed or a fix asks for the model (its context is built only then). */
 function replayModelTurn(state, turn, fixes, llm) {
@@ -176,15 +310,24 @@ function replayModelTurn(state, turn, fixes, llm) {
     }
     else if (f.kind === 'repair') {
       const note = 'Your answer above may be wrong' + (f.hint ? ': ' + f.hint : '.') + ' Redo this step and give your corrected answer in full.';
-      const answer = turn.output !== '' ? [{ role: 'assistant', content: turn.output }] : [];
+      // The recorded answer with its calls written out: a call in tool_calls would need its results after it.
+      const said = [turn.output].concat((turn.toolCalls || []).map((c) => '[tool call] ' + c.name + '(' + c.arguments + ')')).filter((t) => t !== '').join('\\n');
+      const answer = said !== '' ? [{ role: 'assistant', content: said }] : [];
       messages = [...messages, ...answer, { role: 'user', content: note }];
     }
   }
-  const args = { messages, key };
+  // Sent as recorded: the tools and sampling parameters the run's request carried (an alias's max_tokens caps it).
+  const args = { messages: edits.length > 0 ? pairToolMessages(messages) : messages, key };
   if (model !== undefined)
     args.model = model;
   if (temperature !== undefined)
     args.temperature = temperature;
+  if (turn.top_p !== undefined)
+    args.top_p = turn.top_p;
+  if (turn.max_tokens !== undefined)
+    args.max_tokens = turn.max_tokens;
+  if (turn.stop !== undefined)
+    args.stop = turn.stop;
   if (turn.tools !== undefined)
     args.tools = state.run.toolSets[turn.tools];
   let answer;
@@ -197,7 +340,7 @@ function replayModelTurn(state, turn, fixes, llm) {
       return waitingTurn(state, turn, e);
     throw e;
   }
-  const calls = answer.toolCalls ? answer.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })) : undefined;
+  const calls = answer.toolCalls ? answer.toolCalls.map((c) => (c.id !== undefined ? { id: c.id, name: c.name, arguments: c.arguments } : { name: c.name, arguments: c.arguments })) : undefined;
   return replayedAs(turn, answer.text, calls, 'model');
 }
 /** A tool call's arguments as the stub receives them: parsed when they are JSON, else the text. */
@@ -231,7 +374,7 @@ function replayToolTurn(rule, state, turn, fixes) {
     else
       return replayedAs(turn, '', undefined, 'absent');
   }
-  const unchanged = call.name === recordedCall.name && call.arguments === recordedCall.arguments;
+  const unchanged = call.name === recordedCall.name && sameArguments(call.arguments, recordedCall.arguments);
   const stubbed = fixes.some((f) => f.kind === 'stub');
   if (unchanged && !stubbed)
     return asRecorded(turn, 'recorded');

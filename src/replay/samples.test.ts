@@ -3,15 +3,16 @@
  * sandbox compiles, with its turns, players and quoted outputs: a run of any supported format can
  * be blamed. Skipped when the samples are absent (a fresh clone).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseInputFile } from '../formats/detect.ts';
+import { sharedSamplesDir } from '../formats/test-helpers.ts';
 import { describeSource } from '../sandbox/analyze-source.ts';
 import { buildReplay, ReplayPlanError, turnLinks } from './index.ts';
 
-const SAMPLES = join(import.meta.dirname, '../../../shared/samples');
-const present = existsSync(SAMPLES);
+const SAMPLES = sharedSamplesDir() ?? '';
+const present = SAMPLES !== '';
 
 function walk(dir: string): string[] {
   return readdirSync(dir)

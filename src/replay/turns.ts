@@ -5,12 +5,10 @@
  * one, else the transcript before it with each speaker's name in front of what it said.
  */
 import type { LlmMessage } from '../engine/types.ts';
-import { readStepMessages, type ChatMessage, type RecordedRun, type RecordedStep } from '../runs/index.ts';
+import { callText, nativeMessages, readStepMessages, recordedParams, recordedTools, sameContent, wireArguments, type RecordedRun, type RecordedStep } from '../runs/index.ts';
 import { transcriptMessages } from './rule.ts';
 import { findQuotes } from './substitutions.ts';
-import type { ContextMessage, ReplayRunData, ReplayTurn, ToolCall, TranscriptEntry, TurnContext } from './types.ts';
-
-const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+import type { ContextMessage, Quote, ReplayRunData, ReplayTurn, ToolCall, TranscriptEntry, TurnContext } from './types.ts';
 
 /** A turn before its fixes and player are known. */
 export type BaseTurn = Omit<ReplayTurn, 'fixes' | 'player' | 'segment'>;
@@ -39,49 +37,57 @@ function agentOf(steps: readonly RecordedStep[], byId: ReadonlyMap<string, Recor
   return steps[i].name;
 }
 
-function callText(call: { name: string; arguments: string }): string {
-  return `[tool call] ${call.name}(${call.arguments})`;
-}
-
-/** A recorded message as a chat message the model host sends: tool calls written out in the text. */
-function toLlmMessage(m: ChatMessage): LlmMessage {
-  const role = m.role === 'developer' ? 'system' : ROLES.has(m.role) ? (m.role as LlmMessage['role']) : 'user';
-  const parts = [m.text, ...(m.toolCalls ?? []).map(callText)].filter((p) => p !== '');
-  // A tool message without the call id it answers would be refused by most endpoints: it travels as a user message.
-  if (role === 'tool') return { role: 'user', content: `[tool result] ${parts.join('\n')}` };
-  return { role, content: parts.join('\n') };
-}
-
 function outputOf(step: RecordedStep): { text: string; toolCalls?: ToolCall[] } {
   const messages = readStepMessages(step, 'output');
   const text = messages.map((m) => m.text).filter((t) => t !== '').join('\n');
-  const calls = messages.flatMap((m) => m.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.arguments }));
+  const calls = messages.flatMap((m) => m.toolCalls ?? []).map((c): ToolCall => ({ ...(c.id !== undefined && c.id !== '' && { id: c.id }), name: c.name, arguments: wireArguments(c.arguments) }));
   return calls.length > 0 ? { text, toolCalls: calls } : { text };
 }
 
-function recordedTools(step: RecordedStep): unknown[] | undefined {
-  const a = step.attributes;
-  for (const key of ['gen_ai.request.tools', 'gen_ai.tool.definitions', 'llm.tools', 'tools']) {
-    let v = a[key];
-    if (typeof v === 'string') {
-      try {
-        v = JSON.parse(v);
-      } catch {
-        continue;
-      }
-    }
-    if (Array.isArray(v) && v.length > 0) return v;
+/** The id of the call a tool step answers, where the format records it (runtape `call_id`, OTel `gen_ai.tool.call.id`). */
+function toolCallIdOf(step: RecordedStep): string | undefined {
+  for (const key of ['call_id', 'gen_ai.tool.call.id', 'tool_call_id', 'tool_call.id', 'toolCallId']) {
+    const v = step.attributes[key];
+    if (typeof v === 'string' && v !== '') return v;
   }
   return undefined;
 }
 
-function recordedTemperature(step: RecordedStep): number | undefined {
-  for (const key of ['gen_ai.request.temperature', 'llm.invocation_parameters.temperature', 'temperature']) {
-    const v = step.attributes[key];
-    const x = typeof v === 'string' ? Number(v) : v;
-    if (typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= 2) return x;
+/** A turn's name: `agent · model` for a model turn (the agent alone when no model is recorded), `tool NAME` for a tool turn. */
+function turnName(kind: 'model' | 'tool', step: RecordedStep, agent: string): string {
+  if (kind === 'tool') return `tool ${step.name}`;
+  return step.model && step.model !== agent ? `${agent} · ${step.model}` : agent;
+}
+
+/**
+ * Where earlier turns' outputs sit in one context message, by structure first: a tool message is
+ * the tool turn whose call it answers (by id, when its result is the same) or whose result it
+ * holds (the same text or JSON value); an assistant's tool call is an earlier model turn's call
+ * with the same id, or the same name and JSON arguments. The rest is found verbatim
+ * (substitutions.ts), also as compact JSON.
+ */
+function quotesOf(m: LlmMessage, earlier: readonly BaseTurn[]): Quote[] {
+  const found: Quote[] = [];
+  let whole = false;
+  if (m.role === 'tool') {
+    const byId = m.tool_call_id !== undefined ? [...earlier].reverse().find((t) => t.kind === 'tool' && t.call?.id === m.tool_call_id) : undefined;
+    const from = byId !== undefined && sameContent(byId.output, m.content) ? byId.index : ([...earlier].reverse().find((t) => t.kind === 'tool' && t.output.trim() !== '' && sameContent(t.output, m.content))?.index ?? byId?.index);
+    if (from !== undefined) {
+      found.push({ start: 0, end: m.content.length, from });
+      whole = true;
+    }
   }
-  return undefined;
+  (m.tool_calls ?? []).forEach((call, k) => {
+    for (let j = earlier.length - 1; j >= 0; j--) {
+      const calls = earlier[j].kind === 'model' ? (earlier[j].toolCalls ?? []) : [];
+      const c = calls.findIndex((r) => (r.id !== undefined && r.id === call.id) || (r.name === call.function.name && sameContent(r.arguments, call.function.arguments)));
+      if (c >= 0) {
+        found.push({ start: 0, end: 0, from: j, call: k, fromCall: c });
+        return;
+      }
+    }
+  });
+  return whole ? found : [...findQuotes(m.content, earlier), ...found];
 }
 
 /** What a run's turns refer to: the transcript, the distinct context messages, the turns. */
@@ -97,7 +103,10 @@ export function contextIds(run: { turns: readonly Pick<ReplayTurn, 'context'>[] 
 /** A model turn's recorded context: its request, or the transcript before it. */
 export function recordedContext(turn: Pick<ReplayTurn, 'context' | 'transcript' | 'agent'>, run: ContextRun): LlmMessage[] {
   if (turn.transcript !== undefined) return transcriptMessages(turn.agent, run.task, run.transcript, turn.transcript, (e) => e.text);
-  return contextIds(run, turn).map((id) => ({ role: run.messages[id].role, content: run.messages[id].content }));
+  return contextIds(run, turn).map((id) => {
+    const { quotes: _, ...message } = run.messages[id];
+    return message;
+  });
 }
 
 /** A turn's links to earlier turns: the turns its context quotes (a tool turn: its caller), and how many places hold their outputs. */
@@ -159,13 +168,13 @@ class ContextTable {
 
   context(index: number, recorded: readonly LlmMessage[], earlier: readonly BaseTurn[]): TurnContext {
     const ids = recorded.map((m) => {
-      const key = m.role + '\u0000' + m.content;
+      const key = m.tool_calls || m.tool_call_id !== undefined ? JSON.stringify(m) : m.role + '\u0000' + m.content;
       let id = this.ids.get(key);
       if (id === undefined) {
         id = this.messages.length;
         this.ids.set(key, id);
-        const quotes = findQuotes(m.content, earlier);
-        this.messages.push(quotes.length > 0 ? { role: m.role, content: m.content, quotes } : { role: m.role, content: m.content });
+        const quotes = quotesOf(m, earlier);
+        this.messages.push(quotes.length > 0 ? { ...m, quotes } : { ...m });
       }
       return id;
     });
@@ -218,30 +227,33 @@ export function baseTurns(run: RecordedRun): BaseRun {
     const agent = agentOf(steps, byId, i);
     const index = turns.length;
     if (kind === 'tool') {
-      const caller = lastModel;
-      const callIndex = caller?.toolCalls ? callsOfLastModel++ : null;
+      // The call it answers: by the recorded call id where there is one, else the latest model turn's next call.
+      const callId = toolCallIdOf(step);
+      const byId = callId !== undefined ? [...turns].reverse().find((t) => t.kind === 'model' && t.toolCalls?.some((c) => c.id === callId)) : undefined;
+      const caller = byId ?? lastModel;
+      const callIndex = byId ? byId.toolCalls!.findIndex((c) => c.id === callId) : caller?.toolCalls ? callsOfLastModel++ : null;
       const input = readStepMessages(step, 'input').map((m) => m.text).join('\n');
       const recordedCall = caller?.toolCalls && callIndex !== null ? caller.toolCalls[callIndex] : undefined;
-      const call: ToolCall = recordedCall ?? { name: step.name, arguments: callIndex === null && caller ? caller.output : input };
-      turns.push({ index, step: i, name: step.name, agent, kind: 'tool', output: out.text, caller: caller?.index ?? -1, callIndex: recordedCall ? callIndex : null, call });
+      const call: ToolCall = recordedCall ?? { ...(callId !== undefined && { id: callId }), name: step.name, arguments: callIndex === null && caller ? caller.output : input };
+      turns.push({ index, step: i, name: turnName('tool', step, agent), agent, kind: 'tool', output: out.text, caller: caller?.index ?? -1, callIndex: recordedCall ? callIndex : null, call });
       transcript.push({ speaker: agent, text: out.text, turn: index });
       continue;
     }
     const recorded = readStepMessages(step, 'input');
     const tools = recordedTools(step);
-    const temperature = recordedTemperature(step);
+    const params = recordedParams(step);
     const turn: BaseTurn = {
       index,
       step: i,
-      name: step.name,
+      name: turnName('model', step, agent),
       agent,
       kind: 'model',
       // Without a recorded request the context is the transcript with the speakers named: every earlier turn's words are in it, at a known place.
-      ...(recorded.length > 0 ? { context: table.context(index, recorded.map(toLlmMessage), turns) } : { transcript: transcript.length }),
+      ...(recorded.length > 0 ? { context: table.context(index, nativeMessages(recorded), turns) } : { transcript: transcript.length }),
       output: out.text,
       ...(out.toolCalls && { toolCalls: out.toolCalls }),
       ...(tools && { tools: table.tools(tools) }),
-      ...(temperature !== undefined && { temperature }),
+      ...params,
     };
     turns.push(turn);
     lastModel = turn;

@@ -22,18 +22,25 @@ export type Intervention =
   | { kind: 'stub' };
 
 export interface ToolCall {
+  /** The call's id, as recorded (or as the endpoint gave it); a tool result names it. */
+  id?: string;
   name: string;
+  /** JSON text. */
   arguments: string;
 }
 
 /**
  * Where an earlier turn's recorded output sits in a context message: characters [start, end) of
- * its content. At replay the span is replaced by that turn's replayed output.
+ * its content, or, with `call`, the message's tool call `call`, which is turn `from`'s tool call
+ * `fromCall`. At replay the span (the call) is replaced by that turn's replayed output (its
+ * replayed call; a call it no longer makes is left out, with the results that answer it).
  */
 export interface Quote {
   start: number;
   end: number;
   from: number;
+  call?: number;
+  fromCall?: number;
 }
 
 /** One distinct message of the run's recorded contexts, with the earlier outputs it quotes. */
@@ -74,8 +81,11 @@ export interface ReplayTurn {
   toolCalls?: ToolCall[];
   /** Model turns: the function definitions recorded with the request (the run's `toolSets`, by number). */
   tools?: number;
-  /** Model turns: the recorded temperature, when the format has it. */
+  /** Model turns: the recorded sampling parameters, when the format has them (sent as recorded). */
   temperature?: number;
+  top_p?: number;
+  max_tokens?: number;
+  stop?: string[];
   /** Tool turns: the model turn that made the call (-1: none recorded before it). */
   caller?: number;
   /** Tool turns: which of the caller's tool calls this is (null: the caller's text is the call, as Who&When's terminal runs the code in the message before it). */

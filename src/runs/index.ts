@@ -11,5 +11,7 @@ export { heuristicPrediction, HEURISTICS } from './heuristics.ts';
 export { inspectFiles } from './inspect-json.ts';
 export { runText } from './inspect-text.ts';
 export { readStepMessages } from './messages.ts';
+export { callText, nativeMessages, parseJson, sameContent, wireArguments } from './native-messages.ts';
+export { recordedParams, type RecordedParams, recordedTools, toolDefinition, type ToolDefinition } from './request-params.ts';
 export { type Predictions, randomBaseline, scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from './score.ts';
 export type { ChatMessage, MessageSource, RecordedRun, RecordedRunFile, RecordedStep, RunLabel, RunStatus, StepDraft, StepKind, TokenUsage } from './types.ts';

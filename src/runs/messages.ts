@@ -162,8 +162,11 @@ function toMessage(item: Record<string, unknown>, fallbackRole: string): ChatMes
   }
   if (item.type === 'function_call') toolCalls.push({ id: optionalString(item.call_id ?? item.id), name: asText(item.name), arguments: asText(item.arguments) });
   if (item.type === 'function_call_output') texts.push(asText(item.output));
-  if (Array.isArray(item.tool_calls)) {
-    for (const call of item.tool_calls) {
+  // LangChain through Langfuse keeps OpenAI's calls in `additional_kwargs.tool_calls` (its own `tool_calls` may be absent or empty).
+  const extra = isObject(item.additional_kwargs) ? item.additional_kwargs : undefined;
+  const callList = Array.isArray(item.tool_calls) && item.tool_calls.length > 0 ? item.tool_calls : extra && Array.isArray(extra.tool_calls) ? extra.tool_calls : undefined;
+  if (callList) {
+    for (const call of callList) {
       if (!isObject(call)) continue;
       const fn = isObject(call.function) ? call.function : call;
       toolCalls.push({ id: optionalString(call.id), name: asText(fn.name), arguments: asText(fn.arguments ?? fn.args) });

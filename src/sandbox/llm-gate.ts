@@ -23,7 +23,7 @@ export function makeLlmGate(): LlmGate {
   const llm: Llm = harden({
     chat: (args: LlmChatArgs): LlmChatResult => {
       const result = active().chat(copyChatArgs(args));
-      const calls = result.toolCalls ? { toolCalls: result.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })) } : {};
+      const calls = result.toolCalls ? { toolCalls: result.toolCalls.map((c) => ({ ...(c.id !== undefined && { id: c.id }), name: c.name, arguments: c.arguments })) } : {};
       return harden({ text: result.text, finish: result.finish, usage: { input: result.usage.input, output: result.usage.output }, ...calls });
     },
     choose: (args: LlmChooseArgs): string => active().choose(copyChooseArgs(args)),
@@ -51,7 +51,11 @@ function copyMessages(value: unknown, call: string): LlmMessage[] {
   if (!Array.isArray(value)) throw new TypeError(`${call}: messages must be an array of { role, content }`);
   return Array.from(value, (m: unknown, i: number) => {
     const message = record(m, `${call}: messages[${i}]`, '{ role, content }');
-    return { role: message.role as LlmMessage['role'], content: message.content as string };
+    const out: LlmMessage = { role: message.role as LlmMessage['role'], content: message.content as string };
+    // Tool calls are plain data: a JSON copy keeps nothing of the user's objects (the engine checks their shape).
+    if (message.tool_calls !== undefined) out.tool_calls = Array.isArray(message.tool_calls) ? (JSON.parse(JSON.stringify(message.tool_calls)) as LlmMessage['tool_calls']) : (message.tool_calls as LlmMessage['tool_calls']);
+    if (message.tool_call_id !== undefined) out.tool_call_id = message.tool_call_id as string;
+    return out;
   });
 }
 
@@ -64,10 +68,11 @@ function copyStrings(value: unknown, call: string, what: string): string[] | und
 /** Own data read once: later getters or mutations in user code cannot change what the engine saw. */
 function copyChatArgs(args: unknown): LlmChatArgs {
   const call = 'llm.chat';
-  const a = record(args, call, '{ messages, model?, temperature?, max_tokens?, stop?, key? }');
+  const a = record(args, call, '{ messages, model?, temperature?, top_p?, max_tokens?, stop?, key?, tools? }');
   const copy: LlmChatArgs = { messages: copyMessages(a.messages, call) };
   if (a.model !== undefined) copy.model = a.model as string;
   if (a.temperature !== undefined) copy.temperature = a.temperature as number;
+  if (a.top_p !== undefined) copy.top_p = a.top_p as number;
   if (a.max_tokens !== undefined) copy.max_tokens = a.max_tokens as number;
   const stop = copyStrings(a.stop, call, 'stop');
   if (stop !== undefined) copy.stop = stop;

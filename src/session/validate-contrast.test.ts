@@ -3,21 +3,11 @@ import { FormatError } from '../formats/format-error.ts';
 import { exportSessionFile, importSessionText, parseSessionFile } from './session-file.ts';
 import { mergeStudySessions } from './merge-study.ts';
 import { sampleContrast } from './testing/sample-contrast.ts';
+import { contrastProblem } from './testing/contrast-problem.ts';
 import { result, session } from './testing/sample-session.ts';
 import { studyFingerprint } from './study-fingerprint.ts';
 
-/** The problem parsing a session file whose contrast was edited, as "path: message". */
-function problem(edit: (contrast: Record<string, any>) => void): string {
-  const file = JSON.parse(exportSessionFile(session({ contrast: sampleContrast() })));
-  edit(file.contrast);
-  try {
-    parseSessionFile(JSON.stringify(file));
-  } catch (e) {
-    if (e instanceof FormatError) return e.message;
-    throw e;
-  }
-  return 'accepted';
-}
+const problem = contrastProblem;
 
 describe('a session keeps its single-step contrast', () => {
   it('round-trips through a session file', () => {

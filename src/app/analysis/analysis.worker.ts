@@ -14,7 +14,18 @@ import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.t
 import type { TableGame } from '../../engine/table-game.ts';
 import { errorResult } from '../../engine/case-result.ts';
 import { splitCoalitions } from '../../engine/packed-coalitions.ts';
-import { isConnectMessage, type AnalysisWorkerApi, type CallOutcome, type CaseDoneMessage, type LoadOutcome, type WatchdogMessage } from '../../pool/page/protocol.ts';
+import {
+  isConnectMessage,
+  type AnalysisWorkerApi,
+  type CallOutcome,
+  type CaseDoneMessage,
+  type LoadOutcome,
+  type RegressionGameOutcome,
+  type VersionFile,
+  type WatchdogMessage,
+} from '../../pool/page/protocol.ts';
+import { buildRegressionGame, RegressionPlanError } from '../../regression/regression-game.ts';
+import { DefinitionError } from '../../sandbox/definition-error.ts';
 import { DeferredWork } from '../../pool/worker/deferred-work.ts';
 import { runCaseRound } from '../../pool/worker/case-round.ts';
 import { analyzeGameInWorker } from '../../pool/worker/game.ts';
@@ -141,6 +152,25 @@ const api = {
 
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult {
     return analyzeGameInWorker(game, settings);
+  },
+
+  /**
+   * Builds the regression game here, in the sandbox: reading both versions runs their top level.
+   * Leaves the loaded definition alone (the pool loads the game like any definition afterwards).
+   * Refusals read as the command's (src/cli/regression-command.ts).
+   */
+  async regressionGame(after: VersionFile, before: VersionFile): Promise<RegressionGameOutcome> {
+    let outcome: RegressionGameOutcome;
+    try {
+      const game = buildRegressionGame(after, before);
+      outcome = { ok: true, source: game.source, reverseSource: game.reverseSource, steps: game.plan.steps.map((s) => ({ name: s.name, change: s.change })), notes: game.plan.notes };
+    } catch (error) {
+      if (error instanceof DefinitionError) outcome = { ok: false, message: `pipeline definition: ${error.message}` };
+      else if (error instanceof RegressionPlanError) outcome = { ok: false, message: error.message };
+      else outcome = { ok: false, message: `${before.fileName}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const deferred = await settleDeferredWork();
+    return deferred === null ? outcome : { ok: false, message: `${before.fileName}: evaluating the definition: ${deferred}` };
   },
 } satisfies AnalysisWorkerApi;
 

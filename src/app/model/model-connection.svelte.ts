@@ -6,6 +6,7 @@
  */
 
 import { blockedPort } from './blocked-ports.ts';
+import { maskKey } from '../../model/index.ts';
 
 const STORAGE_KEY = 'agentblame.model-connection';
 /** Requests one analysis may send before the page asks to go on (a paid endpoint's safety catch). */
@@ -169,7 +170,7 @@ function quoteError(text: string): string {
   return `: "${message.length > 200 ? `${message.slice(0, 197)}...` : message}"`;
 }
 
-/** The text with every occurrence of the key masked: endpoints sometimes echo what they were sent. */
+/** The text with every occurrence of the key masked (the model host's one masking, JSON-escaped form included): endpoints sometimes echo what they were sent. */
 export function redact(text: string, key: string): string {
-  return key.length >= 4 ? text.split(key).join('[API key]') : text;
+  return key.length >= 4 ? maskKey(text, key) : text;
 }

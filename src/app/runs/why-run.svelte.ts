@@ -7,7 +7,7 @@
  */
 import * as Comlink from 'comlink';
 import type { RecordedRun } from '../../runs/index.ts';
-import { type WhyMessage, candidateFixes, type FixResult, hostRerun, type WhyResult, selectCall, type SelectedCall, callDigest, CHECK_FORMAT, CHECK_VERSION, type CheckFile } from '../../why/index.ts';
+import { type WhyMessage, candidateFixes, type FixResult, hostRerun, rerunRequestOf, type WhyResult, selectCall, type SelectedCall, callDigest, CHECK_FORMAT, CHECK_VERSION, type CheckFile } from '../../why/index.ts';
 import type { WhyWorkerApi } from './why.worker.ts';
 import type { PageModelHost, PageModelJob } from '../model/page-model-host.svelte.ts';
 
@@ -90,7 +90,7 @@ export class WhyRun {
     const abort = (this.#abort = new AbortController());
     const worker = (this.#worker = new Worker(new URL('./why.worker.ts', import.meta.url), { type: 'module', name: 'agentblame-why' }));
     const api = Comlink.wrap<WhyWorkerApi>(worker);
-    const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index });
+    const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index, ...rerunRequestOf(this.#call!.step) });
     const rerun = Comlink.proxy(async (m: WhyMessage[], r: number[]) => {
       const replies = await rerunHere(m, r, abort.signal);
       // Counted here, as answers arrive, so the progress moves during a slow stage.

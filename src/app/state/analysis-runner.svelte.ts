@@ -18,7 +18,7 @@ import type { ModelActivity, PageModelHost, PageModelJob } from '../model/page-m
 import type { EndpointWait } from '../model/endpoint-wait.svelte.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
-import type { DefinitionProblem, DefinitionSummary, LoadOutcome } from '../../pool/page/protocol.ts';
+import type { DefinitionProblem, DefinitionSummary, LoadOutcome, RegressionGameOutcome, VersionFile } from '../../pool/page/protocol.ts';
 import { definitionFileName, type Study } from '../importing/study.ts';
 import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
@@ -45,7 +45,7 @@ export interface Autosave {
 }
 
 /** What the runner asks of its pool (tests give it a fake one). */
-export type RunnerPool = Pick<PageAnalysisPool, 'load' | 'run' | 'caseTimeoutMs'>;
+export type RunnerPool = Pick<PageAnalysisPool, 'load' | 'run' | 'caseTimeoutMs'> & Partial<Pick<PageAnalysisPool, 'regressionGame'>>;
 
 /** Results reach the page's state at most this often, so a fast analysis never floods it. */
 const FLUSH_MS = 200;
@@ -347,6 +347,14 @@ export class AnalysisRunner {
     if (stoppedAt !== undefined) this.#early.stoppedAt(key, stoppedAt);
     this.#progress.end(outcome.status === 'cancelled' ? 'cancelled' : 'done');
     this.#saveNow();
+  }
+
+  /** The regression game of `after` against `before`, built in the pool's sandbox (docs/ci.md). */
+  async regressionGame(after: VersionFile, before: VersionFile): Promise<RegressionGameOutcome> {
+    const pool = this.#getPool();
+    if (!pool.regressionGame) return { ok: false, message: 'this analysis pool cannot build a regression game' };
+    pool.caseTimeoutMs = this.caseTimeoutS * 1000;
+    return pool.regressionGame(after, before);
   }
 
   /** Stops the running analysis; finished cases keep their results. */

@@ -7,6 +7,7 @@ import type { DefinitionSummary } from '../../pool/page/protocol.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
 import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 import type { CompareTarget } from '../compare/compare-target.svelte.ts';
+import type { EarlierVersion } from '../compare/earlier-version.svelte.ts';
 import { orderCases, type CaseRow } from './case-rows.ts';
 
 export class ViewContext {
@@ -14,6 +15,8 @@ export class ViewContext {
   readonly nav: Navigation;
   /** The study the open one is compared with (the Compare view); null where nothing can be stored. */
   readonly compare: CompareTarget | null;
+  /** "Compare with an earlier version" (the Compare view); null where the page has none. */
+  readonly earlier: EarlierVersion | null;
 
   ids: string[] = $derived.by(() => {
     const study = this.runner.study;
@@ -25,10 +28,11 @@ export class ViewContext {
   selectedIndex: number = $derived.by(() => (this.nav.caseId === null ? -1 : this.ids.indexOf(this.nav.caseId)));
   summary: DefinitionSummary | null = $derived.by(() => (this.runner.definition.status === 'ready' ? this.runner.definition.summary : null));
 
-  constructor(runner: AnalysisRunner, nav: Navigation, compare: CompareTarget | null = null) {
+  constructor(runner: AnalysisRunner, nav: Navigation, compare: CompareTarget | null = null, earlier: EarlierVersion | null = null) {
     this.runner = runner;
     this.nav = nav;
     this.compare = compare;
+    this.earlier = earlier;
   }
 
   /** The case before or after the open one in the list's order (filter and sort), or null at an end. */

@@ -44,6 +44,20 @@ function usageOf(observation: JsonObject, path: string): TokenUsage | null {
   return { input: input ?? 0, output: output ?? 0 };
 }
 
+function textOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/** What the generation was sent besides its messages: `modelParameters` and `toolDefinitions`, when recorded (not `{}`). */
+function recordedRequest(o: JsonObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of ['modelParameters', 'toolDefinitions']) {
+    const v = ownField(o, key);
+    if ((isJsonObject(v) && Object.keys(v).length > 0) || (Array.isArray(v) && v.length > 0)) out[key] = v;
+  }
+  return out;
+}
+
 function observationStep(value: unknown, path: string, traceId: string): StepDraft {
   const o = expectObject(value, path);
   const id = requireString(o, 'id', path);
@@ -63,8 +77,11 @@ function observationStep(value: unknown, path: string, traceId: string): StepDra
     model: kind === 'llm' || kind === 'agent' ? model : null,
     usage: kind === 'llm' ? usageOf(o, path) : null,
     error: level === 'ERROR' ? (optString(o, 'statusMessage', path) ?? 'error') : null,
-    attributes: Object.assign(attributeMap(), { type, ...(level ? { level } : {}) }, attributes),
+    attributes: Object.assign(attributeMap(), { type, ...(level ? { level } : {}), ...recordedRequest(o) }, attributes),
   };
+  // pydantic-ai names its agent on the agent's span (`agent_name`, newer: `gen_ai.agent.name`); an AGENT observation is one.
+  const agent = textOf(attributes['gen_ai.agent.name']) ?? textOf(attributes.agent_name) ?? (type === 'AGENT' ? name : undefined);
+  if (agent !== undefined) step.agent = agent;
   const input = ownField(o, 'input');
   const output = ownField(o, 'output');
   if (input !== undefined && input !== null) step.input = { form: 'value', value: input, ...(kind === 'tool' ? { role: 'tool' } : {}) };

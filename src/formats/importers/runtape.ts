@@ -94,6 +94,29 @@ function resolveAllMessages(events: readonly RuntapeEvent[]): Map<number, unknow
   return resolved;
 }
 
+/**
+ * The function definitions each request was sent: its own `tools`, else its base's (runtape
+ * records them only when they change), resolved in file order as the messages are.
+ */
+function resolveTools(events: readonly RuntapeEvent[]): Map<number, unknown[]> {
+  const resolved = new Map<number, unknown[]>();
+  for (const request of events) {
+    if (request.type !== 'llm_request') continue;
+    const own = optArray(request.payload, 'tools', childPath(request.path, 'payload'));
+    const base = ownField(request.payload, 'base');
+    const inherited = typeof base === 'number' ? resolved.get(base) : undefined;
+    const list = own ?? inherited;
+    if (list && list.length > 0) resolved.set(request.id, list);
+  }
+  return resolved;
+}
+
+/** The agent an event names (`meta.agent` or `payload.agent`, as multi-agent wrappers tag them), if any. */
+function agentOf(e: RuntapeEvent): string | undefined {
+  const named = optString(e.meta, 'agent', childPath(e.path, 'meta')) ?? optString(e.payload, 'agent', childPath(e.path, 'payload'));
+  return named !== undefined && named.trim() !== '' ? named : undefined;
+}
+
 export function readRuntape(text: string) {
   const events = readEvents(text);
   const responses = new Map<number, RuntapeEvent>();
@@ -106,6 +129,7 @@ export function readRuntape(text: string) {
   const end = events.find((e) => e.type === 'run_end');
   const rootId = start ? String(start.id) : null;
   const messages = resolveAllMessages(events);
+  const tools = resolveTools(events);
   const steps: StepDraft[] = [];
   const callers = new Map<string, string>();
   for (const e of events) {
@@ -128,8 +152,10 @@ export function readRuntape(text: string) {
         error: null,
         order: e.id,
         input: { form: 'value', value: messages.get(e.id) ?? [] },
-        attributes: { provider: e.payload.provider ?? null, api: e.payload.api ?? null, params: e.payload.params ?? null, ...(response ? { response_event: response.id, stop_reason: response.payload.stop_reason ?? null, latency_ms: response.meta.latency_ms ?? null } : {}) },
+        attributes: { provider: e.payload.provider ?? null, api: e.payload.api ?? null, params: e.payload.params ?? null, ...(tools.has(e.id) && { tools: tools.get(e.id) }), ...(response ? { response_event: response.id, stop_reason: response.payload.stop_reason ?? null, latency_ms: response.meta.latency_ms ?? null } : {}) },
       };
+      const agent = agentOf(e);
+      if (agent !== undefined) step.agent = agent;
       if (response) {
         const calls = optArray(response.payload, 'tool_calls', childPath(response.path, 'payload')) ?? [];
         step.output = { form: 'value', value: [{ role: 'assistant', content: response.payload.text ?? '', tool_calls: calls }] };
@@ -155,6 +181,8 @@ export function readRuntape(text: string) {
         attributes: { ...(callId ? { call_id: callId, called_by: callers.get(callId) ?? null } : {}) },
       };
       if (result) step.output = { form: 'value', value: result.payload.result ?? error ?? null, role: 'tool' };
+      const agent = agentOf(e);
+      if (agent !== undefined) step.agent = agent;
       steps.push(step);
     } else if (e.type === 'error') {
       steps.push({ id: String(e.id), parent: rootId, name: 'error', kind: 'other', start: e.ts, end: e.ts, model: null, usage: null, error: String(e.payload.message ?? e.payload.type ?? 'error'), order: e.id, attributes: { ...e.payload } });

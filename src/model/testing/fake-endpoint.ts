@@ -291,7 +291,8 @@ function completionBody(request: ChatRequest, response: ModelResponse, dropLogpr
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: response.text, ...(response.toolCalls && { tool_calls: response.toolCalls.map((c, k) => ({ id: `call_${k}`, type: 'function', function: { name: c.name, arguments: c.arguments } })) }) },
+        // As real servers answer a tool call: `content: null` when there is no text beside it.
+        message: { role: 'assistant', content: response.toolCalls && response.text === '' ? null : response.text, ...(response.toolCalls && { tool_calls: response.toolCalls.map((c, k) => ({ id: `call_${k}`, type: 'function', function: { name: c.name, arguments: c.arguments } })) }) },
         finish_reason: response.finish,
         logprobs: top ? { content: [{ token: response.text, logprob: first?.logprob ?? 0, top_logprobs: top }] } : null,
       },

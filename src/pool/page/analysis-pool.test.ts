@@ -361,4 +361,35 @@ describe('PageAnalysisPool', () => {
     if (!outcome.ok) expect(outcome.problem.message).toBe('forever.js: evaluating the definition timed out after 1.03 s (0.03 s + 1 s to compile the definition)');
     pool.dispose();
   });
+
+  it('builds the regression game in its first worker, and replaces a worker stuck building it', async () => {
+    const calls: string[] = [];
+    let started = 0;
+    const pool = new PageAnalysisPool(2, () => {
+      started++;
+      const { port1, port2 } = new MessageChannel();
+      Comlink.expose(
+        {
+          regressionGame: (after: { fileName: string; source: string }, before: { fileName: string; source: string }) => {
+            calls.push(`${after.fileName} against ${before.fileName}`);
+            if (before.source === 'forever') return new Promise(() => {});
+            return before.source === 'no step' ? { ok: false, message: 'step "x" was removed' } : { ok: true, source: 'game', reverseSource: 'reverse', steps: [{ name: 'x', change: 'changed' }], notes: [] };
+          },
+        },
+        port2,
+      );
+      return Object.assign(port1, { terminate: () => port1.close() }) as unknown as Worker;
+    }, 30);
+    expect(await pool.regressionGame({ fileName: 'now.js', source: 'a' }, { fileName: 'then.js', source: 'b' })).toEqual({ ok: true, source: 'game', reverseSource: 'reverse', steps: [{ name: 'x', change: 'changed' }], notes: [] });
+    expect(await pool.regressionGame({ fileName: 'now.js', source: 'a' }, { fileName: 'then.js', source: 'no step' })).toEqual({ ok: false, message: 'step "x" was removed' });
+    expect(started).toBe(2);
+    const stuck = await pool.regressionGame({ fileName: 'now.js', source: 'a' }, { fileName: 'then.js', source: 'forever' });
+    expect(stuck.ok).toBe(false);
+    if (!stuck.ok) expect(stuck.message).toMatch(/^then\.js: building the regression game took longer than 2 s/);
+    // The stuck worker was replaced, and the next game is built in the new one.
+    expect(started).toBe(3);
+    expect((await pool.regressionGame({ fileName: 'now.js', source: 'a' }, { fileName: 'then.js', source: 'b' })).ok).toBe(true);
+    expect(calls).toEqual(['now.js against then.js', 'now.js against then.js', 'now.js against then.js', 'now.js against then.js']);
+    pool.dispose();
+  });
 });

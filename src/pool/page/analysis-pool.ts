@@ -28,7 +28,7 @@ import {
   withModelUsage,
   type ModelResolver,
 } from '../contract.ts';
-import { isCaseDoneMessage, isWatchdogMessage, type AnalysisWorker, type AnalysisWorkerApi, type CallOutcome, type CaseDoneMessage, type LoadOutcome } from './protocol.ts';
+import { isCaseDoneMessage, isWatchdogMessage, type AnalysisWorker, type AnalysisWorkerApi, type CallOutcome, type CaseDoneMessage, type LoadOutcome, type RegressionGameOutcome, type VersionFile } from './protocol.ts';
 import { CallGate, type Release } from './call-gate.ts';
 import type { PoolJob, WorkItem } from '../study-pool.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
@@ -184,6 +184,26 @@ export class PageAnalysisPool {
   /** The text workers analyse `source` with: without its inline case list, once a worker described it. */
   #analysisSource(source: string): string {
     return this.#described?.source === source ? this.#described.analysisSource : source;
+  }
+
+  /**
+   * Builds the regression game of `after` against `before` in the first worker (docs/ci.md): reading
+   * both definitions runs their top level, so it gets the time limit of compiling both, and a worker
+   * that runs past it or is lost is replaced; the other slots go on meanwhile.
+   */
+  async regressionGame(after: VersionFile, before: VersionFile): Promise<RegressionGameOutcome> {
+    const release = (await this.#gate.shared())!;
+    const slot = this.#liveSlot(0);
+    slot.busy = true;
+    const limitMs = this.#loadLimitMs(after.source) + this.#loadLimitMs(before.source);
+    const call = slot.api.regressionGame(after, before) as Promise<RegressionGameOutcome>;
+    const outcome = await releasedIfThrown(Promise.race([raceTimeout(call, limitMs, this.#startTimer), slot.lost]), release, slot);
+    slot.busy = false;
+    if (outcome instanceof WorkerLost || outcome === TIMED_OUT) this.#replace(0);
+    release();
+    if (outcome instanceof WorkerLost) return { ok: false, message: `${before.fileName}: building the regression game: the worker was lost: ${outcome.reason}` };
+    if (outcome === TIMED_OUT) return { ok: false, message: `${before.fileName}: building the regression game took longer than ${Math.round(limitMs / 1000)} s (the time limit of compiling both versions)` };
+    return outcome;
   }
 
   /** Runs every item; resolves 'cancelled' as soon as `signal` aborts (busy workers are replaced). */

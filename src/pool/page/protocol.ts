@@ -75,6 +75,21 @@ import type { DefinitionProblem } from '../study-pool.ts';
 /** `analysisSource`: the definition without its inline case list, for the pool's other workers (when it has one). */
 export type LoadOutcome = { ok: true; summary: DefinitionSummary; analysisSource?: string } | { ok: false; problem: DefinitionProblem };
 
+/** One version of a definition for the regression game: its file name (named in errors) and source. */
+export interface VersionFile {
+  fileName: string;
+  source: string;
+}
+
+/**
+ * The regression game built in a worker (it runs both definitions' top level): the game's and its
+ * reverse's definitions, each step's change, and the notes of what differs beyond the steps; or the
+ * refusal, worded as the command's (a file that is no definition, a step that cannot be matched).
+ */
+export type RegressionGameOutcome =
+  | { ok: true; source: string; reverseSource: string; steps: { name: string; change: 'unchanged' | 'changed' | 'added' | 'removed' }[]; notes: string[] }
+  | { ok: false; message: string };
+
 /**
  * What an analysis worker answers (its entry is the page's `analysis/analysis.worker.ts`, started
  * by URL): the pool calls these through Comlink.
@@ -91,4 +106,6 @@ export interface AnalysisWorkerApi {
   analyzeCases(caseDefs: CaseDef[], settings: AnalysisSettings): Promise<number>;
   /** One table game. */
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult;
+  /** The regression game of `after` against its earlier version `before` (docs/ci.md). */
+  regressionGame(after: VersionFile, before: VersionFile): Promise<RegressionGameOutcome>;
 }

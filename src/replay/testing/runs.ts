@@ -101,3 +101,44 @@ export function scriptedToolModel(request: ChatRequest): ModelResponse {
   if (who === 'Calculator' && request.tools) return { text: '', finish: 'tool_calls', usage: { input: 1, output: 1 }, toolCalls: [{ name: 'python', arguments: JSON.stringify({ code: 'print(6 * 7)' }) }] };
   return scriptedModel(request);
 }
+
+/**
+ * A runtape recording of a native tool-calling agent (our own, shaped like runtape's bench runs):
+ * tools recorded once on the first request, arguments recorded as objects (the reader shows them
+ * pretty-printed) while the later requests quote them compact, as the agent sent them. The agent
+ * looks the order up, reads the refund policy, then refunds the amount the policy allows.
+ */
+export function runtapeToolRun(): string {
+  const tools = ['lookup_order', 'search_kb', 'issue_refund'].map((name) => ({ type: 'function', function: { name, description: `the ${name} tool`, parameters: { type: 'object' } } }));
+  const order = '{"order_id": "A-1", "total": 420.0}';
+  const policy = '[{"title": "Refunds", "text": "Refund damaged items in full."}]';
+  const call = (id: string, name: string, args: Record<string, unknown>) => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+  const events = [
+    { id: 0, ts: 1, type: 'run_start', parent: null, payload: { run_id: 'refund-1', name: 'refund-agent' }, meta: {} },
+    { id: 1, ts: 2, type: 'llm_request', parent: null, payload: { model: 'fake-model', api: 'chat.completions', tools, messages: [{ role: 'system', content: 'You are a support agent.' }, { role: 'user', content: 'My desk A-1 arrived broken. Refund please.' }], params: { max_tokens: 300, temperature: 0.2 } }, meta: { agent: 'support' } },
+    { id: 2, ts: 3, type: 'llm_response', parent: 1, payload: { text: null, tool_calls: [{ id: 'call_1', name: 'lookup_order', arguments: { order_id: 'A-1' } }], stop_reason: 'tool_calls' }, meta: {} },
+    { id: 3, ts: 4, type: 'tool_call', parent: null, payload: { name: 'lookup_order', arguments: { order_id: 'A-1' }, call_id: 'call_1' }, meta: {} },
+    { id: 4, ts: 5, type: 'tool_result', parent: 3, payload: { name: 'lookup_order', result: JSON.parse(order) }, meta: {} },
+    { id: 5, ts: 6, type: 'llm_request', parent: null, payload: { model: 'fake-model', base: 1, messages_append: [{ role: 'assistant', content: null, tool_calls: [call('call_1', 'lookup_order', { order_id: 'A-1' })] }, { role: 'tool', tool_call_id: 'call_1', content: order }], params: { max_tokens: 300, temperature: 0.2 } }, meta: { agent: 'support' } },
+    { id: 6, ts: 7, type: 'llm_response', parent: 5, payload: { text: null, tool_calls: [{ id: 'call_2', name: 'search_kb', arguments: { query: 'refund damaged' } }], stop_reason: 'tool_calls' }, meta: {} },
+    { id: 7, ts: 8, type: 'tool_call', parent: null, payload: { name: 'search_kb', arguments: { query: 'refund damaged' }, call_id: 'call_2' }, meta: {} },
+    { id: 8, ts: 9, type: 'tool_result', parent: 7, payload: { name: 'search_kb', result: policy }, meta: {} },
+    { id: 9, ts: 10, type: 'llm_request', parent: null, payload: { model: 'fake-model', base: 5, messages_append: [{ role: 'assistant', content: null, tool_calls: [call('call_2', 'search_kb', { query: 'refund damaged' })] }, { role: 'tool', tool_call_id: 'call_2', content: policy }], params: { max_tokens: 300, temperature: 0.2 } }, meta: { agent: 'support' } },
+    { id: 10, ts: 11, type: 'llm_response', parent: 9, payload: { text: 'Refunded 420.0 for order A-1.', tool_calls: [], stop_reason: 'stop' }, meta: {} },
+    { id: 11, ts: 12, type: 'run_end', parent: null, payload: { status: 'ok' }, meta: {} },
+  ];
+  return events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+}
+
+/**
+ * The refund agent as a model that calls tools natively (answers with `toolCalls` only): it looks
+ * the order up, reads the policy, then refunds in full when the policy says "in full" and half
+ * otherwise, saying so in text.
+ */
+export function nativeRefundModel(request: ChatRequest): ModelResponse {
+  const call = (name: string, args: Record<string, unknown>): ModelResponse => ({ text: '', finish: 'tool_calls', usage: { input: 1, output: 1 }, toolCalls: [{ id: `srv_${name}`, name, arguments: JSON.stringify(args) }] });
+  const results = request.messages.filter((m) => m.role === 'tool').map((m) => m.content);
+  if (results.length === 0) return call('lookup_order', { order_id: 'A-1' });
+  if (results.length === 1) return call('search_kb', { query: 'refund damaged' });
+  return says(/in full/.test(results.join('\n')) ? 'Refunded 420.0 for order A-1.' : 'Refunded 210.0 for order A-1.');
+}
