@@ -35,8 +35,8 @@ describe('bench suite (smoke sizes)', () => {
   it('runs every workload and reports sane figures', async () => {
     const out = await runSuite(SMOKE_SIZES);
     const groups = new Set(out.workloads.map((w) => w.group));
-    for (const g of ['sandbox', 'demo:refund', 'demo:rag', 'demo:eight-step', 'exact-scaling', 'mc-efficiency', 'model-steps', 'estimators', 'own-cases', 'replay', 'replay-scaling', 'why']) expect(groups).toContain(g);
-    expect(Object.keys(WORKLOADS).length).toBe(13);
+    for (const g of ['sandbox', 'demo:refund', 'demo:rag', 'demo:eight-step', 'exact-scaling', 'mc-efficiency', 'model-steps', 'estimators', 'own-cases', 'replay', 'replay-scaling', 'why', 'trends']) expect(groups).toContain(g);
+    expect(Object.keys(WORKLOADS).length).toBe(14);
     for (const w of out.workloads) {
       expect(w.wallMs, w.name).toBeGreaterThanOrEqual(0);
       expect(w.wallRunsMs).toHaveLength(SMOKE_SIZES.runs);

@@ -3,7 +3,7 @@
  * bench/results.json.
  *
  *   npm run bench                         # everything, 3 timed runs each (median), 1 warm-up
- *   npm run bench -- --only exact,mc      # some groups: refund, rag, eight-step, exact, mc, sandbox, model-steps, own-cases, replay, replay-scaling, why
+ *   npm run bench -- --only exact,mc      # some groups: refund, rag, eight-step, exact, mc, sandbox, model-steps, own-cases, replay, replay-scaling, why, trends
  *   npm run bench -- --runs 5 --workers 1 # more runs; demo batches on one worker thread
  *   npm run bench -- --smoke              # every workload at a tiny size (seconds)
  *   npm run bench -- --only own-cases --own-cases 8000,40000 --runs 1 --warmup 0
@@ -26,6 +26,7 @@ import { ownCasesWorkload } from './workloads/own-cases.ts';
 import { replayWorkload } from './workloads/replay.ts';
 import { replayScalingWorkload } from './workloads/replay-scaling.ts';
 import { whyWorkload } from './workloads/why.ts';
+import { trendsWorkload } from './workloads/trends.ts';
 
 export const WORKLOADS: Record<string, (sizes: SuiteSizes, log: (line: string) => void) => Promise<WorkloadResult[]>> = {
   // Sandbox first: it also times plain definitions, best measured before anything else warms up.
@@ -42,6 +43,7 @@ export const WORKLOADS: Record<string, (sizes: SuiteSizes, log: (line: string) =
   replay: replayWorkload,
   'replay-scaling': replayScalingWorkload,
   why: whyWorkload,
+  trends: trendsWorkload,
 };
 
 export const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), 'results.json');

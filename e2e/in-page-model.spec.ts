@@ -34,6 +34,11 @@ test('the order-desk demo runs on the shipped model in the page, as the command 
   page.on('request', (r) => {
     if (!r.url().startsWith(new URL(baseURL!).origin)) outside.push(r.url());
   });
+  // The page's policy allows what the model needs ('wasm-unsafe-eval', its blob: worker) and nothing is refused.
+  const refused: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+  });
   await page.goto('./');
   await page.getByRole('button', { name: /Order desk/ }).click();
   await waitForDone(page);
@@ -45,6 +50,7 @@ test('the order-desk demo runs on the shipped model in the page, as the command 
   await expect(page.getByText(/could not be analysed/)).toHaveCount(0);
   await expectShapley(page, ORDER_DESK);
   expect(outside.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
+  expect(refused).toEqual([]);
 
   // Re-run the same study (the definition edited by a comment only): every answer comes from this browser's response store.
   await page.getByRole('tab', { name: /^Definition/ }).click();

@@ -37,6 +37,9 @@ export interface SuiteSizes {
   replayScalingTurns: number[];
   /** why: decisions explained on the simulated model (planted cause, and none). */
   whyDecisions: number;
+  /** Trends: daily studies and the failures of each (docs/trends.md, "a year of daily studies"). */
+  trendStudies: number;
+  trendFailures: number;
 }
 
 export const FULL_SIZES: SuiteSizes = {
@@ -69,6 +72,8 @@ export const FULL_SIZES: SuiteSizes = {
   replayConcurrency: [1, 8],
   replayScalingTurns: [100, 200, 400, 2000],
   whyDecisions: 20,
+  trendStudies: 365,
+  trendFailures: 500,
 };
 
 /** Every workload at a size that runs in a few seconds: for bench/bench.test.ts. */
@@ -102,4 +107,6 @@ export const SMOKE_SIZES: SuiteSizes = {
   replayConcurrency: [1, 8],
   replayScalingTurns: [20, 40],
   whyDecisions: 2,
+  trendStudies: 6,
+  trendFailures: 20,
 };

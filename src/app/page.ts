@@ -20,6 +20,7 @@ import { AnalysisRunner, type RunnerPool } from './state/analysis-runner.svelte.
 import { SessionSync } from './state/session-sync.svelte.ts';
 import { StudyOpener } from './state/study-opener.svelte.ts';
 import { ViewContext } from './views/view-context.svelte.ts';
+import { TrendsState } from './trends/trends-state.svelte.ts';
 
 export interface PageParts {
   /** Where the user is (view, case, set). */
@@ -73,7 +74,8 @@ export function assemblePage(options: PageOptions): PageParts {
   const opener = new StudyOpener(runner, made, options.importFile);
   const compare = new CompareTarget(() => made.store, nav, runner, () => made.identity?.id ?? null);
   const earlier = new EarlierVersion(runner, (study) => opener.openNewStudy(study, { keepNavigation: true }));
-  const views = new ViewContext(runner, nav, compare, earlier);
+  const trends = new TrendsState(() => made.store, nav, runner);
+  const views = new ViewContext(runner, nav, compare, earlier, trends);
   const runs = new RunsState();
   const replay = new ReplayLauncher({ runs, runner, opener });
   return { nav, model, runner, sync: made, opener, compare, earlier, views, runs, replay };

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
 import { computeTrends, joinShardDigests, parseTrendGrouping, TREND_DIGEST_VERSION, type TrendDigest, type TrendGrouping, type Trends } from '../engine/trends.ts';
 import { tagKey, tagValue } from '../engine/tags.ts';
@@ -148,6 +148,26 @@ function readCache(dir: string, key: string): CacheEntry | undefined {
   }
 }
 
+/** The digest key a stat record names, when the file still has the recorded size and modification time. */
+function readStatRecord(path: string, size: number, mtimeMs: number): string | undefined {
+  try {
+    const raw = parseJson(readFileSync(path, 'utf8'));
+    if (typeof raw !== 'object' || raw === null || !('size' in raw) || !('mtimeMs' in raw) || !('key' in raw)) return undefined;
+    return raw.size === size && raw.mtimeMs === mtimeMs && typeof raw.key === 'string' && /^[0-9a-f]{64}$/.test(raw.key) ? raw.key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeStatRecord(dir: string, name: string, record: { size: number; mtimeMs: number; key: string }): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeWhole(join(dir, name), JSON.stringify(record), 'digest cache', (m) => new Error(m));
+  } catch {
+    // Only costs reading the file again next time.
+  }
+}
+
 function writeCache(dir: string, entry: CacheEntry): void {
   try {
     mkdirSync(dir, { recursive: true });
@@ -181,12 +201,24 @@ export function readDigests(inputs: readonly string[], cacheDir: string | null):
   }
   const out: ReadDigests = { digests: [], skipped: [], cached: 0, computed: 0 };
   for (const { path, explicit } of files) {
-    const bytes = readFileSync(path);
-    const key = createHash('sha256').update(bytes).digest('hex');
-    let entry = cacheDir === null ? undefined : readCache(cacheDir, key);
+    // A file whose size and modification time are those it had when digested is that file (as make
+    // and git take it): its digest is read without reading it. Any other is read and hashed.
+    const stat = statSync(path);
+    const statName = `stat-${createHash('sha256').update(resolve(path)).digest('hex')}.json`;
+    const known = cacheDir === null ? undefined : readStatRecord(join(cacheDir, statName), stat.size, stat.mtimeMs);
+    let entry = known === undefined || cacheDir === null ? undefined : readCache(cacheDir, known);
+    let bytes: Buffer | undefined;
+    let key = known;
+    if (!entry) {
+      bytes = readFileSync(path);
+      key = createHash('sha256').update(bytes).digest('hex');
+      entry = cacheDir === null ? undefined : readCache(cacheDir, key);
+      if (cacheDir !== null) writeStatRecord(cacheDir, statName, { size: stat.size, mtimeMs: stat.mtimeMs, key });
+    }
+    key ??= '';
     if (entry) out.cached++;
     else {
-      const text = bytes.toString('utf8');
+      const text = (bytes ?? readFileSync(path)).toString('utf8');
       let digest: TrendDigest | null = null;
       if (sessionImporter.sniff(text)) {
         try {

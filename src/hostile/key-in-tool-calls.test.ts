@@ -68,6 +68,6 @@ describe('the API key written with escapes', () => {
 
   it('arguments without the key keep their text as the endpoint wrote it', async () => {
     const response = await sendChat(config, chat, { fetch: answering(body('{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"send","arguments":"{ \\"to\\" : \\"bob\\" }"}}]}')) });
-    expect(response.toolCalls).toEqual([{ name: 'send', arguments: '{ "to" : "bob" }' }]);
+    expect(response.toolCalls?.map((c) => c.arguments)).toEqual(['{ "to" : "bob" }']);
   });
 });

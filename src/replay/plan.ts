@@ -123,6 +123,7 @@ export function planRun(run: RecordedRun, options: PlanOptions): ReplayRunData {
   const expected = run.expected;
   return {
     id: run.id,
+    ...(run.name !== run.id && run.name !== '' && { name: run.name }),
     task: taskOf(run, base),
     ...(expected !== undefined && { expected }),
     players: owners.map((o) => playerName(o, options.players)),

@@ -110,6 +110,8 @@ export interface TranscriptEntry {
 /** One run as the replay definition's case input. */
 export interface ReplayRunData {
   id: string;
+  /** The run's name as recorded (the Replay view's title); absent in definitions made before it was kept. */
+  name?: string;
   /** Every recorded output in order, for contexts built from the transcript. */
   transcript: TranscriptEntry[];
   /** Each distinct message of the recorded requests once (turns' contexts name them). */

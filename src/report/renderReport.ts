@@ -18,6 +18,7 @@ import { renderAudit } from './sections/audit.ts';
 import type { StudyAudit } from '../engine/audit/audit-study.ts';
 import { utf8Length } from './utf8.ts';
 import { renderContrast } from './sections/contrast.ts';
+import { renderTrends, type ReportTrends } from './sections/trends.ts';
 import { drillDownSections, summarySections, type DrillDownSectionId, type SummarySectionId } from '../session/views.ts';
 
 export interface RenderReportOptions {
@@ -32,6 +33,8 @@ export interface RenderReportOptions {
   maxBytes?: number;
   /** The credit audit of the study (`blame --audit`, the Audit view), shown as its own section. */
   audit?: StudyAudit;
+  /** The trends of the study's pipeline over the stored studies (the Trends view), as their own section. */
+  trends?: ReportTrends;
 }
 
 export const DEFAULT_MAX_BYTES = 3_000_000;
@@ -62,6 +65,7 @@ const SUMMARY_SECTIONS: Record<SummarySectionId, (input: SectionInput) => string
   compare: ({ options }) => (options.comparison ? renderComparison(options.comparison) : ''),
   audit: ({ options }) => (options.audit ? renderAudit(options.audit) : ''),
   contrast: ({ session }) => renderContrast(session.contrast),
+  trends: ({ options }) => (options.trends ? renderTrends(options.trends) : ''),
 };
 
 /** The drill-down sections, each given the bytes it may take and the case fields the embedded session left out. */

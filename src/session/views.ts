@@ -42,6 +42,8 @@ export const STUDY_VIEWS = [
   { id: 'audit', report: [{ section: 'audit', part: 'evidence' }] },
   // The replay's single-step contrast is a ranking of its own, so it sits beside the Shapley one.
   { id: 'replay', report: [{ section: 'contrast', part: 'findings' }] },
+  // The stored studies of the same pipeline over time: evidence beside this study's ranking.
+  { id: 'trends', report: [{ section: 'trends', part: 'evidence' }] },
 ] as const satisfies readonly StudyViewSpec[];
 
 export type StudyViewId = (typeof STUDY_VIEWS)[number]['id'];

@@ -27,6 +27,8 @@ export const SHORTCUTS: readonly Shortcut[] = [
 export const RUN_VIEW_SHORTCUTS: readonly Shortcut[] = [
   { keys: '?', does: 'Show or hide this help' },
   { keys: '↑ / ↓', does: 'Previous / next step (in the step list)' },
+  { keys: '← / →', does: 'Collapse / expand the step’s subtree, or go to its parent / first child' },
+  { keys: 'Home / End', does: 'First / last step on show' },
   { keys: '/', does: 'Find a step (or filter the run list)' },
   { keys: 'o', does: 'Open more files' },
   { keys: 'Ctrl + wheel, Shift + wheel', does: 'Zoom, pan the waterfall (over the steps or the ruler)' },

@@ -5,6 +5,7 @@
  */
 import type { CaseSort } from '../views/case-rows.ts';
 import { DEFAULT_SORT } from './url-state.ts';
+import type { TrendSelection } from '../trends/trend-selection.ts';
 
 export class Navigation {
   view = $state('batch');
@@ -14,6 +15,8 @@ export class Navigation {
   sort = $state.raw<CaseSort>(DEFAULT_SORT);
   /** The stored session the open one is compared with (Compare view). */
   compareId = $state<string | null>(null);
+  /** What the Trends view shows (its periods, pipeline and tag); null: the defaults. */
+  trends = $state.raw<TrendSelection | null>(null);
   /** How far the case list was scrolled when a case was opened from it. */
   listScroll = 0;
   /** Rows of the list shown (it grows a page at a time). */
@@ -43,6 +46,7 @@ export class Navigation {
     this.onlyFailing = false;
     this.sort = DEFAULT_SORT;
     this.compareId = null;
+    this.trends = null;
     this.listScroll = 0;
     this.listShown = 100;
   }

@@ -9,6 +9,7 @@ import type { AnalysisSettings } from '../../engine/types.ts';
 import type { CaseSort } from '../views/case-rows.ts';
 import { addressEntries } from '../../engine/settings/schema.ts';
 import { settingsFromParams, settingText } from './address-settings.ts';
+import { readTrendSelection, writeTrendSelection, type TrendSelection } from '../trends/trend-selection.ts';
 
 export interface UrlState {
   view: string;
@@ -22,6 +23,8 @@ export interface UrlState {
   demo: string | null;
   /** The stored session compared with the open one. */
   compare: string | null;
+  /** What the Trends view shows (`trends=week&trendsName=…&trendsTag=…`). */
+  trends: TrendSelection | null;
   /** Settings that differ from the defaults, to reapply to a study opened from a file. */
   settings: Partial<AnalysisSettings>;
   /** The first setting the address holds that its bounds refuse (then `settings` is empty), naming the key. */
@@ -31,7 +34,7 @@ export interface UrlState {
 export const DEFAULT_SORT: CaseSort = { by: 'status' };
 
 export function emptyUrlState(): UrlState {
-  return { view: 'batch', caseId: null, filter: '', onlyFailing: false, sort: DEFAULT_SORT, session: null, demo: null, compare: null, settings: {} };
+  return { view: 'batch', caseId: null, filter: '', onlyFailing: false, sort: DEFAULT_SORT, session: null, demo: null, compare: null, trends: null, settings: {} };
 }
 
 /**
@@ -61,6 +64,7 @@ export function toHash(state: UrlState): string {
   if (state.onlyFailing) params.set('failing', '1');
   if (sortText(state.sort) !== sortText(DEFAULT_SORT)) params.set('sort', sortText(state.sort));
   if (state.compare) params.set('compare', state.compare);
+  if (state.trends) writeTrendSelection(state.trends, params);
   for (const [key] of addressEntries()) {
     const value = state.settings[key];
     if (value !== undefined && value !== null) params.set(key, settingText(value));
@@ -81,6 +85,7 @@ export function fromHash(hash: string): UrlState {
   state.session = params.get('session');
   state.demo = params.get('demo');
   state.compare = params.get('compare');
+  state.trends = readTrendSelection(params);
   const read = settingsFromParams(params);
   state.settings = read.settings;
   if (read.problem !== undefined) state.settingsProblem = read.problem;

@@ -55,6 +55,7 @@ export class UrlSync {
       session: sync.identity?.id ?? null,
       demo: opener.demo,
       compare: nav.compareId,
+      trends: nav.trends,
       settings: opener.demo !== null || traceQuery() !== null ? changedSettings(runner.settings, DEFAULT_SETTINGS) : {},
     };
   }
@@ -117,6 +118,7 @@ export class UrlSync {
       nav.onlyFailing = state.onlyFailing;
       nav.sort = state.sort;
       nav.compareId = state.compare;
+      nav.trends = state.trends;
     };
     const sameStudy = runner.study !== null && (state.session === null || state.session === sync.identity?.id);
     if (sameStudy && (state.session !== null || state.demo !== null || !initial)) {

@@ -18,6 +18,17 @@ describe('the Replay view\'s players', () => {
     expect(recordingOf(undefined)).toBeNull();
   });
 
+  it('names the run by its recorded name (the view\'s title), not its id', async () => {
+    const { readRuntape } = await import('../../formats/importers/runtape.ts');
+    const { runtapeToolRun } = await import('../../replay/testing/runs.ts');
+    const replay = buildReplay([readRuntape(runtapeToolRun()).runs[0]], { players: 'steps', fixes: [], outcome: { kind: 'expect', text: '210' }, origin: 'test' });
+    expect(recordingOf(replay.cases[0])).toMatchObject({ id: 'refund-1', name: 'refund-agent' });
+    expect(recordingOf(definition.cases[0])?.name).toBe('Who&When Hand-Crafted algorithm/7');
+    // A recording embedded before names were kept is titled by its id.
+    const { name: _, ...older } = replay.runs[0];
+    expect(recordingOf({ id: 'c', inputs: { recording: older } })?.name).toBeUndefined();
+  });
+
   it('ranks the players by Shapley value with their turns, ties in the definition\'s order', () => {
     const view = recordingOf(definition.cases[0])!;
     const steps = definition.steps;

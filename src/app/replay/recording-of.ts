@@ -23,6 +23,8 @@ export interface RecordedTurnView {
 
 export interface RecordingView {
   id: string;
+  /** The run's name, when it has one of its own (else the view names the run by its id). */
+  name?: string;
   players: string[];
   turns: RecordedTurnView[];
 }
@@ -55,5 +57,5 @@ export function recordingOf(caseDef: CaseDef | undefined): RecordingView | null 
     if (!turn) return null;
     turns.push(turn);
   }
-  return { id: value.id, players: [...value.players], turns };
+  return { id: value.id, ...(typeof value.name === 'string' && value.name !== '' && { name: value.name }), players: [...value.players], turns };
 }

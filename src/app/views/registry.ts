@@ -11,6 +11,7 @@ import DefinitionPanel from '../panels/DefinitionPanel.svelte';
 import CompareView from '../compare/CompareView.svelte';
 import AuditView from '../audit/AuditView.svelte';
 import ReplayView from '../replay/ReplayView.svelte';
+import TrendsView from '../trends/TrendsView.svelte';
 import { recordingOf } from '../replay/recording-of.ts';
 import type { ViewContext } from './view-context.svelte.ts';
 import { STUDY_VIEWS, type StudyViewId } from '../../session/views.ts';
@@ -37,6 +38,7 @@ const PAGE_VIEWS: Record<StudyViewId, Omit<ViewEntry, 'id'>> = {
   compare: { label: () => 'Compare', component: CompareView, visible: (ctx) => ctx.compare !== null },
   audit: { label: () => 'Audit', component: AuditView, visible: (ctx) => ctx.runner.study !== null },
   replay: { label: () => 'Replay', component: ReplayView, visible: (ctx) => recordingOf(ctx.runner.study?.cases[0]) !== null },
+  trends: { label: () => 'Trends', component: TrendsView, visible: (ctx) => ctx.trends !== null && ctx.runner.study !== null },
 };
 
 /** The views in tab order: the order of the study's views list (session/views.ts), which the report's sections follow too. */

@@ -1,32 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ModelFiles, storageProblem, type ModelFileDirectory } from './model-files.ts';
+import { ModelFiles, storageProblem } from './model-files.ts';
+import { memoryDirectory } from '../../testing/memory-model-files.ts';
 
 const whole = new Uint8Array(readFileSync(new URL('../../../../public/models/stories260K.gguf', import.meta.url)));
 
-/** An in-memory stand-in for the OPFS folder. */
-function memoryDirectory(): ModelFileDirectory & { names(): string[] } {
-  const files = new Map<string, Blob>();
-  return {
-    names: () => [...files.keys()].sort(),
-    async getFileHandle(name, options) {
-      if (!files.has(name) && !options?.create) throw new Error(`no file ${name}`);
-      return {
-        getFile: async () => new File([files.get(name) ?? new Blob([])], name),
-        createWritable: async () => {
-          const parts: (Blob | BufferSource | string)[] = [];
-          return { write: async (data) => void parts.push(data), close: async () => void files.set(name, new Blob(parts as BlobPart[])) };
-        },
-      };
-    },
-    async removeEntry(name) {
-      files.delete(name);
-    },
-    async *values() {
-      for (const name of files.keys()) yield { kind: 'file', name };
-    },
-  };
-}
 
 describe('model files kept in this browser', () => {
   it('keeps a file once under its hash, lists it with name and size, and deletes it', async () => {

@@ -1,0 +1,123 @@
+/**
+ * The run view's tree and chat: subtrees collapse and expand (also by
+ * ArrowLeft/ArrowRight as in a treeview), "only model and tool calls" leaves the model and tool
+ * calls of a 125-span Jaeger export, subtrees total their tokens. Built from a trace of our own;
+ * the shared Jaeger sample is read too, skipped when absent.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { dropFiles } from './workbench-helpers.ts';
+
+const SAMPLES = join(process.env.AGENTBLAME_SHARED ?? join(import.meta.dirname, '../../shared'), 'samples');
+
+type Tag = { key: string; type: string; value: string | number };
+const T0 = 1_771_000_000_000_000;
+const TRACE = '0af7651916cd43dd8448eb211c80319c';
+
+/** A Jaeger span: ids as 16 hex digits, times in µs. */
+function span(n: number, name: string, parent: number | null, start: number, duration: number, tags: Record<string, string | number> = {}) {
+  const id = (k: number) => k.toString(16).padStart(16, '0');
+  return {
+    traceID: TRACE,
+    spanID: id(n),
+    operationName: name,
+    references: parent === null ? [] : [{ refType: 'CHILD_OF', traceID: TRACE, spanID: id(parent) }],
+    startTime: T0 + start,
+    duration,
+    tags: Object.entries(tags).map(([key, value]): Tag => ({ key, type: typeof value === 'number' ? 'int64' : 'string', value })),
+    logs: [],
+    processID: 'p1',
+  };
+}
+
+/** 125 spans: a request, 120 queue events of an agent server around two model calls and a tool call. */
+function jaegerExport() {
+  const spans = [span(1, 'POST /invoke', null, 0, 10_000_000), span(2, 'invoke_agent weather', 1, 100, 9_000_000, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'weather' })];
+  let n = 3;
+  const noise = (count: number, parent: number, at: number) => {
+    for (let k = 0; k < count; k++) spans.push(span(n++, 'a2a.server.events.event_queue.EventQueue.dequeue_event', parent, at + k * 10, 5));
+  };
+  noise(60, 1, 200);
+  const chat = (parent: number, at: number, input: number, output: number) =>
+    span(n++, 'chat gpt-4o-mini', parent, at, 1_000_000, { 'gen_ai.operation.name': 'chat', 'gen_ai.system': 'openai', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.input_tokens': input, 'gen_ai.usage.output_tokens': output });
+  spans.push(chat(2, 1_000_000, 1200, 40));
+  spans.push(span(n++, 'execute_tool get_weather', 2, 2_100_000, 300_000, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather' }));
+  spans.push(chat(2, 3_000_000, 1300, 60));
+  noise(125 - spans.length, 2, 5_000_000);
+  return { data: [{ traceID: TRACE, spans, processes: { p1: { serviceName: 'weather-agent', tags: [] } }, warnings: null }] };
+}
+
+test('the tree collapses and expands (mouse and keys), totals its subtrees, and shows only the calls on demand', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'weather.jaeger.json', content: JSON.stringify(jaegerExport()), type: 'application/json' }]);
+  const run = page.getByRole('region', { name: /^Run / });
+  await expect(run).toContainText('125 steps');
+  const tools = run.getByRole('toolbar', { name: 'Tree' });
+  const steps = run.getByRole('listbox', { name: 'Steps' });
+
+  // The agent's subtree totals its two model calls' tokens.
+  const agent = steps.getByRole('option').filter({ hasText: 'invoke_agent weather' });
+  await expect(agent).toContainText('Σ 2500+100');
+
+  // At a glance: the two model calls and the tool call, nothing else.
+  await tools.getByLabel('Only model and tool calls').check();
+  await expect(tools).toContainText('3 of 125 steps shown');
+  await expect(steps.getByRole('option')).toHaveCount(3);
+  await expect(steps.getByRole('option').nth(1)).toContainText('execute_tool get_weather');
+  await tools.getByLabel('Only model and tool calls').uncheck();
+
+  // Collapse all leaves the root; its toggle opens it again.
+  await tools.getByRole('button', { name: 'Collapse all' }).click();
+  await expect(tools).toContainText('1 of 125 steps shown');
+  await expect(steps.getByRole('option').first()).toContainText('Σ 2500+100');
+  await steps.getByRole('button', { name: 'Expand POST /invoke' }).click();
+  await expect(tools).toContainText('62 of 125 steps shown');
+
+  // Keys, as in a treeview: right opens, right again goes to the first child, left goes back up and closes.
+  await steps.getByRole('option').first().click();
+  await steps.focus();
+  // Siblings go by start: the agent started before the queue events beside it.
+  await page.keyboard.press('ArrowDown');
+  await expect(steps.getByRole('option', { selected: true })).toContainText('invoke_agent weather');
+  await page.keyboard.press('ArrowRight');
+  await expect(tools).toContainText('125 of 125 steps shown');
+  await expect(steps.getByRole('button', { name: 'Collapse invoke_agent weather' })).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('ArrowRight');
+  await expect(steps.getByRole('option', { selected: true })).toContainText('chat gpt-4o-mini');
+  await page.keyboard.press('ArrowLeft');
+  await expect(steps.getByRole('option', { selected: true })).toContainText('invoke_agent weather');
+  await page.keyboard.press('ArrowLeft');
+  await expect(tools).toContainText('62 of 125 steps shown');
+  await page.keyboard.press('ArrowLeft');
+  await expect(steps.getByRole('option', { selected: true })).toContainText('POST /invoke');
+
+  // Find opens what hides the step it finds.
+  await page.keyboard.press('ArrowLeft');
+  await expect(tools).toContainText('1 of 125 steps shown');
+  await run.getByRole('searchbox', { name: 'Find a step' }).fill('get_weather');
+  await run.getByRole('button', { name: 'Next match' }).click();
+  await expect(steps.getByRole('option', { selected: true })).toContainText('execute_tool get_weather');
+});
+
+test('on a phone the tree tools fit and the filter works', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'weather.jaeger.json', content: JSON.stringify(jaegerExport()), type: 'application/json' }]);
+  const run = page.getByRole('region', { name: /^Run / });
+  await run.getByRole('toolbar', { name: 'Tree' }).getByLabel('Only model and tool calls').check();
+  await expect(run.getByRole('listbox', { name: 'Steps' }).getByRole('option')).toHaveCount(3);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
+test('the shared Jaeger export of a Helm agent reads at a glance: its two model calls', async ({ page }) => {
+  const file = join(SAMPLES, 'otel-genai/variants/agentevals_kagent_helm.jaeger.json');
+  test.skip(!existsSync(file), 'the shared samples are not beside this checkout');
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'helm.jaeger.json', content: readFileSync(file, 'utf8'), type: 'application/json' }]);
+  const run = page.getByRole('region', { name: /^Run / });
+  await run.getByRole('toolbar', { name: 'Tree' }).getByLabel('Only model and tool calls').check();
+  const options = run.getByRole('listbox', { name: 'Steps' }).getByRole('option');
+  await expect(options.filter({ hasText: 'openai.chat' })).toHaveCount(2);
+  expect(await options.count()).toBeLessThanOrEqual(8);
+});
