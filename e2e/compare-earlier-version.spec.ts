@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,8 +37,10 @@ test('compare with an earlier version: the page blames the changed steps for the
   await expect(page.getByTestId('regression-table')).toBeVisible();
 
   const command = JSON.parse(execFileSync(process.execPath, ['src/cli/blame.mjs', laterPath, '--against', earlierPath, '--json'], { cwd: ROOT, encoding: 'utf8' })) as {
-    regression: { newFailures: string[]; stillFailing: string[]; changes: BlameRise[] };
+    regression: { newFailures: string[]; stillFailing: string[]; fixed: string[]; changes: BlameRise[] };
   };
+  // The gate exits 1 on a regression.
+  const gated = JSON.parse(spawnSync(process.execPath, ['src/cli/blame.mjs', laterPath, '--against', earlierPath, '--gate', '--json'], { cwd: ROOT, encoding: 'utf8' }).stdout) as { gate: { verdict: string } };
   const changes = command.regression.changes;
   expect(changes.map((c) => c.step).sort()).toEqual(['retriever', 'writer']);
   const byRise = [...changes].sort((a, b) => b.rise - a.rise);
@@ -52,6 +54,9 @@ test('compare with an earlier version: the page blames the changed steps for the
     expect(shown).toBeCloseTo(c.rise, 12);
   }
   await expect(page.getByTestId('regression-counts')).toContainText(`${command.regression.newFailures.length} new failure`);
+  // The earlier version ran on the cases passing now: the same fixed cases, and the gate's verdict line.
+  await expect(page.getByTestId('regression-counts')).toContainText(`${command.regression.fixed.length} fixed by the change`);
+  await expect(page.getByTestId('regression-verdict')).toHaveText(gated.gate.verdict);
   // The same sentence as the command's, from the same engine function.
   const pct = (x: number) => `${Math.round(100 * x)} %`;
   const retriever = byRise[0];

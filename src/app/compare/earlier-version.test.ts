@@ -8,6 +8,7 @@ import type { VersionFile } from '../../pool/page/protocol.ts';
 import { Navigation } from '../navigation/navigation.svelte.ts';
 import type { Study } from '../importing/study.ts';
 import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
+import type { PoolJob } from '../../pool/page/analysis-pool.ts';
 import { FakePool } from '../testing/fake-pool.ts';
 import { testRunner } from '../testing/model-host.ts';
 import { settle } from '../testing/settle.ts';
@@ -16,6 +17,11 @@ import { EarlierVersion } from './earlier-version.svelte.ts';
 /** Answers as the worker does: a refusal for an earlier file that removes a step, else a game whose first step (blamed by the fake pool) changed. */
 class GamePool extends FakePool {
   readonly games: [VersionFile, VersionFile][] = [];
+  /** The earlier version (the reverse game) fails every case: each case passing now was fixed by the change. */
+  override run(job: PoolJob, signal: AbortSignal) {
+    if (job.source !== 'reverse') return super.run(job, signal);
+    return super.run({ ...job, items: job.items.map((item) => (item.kind === 'case' ? { ...item, caseDef: { ...item.caseDef, inputs: {} } } : item)) }, signal);
+  }
   async regressionGame(after: VersionFile, before: VersionFile) {
     this.games.push([after, before]);
     await Promise.resolve();
@@ -70,6 +76,17 @@ describe('EarlierVersion', () => {
       ['writer', 'changed', 0, 0],
     ]);
     expect(earlier.sentences).toEqual(['the "retriever" change causes 100 % of the new failures; reverting it alone fixes 0 %']);
+    // The earlier version ran on the one case passing now (c3), and failed it: the change fixed it.
+    expect(pool.jobs.map((j) => [j.source, j.items.map((i) => (i.kind === 'case' ? i.caseDef.id : ''))])).toEqual([
+      [expect.stringContaining('desk (regression)'), ['c1', 'c2', 'c3']],
+      ['reverse', ['c3']],
+    ]);
+    expect(earlier.summary!.fixed).toEqual(['c3']);
+    expect(earlier.summary!.failureRate).toMatchObject({ failuresNow: 2, failuresBefore: 1, newFailures: 2, fixed: 1 });
+    expect(earlier.verdict).toMatch(/^regression: \+1 failing cases \[.*\] of 3 \(2 new failures, 1 fixed\); caused by "retriever" \(\+1\.00 /);
+    // Other settings: the fixed cases are those of the settings they were found with.
+    runner.updateSettings({ seed: 7 });
+    expect(earlier.verdict).toBeNull();
   });
 
   it('shows the refusal of an earlier version that cannot be set against this one, and opens nothing', async () => {

@@ -28,6 +28,8 @@ export class WhyRun {
   stage = $state('');
   calls = $state(0);
   cacheHits = $state(0);
+  /** What the reruns said once (the endpoint refused the tools, answers wrote their calls as text): the question changed, never silently. */
+  rerunNotes = $state.raw<string[]>([]);
   result = $state.raw<WhyResult | null>(null);
   fixes = $state.raw<FixResult[] | null>(null);
   error = $state<string | null>(null);
@@ -54,6 +56,7 @@ export class WhyRun {
     this.error = null;
     this.calls = 0;
     this.cacheHits = 0;
+    this.rerunNotes = [];
     this.#call = call;
     await this.#inWorker(settings, model, async (api, rerun) => {
       this.result = await api.explain(call.messages, call.predicate, call.recorded, { runs: settings.runs, budget: settings.budget }, rerun, Comlink.proxy((p: { calls: number; stage: string }) => {
@@ -90,7 +93,7 @@ export class WhyRun {
     const abort = (this.#abort = new AbortController());
     const worker = (this.#worker = new Worker(new URL('./why.worker.ts', import.meta.url), { type: 'module', name: 'agentblame-why' }));
     const api = Comlink.wrap<WhyWorkerApi>(worker);
-    const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index, ...rerunRequestOf(this.#call!.step) });
+    const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index, ...rerunRequestOf(this.#call!.step), onNote: (note) => (this.rerunNotes = [...this.rerunNotes, note]) });
     const rerun = Comlink.proxy(async (m: WhyMessage[], r: number[]) => {
       const replies = await rerunHere(m, r, abort.signal);
       // Counted here, as answers arrive, so the progress moves during a slow stage.

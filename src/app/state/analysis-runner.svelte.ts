@@ -10,7 +10,7 @@
  */
 import { nextPaint } from './next-paint.ts';
 import { DEFAULT_SETTINGS, keptResult } from '../../engine/index.ts';
-import type { AnalysisSettings, BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
+import type { AnalysisSettings, BatchBound, BatchResult, CaseDef, CaseResult } from '../../engine/types.ts';
 import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import { runStudy } from '../../pool/run-study.ts';
 import { pageStudyPool } from '../analysis/page-study-pool.ts';
@@ -355,6 +355,25 @@ export class AnalysisRunner {
     if (!pool.regressionGame) return { ok: false, message: 'this analysis pool cannot build a regression game' };
     pool.caseTimeoutMs = this.caseTimeoutS * 1000;
     return pool.regressionGame(after, before);
+  }
+
+  /**
+   * Analyses a definition's cases beside the open study, in the same pool and under its settings,
+   * without opening it (the regression game's reverse, docs/ci.md): the results, or why the
+   * definition could not be used. Model requests go through a job of the page's model host.
+   */
+  async analyzeAside(source: string, fileName: string, cases: readonly CaseDef[]): Promise<CaseResult[] | { problem: string }> {
+    const pool = this.#getPool();
+    pool.caseTimeoutMs = this.caseTimeoutS * 1000;
+    const job = this.model.open({ carried: this.study?.modelResponses ?? [] });
+    try {
+      const outcome = await runStudy({ pool: pageStudyPool(pool, this.workerCount), study: { source, fileName, cases }, settings: this.settings, batchBound: this.batchBound, model: job });
+      if (outcome.status === 'bad-definition') return { problem: outcome.problem.message };
+      if (outcome.status === 'no-cases') return [];
+      return outcome.results.filter((r): r is CaseResult => r !== undefined);
+    } finally {
+      job.finish();
+    }
   }
 
   /** Stops the running analysis; finished cases keep their results. */
