@@ -22,6 +22,11 @@ export interface UrlSyncDeps {
   sync: SessionSync;
   /** The label of the view shown (from the views registry). */
   viewLabel: () => string;
+  /**
+   * The run view is shown, or a study is being opened from it: the run view keeps its own address
+   * (`#runs/...`, `#blame/...`: src/app/runs/runs-address.svelte.ts) until the study is in front.
+   */
+  runViewHolds?: () => boolean;
 }
 
 export class UrlSync {
@@ -68,8 +73,8 @@ export class UrlSync {
     if (document.title !== title) document.title = title;
     if (this.#applying > 0) return;
     const state = this.#deps.runner.study ? this.current() : null;
-    // The run view keeps its own address (`#runs/...`, src/app/runs/runs-address.svelte.ts).
-    if (parseRunsHash(location.hash) !== null) return;
+    // The run view keeps its own address; a study opened from it (a replay) has the study's.
+    if (this.#deps.runViewHolds ? this.#deps.runViewHolds() : parseRunsHash(location.hash) !== null) return;
     const hash = state ? toHash(state) : '';
     if (hash === location.hash.replace(/^#/, '')) return;
     const previous = fromHash(location.hash);

@@ -22,6 +22,12 @@ import { ReplaySetup } from './replay-setup.svelte.ts';
 export class ReplayLauncher {
   /** The setup being filled in (the run view shows it instead of the run), or null. */
   setup = $state.raw<ReplaySetup | null>(null);
+  /** The key of the run whose setup is shown (the run view's address names it), or null. */
+  setupKey = $state<string | null>(null);
+  /** A study is being opened from a setup (the address waits for it). */
+  opening = $state(false);
+  /** Each run's setup as it was left: reopened (Back, Cancel then Blame this run again), it keeps its outcome, stubs and fixes. */
+  readonly #setups = new WeakMap<object, ReplaySetup>();
   readonly count: CacheCount;
   readonly contrast: ContrastRun;
   /** The definition of the replay study last opened from a setup (the contrast replays are made from its parts). */
@@ -87,10 +93,15 @@ export class ReplayLauncher {
   begin(key: string): void {
     const open = this.#runs.runs.find((r) => r.key === key);
     if (!open) return;
-    this.#runs.select(key);
-    const setup = new ReplaySetup(open.run, open.fileName);
-    setup.models = this.#runner.settings.models;
+    if (this.#runs.selectedKey !== key) this.#runs.select(key);
+    let setup = this.#setups.get(open.run);
+    if (!setup) {
+      setup = new ReplaySetup(open.run, open.fileName);
+      setup.models = this.#runner.settings.models;
+      this.#setups.set(open.run, setup);
+    }
     this.setup = setup;
+    this.setupKey = key;
   }
 
   /** Reads a tool-stubs file into the setup (its names read in a worker of its own), or says why it cannot be used. */
@@ -114,6 +125,7 @@ export class ReplayLauncher {
 
   cancel(): void {
     this.setup = null;
+    this.setupKey = null;
     this.count.dispose();
   }
 
@@ -127,14 +139,20 @@ export class ReplayLauncher {
   async start(definition: ReplayDefinition): Promise<void> {
     const setup = this.setup;
     if (!setup) return;
+    // The study is in front before the setup goes, so the run view's address is not written in between.
+    this.#runs.behindStudy = true;
+    this.opening = true;
     this.cancel();
     this.contrast.cancel();
     this.definition = definition;
-    this.#runs.behindStudy = true;
-    await this.#opener.openNewStudy(
-      { fileName: setup.fileName, name: definition.name, pipeline: { name: definition.name, source: definition.source }, cases: definition.cases, games: [] },
-      { settings: this.settingsFor(setup) },
-    );
+    try {
+      await this.#opener.openNewStudy(
+        { fileName: setup.fileName, name: definition.name, pipeline: { name: definition.name, source: definition.source }, cases: definition.cases, games: [] },
+        { settings: this.settingsFor(setup) },
+      );
+    } finally {
+      this.opening = false;
+    }
   }
 
   /** The open run a replay case was made from (matched by run id), when the run view holds it. */
@@ -150,8 +168,10 @@ export class ReplayLauncher {
     this.#runs.behindStudy = false;
   }
 
-  /** Back from the run view to the replay study behind it. */
-  backToStudy(): void {
-    if (this.#runner.study) this.#runs.behindStudy = true;
+  /** Back from the run view to the replay study behind it; false when no study is open. */
+  backToStudy(): boolean {
+    if (!this.#runner.study) return false;
+    this.#runs.behindStudy = true;
+    return true;
   }
 }

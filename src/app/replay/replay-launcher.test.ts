@@ -113,10 +113,34 @@ describe('ReplayLauncher', () => {
     expect(runs.shown).toBe(false);
   });
 
+  it("keeps each run's setup as it was left: reopened after Cancel or a Blame, it has its outcome, stubs and fixes", async () => {
+    launcher.begin('r1');
+    const first = launcher.setup!;
+    expect(launcher.setupKey).toBe('r1');
+    first.expect = '/monday/i';
+    first.fixes = { 2: 'resample' };
+    first.tools = { file: { fileName: 'tools.js', source: 'export default { python: () => 42 };' }, names: new Set(['python']) };
+    launcher.cancel();
+    expect(launcher.setupKey).toBeNull();
+    // Another run has a setup of its own.
+    launcher.begin('r2');
+    expect(launcher.setup).not.toBe(first);
+    expect(launcher.setup?.expect).toBe('');
+    launcher.begin('r1');
+    expect(launcher.setup).toBe(first);
+    expect([first.expect, first.fixes, first.tools?.file.fileName]).toEqual(['/monday/i', { 2: 'resample' }, 'tools.js']);
+    first.models = { default: 'tiny' };
+    if (!first.result.ok) throw new Error(first.result.problem);
+    await launcher.start(first.result.definition);
+    expect([launcher.setup, launcher.setupKey, launcher.opening]).toEqual([null, null, false]);
+    launcher.begin('r1');
+    expect(launcher.setup).toBe(first);
+  });
+
   it('does nothing on start without a setup, and stays on the runs going back without a study', async () => {
     await launcher.start(buildReplay([runFile().runs[0]], { players: 'steps', fixes: [], outcome: null, origin: 'a.json' }));
     expect(page.runner.study).toBeNull();
-    launcher.backToStudy();
+    expect(launcher.backToStudy()).toBe(false);
     expect(runs.behindStudy).toBe(false);
   });
 });

@@ -1,5 +1,8 @@
 /**
- * The run view's address: `#runs` (the list), `#runs/<run>` (a run), `#runs/<run>/<step>` (a step).
+ * The run view's address: `#runs` (the list), `#runs/<run>` (a run), `#runs/<run>/<step>` (a step),
+ * `#blame/<run>` ("Blame this run": the run's setup). A study opened from the run view (a replay)
+ * has the study's address (url-sync.svelte.ts); going back to a run-view address shows the run
+ * view in front of it, and forward to the study's address shows the study again.
  * Opening another run is a new history entry, so Back and Forward move between the list and runs;
  * moving between steps replaces the entry (arrow keys would fill the history otherwise). An address
  * naming a run that is not open reopens its file from this browser's store (runs-keeper.svelte.ts);
@@ -12,17 +15,29 @@ import type { RunsState } from './runs-state.svelte.ts';
 export interface RunsPlace {
   key: string | null;
   stepId: string | null;
+  /** The run's "Blame this run" setup is shown (only with a key). */
+  setup?: boolean;
 }
 
 /** The hash (without `#`) for a place in the run view. */
 export function runsHash(place: RunsPlace): string {
   if (place.key === null) return 'runs';
+  if (place.setup) return `blame/${encodeURIComponent(place.key)}`;
   return `runs/${encodeURIComponent(place.key)}${place.stepId === null ? '' : `/${encodeURIComponent(place.stepId)}`}`;
 }
 
 /** The place a hash names, or null when it is not a run-view address. */
 export function parseRunsHash(hash: string): RunsPlace | null {
   const body = hash.replace(/^#/, '');
+  if (body.startsWith('blame/')) {
+    try {
+      const key = decodeURIComponent(body.slice('blame/'.length));
+      if (key !== '') return { key, stepId: null, setup: true };
+    } catch {
+      // An unreadable key: the run list.
+    }
+    return { key: null, stepId: null };
+  }
   if (body !== 'runs' && !body.startsWith('runs/')) return null;
   const [, key, stepId] = body.split('/');
   try {
@@ -38,7 +53,21 @@ export interface OpenFileAction {
   run: () => void;
 }
 
+/** "Blame this run" as the address sees it: the setup shown, and the study made from a run. */
+export interface BlameFlow {
+  /** The key of the run whose setup is shown, or null. */
+  readonly setupKey: string | null;
+  /** Shows the setup of this run (kept as it was left, when it was opened before). */
+  begin(key: string): void;
+  /** Hides the setup (its fields are kept for the next time). */
+  cancel(): void;
+  /** Shows the study in front of the run view, when one is open; false when none is. */
+  backToStudy(): boolean;
+}
+
 export class RunsAddress {
+  /** Set once the page has it (the launcher is made after the address in some pages). */
+  blame: BlameFlow | null = null;
   #applying = false;
   /** Kept files are being reopened for an address: another address waits for them (Back pressed meanwhile). */
   #restoring = false;
@@ -59,20 +88,29 @@ export class RunsAddress {
 
   /** Writes the address for what the run view shows (call inside an effect). */
   write(): void {
-    if (!this.runs.open || this.#applying) return;
-    const place = { key: this.runs.selectedKey, stepId: this.runs.selectedKey === null ? null : this.runs.selectedStepId };
+    // A study in front of the runs has the study's address.
+    if (!this.runs.shown || this.#applying) return;
+    const setupKey = this.blame?.setupKey ?? null;
+    const place: RunsPlace = setupKey !== null ? { key: setupKey, stepId: null, setup: true } : { key: this.runs.selectedKey, stepId: this.runs.selectedKey === null ? null : this.runs.selectedStepId };
     const hash = runsHash(place);
     if (`#${hash}` === location.hash) return;
     const before = parseRunsHash(location.hash);
     const url = `${location.pathname}${location.search}#${hash}`;
-    if (before === null || before.key !== place.key) history.pushState(null, '', url);
+    if (before === null || before.key !== place.key || Boolean(before.setup) !== Boolean(place.setup)) history.pushState(null, '', url);
     else history.replaceState(null, '', url);
   }
 
   /** Shows the place the address names (on load, Back and Forward). */
   apply(): void {
     const place = parseRunsHash(location.hash);
-    if (place === null) return;
+    if (place === null) {
+      // The address of a study (Forward from the run view to a replay made from it): it is shown in front.
+      if (this.runs.shown && /^#(?:.*&)?session=/.test(location.hash) && this.blame) {
+        this.blame.cancel();
+        this.blame.backToStudy();
+      }
+      return;
+    }
     if (this.#restoring) return;
     if (!this.runs.open) {
       if (this.restore) void this.#restore(place, location.hash);
@@ -148,6 +186,11 @@ export class RunsAddress {
       }
       if (this.runs.selectedKey !== (run?.key ?? null)) this.runs.select(run?.key ?? null);
       if (run && place.stepId !== null && run.run.steps.some((s) => s.id === place.stepId)) this.runs.selectedStepId = place.stepId;
+      // A run-view address shows the run view, in front of any study made from a run.
+      this.runs.behindStudy = false;
+      if (run && place.setup && this.blame) {
+        if (this.blame.setupKey !== run.key) this.blame.begin(run.key);
+      } else if (this.blame?.setupKey != null) this.blame.cancel();
     } finally {
       this.#applying = false;
     }
