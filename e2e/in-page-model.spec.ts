@@ -87,6 +87,24 @@ test("the first page fetches neither the in-page model's library nor its wasm", 
   expect(fetched.filter((path) => /wllama|\.wasm$|\.gguf$/.test(path))).toEqual([]);
 });
 
+test('a .gguf dropped on the Model panel is kept and used, not opened as a trace', async ({ page }) => {
+  const whole = readFileSync(new URL('../public/models/stories260K.gguf', import.meta.url));
+  await page.goto('./');
+  await page.getByRole('button', { name: /Order desk/ }).click();
+  await waitForDone(page);
+  const dataTransfer = await page.evaluateHandle((bytes) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([new Uint8Array(bytes)], 'dropped.gguf'));
+    return transfer;
+  }, [...whole]);
+  await page.getByTestId('in-page-model').dispatchEvent('dragenter', { dataTransfer });
+  await page.getByTestId('in-page-model').dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByLabel('Model id')).toHaveValue(/^gguf-sha256:270cba1b/);
+  await expect(page.getByRole('list', { name: 'Model files kept in this browser' })).toContainText('dropped.gguf');
+  await expect(page.getByText('Drop to open')).toBeHidden();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
 test('a truncated GGUF file is refused with a clear error before it is kept or loaded', async ({ page }) => {
   const whole = readFileSync(new URL('../public/models/stories260K.gguf', import.meta.url));
   await page.goto('./');

@@ -31,6 +31,18 @@ function span(n: number, name: string, parent: number | null, start: number, dur
   };
 }
 
+const FLATTENED = 'developer: You are a weather agent.\nAnswer briefly.\nuser: What is the weather in Paris?\ntool: {"temp":21,"sky":"clear"}';
+const ANSWER = [
+  '## Paris',
+  '',
+  'It is **21 °C** and `clear`.',
+  '',
+  '- see [the forecast](https://weather.example/paris)',
+  '- or [this](javascript:window.__pwned=1)',
+  '',
+  '<img src=x onerror="window.__pwned=1"><script>window.__pwned=1</script>',
+].join('\n');
+
 /** 125 spans: a request, 120 queue events of an agent server around two model calls and a tool call. */
 function jaegerExport() {
   const spans = [span(1, 'POST /invoke', null, 0, 10_000_000), span(2, 'invoke_agent weather', 1, 100, 9_000_000, { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'weather' })];
@@ -39,11 +51,13 @@ function jaegerExport() {
     for (let k = 0; k < count; k++) spans.push(span(n++, 'a2a.server.events.event_queue.EventQueue.dequeue_event', parent, at + k * 10, 5));
   };
   noise(60, 1, 200);
-  const chat = (parent: number, at: number, input: number, output: number) =>
-    span(n++, 'chat gpt-4o-mini', parent, at, 1_000_000, { 'gen_ai.operation.name': 'chat', 'gen_ai.system': 'openai', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.input_tokens': input, 'gen_ai.usage.output_tokens': output });
-  spans.push(chat(2, 1_000_000, 1200, 40));
+  const chat = (parent: number, at: number, input: number, output: number, messages: Record<string, string>) =>
+    span(n++, 'chat gpt-4o-mini', parent, at, 1_000_000, { 'gen_ai.operation.name': 'chat', 'gen_ai.system': 'openai', 'gen_ai.request.model': 'gpt-4o-mini', 'gen_ai.usage.input_tokens': input, 'gen_ai.usage.output_tokens': output, ...messages });
+  // The first call's input as agno records it: one flattened string. It answers with a tool call.
+  spans.push(chat(2, 1_000_000, 1200, 40, { 'input.value': FLATTENED, 'gen_ai.output.messages': JSON.stringify([{ role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","units":"metric"}' } }] }]) }));
   spans.push(span(n++, 'execute_tool get_weather', 2, 2_100_000, 300_000, { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather' }));
-  spans.push(chat(2, 3_000_000, 1300, 60));
+  // The second answers in markdown, with markup a hostile trace could carry.
+  spans.push(chat(2, 3_000_000, 1300, 60, { 'input.value': 'user: and tomorrow?', 'output.value': ANSWER }));
   noise(125 - spans.length, 2, 5_000_000);
   return { data: [{ traceID: TRACE, spans, processes: { p1: { serviceName: 'weather-agent', tags: [] } }, warnings: null }] };
 }
@@ -95,7 +109,7 @@ test('the tree collapses and expands (mouse and keys), totals its subtrees, and 
   // Find opens what hides the step it finds.
   await page.keyboard.press('ArrowLeft');
   await expect(tools).toContainText('1 of 125 steps shown');
-  await run.getByRole('searchbox', { name: 'Find a step' }).fill('get_weather');
+  await run.getByRole('searchbox', { name: 'Find a step' }).fill('execute_tool');
   await run.getByRole('button', { name: 'Next match' }).click();
   await expect(steps.getByRole('option', { selected: true })).toContainText('execute_tool get_weather');
 });
@@ -120,4 +134,37 @@ test('the shared Jaeger export of a Helm agent reads at a glance: its two model 
   const options = run.getByRole('listbox', { name: 'Steps' }).getByRole('option');
   await expect(options.filter({ hasText: 'openai.chat' })).toHaveCount(2);
   expect(await options.count()).toBeLessThanOrEqual(8);
+});
+
+test('the chat splits a flattened input, shows tool calls with their arguments, and renders markdown answers safely', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'weather.jaeger.json', content: JSON.stringify(jaegerExport()), type: 'application/json' }]);
+  const run = page.getByRole('region', { name: /^Run / });
+  const steps = run.getByRole('listbox', { name: 'Steps' });
+  await run.getByRole('toolbar', { name: 'Tree' }).getByLabel('Only model and tool calls').check();
+
+  await steps.getByRole('option').first().click();
+  const detail = page.getByRole('article', { name: 'Step chat gpt-4o-mini' });
+  const input = detail.locator('.chat').first();
+  await expect(input.locator('.who strong')).toHaveText(['developer', 'user', 'tool']);
+  await expect(input.locator('.msg').nth(0)).toContainText('Answer briefly.');
+  await expect(input.locator('.msg').nth(2)).toContainText('"sky": "clear"');
+  const call = detail.getByLabel('Tool call get_weather');
+  await expect(call).toContainText('call_1');
+  await expect(call.locator('pre')).toHaveText('{\n  "city": "Paris",\n  "units": "metric"\n}');
+
+  await steps.getByRole('option').nth(2).click();
+  const answer = page.getByRole('article', { name: 'Step chat gpt-4o-mini' }).locator('.chat').nth(1);
+  await expect(answer.getByRole('heading', { name: 'Paris' })).toBeVisible();
+  await expect(answer.locator('strong').filter({ hasText: '21 °C' })).toBeVisible();
+  const link = answer.getByRole('link', { name: 'the forecast' });
+  await expect(link).toHaveAttribute('href', 'https://weather.example/paris');
+  await expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+  // Nothing from the trace became markup: no image, no script, no javascript: link; it shows as text.
+  await expect(answer.locator('img, script, [onerror]')).toHaveCount(0);
+  await expect(answer.getByRole('link')).toHaveCount(1);
+  await expect(answer).toContainText('<script>window.__pwned=1</script>');
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  await answer.getByRole('button', { name: 'Markdown source' }).click();
+  await expect(answer.locator('pre.text')).toContainText('## Paris');
 });
