@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
 import { scripted, tripExport } from '../src/app/replay/testing/trip-run.ts';
 import { dropFiles, waitForDone } from './workbench-helpers.ts';
@@ -81,4 +82,33 @@ test('a blamed run: run, setup and results each have an address; Back/Forward mo
   } finally {
     await endpoint.close();
   }
+});
+
+test("the README's example: the setup warns before Blame (a tool call with no stub, a run that already meets the outcome) and keeps its fields when reopened", async ({ page }) => {
+  const example = (name: string) => readFileSync(new URL(`../docs/examples/replay/${name}`, import.meta.url), 'utf8');
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'multiply.langfuse.json', content: example('multiply.langfuse.json'), type: 'application/json' }]);
+  await page.getByRole('button', { name: 'Blame this run' }).click();
+  const setup = page.getByRole('region', { name: 'Blame this run' });
+  const warnings = setup.getByRole('list', { name: 'Before you blame' });
+  await expect(warnings).toContainText(/Step \d+ calls python: when its call changes, its recorded result will be reused .*give a stub for python in Tool stubs/);
+  // The recorded answer (48) already meets an outcome of 48: nothing to blame.
+  await setup.getByLabel('The final answer contains').fill('48');
+  await expect(warnings).toContainText('The recorded run already meets the outcome: there is nothing to blame, and Blame sends no requests');
+  await setup.getByLabel('The final answer contains').fill('42');
+  await expect(warnings).not.toContainText('already meets');
+  await setup.getByLabel('Tool stubs').setInputFiles({ name: 'tools.js', mimeType: 'text/javascript', buffer: Buffer.from(example('tools.js')) });
+  await expect(setup).toContainText('tools.js: stubs python');
+  await expect(warnings).toHaveCount(0);
+  const fix = setup.getByRole('textbox', { name: /^Fix of step / }).first();
+  await fix.fill('resample');
+
+  // Cancelled and opened again, the setup is as it was left.
+  await setup.getByRole('button', { name: 'Cancel' }).click();
+  await expect(setup).toHaveCount(0);
+  await page.getByRole('button', { name: 'Blame this run' }).click();
+  await expect(setup.getByLabel('The final answer contains')).toHaveValue('42');
+  await expect(setup).toContainText('tools.js: stubs python');
+  await expect(fix).toHaveValue('resample');
+  await expect(warnings).toHaveCount(0);
 });

@@ -19,6 +19,7 @@ export { parseIntervention, InterventionError, INTERVENTION_KINDS } from './inte
 export { recordedContext, turnLinks, type TurnLinks } from './turns.ts';
 export { recordingLinks } from './recording-links.ts';
 export { defaultExportCount, expectedOutcome, metricProbe, toolsProbe } from './user-files.ts';
+export { recordedMeetsOutcome, unstubbedToolTurns, type UnstubbedToolTurn } from './setup-checks.ts';
 export { PLAYERS_KINDS, type Intervention, type Outcome, type PlayersKind, type ReplayRunData, type ReplayTurn } from './types.ts';
 
 export interface ReplayOptions {

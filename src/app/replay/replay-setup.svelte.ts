@@ -5,7 +5,7 @@
  * definition (src/replay), regenerated as they change; the panel shows its turns, players and
  * problems, and opening the study takes the definition as it stands.
  */
-import { buildReplay, InterventionError, parseIntervention, ReplayPlanError, EmbeddedFileError, type EmbeddedFile, type FixSpec, type PlayersKind, type ReplayDefinition, type ReplayRunData } from '../../replay/index.ts';
+import { buildReplay, recordedMeetsOutcome, unstubbedToolTurns, InterventionError, parseIntervention, ReplayPlanError, EmbeddedFileError, type EmbeddedFile, type FixSpec, type PlayersKind, type ReplayDefinition, type ReplayRunData } from '../../replay/index.ts';
 import type { RecordedRun } from '../../runs/index.ts';
 import { parseOutcome, type OutcomeKind } from './parse-outcome.ts';
 
@@ -80,6 +80,26 @@ export class ReplaySetup {
     if (withFixes.ok) return withFixes.definition.runs[0];
     const plain = build(this.run, this.fileName, this.players, [], placeholder);
     return plain.ok ? plain.definition.runs[0] : null;
+  });
+
+  /**
+   * What Blame would do that the user may not expect, said before it is pressed: a tool call that
+   * can change with no stub (its recorded result reused), and a recorded run that already meets
+   * the outcome (nothing to blame).
+   */
+  warnings: string[] = $derived.by(() => {
+    const plan = this.preview;
+    if (!plan) return [];
+    const out: string[] = [];
+    if (this.outcome.ok) {
+      const met = recordedMeetsOutcome(plan, this.outcome.outcome);
+      if (met === true) out.push('The recorded run already meets the outcome: there is nothing to blame, and Blame sends no requests. Check the outcome (a failure is what gets blamed).');
+    }
+    const stubbed = this.tools?.names ?? new Set<string>();
+    for (const { step, tool } of unstubbedToolTurns(plan, stubbed)) {
+      out.push(`Step ${step} calls ${tool}: when its call changes, its recorded result will be reused (flagged in the results); give a stub for ${tool} in Tool stubs.`);
+    }
+    return out;
   });
 
   setFix(step: number, text: string): void {

@@ -59,6 +59,27 @@ describe('the replay setup', () => {
     expect(setup.result.ok && setup.result.definition.source).toContain('stubs.js');
   });
 
+  it('warns before Blame: a tool call that can change with no stub, and a recorded run that already meets the outcome', () => {
+    const setup = new ReplaySetup(run(), 'algorithm/7.json');
+    // The recorded answer is 48, the correct one 42: something to blame; the terminal has no stub.
+    expect(setup.warnings).toEqual(['Step 3 calls Computer_terminal: when its call changes, its recorded result will be reused (flagged in the results); give a stub for Computer_terminal in Tool stubs.']);
+    setup.tools = { file: { fileName: 'stubs.js', source: 'export default { Computer_terminal: (code) => "Code output: 42" };' }, names: new Set(['Computer_terminal']) };
+    expect(setup.warnings).toEqual([]);
+    setup.tools = null;
+    // An observation fix replaces the result: nothing is reused.
+    setup.setFix(3, 'observation:Code output: 42');
+    expect(setup.warnings).toEqual([]);
+    setup.setFix(3, '');
+    setup.tools = { file: { fileName: 'stubs.js', source: 'export default { Computer_terminal: (code) => "Code output: 42" };' }, names: new Set(['Computer_terminal']) };
+    setup.outcomeKind = 'expect';
+    setup.expect = '48';
+    expect(setup.warnings).toEqual([expect.stringMatching(/^The recorded run already meets the outcome: there is nothing to blame, and Blame sends no requests/)]);
+    setup.expect = '/4[89]/';
+    expect(setup.warnings).toHaveLength(1);
+    setup.expect = '/^42$/';
+    expect(setup.warnings).toEqual([]);
+  });
+
   it('groups turns by agent', () => {
     const setup = new ReplaySetup(run(), 'algorithm/7.json');
     setup.players = 'agents';

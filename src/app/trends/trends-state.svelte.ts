@@ -62,6 +62,13 @@ export class TrendsState {
       });
   }
 
+  /** Reads the digests now and again after every stored change (a save here or in another tab); returns the unsubscribe. */
+  watch(): () => void {
+    this.refresh();
+    const store = this.#store();
+    return store ? store.subscribe(() => this.refresh()) : () => {};
+  }
+
   choose(change: Partial<TrendSelection>): void {
     this.#nav.trends = { ...this.selection, ...change };
   }
