@@ -3,8 +3,8 @@ import { drillDownSections, STUDY_VIEWS, summarySections } from './views.ts';
 
 describe('the study views list orders the report sections', () => {
   it('findings first (the batch ranking, then the replay contrast beside it), then the evidence in tab order, then the drill-down', () => {
-    expect(STUDY_VIEWS.map((v) => v.id)).toEqual(['batch', 'cases', 'case', 'definition', 'compare', 'audit', 'replay']);
-    expect(summarySections()).toEqual(['batch', 'contrast', 'baselines', 'repairs', 'compare', 'audit']);
+    expect(STUDY_VIEWS.map((v) => v.id)).toEqual(['batch', 'cases', 'case', 'definition', 'compare', 'audit', 'replay', 'trends']);
+    expect(summarySections()).toEqual(['batch', 'contrast', 'baselines', 'repairs', 'compare', 'audit', 'trends']);
     expect(drillDownSections()).toEqual(['cases']);
   });
 
