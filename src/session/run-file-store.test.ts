@@ -49,6 +49,19 @@ describe('RunFileStore', () => {
     expect(await again.runFiles.find('elsewhere')).toBeNull();
   });
 
+  it('lists a group opened within the same millisecond as the last one as the newer', async () => {
+    const frozen = () => '2026-01-02T09:00:00.000Z';
+    for (let round = 0; round < 8; round++) {
+      const store = await SessionStore.open({ name: `run-files-${++counter}`, now: frozen, broadcast: false });
+      opened.push(store);
+      await store.runFiles.keep([file('old.json', '{}', ['old'])]);
+      const { group } = await store.runFiles.keep([file('new.json', '{}', ['new'])]);
+      const groups = await store.runFiles.list();
+      expect(groups.map((g) => g.id)[0]).toBe(group);
+      expect(groups[0].openedAt > groups[1].openedAt).toBe(true);
+    }
+  });
+
   it('a file opened again replaces its earlier copy; removing a group removes only its files', async () => {
     const store = await openStore();
     const first = await store.runFiles.keep([file('a.json', 'old', ['r1']), file('b.json', 'bbb', ['r2'])]);

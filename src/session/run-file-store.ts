@@ -78,9 +78,9 @@ export class RunFileStore {
     const size = files.reduce((sum, file) => sum + file.blob.size, 0);
     if (size > this.#limit) throw new RunFilesTooLargeError(size, this.#limit);
     const group = crypto.randomUUID();
-    const openedAt = this.#now();
     const action = `keep ${files.length === 1 ? 'the trace file' : `the ${files.length} trace files`} in this browser`;
     const evicted = await this.#write(action, async (store) => {
+      const openedAt = laterThanEvery(this.#now(), await store.getAll());
       await issueAll(files.map((file, order) => () => store.put({ fileName: file.fileName, blob: file.blob, size: file.blob.size, group, order, openedAt, runIds: [...file.runIds] })));
       const records = await store.getAll();
       const drop = new Set(groupsToEvict(groupRunFiles(records), this.#limit, group));
@@ -133,3 +133,14 @@ export class RunFileStore {
 }
 
 type RunFilesObjectStore = IDBPObjectStore<SessionDbSchema, ['runFiles'], 'runFiles', 'readwrite'>;
+
+/**
+ * `now`, or just after the newest kept group when that is not earlier: groups are listed newest
+ * first by when they were opened, and two opened within one millisecond would tie (and fall back
+ * to their random ids), so a link could reopen the older of two.
+ */
+function laterThanEvery(now: string, kept: readonly { openedAt: string }[]): string {
+  let newest = '';
+  for (const record of kept) if (record.openedAt > newest) newest = record.openedAt;
+  return now > newest ? now : new Date(Date.parse(newest) + 1).toISOString();
+}

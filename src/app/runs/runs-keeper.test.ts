@@ -11,6 +11,7 @@ import { StorageFullError } from '../../session/errors.ts';
 import { SessionStore } from '../../session/store.ts';
 import { simulateQuota } from '../../session/testing/quota.ts';
 import { installFakeBrowser, type FakeBrowser } from '../testing/fake-browser.ts';
+import { settle } from '../testing/settle.ts';
 import { RunsAddress, runsHash } from './runs-address.svelte.ts';
 import { RunsKeeper, type ReadRunFiles } from './runs-keeper.svelte.ts';
 import { RunsState } from './runs-state.svelte.ts';
@@ -154,6 +155,8 @@ describe('a run address after a reload and in a new tab', () => {
     history.pushState(null, '', '/#runs');
     const second = await page(name);
     second.address.apply();
+    // Reading the kept files back takes a number of turns that depends on the machine's load.
+    await settle(() => second.runs.runs.length > 0, 'the kept files reopened');
     await settled();
     expect(second.runs.runs.map((r) => r.key)).toEqual(['n/1', 'n/2']);
     expect(second.runs.selectedKey).toBeNull();
