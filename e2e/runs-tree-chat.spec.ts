@@ -168,3 +168,24 @@ test('the chat splits a flattened input, shows tool calls with their arguments, 
   await answer.getByRole('button', { name: 'Markdown source' }).click();
   await expect(answer.locator('pre.text')).toContainText('## Paris');
 });
+
+test('prices typed per model give each step, subtree and the run a cost, kept in this browser', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'weather.jaeger.json', content: JSON.stringify(jaegerExport()), type: 'application/json' }]);
+  const run = page.getByRole('region', { name: /^Run / });
+  // None built in: no cost until a price is given.
+  await expect(run.locator('.head')).not.toContainText('$');
+  await run.getByText('Prices (0 of 1 models priced)').click();
+  const price = run.getByRole('form', { name: 'Price of gpt-4o-mini' });
+  await price.getByLabel('gpt-4o-mini input price per 1M tokens').fill('1');
+  await price.getByLabel('gpt-4o-mini output price per 1M tokens').fill('10');
+  await price.getByRole('button', { name: 'Save' }).click();
+  // 2500 in at $1 and 100 out at $10 per 1M tokens.
+  await expect(run.locator('.head')).toContainText('$0.00350');
+  await expect(run.getByRole('listbox', { name: 'Steps' }).getByRole('option').filter({ hasText: 'invoke_agent weather' })).toContainText('Σ 2500+100 $0.00350');
+  await run.getByRole('toolbar', { name: 'Tree' }).getByLabel('Only model and tool calls').check();
+  await run.getByRole('listbox', { name: 'Steps' }).getByRole('option').first().click();
+  await expect(page.getByRole('article', { name: 'Step chat gpt-4o-mini' })).toContainText('$0.00160');
+  await page.reload();
+  await expect(page.getByRole('region', { name: /^Run / }).locator('.head')).toContainText('$0.00350', { timeout: 30_000 });
+});
