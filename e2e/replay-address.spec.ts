@@ -94,7 +94,8 @@ test("the README's example: the setup warns before Blame (a tool call with no st
   await expect(warnings).toContainText(/Step \d+ calls python: when its call changes, its recorded result will be reused .*give a stub for python in Tool stubs/);
   // The recorded answer (48) already meets an outcome of 48: nothing to blame.
   await setup.getByLabel('The final answer contains').fill('48');
-  await expect(warnings).toContainText('The recorded run already meets the outcome: there is nothing to blame, and Blame sends no requests');
+  await expect(warnings).toContainText('The recorded run already meets the outcome: there is nothing to blame, so Blame is off and no requests are sent');
+  await expect(setup.getByRole('button', { name: 'Blame', exact: true })).toBeDisabled();
   await setup.getByLabel('The final answer contains').fill('42');
   await expect(warnings).not.toContainText('already meets');
   await setup.getByLabel('Tool stubs').setInputFiles({ name: 'tools.js', mimeType: 'text/javascript', buffer: Buffer.from(example('tools.js')) });
@@ -111,4 +112,30 @@ test("the README's example: the setup warns before Blame (a tool call with no st
   await expect(setup).toContainText('tools.js: stubs python');
   await expect(fix).toHaveValue('resample');
   await expect(warnings).toHaveCount(0);
+});
+
+test('a recorded run that already meets the outcome: Blame is off and sends no requests, as the warning says', async ({ page }) => {
+  const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted, port: ENDPOINT_PORT });
+  try {
+    const example = (name: string) => readFileSync(new URL(`../docs/examples/replay/${name}`, import.meta.url), 'utf8');
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'multiply.langfuse.json', content: example('multiply.langfuse.json'), type: 'application/json' }]);
+    await page.getByRole('button', { name: 'Blame this run' }).click();
+    const setup = page.getByRole('region', { name: 'Blame this run' });
+    await setup.getByLabel('The final answer contains').fill('48');
+    await expect(setup.getByRole('list', { name: 'Before you blame' })).toContainText('already meets the outcome');
+    await page.getByLabel('Base URL').fill(endpoint.url);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    const blame = setup.getByRole('button', { name: 'Blame', exact: true });
+    await expect(blame).toBeDisabled();
+    await blame.click({ force: true });
+    await expect(setup).toBeVisible();
+    await expect(setup.getByTestId('replay-cache-count')).toBeVisible();
+    expect(endpoint.requests).toHaveLength(0);
+    // With the outcome the run fails, Blame is on again.
+    await setup.getByLabel('The final answer contains').fill('42');
+    await expect(blame).toBeEnabled();
+  } finally {
+    await endpoint.close();
+  }
 });

@@ -82,6 +82,12 @@ export class ReplaySetup {
     return plain.ok ? plain.definition.runs[0] : null;
   });
 
+  /** The recorded run already meets the outcome (as far as the page can tell without a model): Blame is off. */
+  alreadyMet: boolean = $derived.by(() => {
+    const plan = this.preview;
+    return plan !== null && this.outcome.ok && recordedMeetsOutcome(plan, this.outcome.outcome) === true;
+  });
+
   /**
    * What Blame would do that the user may not expect, said before it is pressed: a tool call that
    * can change with no stub (its recorded result reused), and a recorded run that already meets
@@ -91,10 +97,7 @@ export class ReplaySetup {
     const plan = this.preview;
     if (!plan) return [];
     const out: string[] = [];
-    if (this.outcome.ok) {
-      const met = recordedMeetsOutcome(plan, this.outcome.outcome);
-      if (met === true) out.push('The recorded run already meets the outcome: there is nothing to blame, and Blame sends no requests. Check the outcome (a failure is what gets blamed).');
-    }
+    if (this.alreadyMet) out.push('The recorded run already meets the outcome: there is nothing to blame, so Blame is off and no requests are sent. Check the outcome (a failure is what gets blamed).');
     const stubbed = this.tools?.names ?? new Set<string>();
     for (const { step, tool } of unstubbedToolTurns(plan, stubbed)) {
       out.push(`Step ${step} calls ${tool}: when its call changes, its recorded result will be reused (flagged in the results); give a stub for ${tool} in Tool stubs.`);

@@ -73,11 +73,13 @@ describe('the replay setup', () => {
     setup.tools = { file: { fileName: 'stubs.js', source: 'export default { Computer_terminal: (code) => "Code output: 42" };' }, names: new Set(['Computer_terminal']) };
     setup.outcomeKind = 'expect';
     setup.expect = '48';
-    expect(setup.warnings).toEqual([expect.stringMatching(/^The recorded run already meets the outcome: there is nothing to blame, and Blame sends no requests/)]);
+    expect(setup.warnings).toEqual([expect.stringMatching(/^The recorded run already meets the outcome: there is nothing to blame, so Blame is off and no requests are sent/)]);
+    expect(setup.alreadyMet).toBe(true);
     setup.expect = '/4[89]/';
     expect(setup.warnings).toHaveLength(1);
     setup.expect = '/^42$/';
     expect(setup.warnings).toEqual([]);
+    expect(setup.alreadyMet).toBe(false);
   });
 
   it('groups turns by agent', () => {
