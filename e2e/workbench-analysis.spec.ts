@@ -133,7 +133,9 @@ test.describe('responsiveness', () => {
     const tasks = await stopMainThreadTrace(browser);
     // The page did answer results in the window, and the trace has thread times to judge by.
     expect(tasks.length).toBeGreaterThan(0);
-    expect(tasks.filter((task) => !Number.isFinite(task.cpuMs))).toEqual([]);
-    expect(tasks.filter((task) => task.cpuMs > 50)).toEqual([]);
+    expect(tasks.some((task) => Number.isFinite(task.cpuMs))).toBe(true);
+    // Chromium leaves the thread time out of some tasks of a microsecond or so; a task can use no
+    // more CPU than its wall time, so one without a thread time is judged by its wall time.
+    expect(tasks.filter((task) => (Number.isFinite(task.cpuMs) ? task.cpuMs : task.wallMs) > 50)).toEqual([]);
   });
 });
