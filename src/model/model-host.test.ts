@@ -11,6 +11,7 @@ import { MemoryResponseCache } from './response-cache.ts';
 import type { FakeEndpoint } from './testing/fake-endpoint.ts';
 import { useFakeEndpoints } from './testing/use-fake-endpoints.ts';
 import { fakeModelAnswer } from './testing/fake-model.ts';
+import { settle } from '../app/testing/settle.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -148,8 +149,8 @@ describe('ModelHost', () => {
     const h = host(endpoint);
     const started = Date.now();
     const waiting = h.resolve([pending(1), pending(2)]);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(h.progress().inFlight).toBe(2);
+    // Both requests reach the endpoint after some turns of the event loop (more on a loaded machine).
+    await settle(() => h.progress().inFlight === 2, 'both requests in flight');
     h.cancel();
     await expect(waiting).rejects.toBeInstanceOf(ModelRequestCancelled);
     expect(Date.now() - started).toBeLessThan(2000);
