@@ -13,3 +13,24 @@ export function cssColor(name: string, fallback: string): string {
   const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   return value === '' ? fallback : value;
 }
+
+/** Series colours of the line charts, in order (an eleventh series reuses the first). */
+export const SERIES_COLORS = ['#3558d6', '#d6553a', '#2f9e6e', '#a04fc4', '#c79a16', '#1f8fb3', '#c2417f', '#6b7a20', '#7a5230', '#4b4b8f'];
+
+/**
+ * A series' interval drawn as a band: two invisible lines, the lower filled up to the upper, named
+ * `<label> upper` and `<label> lower` so legends and tooltips can leave them out (isBandLabel).
+ * `tint` is the fill's alpha as two hex digits.
+ */
+export function bandDatasets(label: string, upper: (number | null)[], lower: (number | null)[], color: string, tint: string, spanGaps?: boolean) {
+  const band = { borderColor: 'transparent', backgroundColor: `${color}${tint}`, pointRadius: 0, ...(spanGaps !== undefined && { spanGaps }) };
+  return [
+    { label: `${label} upper`, data: upper, ...band, fill: false as const },
+    { label: `${label} lower`, data: lower, ...band, fill: '-1' as const },
+  ];
+}
+
+/** Whether a dataset label is one of a band's two lines. */
+export function isBandLabel(text: string): boolean {
+  return / (upper|lower)$/.test(text);
+}
