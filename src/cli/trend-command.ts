@@ -23,6 +23,8 @@ import { renderTrendsReport } from '../report/trends-report.ts';
 import { printable, safeJsonText } from './printable.ts';
 import { UsageError } from './usage-error.ts';
 import { writeWhole } from './write-whole.ts';
+import { settingFromFlag } from './setting-flags.ts';
+import { SETTINGS_SCHEMA } from '../engine/settings/schema.ts';
 
 export const TREND_USAGE = `usage: agentblame trend SESSION.json... | DIR [--by week|day|month|version|tag:KEY] [--name PIPELINE] [--tag TAG]
                        [--json | --summary] [--html FILE] [--delta X] [--batch-bound normal|bernstein|anytime]
@@ -81,13 +83,10 @@ export function parseTrendArgs(argv: readonly string[]): TrendOptions {
       case '--html':
         opts.html = value();
         break;
-      case '--delta': {
-        const text = value();
-        const delta = Number(text);
-        if (!(delta > 0 && delta < 1)) throw new UsageError(`--delta: expected a number between 0 and 1 (exclusive), got ${JSON.stringify(text)}`);
-        opts.delta = delta;
+      case '--delta':
+        // The schema's bound, as every command that analyses reads it.
+        opts.delta = settingFromFlag('--delta', SETTINGS_SCHEMA.delta, value()) as number;
         break;
-      }
       case '--batch-bound': {
         const bound = BATCH_BOUNDS.find((b) => b === value());
         if (!bound) throw new UsageError(`--batch-bound: expected one of ${BATCH_BOUNDS.join(', ')}`);
