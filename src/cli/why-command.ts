@@ -15,10 +15,11 @@ import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelHost } from '../model/index.ts';
 import type { RecordedRun } from '../runs/index.ts';
-import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, rerunRequestOf, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, missingPiece, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
+import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, rerunRequestOf, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, missingPiece, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, inputProblem, WHY_FLAG_NAMES, type SelectedCall } from '../why/index.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable, printableLines, safeJsonText } from './printable.ts';
 import { usageOf } from './help.ts';
+import { eachArgument } from './flag-reader.ts';
 import { codeLiteral } from '../engine/safe-text.ts';
 
 export const WHY_USAGE = `${usageOf('why')}\n${usageOf('check')}`;
@@ -67,16 +68,7 @@ function whole(flag: string, value: string, min: number, max: number): number {
 
 export function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
   const o: WhyOptionsCli = { seed: 1, dry: false, fixes: false, json: false, model: { concurrency: 4, caches: [], offline: false } };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new WhyInputError(`${flag} needs a value`, true);
-      return v;
-    };
+  eachArgument(argv, (flag, value, arg) => {
     switch (flag) {
       case '--why': o.why = value(); break;
       case '--check': o.check = value(); break;
@@ -123,7 +115,7 @@ export function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
         if (o.file !== undefined) throw new WhyInputError(`--why explains one call of one file: "${o.file}" and "${arg}" given`, true);
         o.file = arg;
     }
-  }
+  }, { missing: (flag) => new WhyInputError(`${flag} needs a value`, true) });
   if (o.check !== undefined) {
     if (o.why !== undefined) throw new WhyInputError('--check reruns a check file: leave out --why (or --check)', true);
     if (o.file !== undefined) throw new WhyInputError(`--check reads its trace from the check file: leave out "${o.file}"`, true);
@@ -245,7 +237,8 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
   try {
     call = selectCall(run, o.why!, o.match);
   } catch (e) {
-    if (e instanceof WhySelectionError || e instanceof TypeError) throw new WhyInputError(e.message);
+    // The engine's message is neutral: the command names the flag it is about.
+    if (e instanceof WhySelectionError) throw new WhyInputError(inputProblem(e, WHY_FLAG_NAMES));
     throw e;
   }
   const decision = { run: run.id, call: call.index, step: call.step.id, predicate: call.predicate, description: describePredicate(call.predicate) };

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const step = input.runs.runs[0].steps.find((s) => s.kind === 'llm')!;
   digest = callDigest(contextOf(step), recordedReply(step));
   // Every rerun answers what makes a backtracking matcher run for hours.
-  endpoint = await startFakeEndpoint({ port: 8131, answer: () => ({ text: BACKTRACKER, finish: 'stop', usage: { input: 10, output: 10 } }) });
+  endpoint = await startFakeEndpoint({ answer: () => ({ text: BACKTRACKER, finish: 'stop', usage: { input: 10, output: 10 } }) });
 });
 afterAll(async () => {
   await endpoint.close();
@@ -82,7 +82,7 @@ describe('a regular expression from a check file or --match never backtracks on 
 
   it('--match runs on the recorded answer in linear time', async () => {
     const r = await blame(TRACE_FILE, '--why', 'last', '--match', EVIL, '--dry');
-    expectBadInput(r, /^blame: step 1: the recorded answer does not match the decision/);
+    expectBadInput(r, /^blame: --match: step 1: the recorded answer does not match the decision/);
   }, 60_000);
 
   it('a pattern that cannot be matched in linear time is refused, naming where it came from', async () => {
