@@ -1,7 +1,7 @@
 import type { CommandModelFlags } from '../model/index.node.ts';
 import type { AnalysisSettings, BatchBound } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
-import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
+import { BATCH_BOUNDS, BATCH_STOP_RULES, type BatchStopRule } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
 import { labelProblem, tagsProblem } from '../session/study-meta.ts';
 import { expectTimestamp } from '../session/validate-fields.ts';
@@ -34,6 +34,8 @@ export interface CliOptions {
   workers?: number;
   batchBound: BatchBound;
   batchStop: boolean;
+  /** How the batch stop decides (--batch-stop bandit); 'top' when --batch-stop has no value. */
+  batchStopRule: BatchStopRule;
   settings: AnalysisSettings;
   /** The options given on the command line, e.g. '--mode' (to refuse those that do not apply). */
   given: ReadonlySet<string>;
@@ -87,7 +89,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
   const repair: RepairCliOptions = { repairs: false };
   const meta: CliOptions['meta'] = { tags: [] };
-  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair' | 'meta'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false, gate: false, gateThreshold: DEFAULT_GATE_THRESHOLD };
+  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair' | 'meta'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, batchStopRule: 'top', files: [], allowPartial: false, gate: false, gateThreshold: DEFAULT_GATE_THRESHOLD };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -104,6 +106,10 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         break;
       case '--batch-stop':
         opts.batchStop = true;
+        if (inline !== undefined) {
+          if (!(BATCH_STOP_RULES as readonly string[]).includes(inline)) throw new UsageError(`--batch-stop: unknown rule "${inline}" (rules: ${BATCH_STOP_RULES.join(', ')}; none: the plain top-step stop)`);
+          opts.batchStopRule = inline as BatchStopRule;
+        }
         break;
       case '--pipeline':
         opts.pipeline = value();
@@ -237,6 +243,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (opts.file === undefined) throw new UsageError('no input file given');
   if (opts.shard && opts.batchStop) throw new UsageError('--batch-stop needs the whole stream of cases in order, so it cannot stop a shard: leave out one of --batch-stop and --shard');
   if (settings.stop === 'budget' && settings.budget === Infinity) throw new UsageError('--stop budget needs --budget C');
+  // The bandit stop runs its cases with shared step runs: the settings (and so the session) say so.
+  if (opts.batchStop && opts.batchStopRule === 'bandit') settings.shareSteps = true;
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
   if (Object.keys(models).length) settings.models = models;
   if (Object.keys(modelParams).length) settings.modelParams = modelParams;
