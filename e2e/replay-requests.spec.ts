@@ -1,8 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
-import { scripted, tripExport } from '../src/app/replay/testing/trip-run.ts';
+import { scripted } from '../src/app/replay/testing/trip-run.ts';
 import { downloadedText } from './fixtures.ts';
-import { dropFiles, waitForDone } from './workbench-helpers.ts';
+import { openTripSetup, setField } from './replay-helpers.ts';
+import { waitForDone } from './workbench-helpers.ts';
 
 /**
  * A replay study's requests: while it runs, the progress line counts model requests (sent, of the
@@ -16,18 +17,9 @@ const KEY = 'sk-e2e-replay-0123456789';
 test('a replay counts its model requests while it runs, and its request log filters and exports them without the key', async ({ page }) => {
   const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted, port: ENDPOINT_PORT, latencyMs: 400, apiKey: KEY });
   try {
-    await page.goto('./');
-    await dropFiles(page, [{ name: 'trip.langfuse.json', content: tripExport(), type: 'application/json' }]);
-    await page.getByRole('button', { name: 'Blame this run' }).click();
-    const setup = page.getByRole('region', { name: 'Blame this run' });
-    await setup.getByLabel('The final answer contains').fill('/monday/i');
-    await page.getByLabel('Base URL').fill(endpoint.url);
-    await page.getByLabel('Base URL').dispatchEvent('change');
+    const setup = await openTripSetup(page, { outcome: '/monday/i', endpoint: endpoint.url });
     await page.getByLabel('API key').fill(KEY);
-    await page.getByLabel('Model id').fill('scripted');
-    await page.getByLabel('Model id').dispatchEvent('change');
-    await page.getByLabel('Requests at once').fill('1');
-    await page.getByLabel('Requests at once').dispatchEvent('change');
+    await setField(page, 'Requests at once', '1');
     await setup.getByRole('button', { name: 'Blame', exact: true }).click();
 
     // Running: requests of the most it can send (an upper bound), the cache, and the time left; never "0 of 1 cases".
