@@ -216,3 +216,28 @@ test("the README's example blamed in the page: the Langfuse export with its tool
     await endpoint.close();
   }
 });
+
+test('"Most tokens per answer" in the setup\'s Model panel caps every replay request, as --model-param default.max_tokens does', async ({ page }) => {
+  const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted });
+  try {
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'trip.langfuse.json', content: tripExport(), type: 'application/json' }]);
+    await page.getByRole('button', { name: 'Blame this run' }).click();
+    const setup = page.getByRole('region', { name: 'Blame this run' });
+    await setup.getByLabel('The final answer contains').fill('/monday/i');
+    await setModel(page, endpoint.url);
+    const field = setup.getByLabel('Most tokens per answer');
+    await field.fill('ten');
+    await field.dispatchEvent('change');
+    await expect(setup.getByRole('alert').filter({ hasText: 'Most tokens per answer' })).toContainText('not a whole number');
+    await field.fill('48');
+    await field.dispatchEvent('change');
+    await expect(setup.getByRole('alert').filter({ hasText: 'Most tokens per answer' })).toHaveCount(0);
+    await setup.getByRole('button', { name: 'Blame', exact: true }).click();
+    await waitForDone(page);
+    expect(endpoint.requests.length).toBeGreaterThan(0);
+    expect(endpoint.requests.every((r) => r.max_tokens === 48)).toBe(true);
+  } finally {
+    await endpoint.close();
+  }
+});

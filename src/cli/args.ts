@@ -8,6 +8,7 @@ import { expectTimestamp } from '../session/validate-fields.ts';
 import { finishRepairFlags, takeRepairFlag, type RepairCliOptions } from './repair-args.ts';
 import { addModelParam } from './model-param.ts';
 import { takeSettingFlag } from './setting-flags.ts';
+import { eachArgument, oneOf, takePlainFlag, type PlainFlags } from './flag-reader.ts';
 import { DEFAULT_GATE_THRESHOLD } from '../engine/regression/verdict.ts';
 
 // Kept in a file of its own so the flag groups' parsers (repair-args, replay-args) need not import this one.
@@ -63,16 +64,20 @@ export interface CliOptions {
 export type ModelOptions = CommandModelFlags;
 
 
-function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`${flag}: expected one of ${allowed.join(', ')}, got "${value}"`);
-  return value as T;
-}
-
 function num(flag: string, value: string, check: (x: number) => boolean, what: string): number {
   const x = Number(value);
   if (value.trim() === '' || !Number.isFinite(x) || !check(x)) throw new UsageError(`${flag}: expected ${what}, got "${value}"`);
   return x;
 }
+
+/** What blame's own flags set (the rest are settings, model, repair and study flags). */
+type BlameFlagOptions = Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair' | 'meta'> & { file?: string };
+
+/** Blame's flags that only set an option. */
+const BLAME_PLAIN_FLAGS: PlainFlags<BlameFlagOptions> = {
+  switches: { '--json': 'json', '--batch-stop': 'batchStop', '--allow-partial': 'allowPartial', '--gate': 'gate' },
+  texts: { '--pipeline': 'pipeline', '--html': 'html', '--save': 'save', '--compare': 'compare', '--against': 'against', '--cases': 'cases', '--summary': 'summary', '--junit': 'junit' },
+};
 
 /**
  * Parse blame's arguments: positionals and `--flag value` pairs, as readCommandLine (command-line.ts)
@@ -87,56 +92,14 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
   const repair: RepairCliOptions = { repairs: false };
   const meta: CliOptions['meta'] = { tags: [] };
-  const opts: Omit<CliOptions, 'file' | 'settings' | 'given' | 'model' | 'repair' | 'meta'> & { file?: string } = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false, gate: false, gateThreshold: DEFAULT_GATE_THRESHOLD };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string => {
-      if (inline !== undefined) return inline;
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
+  const opts: BlameFlagOptions = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false, gate: false, gateThreshold: DEFAULT_GATE_THRESHOLD };
+  const inline = (arg: string) => arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=');
+  eachArgument(argv, (flag, value, arg) => {
     if (flag.startsWith('--')) given.add(flag);
+    if (takePlainFlag(opts, flag, value, BLAME_PLAIN_FLAGS)) return;
     switch (flag) {
-      case '--json':
-        opts.json = true;
-        break;
-      case '--batch-stop':
-        opts.batchStop = true;
-        break;
-      case '--pipeline':
-        opts.pipeline = value();
-        break;
-      case '--html':
-        opts.html = value();
-        break;
-      case '--save':
-        opts.save = value();
-        break;
-      case '--allow-partial':
-        opts.allowPartial = true;
-        break;
-      case '--compare':
-        opts.compare = value();
-        break;
-      case '--against':
-        opts.against = value();
-        break;
-      case '--cases':
-        opts.cases = value();
-        break;
-      case '--gate':
-        opts.gate = true;
-        break;
       case '--gate-threshold':
         opts.gateThreshold = num(flag, value(), (x) => x >= 0, 'a number at least 0 (a rise of mean blame, in the metric\'s units)');
-        break;
-      case '--summary':
-        opts.summary = value();
-        break;
-      case '--junit':
-        opts.junit = value();
         break;
       case '--shard': {
         const v = value();
@@ -233,7 +196,7 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         opts.files.push(arg);
         opts.file ??= arg;
     }
-  }
+  }, { inline });
   if (opts.file === undefined) throw new UsageError('no input file given');
   if (opts.shard && opts.batchStop) throw new UsageError('--batch-stop needs the whole stream of cases in order, so it cannot stop a shard: leave out one of --batch-stop and --shard');
   if (settings.stop === 'budget' && settings.budget === Infinity) throw new UsageError('--stop budget needs --budget C');

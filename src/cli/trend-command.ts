@@ -22,6 +22,7 @@ import { sessionTrendDigest, validateTrendDigest } from '../session/trend-digest
 import { renderTrendsReport } from '../report/trends-report.ts';
 import { printable, safeJsonText } from './printable.ts';
 import { UsageError } from './usage-error.ts';
+import { eachArgument, oneOf, takePlainFlag, type PlainFlags } from './flag-reader.ts';
 import { writeWhole } from './write-whole.ts';
 import { settingFromFlag } from './setting-flags.ts';
 import { SETTINGS_SCHEMA } from '../engine/settings/schema.ts';
@@ -49,18 +50,17 @@ export function defaultDigestCache(env: NodeJS.ProcessEnv = process.env, cwd = p
   return env.AGENTBLAME_CACHE_DIR ? join(env.AGENTBLAME_CACHE_DIR, 'trend-digests') : join(cwd, 'node_modules', '.cache', 'agentblame', 'trend-digests');
 }
 
+/** The trend command's flags that only set an option. */
+const TREND_PLAIN_FLAGS: PlainFlags<TrendOptions> = {
+  switches: { '--json': 'json', '--summary': 'summary' },
+  texts: { '--name': 'name', '--tag': 'tag', '--html': 'html', '--digest-cache': 'cacheDir' },
+};
+
 /** The trend command's flags (argv after `trend`). */
 export function parseTrendArgs(argv: readonly string[]): TrendOptions {
   const opts: TrendOptions = { inputs: [], grouping: { by: 'week' }, json: false, summary: false, delta: 0.05, bound: 'normal', cacheDir: defaultDigestCache() };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string => {
-      if (inline !== undefined) return inline;
-      const next = argv[++i];
-      if (next === undefined) throw new UsageError(`${flag} needs a value`);
-      return next;
-    };
+  eachArgument(argv, (flag, value, arg) => {
+    if (takePlainFlag(opts, flag, value, TREND_PLAIN_FLAGS)) return;
     switch (flag) {
       case '--by': {
         const grouping = parseTrendGrouping(value());
@@ -68,33 +68,12 @@ export function parseTrendArgs(argv: readonly string[]): TrendOptions {
         opts.grouping = grouping;
         break;
       }
-      case '--name':
-        opts.name = value();
-        break;
-      case '--tag':
-        opts.tag = value();
-        break;
-      case '--json':
-        opts.json = true;
-        break;
-      case '--summary':
-        opts.summary = true;
-        break;
-      case '--html':
-        opts.html = value();
-        break;
       case '--delta':
         // The schema's bound, as every command that analyses reads it.
         opts.delta = settingFromFlag('--delta', SETTINGS_SCHEMA.delta, value()) as number;
         break;
-      case '--batch-bound': {
-        const bound = BATCH_BOUNDS.find((b) => b === value());
-        if (!bound) throw new UsageError(`--batch-bound: expected one of ${BATCH_BOUNDS.join(', ')}`);
-        opts.bound = bound;
-        break;
-      }
-      case '--digest-cache':
-        opts.cacheDir = value();
+      case '--batch-bound':
+        opts.bound = oneOf(flag, value(), BATCH_BOUNDS);
         break;
       case '--no-digest-cache':
         opts.cacheDir = null;
@@ -103,7 +82,7 @@ export function parseTrendArgs(argv: readonly string[]): TrendOptions {
         if (arg.startsWith('--')) throw new UsageError(`trend: unknown flag ${arg}`);
         opts.inputs.push(arg);
     }
-  }
+  });
   if (opts.inputs.length === 0) throw new UsageError('trend: give session files (or reports, or shard results) or a folder of them');
   if (opts.json && opts.summary) throw new UsageError('--json and --summary are two outputs: give one');
   return opts;

@@ -19,6 +19,7 @@ import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable, printableLines, safeJsonText } from './printable.ts';
 import { usageOf } from './help.ts';
+import { eachArgument } from './flag-reader.ts';
 import { codeLiteral } from '../engine/safe-text.ts';
 
 export const WHY_USAGE = `${usageOf('why')}\n${usageOf('check')}`;
@@ -67,16 +68,7 @@ function whole(flag: string, value: string, min: number, max: number): number {
 
 export function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
   const o: WhyOptionsCli = { seed: 1, dry: false, fixes: false, json: false, model: { concurrency: 4, caches: [], offline: false } };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = argv[++i];
-      if (v === undefined) throw new WhyInputError(`${flag} needs a value`, true);
-      return v;
-    };
+  eachArgument(argv, (flag, value, arg) => {
     switch (flag) {
       case '--why': o.why = value(); break;
       case '--check': o.check = value(); break;
@@ -123,7 +115,7 @@ export function parseWhyArgs(argv: readonly string[]): WhyOptionsCli {
         if (o.file !== undefined) throw new WhyInputError(`--why explains one call of one file: "${o.file}" and "${arg}" given`, true);
         o.file = arg;
     }
-  }
+  }, { missing: (flag) => new WhyInputError(`${flag} needs a value`, true) });
   if (o.check !== undefined) {
     if (o.why !== undefined) throw new WhyInputError('--check reruns a check file: leave out --why (or --check)', true);
     if (o.file !== undefined) throw new WhyInputError(`--check reads its trace from the check file: leave out "${o.file}"`, true);

@@ -40,7 +40,7 @@ beforeAll(async () => {
   const step = input.runs.runs[0].steps.find((s) => s.kind === 'llm')!;
   digest = callDigest(contextOf(step), recordedReply(step));
   // Every rerun answers what makes a backtracking matcher run for hours.
-  endpoint = await startFakeEndpoint({ port: 8131, answer: () => ({ text: BACKTRACKER, finish: 'stop', usage: { input: 10, output: 10 } }) });
+  endpoint = await startFakeEndpoint({ answer: () => ({ text: BACKTRACKER, finish: 'stop', usage: { input: 10, output: 10 } }) });
 });
 afterAll(async () => {
   await endpoint.close();

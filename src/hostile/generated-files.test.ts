@@ -124,7 +124,7 @@ describe('the command writes them so', () => {
       line(2, 'llm_response', { text: null, tool_calls: [{ id: 'c1', name, arguments: {} }], stop_reason: 'tool_calls', raw: null }, 1),
       line(3, 'run_end', { status: 'ok' }),
     ].join('\n'));
-    const endpoint = await startFakeEndpoint({ port: 8133, answer: () => ({ text: 'Done.', finish: 'stop', usage: { input: 5, output: 1 } }) });
+    const endpoint = await startFakeEndpoint({ answer: () => ({ text: 'Done.', finish: 'stop', usage: { input: 5, output: 1 } }) });
     try {
       const r = await runBlame([join(dir, 'run.runtape.jsonl'), '--why', 'last', '--runs', '2', '--budget', '20', '--model-url', endpoint.url, '--write-check', join(dir, 'send.check.json'), '--write-test', join(dir, 'send.test.mjs'), '--json'], { ...process.env, AGENTBLAME_MODEL_URL: '' });
       expect(r.status).toBe(0);

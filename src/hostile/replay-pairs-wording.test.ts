@@ -13,7 +13,7 @@ import { langfuseExport, scriptedModel } from '../replay/testing/runs.ts';
 const DIR = mkdtempSync(join(tmpdir(), 'blame-replay-pairs-'));
 let endpoint: FakeEndpoint;
 beforeAll(async () => {
-  endpoint = await startFakeEndpoint({ port: 8132, answer: scriptedModel });
+  endpoint = await startFakeEndpoint({ answer: scriptedModel });
   writeFileSync(join(DIR, 'run.json'), JSON.stringify(langfuseExport()));
 });
 afterAll(async () => {

@@ -42,6 +42,23 @@ function plan(run: RecordedRun, players: 'steps' | 'agents' = 'steps') {
   return buildReplay([run], { players, fixes: [], outcome: { kind: 'expect', text: 'x' }, origin: 'test' });
 }
 
+describe('wrappers that record the call one level above the provider span (agno, Vercel AI SDK through Langfuse)', () => {
+  const fixture = readFileSync(join(import.meta.dirname, '../formats/recorded/fixtures/agno-vercel.langfuse.trace.json'), 'utf8');
+  const run = readLangfuse(fixture).runs[0];
+
+  it('reads the request and answer the wrapper recorded into the model turn inside it', () => {
+    const p = plan(run).runs[0];
+    const models = p.turns.filter((t) => t.kind === 'model');
+    expect(models).toHaveLength(2);
+    // agno: `OpenAIChat.invoke` recorded the request and answer; its `chat gpt-4o-mini` child recorded neither.
+    expect(recordedContext(models[0], p).map((m) => [m.role, m.content])).toEqual([['user', 'When can I get a refund?']]);
+    expect(models[0].output).toBe('Within 30 days.');
+    // The Vercel AI SDK's doGenerate recorded its own answer; no request was recorded anywhere above it.
+    expect(models[1].output).toBe('Within 30 days.');
+    expect(models[1].context).toBeUndefined();
+  });
+});
+
 describe('a Langfuse export of LangChain generations in agent spans', () => {
   const run = readLangfuse(JSON.stringify(langfuseAgents())).runs[0];
 
@@ -84,7 +101,8 @@ describe.skipIf(shared === null)('the shared samples in the message model', () =
     expect(recordedContext(last, p).map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(last.max_tokens).toBe(400);
     expect(p.toolSets[last.tools!]).toHaveLength(6);
-    expect(last.name).toBe('bench-refund-000 · meta-llama/llama-3.1-8b-instruct');
+    // The run's name (bench-refund-000) names no agent: a turn without one is named after its model.
+    expect(last.name).toBe('meta-llama/llama-3.1-8b-instruct');
   });
 
   it('OTel (OpenLLMetry): tools, temperature and the calls of each request', () => {

@@ -28,13 +28,19 @@ function isTurn(steps: readonly RecordedStep[], i: number): 'model' | 'tool' | n
   return null;
 }
 
-function agentOf(steps: readonly RecordedStep[], byId: ReadonlyMap<string, RecordedStep>, i: number): string {
+/** The agent a step acts for: its own or an ancestor's recorded agent, else the nearest agent step's name; null when the trace names none. */
+function recordedAgentOf(steps: readonly RecordedStep[], byId: ReadonlyMap<string, RecordedStep>, i: number): string | null {
   if (steps[i].agent) return steps[i].agent!;
   for (let p = steps[i].parent ? byId.get(steps[i].parent!) : undefined; p; p = p.parent ? byId.get(p.parent) : undefined) {
     if (p.agent) return p.agent;
     if (p.kind === 'agent') return p.name;
   }
-  return steps[i].name;
+  return null;
+}
+
+/** The agent a step is grouped under (players by agent, transcript speakers): the recorded agent, else the step's own name. */
+function agentOf(steps: readonly RecordedStep[], byId: ReadonlyMap<string, RecordedStep>, i: number): string {
+  return recordedAgentOf(steps, byId, i) ?? steps[i].name;
 }
 
 function outputOf(step: RecordedStep): { text: string; toolCalls?: ToolCall[] } {
@@ -43,6 +49,26 @@ function outputOf(step: RecordedStep): { text: string; toolCalls?: ToolCall[] } 
   const calls = messages.flatMap((m) => m.toolCalls ?? []).map((c): ToolCall => ({ ...(c.id !== undefined && c.id !== '' && { id: c.id }), name: c.name, arguments: wireArguments(c.arguments) }));
   return calls.length > 0 ? { text, toolCalls: calls } : { text };
 }
+
+/**
+ * Where a model turn's call is recorded: the turn's own step, else the nearest model-call
+ * ancestor that recorded it. Wrappers record the request and answer one level up from the
+ * provider span they open (agno's `OpenAIChat.invoke` over `chat gpt-4o-mini`, the Vercel AI SDK's
+ * `ai.generateText` over `doGenerate`); only model-call ancestors count, so an agent's own input
+ * never becomes a request.
+ */
+function recordedCallOf<T>(steps: readonly RecordedStep[], byId: ReadonlyMap<string, RecordedStep>, i: number, read: (s: RecordedStep) => T | null): { step: RecordedStep; value: T } | null {
+  const own = read(steps[i]);
+  if (own !== null) return { step: steps[i], value: own };
+  for (let p = steps[i].parent ? byId.get(steps[i].parent!) : undefined; p && p.kind === 'llm'; p = p.parent ? byId.get(p.parent) : undefined) {
+    const value = read(p);
+    if (value !== null) return { step: p, value };
+  }
+  return null;
+}
+
+const requestOf = (s: RecordedStep) => { const m = readStepMessages(s, 'input'); return m.length > 0 ? m : null; };
+const answerOf = (s: RecordedStep) => { const o = outputOf(s); return o.text !== '' || o.toolCalls !== undefined ? o : null; };
 
 /** The id of the call a tool step answers, where the format records it (runtape `call_id`, OTel `gen_ai.tool.call.id`). */
 function toolCallIdOf(step: RecordedStep): string | undefined {
@@ -53,9 +79,14 @@ function toolCallIdOf(step: RecordedStep): string | undefined {
   return undefined;
 }
 
-/** A turn's name: `agent · model` for a model turn (the agent alone when no model is recorded), `tool NAME` for a tool turn. */
-function turnName(kind: 'model' | 'tool', step: RecordedStep, agent: string): string {
+/**
+ * A turn's name: `agent · model` for a model turn (the agent alone when no model is recorded;
+ * the model alone, else the step's name, when the trace names no agent: never a span's or run's
+ * name as if it were an agent), `tool NAME` for a tool turn.
+ */
+function turnName(kind: 'model' | 'tool', step: RecordedStep, agent: string | null): string {
   if (kind === 'tool') return `tool ${step.name}`;
+  if (agent === null) return step.model || step.name;
   return step.model && step.model !== agent ? `${agent} · ${step.model}` : agent;
 }
 
@@ -224,41 +255,46 @@ export function baseTurns(run: RecordedRun): BaseRun {
       if (step.kind === 'other' && out.text !== '') transcript.push({ speaker: agentOf(steps, byId, i), text: out.text, turn: null });
       continue;
     }
-    const agent = agentOf(steps, byId, i);
+    // Without a recorded agent, a model turn acts as its model and a tool turn as itself (a stubbed tool is then a player of its own).
+    const named = recordedAgentOf(steps, byId, i);
+    let agent = named ?? turnName('model', step, null);
     const index = turns.length;
     if (kind === 'tool') {
       // The call it answers: by the recorded call id where there is one, else the latest model turn's next call.
       const callId = toolCallIdOf(step);
       const byId = callId !== undefined ? [...turns].reverse().find((t) => t.kind === 'model' && t.toolCalls?.some((c) => c.id === callId)) : undefined;
       const caller = byId ?? lastModel;
+      if (named === null) agent = step.name;
       const callIndex = byId ? byId.toolCalls!.findIndex((c) => c.id === callId) : caller?.toolCalls ? callsOfLastModel++ : null;
       const input = readStepMessages(step, 'input').map((m) => m.text).join('\n');
       const recordedCall = caller?.toolCalls && callIndex !== null ? caller.toolCalls[callIndex] : undefined;
       const call: ToolCall = recordedCall ?? { ...(callId !== undefined && { id: callId }), name: step.name, arguments: callIndex === null && caller ? caller.output : input };
-      turns.push({ index, step: i, name: turnName('tool', step, agent), agent, kind: 'tool', output: out.text, caller: caller?.index ?? -1, callIndex: recordedCall ? callIndex : null, call });
+      turns.push({ index, step: i, name: turnName('tool', step, named), agent, kind: 'tool', output: out.text, caller: caller?.index ?? -1, callIndex: recordedCall ? callIndex : null, call });
       transcript.push({ speaker: agent, text: out.text, turn: index });
       continue;
     }
-    const recorded = readStepMessages(step, 'input');
-    const tools = recordedTools(step);
-    const params = recordedParams(step);
+    const request = recordedCallOf(steps, byId, i, requestOf);
+    const recorded = request?.value ?? [];
+    const tools = recordedTools(step) ?? (request && request.step !== step ? recordedTools(request.step) : undefined);
+    const params = { ...(request && request.step !== step ? recordedParams(request.step) : {}), ...recordedParams(step) };
+    const answer = out.text !== '' || out.toolCalls !== undefined ? out : (recordedCallOf(steps, byId, i, answerOf)?.value ?? out);
     const turn: BaseTurn = {
       index,
       step: i,
-      name: turnName('model', step, agent),
+      name: turnName('model', step, named),
       agent,
       kind: 'model',
       // Without a recorded request the context is the transcript with the speakers named: every earlier turn's words are in it, at a known place.
       ...(recorded.length > 0 ? { context: table.context(index, nativeMessages(recorded), turns) } : { transcript: transcript.length }),
-      output: out.text,
-      ...(out.toolCalls && { toolCalls: out.toolCalls }),
+      output: answer.text,
+      ...(answer.toolCalls && { toolCalls: answer.toolCalls }),
       ...(tools && { tools: table.tools(tools) }),
       ...params,
     };
     turns.push(turn);
     lastModel = turn;
     callsOfLastModel = 0;
-    transcript.push({ speaker: agent, text: out.toolCalls ? [out.text, ...out.toolCalls.map(callText)].filter((t) => t !== '').join('\n') : out.text, turn: out.toolCalls ? null : index });
+    transcript.push({ speaker: agent, text: answer.toolCalls ? [answer.text, ...answer.toolCalls.map(callText)].filter((t) => t !== '').join('\n') : answer.text, turn: answer.toolCalls ? null : index });
   }
   return { turns, transcript, messages: table.messages, toolSets: table.toolSets };
 }

@@ -1,6 +1,7 @@
 import { clipText, escapeHtml } from './escape.ts';
 import { formatInterval, formatSigned } from './format.ts';
 import { linearScale, px } from './svgScale.ts';
+import { svgHead } from './svgFrame.ts';
 
 export interface Bar {
   value: number;
@@ -23,13 +24,8 @@ export interface BarChartOptions {
   valueLabels?: boolean;
 }
 
-const WIDTH = 720;
-const LABEL_WIDTH = 170;
-const VALUE_WIDTH = 76;
-const BAR_HEIGHT = 14;
-const BAR_GAP = 3;
-const ROW_PAD = 10;
-const AXIS_HEIGHT = 24;
+// The chart's width, its label and value columns, each bar's height and the gap between a row's bars, a row's padding, the axis.
+const [WIDTH, LABEL_WIDTH, VALUE_WIDTH, BAR_HEIGHT, BAR_GAP, ROW_PAD, AXIS_HEIGHT] = [720, 170, 76, 14, 3, 10, 24];
 
 /**
  * A horizontal bar chart as inline SVG (no script, no external resource): one row per label, one or
@@ -46,8 +42,7 @@ export function barChartSvg(rows: readonly BarRow[], options: BarChartOptions): 
   const zero = scale.toPixel(0);
   const parts: string[] = [];
 
-  parts.push(`<svg class="chart" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeHtml(options.title)}">`);
-  parts.push(`<title>${escapeHtml(options.title)}</title>`);
+  parts.push(...svgHead('chart', WIDTH, height, options.title));
   for (const tick of scale.ticks) {
     const x = px(scale.toPixel(tick));
     parts.push(`<line class="grid" x1="${x}" x2="${x}" y1="0" y2="${rows.length * rowHeight}"/>`);

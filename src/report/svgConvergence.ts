@@ -2,17 +2,12 @@ import type { CaseResult } from '../engine/types.ts';
 import { clipText, escapeHtml } from './escape.ts';
 import { formatCount, formatSigned } from './format.ts';
 import { linearScale, px } from './svgScale.ts';
+import { SERIES_CLASSES, seriesLegend, svgHead, valueGrid, type PlotFrame } from './svgFrame.ts';
 
 type History = NonNullable<CaseResult['history']>;
 
-const WIDTH = 720;
-const HEIGHT = 260;
-const LEFT = 56;
-const RIGHT = 16;
-const TOP = 12;
-const BOTTOM = 40;
-/** Series colours cycle through this many classes (s0..s7 in the stylesheet). */
-export const SERIES_CLASSES = 8;
+const FRAME: PlotFrame = { width: 720, height: 260, left: 56, right: 16, top: 12, bottom: 40 };
+const { width: WIDTH, height: HEIGHT, left: LEFT, right: RIGHT, top: TOP, bottom: BOTTOM } = FRAME;
 
 /**
  * Monte Carlo convergence as inline SVG: each step's running Shapley estimate against the number of
@@ -34,13 +29,7 @@ export function convergenceSvg(history: History, players: readonly string[], tit
   const ys = points.flatMap((h) => [...h.values, ...h.ci.flat()]).filter(Number.isFinite);
   const scale = linearScale(Math.min(...ys), Math.max(...ys), HEIGHT - BOTTOM, TOP);
   const parts: string[] = [];
-  parts.push(`<svg class="chart convergence" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(title)}">`);
-  parts.push(`<title>${escapeHtml(title)}</title>`);
-  for (const tick of scale.ticks) {
-    const y = px(scale.toPixel(tick));
-    parts.push(`<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y}" y2="${y}"/>`);
-    parts.push(`<text class="tick" x="${LEFT - 6}" y="${px(scale.toPixel(tick) + 4)}" text-anchor="end">${escapeHtml(formatSigned(tick, 2))}</text>`);
-  }
+  parts.push(...svgHead('chart convergence', WIDTH, HEIGHT, title), ...valueGrid(scale, FRAME, (tick) => formatSigned(tick, 2)));
   for (const t of xTicks(first, last, logX)) {
     parts.push(`<text class="tick" x="${px(xOf(t))}" y="${HEIGHT - BOTTOM + 16}" text-anchor="middle">${escapeHtml(formatCount(t))}</text>`);
   }
@@ -61,10 +50,7 @@ export function convergenceSvg(history: History, players: readonly string[], tit
     parts.push(`</g>`);
   });
   parts.push(`</svg>`);
-  const legend = players
-    .map((player, i) => `<li><svg class="swatch" viewBox="0 0 12 12" aria-hidden="true"><rect class="series-fill s${i % SERIES_CLASSES}" width="12" height="12" rx="2"/></svg>${escapeHtml(clipText(player, 200))}</li>`)
-    .join('');
-  return `<figure class="convergence-figure">${parts.join('')}<figcaption><ul class="legend">${legend}</ul></figcaption></figure>`;
+  return `<figure class="convergence-figure">${parts.join('')}<figcaption>${seriesLegend(players)}</figcaption></figure>`;
 }
 
 /** Powers of two (log axis) or about five evenly spaced whole numbers (linear axis). */

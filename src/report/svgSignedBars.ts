@@ -3,16 +3,13 @@ import { barScale } from './barScale.ts';
 import { byMagnitude } from './byMagnitude.ts';
 import { clipText, escapeHtml as e } from './escape.ts';
 import { formatNumber, formatPercent, formatTick } from './format.ts';
+import { svgHead } from './svgFrame.ts';
+import { px } from './svgScale.ts';
 
-const LABEL = 120;
-const VALUE = 56;
-const PLOT = 420;
-const GAP = 28;
-const BASE = 220;
+// The label column, the value column, the plot, the gap before the baselines panel, that panel, a row.
+const [LABEL, VALUE, PLOT, GAP, BASE, ROW] = [120, 56, 420, 28, 220, 30];
 /** Room right of the baselines panel for a full bar's value label ("100.0 %") and the "100 %" tick. */
 const BASE_RIGHT = 48;
-const ROW = 30;
-const px = (x: number) => String(Math.round(x * 10) / 10);
 
 /** A value with an explicit + when positive and three decimals, blank when unknown. */
 function signedText(value: number): string {
@@ -43,7 +40,7 @@ export function signedBarsSvg(batch: BatchResult, baselines = false): string {
   const touchShare = (lastTouch: number) => (batch.analyzed > 0 ? lastTouch / batch.analyzed : Number.NaN);
   const rateText = (rate: number) => (Number.isFinite(rate) ? formatPercent(rate) : '');
   const title = `Mean Shapley blame per step, largest first, with confidence intervals${baselines ? '; beside it the fix-alone and last-touch baselines on a 0 to 100 % scale' : ''}. The numbers are in the table below.`;
-  const parts = [`<svg class="chart bars" viewBox="0 0 ${width} ${height}" role="img" aria-label="${e(title)}" data-testid="batch-bars">`, `<title>${e(title)}</title>`];
+  const parts = svgHead('chart bars', width, height, title, ' data-testid="batch-bars"');
   for (const tick of scale.ticks) {
     parts.push(`<line class="grid${tick === 0 ? ' zero' : ''}" x1="${px(x(tick))}" x2="${px(x(tick))}" y1="0" y2="${height - 24}"/>`, `<text class="tick" x="${px(x(tick))}" y="${height - 8}" text-anchor="middle">${e(formatTick(tick))}</text>`);
   }

@@ -1,14 +1,10 @@
 import type { Trends } from '../engine/trends.ts';
 import { clipText, escapeHtml } from './escape.ts';
-import { SERIES_CLASSES } from './svgConvergence.ts';
+import { SERIES_CLASSES, seriesLegend, svgHead, valueGrid, type PlotFrame } from './svgFrame.ts';
 import { linearScale, px } from './svgScale.ts';
 
-const WIDTH = 720;
-const HEIGHT = 280;
-const LEFT = 48;
-const RIGHT = 16;
-const TOP = 12;
-const BOTTOM = 56;
+const FRAME: PlotFrame = { width: 720, height: 280, left: 48, right: 16, top: 12, bottom: 56 };
+const { width: WIDTH, height: HEIGHT, left: LEFT, right: RIGHT, top: TOP, bottom: BOTTOM } = FRAME;
 /** Period labels on the x axis: at most this many, evenly spaced. */
 const X_LABELS = 8;
 
@@ -27,12 +23,7 @@ export function trendSvg(trends: Trends, title: string): string {
   const scale = linearScale(Math.min(0, ...ends), Math.max(1, ...ends), HEIGHT - BOTTOM, TOP);
   const y = (v: number) => px(scale.toPixel(v));
   const parts: string[] = [];
-  parts.push(`<svg class="chart trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="${escapeHtml(title)}">`);
-  parts.push(`<title>${escapeHtml(title)}</title>`);
-  for (const tick of scale.ticks) {
-    parts.push(`<line class="grid" x1="${LEFT}" x2="${WIDTH - RIGHT}" y1="${y(tick)}" y2="${y(tick)}"/>`);
-    parts.push(`<text class="tick" x="${LEFT - 6}" y="${px(scale.toPixel(tick) + 4)}" text-anchor="end">${escapeHtml(pct(tick))}</text>`);
-  }
+  parts.push(...svgHead('chart trend', WIDTH, HEIGHT, title), ...valueGrid(scale, FRAME, pct));
   const stride = Math.max(1, Math.ceil(n / X_LABELS));
   trends.periods.forEach((p, k) => {
     if (k % stride !== 0 && k !== n - 1) return;
@@ -64,8 +55,6 @@ export function trendSvg(trends: Trends, title: string): string {
     parts.push(`</g>`);
   });
   parts.push(`</svg>`);
-  const legend = trends.steps
-    .map((s, i) => `<li><svg class="swatch" viewBox="0 0 12 12" aria-hidden="true"><rect class="series-fill s${i % SERIES_CLASSES}" width="12" height="12" rx="2"/></svg>${escapeHtml(clipText(s.step, 200))}${trends.drifting.includes(s.step) ? ' (drifts)' : ''}</li>`)
-    .join('');
-  return `<figure class="trend-figure">${parts.join('')}<figcaption><ul class="legend">${legend}</ul></figcaption></figure>`;
+  const legend = seriesLegend(trends.steps.map((s) => s.step), (step) => (trends.drifting.includes(step) ? ' (drifts)' : ''));
+  return `<figure class="trend-figure">${parts.join('')}<figcaption>${legend}</figcaption></figure>`;
 }

@@ -98,6 +98,7 @@ export class ReplayLauncher {
     if (!setup) {
       setup = new ReplaySetup(open.run, open.fileName);
       setup.models = this.#runner.settings.models;
+      setup.modelParams = this.#runner.settings.modelParams;
       this.#setups.set(open.run, setup);
     }
     this.setup = setup;
@@ -132,7 +133,7 @@ export class ReplayLauncher {
   /** The settings the study starts with, as the count assumes them. */
   settingsFor(setup: ReplaySetup): AnalysisSettings {
     const defaults = this.#runner.defaultSettings();
-    return setup.models ? { ...defaults, models: setup.models } : defaults;
+    return { ...defaults, ...(setup.models && { models: setup.models }), ...(setup.modelParams && { modelParams: setup.modelParams }) };
   }
 
   /** Opens the replay as a new study (its definition in the Definition view); the run view stays open behind it. */

@@ -83,6 +83,9 @@ describe('ReplayLauncher', () => {
     expect(launcher.setup?.fileName).toBe('b.json');
     expect(launcher.setup?.models).toEqual({ default: 'tiny' });
     expect(launcher.settingsFor(launcher.setup!)).toEqual({ ...page.runner.defaultSettings(), models: { default: 'tiny' } });
+    // The Model panel's "Most tokens per answer" reaches the study as the command's --model-param default.max_tokens.
+    launcher.setup!.modelParams = { default: { max_tokens: 64 } };
+    expect(launcher.settingsFor(launcher.setup!)).toEqual({ ...page.runner.defaultSettings(), models: { default: 'tiny' }, modelParams: { default: { max_tokens: 64 } } });
     launcher.cancel();
     expect(launcher.setup).toBeNull();
     expect(launcher.count.state).toEqual({ status: 'idle' });

@@ -7,6 +7,7 @@
  */
 import { buildReplay, recordedMeetsOutcome, unstubbedToolTurns, InterventionError, parseIntervention, ReplayPlanError, EmbeddedFileError, type EmbeddedFile, type FixSpec, type PlayersKind, type ReplayDefinition, type ReplayRunData } from '../../replay/index.ts';
 import type { RecordedRun } from '../../runs/index.ts';
+import type { ModelParams } from '../../engine/model-params.ts';
 import { parseOutcome, type OutcomeKind } from './parse-outcome.ts';
 
 /** The definition to open, or the first thing that stops it, in words for the panel. */
@@ -26,6 +27,8 @@ export class ReplaySetup {
   toolsProblem = $state('');
   /** Model ids by alias (the study's `models` setting); undefined leaves the definition's own. */
   models = $state.raw<Record<string, string> | undefined>(undefined);
+  /** Extra endpoint parameters by alias (the study's `modelParams`: the Model panel's "Most tokens per answer"); undefined leaves the definition's own. */
+  modelParams = $state.raw<ModelParams | undefined>(undefined);
 
   /** `fileName`: the file the run came from (the definition's header names it). */
   constructor(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildRun, type StepDraft } from '../../runs/index.ts';
-import { formatLatency, panWindow, parentChain, rulerTicks, timelineBars, visibleRange, zoomWindow } from './timeline.ts';
+import { formatLatency, panWindow, parentChain, placeRulerLabels, rulerTarget, rulerTicks, timelineBars, visibleRange, zoomWindow } from './timeline.ts';
 
 const step = (id: string, parent: string | null, start: number | null, end: number | null): StepDraft => ({ id, parent, name: id, kind: 'other', start, end, model: null, usage: null, error: null, attributes: {} });
 
@@ -46,5 +46,27 @@ describe('timeline', () => {
     const span = { start: 1000, end: 2000 };
     expect(rulerTicks(span, span).map((t) => [t.at, t.label])).toEqual([[0, '0'], [20, '200 ms'], [40, '400 ms'], [60, '600 ms'], [80, '800 ms'], [100, '1.00 s']]);
     expect(rulerTicks(span, { start: 1100, end: 1150 }).map((t) => t.label)).toEqual(['100 ms', '110 ms', '120 ms', '130 ms', '140 ms', '150 ms']);
+  });
+
+  it('places ruler labels so none is clipped at an edge or overlaps another', () => {
+    const span = { start: 1000, end: 2000 };
+    const boxes = (width: number) =>
+      placeRulerLabels(rulerTicks(span, span, rulerTarget(width)), width).map((t) => {
+        const x = (t.at / 100) * width;
+        const w = t.label.length * 7 + 4;
+        return t.align === 'start' ? [x, x + w] : [x - w, x];
+      });
+    for (const width of [60, 90, 200, 480, 900]) {
+      const placed = boxes(width);
+      expect(placed.length, `at ${width} px`).toBeGreaterThan(0);
+      for (const [from, to] of placed) expect(from >= 0 && to <= width, `inside at ${width} px`).toBe(true);
+      for (let k = 1; k < placed.length; k++) expect(placed[k][0], `apart at ${width} px`).toBeGreaterThan(placed[k - 1][1]);
+    }
+    // The first label starts at 0, the last one ends at the right edge.
+    expect(placeRulerLabels([{ at: 0, label: '0' }, { at: 100, label: '1.00 s' }], 400).map((t) => t.align)).toEqual(['start', 'end']);
+    // Two ticks too close for their labels: the second is left out.
+    expect(placeRulerLabels([{ at: 0, label: '100 ms' }, { at: 5, label: '110 ms' }], 400).map((t) => t.label)).toEqual(['100 ms']);
+    expect(rulerTarget(90)).toBe(2);
+    expect(rulerTarget(480)).toBe(7);
   });
 });

@@ -67,6 +67,38 @@ export function rulerTicks(span: TimeWindow, window: TimeWindow, target = 6): { 
   return ticks;
 }
 
+/** A ruler label placed on a ruler of known width: its box starts at its tick, or ends there near the right edge. */
+export interface PlacedTick {
+  at: number;
+  label: string;
+  align: 'start' | 'end';
+}
+
+/**
+ * The ticks whose labels fit: each label's box (estimated at `charPx` per character, generously)
+ * starts at its tick, or ends at it where it would pass the ruler's right edge; a label that fits
+ * neither way, or would touch the label before it, is left out. So no label is clipped or overlaps
+ * another, on a phone's narrow lane as on a desktop's.
+ */
+export function placeRulerLabels(ticks: { at: number; label: string }[], widthPx: number, charPx = 7, gapPx = 6): PlacedTick[] {
+  const placed: PlacedTick[] = [];
+  let right = -Infinity;
+  for (const t of ticks) {
+    const x = (t.at / 100) * widthPx;
+    const w = t.label.length * charPx + 4;
+    const box = x + w <= widthPx ? { from: x, to: x + w, align: 'start' as const } : x - w >= 0 ? { from: x - w, to: x, align: 'end' as const } : null;
+    if (box === null || box.from < right + gapPx) continue;
+    placed.push({ at: t.at, label: t.label, align: box.align });
+    right = box.to;
+  }
+  return placed;
+}
+
+/** How many ticks to ask of a ruler this wide (at least two: its start and one more; placeRulerLabels drops what does not fit). */
+export function rulerTarget(widthPx: number, spacingPx = 64): number {
+  return Math.max(2, Math.min(10, Math.floor(widthPx / spacingPx)));
+}
+
 /**
  * Bars per step index (null where the step has no start, or lies outside the window); a point
  * step gets a sliver. Percent of the window, so a zoomed-in window shows short steps as wide bars.

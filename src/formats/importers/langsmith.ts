@@ -135,6 +135,9 @@ export function readLangSmith(text: string) {
       error: optString(run, 'error', path) ?? null,
       attributes: { run_type: runType, ...(dotted ? { dotted_order: dotted } : {}), tags: ownField(run, 'tags') ?? [], metadata },
     };
+    // LangChain's agents (create_agent, deep agents' subagents) tag every run inside them with their name.
+    const agentName = metadata.lc_agent_name;
+    if (typeof agentName === 'string' && agentName.trim() !== '') step.agent = agentName;
     if (inputs) step.input = { form: 'value', value: inputs, ...(kind === 'tool' ? { role: 'tool' } : {}) };
     if (outputs) step.output = { form: 'value', value: outputs, ...(kind === 'tool' ? { role: 'tool' } : {}) };
     const traceId = optString(run, 'trace_id', path) ?? (dotted ? dotted.split('.')[0].replace(/^\d{8}T\d{6}\d*Z/, '') : id);

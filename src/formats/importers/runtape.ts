@@ -192,7 +192,8 @@ export function readRuntape(text: string) {
   const status: RunStatus | undefined = runStatus === 'ok' ? 'ok' : runStatus === 'error' || runStatus === 'diverged' ? 'error' : undefined;
   const name = start ? (optString(start.payload, 'name', childPath(start.path, 'payload')) ?? 'run') : 'run';
   if (start) {
-    steps.unshift({ id: String(start.id), parent: null, name, kind: 'agent', start: start.ts, end: end?.ts ?? null, model: null, usage: null, error: status === 'error' ? `run ended: ${runStatus}` : null, order: start.id, attributes: { ...start.payload } });
+    // The run itself is a workflow, not an agent: runtape names agents only in `meta.agent`, so the run's name never names a turn.
+    steps.unshift({ id: String(start.id), parent: null, name, kind: 'chain', start: start.ts, end: end?.ts ?? null, model: null, usage: null, error: status === 'error' ? `run ended: ${runStatus}` : null, order: start.id, attributes: { ...start.payload } });
   }
   const runId = start && typeof start.payload.run_id === 'string' ? start.payload.run_id : name;
   return { format: 'runtape', runs: [buildRun({ id: runId, name, steps, ...(status ? { status } : {}) })] };

@@ -115,7 +115,7 @@ describe('recorded-run fixtures of our own', () => {
   it('runtape: a request and its response are one step; a base chain resolves to the full message list', () => {
     const [run] = open('refund-bot.runtape.jsonl').runs;
     expect(run.steps.map((s) => [s.name, s.kind])).toEqual([
-      ['refund-bot', 'agent'],
+      ['refund-bot', 'chain'],
       ['llm gpt-4o-mini', 'llm'],
       ['read_policy', 'tool'],
       ['llm gpt-4o-mini', 'llm'],

@@ -109,7 +109,7 @@ describe.skipIf(!present)('sample traces', () => {
 
   it('runtape AgentDojo: 4 request/response pairs as 4 LLM steps, tokens as recorded, history resolved from base + messages_append', () => {
     const [run] = sample('runtape/runtape_agentdojo_sarvam-105b_banking-user_task_0-injection_task_3.jsonl').runs;
-    expect(kinds(run)).toEqual({ agent: 1, llm: 4 });
+    expect(kinds(run)).toEqual({ chain: 1, llm: 4 });
     expect(runUsage(run)).toEqual({ input: 1702 + 1907 + 2362 + 2494, output: 101 + 312 + 1218 + 131 });
     const lengths = run.steps.filter((s) => s.kind === 'llm').map((s) => readStepMessages(s, 'input').length);
     expect(lengths.every((n, i) => i === 0 || n > lengths[i - 1])).toBe(true);

@@ -119,6 +119,11 @@ export class PageAnalysisPool {
     return this.#slots.length;
   }
 
+  /** Calls in the workers now, beside others or alone: for tests. */
+  get callsRunning(): number {
+    return this.#gate.running;
+  }
+
   /**
    * Describes a definition in the first worker and compiles it in the others at the same time,
    * with the same time limit as a case, so that all of them start on cases together (compiling in
@@ -206,35 +211,52 @@ export class PageAnalysisPool {
     return outcome;
   }
 
-  /** Runs every item; resolves 'cancelled' as soon as `signal` aborts (busy workers are replaced). */
+  /**
+   * Runs every item; resolves 'cancelled' as soon as `signal` aborts (busy workers are replaced).
+   * A call that rejects fails the run as a cancel stops it: once the other workers' calls have
+   * stopped, so that nothing of the failed run is still running when the next one starts.
+   */
   async run(job: PoolJob, signal: AbortSignal): Promise<'done' | 'cancelled'> {
     let next = 0;
+    // Aborted by the caller, or by the run itself when a call rejects.
+    const stopping = new AbortController();
+    const stopped = stopping.signal;
     const cancelled = new Promise<typeof CANCELLED>((resolve) => {
-      if (signal.aborted) resolve(CANCELLED);
       // Replace busy workers at once, before a following run can pick their slots up.
       const stopBusyWorkers = () => {
         this.#slots.forEach((slot, i) => slot.busy && this.#replace(i));
         resolve(CANCELLED);
       };
-      signal.addEventListener('abort', stopBusyWorkers, { once: true });
+      stopped.addEventListener('abort', stopBusyWorkers, { once: true });
     });
+    if (signal.aborted) stopping.abort();
+    signal.addEventListener('abort', () => stopping.abort(), { once: true });
     const batchSize = pageBatchSize(job.items.length, this.#slots.length);
     const drain = async (slotIndex: number): Promise<void> => {
-      while (!signal.aborted && next < job.items.length) {
+      while (!stopped.aborted && next < job.items.length) {
         // Consecutive cases go as one batch; a table game (cheap, no definition) goes alone.
         const batch: WorkItem[] = [];
         while (next < job.items.length && batch.length < batchSize && job.items[next].kind === 'case') batch.push(job.items[next++]);
         if (batch.length > 0) {
-          if ((await this.#runBatch(slotIndex, batch, job, cancelled, signal)) === CANCELLED) return;
+          if ((await this.#runBatch(slotIndex, batch, job, cancelled, stopped)) === CANCELLED) return;
           continue;
         }
         const item = job.items[next++];
-        const result = await this.#runWithModel(slotIndex, item, job, cancelled, signal);
+        const result = await this.#runWithModel(slotIndex, item, job, cancelled, stopped);
         if (result === CANCELLED) return;
         job.onResult(item.index, result);
       }
     };
-    await Promise.all(this.#slots.map((_, i) => drain(i)));
+    const ended = await Promise.allSettled(
+      this.#slots.map((_, i) =>
+        drain(i).catch((error: unknown) => {
+          stopping.abort();
+          throw error;
+        }),
+      ),
+    );
+    const failure = ended.find((outcome) => outcome.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
     return signal.aborted ? 'cancelled' : 'done';
   }
 

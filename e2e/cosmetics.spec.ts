@@ -1,0 +1,80 @@
+/**
+ * Layout at the sizes people use: the waterfall's time-ruler labels are neither clipped nor
+ * overlapping (phone and desktop, whole run and zoomed), the header keeps one row at 1400 px with a
+ * long file name, and the replay setup's fix column is reached on a phone without a sideways scroll.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { tripExport } from '../src/app/replay/testing/trip-run.ts';
+import { dropFiles, twoPlayerGameFile, waitForDone } from './workbench-helpers.ts';
+
+type Box = { x: number; y: number; width: number; height: number };
+
+async function boxes(locator: Locator): Promise<Box[]> {
+  return locator.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Box));
+}
+
+/** Every ruler label lies inside the ruler and apart from the next one; at least `least` are shown. */
+async function expectRulerReadable(page: Page, size: string, least: number) {
+  const ruler = page.locator('.ruler');
+  const [area] = await boxes(ruler);
+  const labels = await boxes(ruler.locator('.tick'));
+  expect(labels.length, `labels at ${size}`).toBeGreaterThanOrEqual(least);
+  for (const b of labels) {
+    expect(b.x, `a label starts inside the ruler at ${size}`).toBeGreaterThanOrEqual(area.x - 0.5);
+    expect(b.x + b.width, `a label ends inside the ruler at ${size}`).toBeLessThanOrEqual(area.x + area.width + 0.5);
+  }
+  const sorted = [...labels].sort((a, b) => a.x - b.x);
+  for (let k = 1; k < sorted.length; k++) expect(sorted[k].x, `labels apart at ${size}`).toBeGreaterThanOrEqual(sorted[k - 1].x + sorted[k - 1].width);
+}
+
+async function openTrip(page: Page) {
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'trip.langfuse.json', content: tripExport(), type: 'application/json' }]);
+  await expect(page.getByRole('region', { name: /^Run / })).toBeVisible();
+}
+
+for (const size of [{ width: 390, height: 844 }, { width: 1400, height: 900 }]) {
+  test(`the time ruler's labels are whole and apart at ${size.width} px, whole run and zoomed`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await openTrip(page);
+    await expectRulerReadable(page, `${size.width} px`, 2);
+    await page.getByRole('toolbar', { name: 'Waterfall time' }).getByRole('button', { name: 'Zoom in' }).click();
+    await page.getByRole('toolbar', { name: 'Waterfall time' }).getByRole('button', { name: 'Later' }).click();
+    // A phone's lane is about 90 px wide: a zoomed window may have room for one round time only.
+    await expectRulerReadable(page, `${size.width} px, zoomed`, size.width < 600 ? 1 : 2);
+  });
+}
+
+test('the header keeps one row at 1400 px with a long file name, which ends in an ellipsis and is whole in its title', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto('./');
+  const name = `${'a-very-long-experiment-name-'.repeat(6)}final.game.json`;
+  await dropFiles(page, [twoPlayerGameFile(name, [0, 1, 0, 1])]);
+  await waitForDone(page);
+  const header = page.locator('header.top');
+  const file = header.locator('.file');
+  await expect(file).toHaveAttribute('title', name);
+  const [brand] = await boxes(header.locator('.brand'));
+  const [actions] = await boxes(header.locator('.actions'));
+  expect(Math.abs(brand.y + brand.height / 2 - (actions.y + actions.height / 2)), 'brand and actions on one row').toBeLessThan(4);
+  expect(await file.evaluate((el) => el.scrollWidth > el.clientWidth), 'the name is cut with an ellipsis').toBe(true);
+});
+
+test("the replay setup's fix column is reached on a phone without a sideways scroll", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openTrip(page);
+  await page.getByRole('button', { name: 'Blame this run' }).click();
+  const setup = page.getByRole('region', { name: 'Blame this run' });
+  const fixes = setup.getByRole('textbox', { name: /^Fix of step / });
+  await expect(fixes.first()).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const scroll = setup.locator('.scroll');
+  expect(await scroll.evaluate((el) => el.scrollWidth <= el.clientWidth), 'the table does not scroll sideways').toBe(true);
+  for (const b of await boxes(fixes)) {
+    expect(b.x).toBeGreaterThanOrEqual(0);
+    expect(b.x + b.width).toBeLessThanOrEqual(390);
+    expect(b.width, 'wide enough to type in').toBeGreaterThan(250);
+  }
+  await fixes.first().fill('repair');
+  await expect(fixes.first()).toHaveValue('repair');
+});
