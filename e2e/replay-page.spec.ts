@@ -5,31 +5,13 @@ import { scriptedModel } from '../src/replay/testing/runs.ts';
 import { scripted, tripExport, tripWhoWhenLog } from '../src/app/replay/testing/trip-run.ts';
 import { downloadedText, sessionRow, waitForStored } from './fixtures.ts';
 import { dropFiles, waitForDone } from './workbench-helpers.ts';
+import { blameTrip, setModel } from './replay-helpers.ts';
 
 /**
  * "Blame this run" in the page: a recorded run (a small Langfuse export, trip-run.ts) is blamed
  * against a loopback endpoint scripted so the culprit is known (the researcher's answer): it is
  * ranked first, with each distinct request sent once.
  */
-
-/** Drops the run, sets the outcome and the model, and blames it; resolves when the analysis is done. */
-async function blameTrip(page: Page, url: string) {
-  await page.goto('./');
-  await dropFiles(page, [{ name: 'trip.langfuse.json', content: tripExport(), type: 'application/json' }]);
-  await page.getByRole('button', { name: 'Blame this run' }).click();
-  const setup = page.getByRole('region', { name: 'Blame this run' });
-  await setup.getByLabel('The final answer contains').fill('/monday/i');
-  await setModel(page, url);
-  await setup.getByRole('button', { name: 'Blame', exact: true }).click();
-  await waitForDone(page);
-}
-
-async function setModel(page: Page, url: string) {
-  await page.getByLabel('Base URL').fill(url);
-  await page.getByLabel('Base URL').dispatchEvent('change');
-  await page.getByLabel('Model id').fill('scripted');
-  await page.getByLabel('Model id').dispatchEvent('change');
-}
 
 test('a dropped run is blamed from the run view: the planted turn ranks first, each request sent once', async ({ page }) => {
   const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted });

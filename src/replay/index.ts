@@ -18,6 +18,8 @@ export { EmbeddedFileError, type EmbeddedFile } from './definition-source.ts';
 export { parseIntervention, InterventionError, INTERVENTION_KINDS } from './interventions.ts';
 export { recordedContext, turnLinks, type TurnLinks } from './turns.ts';
 export { recordingLinks } from './recording-links.ts';
+export { replayRunOf } from './recording-data.ts';
+export { compareReplay, type TurnComparison, type TurnSide } from './compare-replay.ts';
 export { defaultExportCount, expectedOutcome, metricProbe, toolsProbe } from './user-files.ts';
 export { recordedMeetsOutcome, unstubbedToolTurns, type UnstubbedToolTurn } from './setup-checks.ts';
 export { PLAYERS_KINDS, type Intervention, type Outcome, type PlayersKind, type ReplayRunData, type ReplayTurn } from './types.ts';
