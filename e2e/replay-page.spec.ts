@@ -223,3 +223,27 @@ test('"Most tokens per answer" in the setup\'s Model panel caps every replay req
     await endpoint.close();
   }
 });
+
+test("the study's cost: its requests' tokens at the model's price typed in the Batch view, kept after a reload", async ({ page }) => {
+  const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted });
+  try {
+    await blameTrip(page, endpoint.url);
+    const sent = endpoint.requests.length;
+    const cost = page.getByTestId('study-cost');
+    await expect(cost).toContainText(`Cost of the study's ${sent} model requests`);
+    await expect(cost).toContainText('no price for scripted');
+    // Each scripted answer uses 10 tokens in and 5 out: at $1000 and $2000 per 1M, $0.02 a request.
+    await cost.getByText(/^Prices/).click();
+    const price = cost.getByRole('form', { name: 'Price of scripted' });
+    await price.getByLabel('scripted input price per 1M tokens').fill('1000');
+    await price.getByLabel('scripted output price per 1M tokens').fill('2000');
+    await price.getByRole('button', { name: 'Save' }).click();
+    const dollars = `$${(sent * 0.02).toFixed(sent * 0.02 >= 1 ? 2 : 3)}`;
+    await expect(cost).toContainText(`model requests: ${dollars}`);
+    await expect(cost).not.toContainText('no price');
+    await page.reload();
+    await expect(page.getByTestId('study-cost')).toContainText(`model requests: ${dollars}`);
+  } finally {
+    await endpoint.close();
+  }
+});

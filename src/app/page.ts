@@ -21,6 +21,7 @@ import { SessionSync } from './state/session-sync.svelte.ts';
 import { StudyOpener } from './state/study-opener.svelte.ts';
 import { ViewContext } from './views/view-context.svelte.ts';
 import { TrendsState } from './trends/trends-state.svelte.ts';
+import { PriceTable } from './runs/price-table.svelte.ts';
 
 export interface PageParts {
   /** Where the user is (view, case, set). */
@@ -40,6 +41,8 @@ export interface PageParts {
   runs: RunsState;
   /** "Blame this run": from a run to its replay study, and its contrast. */
   replay: ReplayLauncher;
+  /** Model prices kept in this browser: costs in the run view and of a study's requests. */
+  prices: PriceTable;
 }
 
 export interface PageOptions {
@@ -75,8 +78,9 @@ export function assemblePage(options: PageOptions): PageParts {
   const compare = new CompareTarget(() => made.store, nav, runner, () => made.identity?.id ?? null);
   const earlier = new EarlierVersion(runner, (study) => opener.openNewStudy(study, { keepNavigation: true }));
   const trends = new TrendsState(() => made.store, nav, runner);
-  const views = new ViewContext(runner, nav, compare, earlier, trends);
+  const prices = new PriceTable();
+  const views = new ViewContext(runner, nav, compare, earlier, trends, prices);
   const runs = new RunsState();
   const replay = new ReplayLauncher({ runs, runner, opener });
-  return { nav, model, runner, sync: made, opener, compare, earlier, views, runs, replay };
+  return { nav, model, runner, sync: made, opener, compare, earlier, views, runs, replay, prices };
 }

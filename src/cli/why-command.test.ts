@@ -101,10 +101,11 @@ describe('blame --why', () => {
   it('refuses bad input with one line and exit status 2', async () => {
     for (const [args, message] of [
       [['--why', 'tool:delete_everything', '--dry'], /no model call calls tool "delete_everything"/],
-      [['--why', '1', '--match', 'zzz', '--dry'], /step 1: the recorded answer does not match the decision/],
-      [['--why', '2', '--dry'], /step 2 \("read_inbox"\) is not a model call/],
-      [['--why', 'first', '--dry'], /expected last, tool:NAME or a step index/],
-      [['--why', 'last', '--match', '(', '--dry'], /is not a regular expression/],
+      // The engine's messages are neutral; the command heads them with the flag they are about.
+      [['--why', '1', '--match', 'zzz', '--dry'], /^blame: --match: step 1: the recorded answer does not match the decision \(calls read_inbox with arguments matching \/zzz\/\)/],
+      [['--why', '2', '--dry'], /^blame: --why: step 2 \("read_inbox"\) is not a model call/],
+      [['--why', 'first', '--dry'], /^blame: --why: expected last, tool:NAME or a step index/],
+      [['--why', 'last', '--match', '(', '--dry'], /^blame: --match: "\(" is not a regular expression/],
       [['--why', 'last'], /reruns the model call: give --model-url URL/],
       [['--why', 'last', '--runs', '1', '--dry'], /--runs: expected a whole number from 2/],
     ] as [string[], RegExp][]) {

@@ -15,7 +15,7 @@ import { parseInputFile } from '../formats/detect.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelHost } from '../model/index.ts';
 import type { RecordedRun } from '../runs/index.ts';
-import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, rerunRequestOf, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, missingPiece, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, type SelectedCall } from '../why/index.ts';
+import { CHECK_FORMAT, CHECK_VERSION, parseCheck, serializeCheck, type CheckFile, decides, describePredicate, insteadOf, candidateFixes, fixEdit, tryFixes, type FixResult, hostRerun, WhyRerunError, rerunRequestOf, explainDecision, WHY_DEFAULTS, type WhyResult, applyEdit, missingPiece, callDigest, dryRanking, contextOf, recordedReply, selectCall, WhySelectionError, inputProblem, WHY_FLAG_NAMES, type SelectedCall } from '../why/index.ts';
 import { formatCheck, formatDry, formatWhy } from './why-text.ts';
 import { printable, printableLines, safeJsonText } from './printable.ts';
 import { usageOf } from './help.ts';
@@ -237,7 +237,8 @@ async function whyRun(o: WhyOptionsCli): Promise<number> {
   try {
     call = selectCall(run, o.why!, o.match);
   } catch (e) {
-    if (e instanceof WhySelectionError || e instanceof TypeError) throw new WhyInputError(e.message);
+    // The engine's message is neutral: the command names the flag it is about.
+    if (e instanceof WhySelectionError) throw new WhyInputError(inputProblem(e, WHY_FLAG_NAMES));
     throw e;
   }
   const decision = { run: run.id, call: call.index, step: call.step.id, predicate: call.predicate, description: describePredicate(call.predicate) };

@@ -82,7 +82,7 @@ describe('a regular expression from a check file or --match never backtracks on 
 
   it('--match runs on the recorded answer in linear time', async () => {
     const r = await blame(TRACE_FILE, '--why', 'last', '--match', EVIL, '--dry');
-    expectBadInput(r, /^blame: step 1: the recorded answer does not match the decision/);
+    expectBadInput(r, /^blame: --match: step 1: the recorded answer does not match the decision/);
   }, 60_000);
 
   it('a pattern that cannot be matched in linear time is refused, naming where it came from', async () => {

@@ -75,7 +75,7 @@ function readPredicate(value: unknown, path: string): Predicate {
     try {
       compileMatch(match);
     } catch (error) {
-      throw new FormatError(childPath(path, 'match'), (error as Error).message.replace(/^--match: /, ''));
+      throw new FormatError(childPath(path, 'match'), (error as Error).message);
     }
   }
   if (tool === undefined && match === undefined) throw new FormatError(path, 'expected a tool, a match, or both');

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readRuntape } from '../formats/importers/runtape.ts';
 import { actionOf, contentOf, decides, parseReply } from './decision.ts';
 import { selectCall } from './select-call.ts';
+import { inputProblem, WHY_FLAG_NAMES, WhySelectionError } from './selection-error.ts';
 
 const run = readRuntape(readFileSync(join(import.meta.dirname, '../cli/fixtures/why-inbox.runtape.jsonl'), 'utf8')).runs[0];
 
@@ -42,4 +43,27 @@ describe('the decision', () => {
     expect(() => selectCall(run, '99')).toThrow(/has steps 0 to 4/);
     expect(() => selectCall(run, 'tool:reply')).toThrow(/no model call calls tool "reply"/);
   });
+
+  it('says what is wrong in words of neither front end, naming the input it is about: the command heads it with its flag, the page with its field', () => {
+    const problems: WhySelectionError[] = [];
+    const attempts: [string, string | undefined][] = [['0', undefined], ['99', undefined], ['first', undefined], ['tool:', undefined], ['3', 'zzz'], ['3', '('], ['3', '(?=a)a']];
+    for (const [which, match] of attempts) {
+      try {
+        selectCall(run, which, match);
+      } catch (error) {
+        if (error instanceof WhySelectionError) problems.push(error);
+      }
+    }
+    // (?=a) runs where there is no linear-time matcher (vitest's engine): six problems, or seven with the `l` flag.
+    expect(problems.length).toBeGreaterThanOrEqual(6);
+    for (const e of problems) expect(e.message).not.toMatch(/--[a-z]/);
+    expect(problems.map((e) => e.input).slice(0, 6)).toEqual(['call', 'call', 'call', 'call', 'match', 'match']);
+    const mismatch = problems[4];
+    expect(mismatch.message).toBe('step 3: the recorded answer does not match the decision (calls forward_email with arguments matching /zzz/)');
+    expect(inputProblem(mismatch, WHY_FLAG_NAMES)).toBe(`--match: ${mismatch.message}`);
+    expect(inputProblem(mismatch, { call: '', match: 'Match' })).toBe(`Match: ${mismatch.message}`);
+    expect(inputProblem(problems[0], { call: '', match: 'Match' })).toBe(problems[0].message);
+    expect(problems[5].message).toMatch(/^"\(" is not a regular expression/);
+  });
 });
+

@@ -3,6 +3,7 @@
  * its arguments, when given), or, for a call that makes no tool call, its text matches `match`.
  */
 import type { WhyMessage, WhyToolCall } from './context.ts';
+import { WhySelectionError } from './selection-error.ts';
 
 export interface Predicate {
   tool?: string;
@@ -34,7 +35,7 @@ function hasLinearEngine(): boolean {
 }
 
 /**
- * The regular expression of `match`, or a TypeError naming it. Where the engine has a linear-time
+ * The regular expression of `match`, or a WhySelectionError of the match saying what is wrong. Where the engine has a linear-time
  * matcher (the command), the pattern is compiled for it, so no answer can make it backtrack for
  * hours; a pattern it cannot run in linear time (backreferences, lookarounds, large counted
  * repeats) is refused.
@@ -44,13 +45,13 @@ export function compileMatch(match: string): RegExp {
   try {
     plain = new RegExp(match);
   } catch (error) {
-    throw new TypeError(`--match: "${match}" is not a regular expression (${(error as Error).message})`);
+    throw new WhySelectionError('match', `"${match}" is not a regular expression (${(error as Error).message})`);
   }
   if (!hasLinearEngine()) return plain;
   try {
     return new RegExp(match, 'l');
   } catch {
-    throw new TypeError(`--match: "${match}" cannot be matched in linear time (no backreferences, lookarounds or large counted repeats such as {0,200}): write it without them`);
+    throw new WhySelectionError('match', `"${match}" cannot be matched in linear time (no backreferences, lookarounds or large counted repeats such as {0,200}): write it without them`);
   }
 }
 

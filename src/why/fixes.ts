@@ -69,7 +69,7 @@ export function candidateFixes(messages: readonly WhyMessage[], predicate: Predi
 export async function tryFixes(messages: readonly WhyMessage[], predicate: Predicate, base: { k: number; n: number }, fixes: readonly Fix[], rerun: Rerun, options: { runs: number; alpha?: number; signal?: AbortSignal }): Promise<FixResult[]> {
   const alpha = options.alpha ?? 0.05;
   const replicates = Array.from({ length: options.runs }, (_, i) => i);
-  const replies = await Promise.all(fixes.map((fix) => rerun(applyEdit(messages, fixEdit(fix)), replicates, options.signal)));
+  const replies = await Promise.all(fixes.map((fix) => rerun(applyEdit(messages, fixEdit(fix)), replicates, options.signal, { change: 'fix', fix: fix.name })));
   const counts = replies.map((rs) => rs.filter((r) => decides(predicate, r)).length);
   const ps = counts.map((k) => fisherOneSided(base.k, base.n, k, options.runs));
   const adjusted = holmAdjust(ps);

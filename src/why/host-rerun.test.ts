@@ -4,7 +4,7 @@ import { WorldNoise } from '../engine/noise.ts';
 import { ModelHost, MemoryResponseCache, endpointConfig } from '../model/index.ts';
 import { startFakeEndpoint } from '../model/testing/fake-endpoint.ts';
 import type { WhyMessage } from './context.ts';
-import { hostRerun } from './host-rerun.ts';
+import { hostRerun, refusesTools } from './host-rerun.ts';
 
 const context: WhyMessage[] = [
   { role: 'system', text: 'You are an email assistant.' },
@@ -38,4 +38,26 @@ describe('hostRerun', () => {
       await e.close();
     }
   });
+
+  it('takes llama-server\'s refusal of tools (HTTP 500 without --jinja) and Ollama\'s (HTTP 400) as a refusal: one note, then text', async () => {
+    const e = await startFakeEndpoint({ answer: () => ({ text: 'tool call: reply {}', finish: 'stop', usage: { input: 1, output: 1 } }) });
+    try {
+      e.faultWhen((q) => q.tools !== undefined, { kind: 'status', status: 500, body: { error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } } });
+      const host = new ModelHost({ endpoint: endpointConfig({ baseUrl: e.url, models: { default: 'fake-model' }, maxRetries: 0 }), cache: new MemoryResponseCache() });
+      const notes: string[] = [];
+      const tools = [{ type: 'function', function: { name: 'reply', parameters: { type: 'object', properties: {} } } }];
+      const replies = await hostRerun(host, { model: 'fake-model', seed: 1, call: 3, tools, onNote: (n) => notes.push(n) })(context, [0, 1]);
+      expect(replies.map((r) => r.toolCalls[0]?.name)).toEqual(['reply', 'reply']);
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toMatch(/refuses the recorded tools .*tools param requires --jinja flag/);
+      expect(e.requests.filter((q) => q.tools === undefined)).toHaveLength(2);
+    } finally {
+      await e.close();
+    }
+    expect(refusesTools('the endpoint answered HTTP 400: "registry.ollama.ai/library/gemma3:270m does not support tools"')).toBe(true);
+    // Any other server error is a failure, not a refusal: retrying without tools would hide it.
+    expect(refusesTools('the endpoint answered HTTP 500: "tools: out of memory"')).toBe(false);
+    expect(refusesTools('the endpoint answered HTTP 400: "the request exceeds the available context size"')).toBe(false);
+  });
 });
+

@@ -71,8 +71,13 @@ function wireMessages(messages: readonly WhyMessage[]): ChatMessage[] {
   return nativeMessages(messages.map((m) => ({ role: m.role, text: m.text, ...(m.toolCalls && { toolCalls: m.toolCalls }) })));
 }
 
-/** An endpoint's refusal of the `tools` field: HTTP 400 whose message names tools or tool calling. */
+/**
+ * An endpoint's refusal of the `tools` field: HTTP 400 whose message names tools or tool calling
+ * (Ollama: "... does not support tools"), or llama-server's own refusal without `--jinja`, which it
+ * answers as HTTP 500 ("tools param requires --jinja flag", type server_error).
+ */
 export function refusesTools(error: string): boolean {
+  if (/HTTP 500/.test(error)) return /tools param requires --jinja/.test(error);
   return /HTTP 400/.test(error) && /\btools\b|tool[ _-]?(calling|choice|use)|function[ _-]?calling/i.test(error);
 }
 

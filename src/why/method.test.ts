@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { explainDecision, type WhyResult } from './method.ts';
+import { explainDecision, type Rerun, type WhyResult } from './method.ts';
+import { candidateFixes, tryFixes } from './fixes.ts';
+import { applyEdit } from './pieces.ts';
+import { describeVariant, type RerunVariant } from './variant.ts';
 import type { Predicate } from './decision.ts';
 import { FORWARD, inboxContext, PLANTED, simulatedRerun } from './testing/simulated-model.ts';
 
@@ -159,4 +162,37 @@ describe('explainDecision, step by step', () => {
     const b = await run(21, (t) => (planted(t) ? 0.9 : 0.3));
     expect(a).toEqual(b);
   });
+
+  it('names the change to the context with every rerun: unchanged, pieces removed (whole messages replaced), pairs, the second replacement text, fixes', async () => {
+    const inner = simulatedRerun({ seed: 3, rate: (t) => (planted(t) ? 0.9 : 0.1), decision: FORWARD });
+    const asked: { variant: RerunVariant | undefined; context: string }[] = [];
+    const logged: Rerun = (messages, replicates, signal, variant) => {
+      asked.push({ variant, context: JSON.stringify(messages) });
+      return inner(messages, replicates, signal);
+    };
+    const context = inboxContext();
+    const result = await explainDecision(context, predicate, FORWARD, logged);
+    expect(asked.every((a) => a.variant !== undefined)).toBe(true);
+    // The variant says what the context is: the unchanged one is the recorded context, a removal removes those pieces.
+    for (const { variant, context: sent } of asked) {
+      if (variant!.change === 'none') expect(sent).toBe(JSON.stringify(context));
+      else {
+        expect(variant!.change).toBe('removed');
+        const paths = variant!.pieces!.map((p) => result.pieces.find((q) => q.id === p.id)?.path);
+        if (paths.every((x) => x !== undefined)) expect(sent).toBe(JSON.stringify(applyEdit(context, { remove: paths, fill: variant!.fill })));
+      }
+    }
+    const headline = result.pieces.find((p) => p.role === 'headline')!;
+    expect(asked.some((a) => a.variant!.pieces?.length === 1 && a.variant!.pieces[0].id === headline.id)).toBe(true);
+    expect(describeVariant({ change: 'none' })).toBe('unchanged (the recorded context)');
+    expect(describeVariant({ change: 'removed', pieces: [{ id: 'm3:p2', text: 'Please forward\n this.', whole: false }], fill: '[content removed]' })).toBe('without m3:p2 “Please forward this.”');
+    expect(describeVariant({ change: 'removed', pieces: [{ id: 'm1', text: 'x', whole: true }, { id: 'm3:p0', text: 'y', whole: false }], fill: '[content removed]' })).toBe('m1 replaced by “[content removed]”; without m3:p0 “y”');
+    expect(describeVariant({ change: 'fix', fix: 'untrusted-content' })).toBe('with the fix untrusted-content');
+    // The fixes' reruns name their fix.
+    asked.length = 0;
+    const fixes = candidateFixes(context, predicate, result);
+    await tryFixes(context, predicate, result.base, fixes, logged, { runs: 4 });
+    expect(asked.map((a) => a.variant)).toEqual(fixes.map((f) => ({ change: 'fix', fix: f.name })));
+  });
 });
+

@@ -18,13 +18,16 @@ import { holmAdjust } from '../engine/stats/holm.ts';
 import { contains, isWholeMessage, type Piece, type PiecePath, type WhyMessage } from './context.ts';
 import { decides, insteadOf, type Predicate, type Reply } from './decision.ts';
 import { applyEdit, DEFAULT_FILL, narrower, topPieces, type Edit } from './pieces.ts';
+import { removedVariant, type RerunVariant, UNCHANGED } from './variant.ts';
 import { sharedWording, words } from './wording.ts';
 
 /**
  * Replies of the model to a context, one per replicate index (replicate r is the r-th rerun, with
  * its own seed, the same for every variant: a variant's first runs are its screening runs).
+ * `variant` says which change to the recorded context this is (for a log of the reruns; it never
+ * changes the request).
  */
-export type Rerun = (messages: readonly WhyMessage[], replicates: readonly number[], signal?: AbortSignal) => Promise<Reply[]>;
+export type Rerun = (messages: readonly WhyMessage[], replicates: readonly number[], signal?: AbortSignal, variant?: RerunVariant) => Promise<Reply[]>;
 
 export interface WhyOptions {
   /** Reruns per variant confirmed (and for the base rate). */
@@ -112,6 +115,8 @@ export interface WhyResult {
 interface Variant {
   key: string;
   edit: Edit;
+  /** The change, as the reruns' log names it. */
+  change: RerunVariant;
   replies: Reply[];
   piece?: Piece;
   pair?: [Piece, Piece];
@@ -130,7 +135,7 @@ class Search {
     readonly rerun: Rerun,
     readonly o: WhyOptions,
   ) {
-    this.base = { key: 'base', edit: {}, replies: [] };
+    this.base = { key: 'base', edit: {}, change: UNCHANGED, replies: [] };
     this.variants.set('base', this.base);
   }
 
@@ -158,7 +163,7 @@ class Search {
       this.calls += replicates.length;
       const context = applyEdit(this.messages, v.edit);
       jobs.push(
-        this.rerun(context, replicates, this.o.signal).then((replies) => {
+        this.rerun(context, replicates, this.o.signal, v.change).then((replies) => {
           if (replies.length !== replicates.length) throw new Error(`the rerun answered ${replies.length} of ${replicates.length} runs`);
           v.replies.push(...replies);
         }),
@@ -172,7 +177,7 @@ class Search {
     const key = `piece ${piece.id}`;
     let v = this.variants.get(key);
     if (!v) {
-      v = { key, edit: { remove: [piece.path], fill: this.o.fill }, replies: [], piece };
+      v = { key, edit: { remove: [piece.path], fill: this.o.fill }, change: removedVariant([piece], this.o.fill), replies: [], piece };
       this.variants.set(key, v);
       this.tested.set(piece.id, piece);
     }
@@ -272,7 +277,7 @@ export async function explainDecision(messages: readonly WhyMessage[], predicate
   // 8. A second replacement text for a whole-message headline.
   let headlineCheck: WhyResult['headlineCheck'] = null;
   if (headline && isWholeMessage(headline.piece!.path)) {
-    const check: Variant = { key: 'second fill', edit: { remove: [headline.piece!.path], fill: o.secondFill }, replies: [] };
+    const check: Variant = { key: 'second fill', edit: { remove: [headline.piece!.path], fill: o.secondFill }, change: removedVariant([headline.piece!], o.secondFill), replies: [] };
     await s.ensure([[check, Math.max(o.runs, headline.replies.length)]], 'second replacement text');
     if (check.replies.length > 0) {
       headlineCheck = { fill: o.secondFill, k: s.k(check), n: check.replies.length, p: s.p(check), holds: s.p(check) < o.alpha };
@@ -336,7 +341,7 @@ async function testPairs(s: Search, byWording: (a: Piece, b: Piece) => number): 
     for (let j = i + 1; j < suspects.length; j++) {
       const [a, b] = [suspects[i], suspects[j]];
       const key = `pair ${a.id} ${b.id}`;
-      const v: Variant = { key, edit: { remove: [a.path, b.path], fill: s.o.fill }, replies: [], pair: [a, b] };
+      const v: Variant = { key, edit: { remove: [a.path, b.path], fill: s.o.fill }, change: removedVariant([a, b], s.o.fill), replies: [], pair: [a, b] };
       s.variants.set(key, v);
       pairs.push(v);
     }

@@ -4,11 +4,9 @@
  */
 import { readStepMessages, type ChatMessage, type RecordedRun, type RecordedStep } from '../runs/index.ts';
 import type { WhyMessage, WhyRole, WhyToolCall } from './context.ts';
-import { compileMatch, decides, parseReply, type Predicate, type Reply } from './decision.ts';
+import { compileMatch, decides, describePredicate, parseReply, type Predicate, type Reply } from './decision.ts';
+import { WhySelectionError } from './selection-error.ts';
 
-export class WhySelectionError extends Error {
-  override name = 'WhySelectionError';
-}
 
 export interface SelectedCall {
   /** The step's index in the run's steps (as `--inspect` lists them). */
@@ -49,34 +47,37 @@ function isModelCall(step: RecordedStep): boolean {
   return step.kind === 'llm' && step.input !== undefined;
 }
 
-/** The call `which` names in the run, and its predicate; a WhySelectionError says what is wrong. */
+/**
+ * The call `which` names in the run, and its predicate; a WhySelectionError says what is wrong, in
+ * words of neither front end (the input it is about is named by the caller: `inputProblem`).
+ */
 export function selectCall(run: RecordedRun, which: string, match?: string): SelectedCall {
   if (match !== undefined) compileMatch(match);
   let index: number;
   let tool: string | undefined;
   const calls = run.steps.flatMap((s, i) => (isModelCall(s) ? [i] : []));
-  if (calls.length === 0) throw new WhySelectionError(`run "${run.id}" has no model call with recorded input messages`);
+  if (calls.length === 0) throw new WhySelectionError('call', `run "${run.id}" has no model call with recorded input messages`);
   if (which === 'last') index = calls[calls.length - 1];
   else if (which.startsWith('tool:')) {
     tool = which.slice('tool:'.length);
-    if (tool === '') throw new WhySelectionError('--why tool:NAME needs a tool name');
+    if (tool === '') throw new WhySelectionError('call', 'tool:NAME needs a tool name');
     const predicate = { tool, match };
     const found = calls.filter((i) => decides(predicate, recordedReply(run.steps[i])));
-    if (found.length === 0) throw new WhySelectionError(`run "${run.id}": no model call calls tool "${tool}"${match === undefined ? '' : ` with arguments matching /${match}/`}`);
+    if (found.length === 0) throw new WhySelectionError('call', `run "${run.id}": no model call calls tool "${tool}"${match === undefined ? '' : ` with arguments matching /${match}/`}`);
     index = found[found.length - 1];
   } else if (/^\d+$/.test(which)) {
     index = Number(which);
     const step = run.steps[index];
-    if (!step) throw new WhySelectionError(`--why ${which}: run "${run.id}" has steps 0 to ${run.steps.length - 1}`);
-    if (!isModelCall(step)) throw new WhySelectionError(`--why ${which}: step ${index} ("${step.name}") is not a model call with recorded input (model calls: ${calls.slice(0, 12).join(', ')}${calls.length > 12 ? ', ...' : ''})`);
-  } else throw new WhySelectionError(`--why: expected last, tool:NAME or a step index, got "${which}"`);
+    if (!step) throw new WhySelectionError('call', `step ${which}: run "${run.id}" has steps 0 to ${run.steps.length - 1}`);
+    if (!isModelCall(step)) throw new WhySelectionError('call', `step ${index} ("${step.name}") is not a model call with recorded input (model calls: ${calls.slice(0, 12).join(', ')}${calls.length > 12 ? ', ...' : ''})`);
+  } else throw new WhySelectionError('call', `expected last, tool:NAME or a step index, got "${which}"`);
   const step = run.steps[index];
   const recorded = recordedReply(step);
   if (tool === undefined && recorded.toolCalls.length > 0) tool = recorded.toolCalls[0].name;
-  if (tool === undefined && match === undefined) throw new WhySelectionError(`step ${index} makes no tool call: say which text is the decision with --match REGEX`);
+  if (tool === undefined && match === undefined) throw new WhySelectionError('match', `step ${index} makes no tool call, so its decision is a text: give a regular expression that its answer matches`);
   const predicate: Predicate = { ...(tool !== undefined && { tool }), ...(match !== undefined && { match }) };
-  if (!decides(predicate, recorded)) throw new WhySelectionError(`step ${index}: the recorded answer does not match the decision (${tool !== undefined ? `tool ${tool}` : ''}${match !== undefined ? ` /${match}/` : ''}); check --match`);
+  if (!decides(predicate, recorded)) throw new WhySelectionError('match', `step ${index}: the recorded answer does not match the decision (${describePredicate(predicate)})`);
   const messages = contextOf(step);
-  if (messages.length === 0) throw new WhySelectionError(`step ${index} has no input messages to rerun`);
+  if (messages.length === 0) throw new WhySelectionError('call', `step ${index} has no input messages to rerun`);
   return { index, step, messages, recorded, predicate };
 }

@@ -49,6 +49,49 @@ export function stepCost(step: Pick<RecordedStep, 'model' | 'usage'>, prices: Re
   return price ? (step.usage.input * price.input + step.usage.output * price.output) / 1e6 : null;
 }
 
+/** One model request as the response store keeps it: the model asked, and the tokens its answer used. */
+export interface PricedRequest {
+  request: { model: string };
+  response: { usage: { input: number; output: number } };
+}
+
+/** A study's cost: its requests' tokens at their models' prices, and the models without a price. */
+export interface RequestsCost {
+  /** Dollars for the priced requests; null when none is priced. */
+  cost: number | null;
+  requests: number;
+  /** Requests whose model has no price (not in `cost`). */
+  unpriced: number;
+  /** The models without a price, sorted. */
+  unpricedModels: string[];
+  /** Every model asked, sorted: the ones a price panel offers. */
+  models: string[];
+}
+
+/**
+ * The cost of a study's model requests (each distinct request once, as the study's results name
+ * them, whether this study sent it or the cache answered it): tokens x its model's price.
+ */
+export function requestsCost(requests: Iterable<PricedRequest>, prices: ReadonlyMap<string, ModelPrice>): RequestsCost {
+  let cost = 0;
+  let count = 0;
+  let priced = 0;
+  const models = new Set<string>();
+  const unpricedModels = new Set<string>();
+  for (const { request, response } of requests) {
+    count++;
+    models.add(request.model);
+    const price = prices.get(request.model);
+    if (!price) {
+      unpricedModels.add(request.model);
+      continue;
+    }
+    priced++;
+    cost += (response.usage.input * price.input + response.usage.output * price.output) / 1e6;
+  }
+  return { cost: priced > 0 ? cost : null, requests: count, unpriced: count - priced, unpricedModels: [...unpricedModels].sort(), models: [...models].sort() };
+}
+
 /** Dollars, with enough digits for a cheap call (a hundredth of a cent shows). */
 export function formatCost(cost: number): string {
   return cost >= 1 ? `$${cost.toFixed(2)}` : cost >= 0.01 ? `$${cost.toFixed(3)}` : `$${cost.toFixed(5)}`;

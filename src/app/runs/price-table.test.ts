@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PriceTable, formatCost, readPrices, stepCost } from './price-table.svelte.ts';
+import { PriceTable, formatCost, readPrices, requestsCost, stepCost } from './price-table.svelte.ts';
 
 function memory(initial: string | null = null) {
   let text = initial;
@@ -47,5 +47,15 @@ describe('the price table', () => {
     expect(formatCost(12.345)).toBe('$12.35');
     expect(formatCost(0.0451)).toBe('$0.045');
     expect(formatCost(0.00042)).toBe('$0.00042');
+  });
+
+  it("prices a study's requests by their models, and names the models without a price", () => {
+    const req = (model: string, input: number, output: number) => ({ request: { model }, response: { usage: { input, output } } });
+    const prices = new Map([['gpt-4o-mini', { input: 0.15, output: 0.6 }]]);
+    const cost = requestsCost([req('gpt-4o-mini', 1_000_000, 0), req('gpt-4o-mini', 0, 500_000), req('local-7b', 100, 10), req('other', 1, 1), req('local-7b', 5, 5)], prices);
+    expect(cost.cost).toBeCloseTo(0.45);
+    expect(cost).toMatchObject({ requests: 5, unpriced: 3, unpricedModels: ['local-7b', 'other'], models: ['gpt-4o-mini', 'local-7b', 'other'] });
+    expect(requestsCost([req('local-7b', 100, 10)], prices)).toEqual({ cost: null, requests: 1, unpriced: 1, unpricedModels: ['local-7b'], models: ['local-7b'] });
+    expect(requestsCost([], prices).cost).toBeNull();
   });
 });

@@ -7,8 +7,10 @@
  */
 import * as Comlink from 'comlink';
 import type { RecordedRun } from '../../runs/index.ts';
-import { type WhyMessage, candidateFixes, type FixResult, hostRerun, rerunRequestOf, type WhyResult, selectCall, type SelectedCall, callDigest, CHECK_FORMAT, CHECK_VERSION, type CheckFile } from '../../why/index.ts';
+import { type WhyMessage, type RerunVariant, candidateFixes, type FixResult, hostRerun, rerunRequestOf, type WhyResult, selectCall, type SelectedCall, callDigest, CHECK_FORMAT, CHECK_VERSION, type CheckFile } from '../../why/index.ts';
 import type { WhyWorkerApi } from './why.worker.ts';
+import { selectionProblem } from './why-problem.ts';
+import { RerunLog } from './rerun-log.svelte.ts';
 import type { PageModelHost, PageModelJob } from '../model/page-model-host.svelte.ts';
 
 /** Where a why run's reruns go: the page's model host. */
@@ -33,18 +35,20 @@ export class WhyRun {
   result = $state.raw<WhyResult | null>(null);
   fixes = $state.raw<FixResult[] | null>(null);
   error = $state<string | null>(null);
+  /** Every rerun's answer, with the change to the context it was asked of and whether it counted as the decision. */
+  readonly reruns = new RerunLog();
   #worker: Worker | null = null;
   #abort: AbortController | null = null;
   /** The model host of the stage running (or last run): its requests, and the ask-before pause. */
   job = $state.raw<PageModelJob | null>(null);
   #call: SelectedCall | null = null;
 
-  /** The call and its decision, or the reason it cannot be explained. */
+  /** The call and its decision, or the reason it cannot be explained (in the panel's words: the Match field, never a flag). */
   static select(run: RecordedRun, index: number, match: string): SelectedCall | string {
     try {
       return selectCall(run, String(index), match === '' ? undefined : match);
     } catch (error) {
-      return (error as Error).message;
+      return selectionProblem(error);
     }
   }
 
@@ -57,6 +61,7 @@ export class WhyRun {
     this.calls = 0;
     this.cacheHits = 0;
     this.rerunNotes = [];
+    this.reruns.clear();
     this.#call = call;
     await this.#inWorker(settings, model, async (api, rerun) => {
       this.result = await api.explain(call.messages, call.predicate, call.recorded, { runs: settings.runs, budget: settings.budget }, rerun, Comlink.proxy((p: { calls: number; stage: string }) => {
@@ -84,7 +89,7 @@ export class WhyRun {
     this.#worker = null;
   }
 
-  async #inWorker(settings: WhySettings, model: WhyModel, body: (api: Comlink.Remote<WhyWorkerApi>, rerun: (m: WhyMessage[], r: number[]) => Promise<import('../../why/index.ts').Reply[]>) => Promise<void>): Promise<void> {
+  async #inWorker(settings: WhySettings, model: WhyModel, body: (api: Comlink.Remote<WhyWorkerApi>, rerun: (m: WhyMessage[], r: number[], variant?: RerunVariant) => Promise<import('../../why/index.ts').Reply[]>) => Promise<void>): Promise<void> {
     // Opened per stage: an endpoint typed since the last one is the one used.
     this.job?.finish();
     const job = (this.job = model.open());
@@ -94,10 +99,14 @@ export class WhyRun {
     const worker = (this.#worker = new Worker(new URL('./why.worker.ts', import.meta.url), { type: 'module', name: 'agentblame-why' }));
     const api = Comlink.wrap<WhyWorkerApi>(worker);
     const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index, ...rerunRequestOf(this.#call!.step), onNote: (note) => (this.rerunNotes = [...this.rerunNotes, note]) });
-    const rerun = Comlink.proxy(async (m: WhyMessage[], r: number[]) => {
+    const predicate = this.#call!.predicate;
+    const rerun = Comlink.proxy(async (m: WhyMessage[], r: number[], variant?: RerunVariant) => {
       const replies = await rerunHere(m, r, abort.signal);
       // Counted here, as answers arrive, so the progress moves during a slow stage.
-      if (!abort.signal.aborted) this.calls += replies.length;
+      if (!abort.signal.aborted) {
+        this.calls += replies.length;
+        this.reruns.add(predicate, variant, r, replies);
+      }
       this.cacheHits = hitsBefore + host.usage('why').cacheHits;
       return replies;
     });

@@ -11,6 +11,7 @@
 import { nextPaint } from './next-paint.ts';
 import { DEFAULT_SETTINGS, keptResult } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { BatchStopRule } from '../../engine/setting-choices.ts';
 import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import { runStudy } from '../../pool/run-study.ts';
 import { pageStudyPool } from '../analysis/page-study-pool.ts';
@@ -63,6 +64,8 @@ export class AnalysisRunner {
    * decided under `batchBound`): the next analysis stops there; the batch counts the cases up to it.
    */
   batchStop = $state(false);
+  /** How the batch stop decides (the command's --batch-stop bandit): 'bandit' also shares step runs across cases (settings.shareSteps). */
+  batchStopRule = $state<BatchStopRule>('top');
   /** Where the last analysis stopped early, under which settings: the batch counts the items up to it. */
   readonly #early = new EarlyStop();
   /** The results per settings, and those on screen. */
@@ -171,7 +174,7 @@ export class AnalysisRunner {
    */
   async openStudy(
     study: Study,
-    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome; batch?: { bound: BatchBound; stop: boolean } } = {},
+    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome; batch?: { bound: BatchBound; stop: boolean; rule?: BatchStopRule } } = {},
   ): Promise<void> {
     this.cancel();
     this.#shown.clear();
@@ -186,6 +189,7 @@ export class AnalysisRunner {
     if (options.batch) {
       this.batchBound = options.batch.bound;
       this.batchStop = options.batch.stop;
+      this.batchStopRule = options.batch.rule ?? 'top';
     }
     this.#progress.clear();
     await this.#loadDefinition(options.loaded);
@@ -278,6 +282,17 @@ export class AnalysisRunner {
     if (!on && this.#early.at(this.#key()) !== undefined) void this.analyze();
   }
 
+  /**
+   * Chooses how the batch stop decides. The bandit stop runs its cases with shared step runs, so it
+   * sets the shareSteps setting too (the same values, a lower cost: the results key changes, and the
+   * next analysis runs under it).
+   */
+  setBatchStopRule(rule: BatchStopRule): void {
+    this.batchStopRule = rule;
+    this.#autosave.schedule();
+    if (rule === 'bandit') this.updateSettings({ shareSteps: true });
+  }
+
   /** Changes how the batch CI is computed (only the aggregation; saved with the study). */
   setBatchBound(bound: BatchBound): void {
     this.batchBound = bound;
@@ -321,6 +336,7 @@ export class AnalysisRunner {
       settings: this.settings,
       batchBound: this.batchBound,
       batchStop: this.batchStop,
+      batchStopRule: this.batchStopRule,
       ...(summary && { summary }),
       model: this.endpointWait.resolver(job),
       known: results,
@@ -435,7 +451,7 @@ export class AnalysisRunner {
    */
   #restoreStop(): boolean {
     if (!this.batchStop || (this.study!.cases.length > 0 && this.definition.status !== 'ready')) return false;
-    if (!this.#early.restore(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound)) return false;
+    if (!this.#early.restore(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound, this.batchStopRule)) return false;
     this.#progress.start('done', this.results, this.itemCount);
     this.#autosave.schedule();
     return true;
@@ -472,7 +488,7 @@ export class AnalysisRunner {
 
   #aggregate(): BatchResult | null {
     // Stopped early under these settings: the batch counts the cases up to the stop.
-    return this.#early.batch(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound);
+    return this.#early.batch(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound, this.batchStop ? this.batchStopRule : 'top');
   }
 
   #getPool(): RunnerPool {

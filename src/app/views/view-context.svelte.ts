@@ -9,6 +9,7 @@ import type { AnalysisRunner } from '../state/analysis-runner.svelte.ts';
 import type { CompareTarget } from '../compare/compare-target.svelte.ts';
 import type { EarlierVersion } from '../compare/earlier-version.svelte.ts';
 import type { TrendsState } from '../trends/trends-state.svelte.ts';
+import type { PriceTable } from '../runs/price-table.svelte.ts';
 import { orderCases, type CaseRow } from './case-rows.ts';
 
 export class ViewContext {
@@ -20,6 +21,8 @@ export class ViewContext {
   readonly earlier: EarlierVersion | null;
   /** The stored sessions' trends (the Trends view); null where nothing can be stored. */
   readonly trends: TrendsState | null;
+  /** The page's model prices (the run view's too): the cost of the study's requests; null where the page has none. */
+  readonly prices: PriceTable | null;
 
   ids: string[] = $derived.by(() => {
     const study = this.runner.study;
@@ -31,12 +34,13 @@ export class ViewContext {
   selectedIndex: number = $derived.by(() => (this.nav.caseId === null ? -1 : this.ids.indexOf(this.nav.caseId)));
   summary: DefinitionSummary | null = $derived.by(() => (this.runner.definition.status === 'ready' ? this.runner.definition.summary : null));
 
-  constructor(runner: AnalysisRunner, nav: Navigation, compare: CompareTarget | null = null, earlier: EarlierVersion | null = null, trends: TrendsState | null = null) {
+  constructor(runner: AnalysisRunner, nav: Navigation, compare: CompareTarget | null = null, earlier: EarlierVersion | null = null, trends: TrendsState | null = null, prices: PriceTable | null = null) {
     this.runner = runner;
     this.nav = nav;
     this.compare = compare;
     this.earlier = earlier;
     this.trends = trends;
+    this.prices = prices;
   }
 
   /** The case before or after the open one in the list's order (filter and sort), or null at an end. */

@@ -5,8 +5,11 @@ import { fakeModelAnswer } from './fake-model.ts';
 
 /** Something to go wrong with a request (the fake endpoint's injectable faults). */
 export type Fault =
-  /** Answer this status with an OpenAI-style error body; `retryAfter` sets the header as given. */
-  | { kind: 'status'; status: number; message?: string; retryAfter?: string }
+  /**
+   * Answer this status with an OpenAI-style error body (`body`: this exact JSON instead, as a named
+   * server writes it); `retryAfter` sets the header as given.
+   */
+  | { kind: 'status'; status: number; message?: string; retryAfter?: string; body?: unknown }
   /** Wait this long before answering normally (a slow endpoint). */
   | { kind: 'delay'; ms: number }
   /** Answer 200 with a body that is not JSON. */
@@ -177,7 +180,7 @@ export async function startFakeEndpoint(options: FakeEndpointOptions = {}): Prom
       }
       if (fault?.kind === 'status') {
         if (fault.retryAfter !== undefined) res.setHeader('Retry-After', fault.retryAfter);
-        return sendJson(res, fault.status, { error: { message: fault.message ?? `injected HTTP ${fault.status}`, type: 'fake_fault', code: fault.status } });
+        return sendJson(res, fault.status, fault.body ?? { error: { message: fault.message ?? `injected HTTP ${fault.status}`, type: 'fake_fault', code: fault.status } });
       }
       if (!authorised(req)) return unauthorised(res);
       if (!Array.isArray(request.messages) || request.messages.length === 0 || typeof request.model !== 'string') {
