@@ -29,6 +29,7 @@ import { SettingsResults } from './settings-results.svelte.ts';
 import { ResultBatches, type Arrived } from './result-batches.ts';
 import { RunProgressState } from './run-progress-state.svelte.ts';
 import { EarlyStop } from './early-stop.svelte.ts';
+import { studyRequestBound } from '../replay/study-request-bound.ts';
 import type { SessionContrast, StudyMeta } from '../../session/types.ts';
 
 
@@ -83,6 +84,10 @@ export class AnalysisRunner {
   /** Model requests of the running (or last) analysis; null when it made none. */
   get modelActivity(): ModelActivity | null {
     return this.#job?.activity ?? null;
+  }
+  /** The model job of the running (or last) analysis (its request log); null before one. */
+  get modelJob(): PageModelJob | null {
+    return this.#job;
   }
   /**
    * An edit of the definition that could not be used: the results and the definition stay those of
@@ -327,6 +332,8 @@ export class AnalysisRunner {
     this.#job?.finish();
     // A session file's own responses answer only what this browser's store lacks.
     const job = (this.#job = this.model.open({ carried: study.modelResponses ?? [] }));
+    // A replay's progress counts requests (its one case takes minutes): the most its cases left can send.
+    job.expect(studyRequestBound(study.pipeline?.source, study.cases, results, this.steps.length, this.settings));
     const studyPool = pageStudyPool(pool, this.workerCount);
     const summary = this.definition.status === 'ready' ? this.definition.summary : undefined;
     const outcome = await runStudy({
