@@ -7,13 +7,14 @@
  */
 import { keptResult } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { BatchStopRule } from '../../engine/setting-choices.ts';
 import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import type { DefinitionSummary, LoadOutcome, RegressionGameOutcome, VersionFile } from '../../pool/page/protocol.ts';
 import { runStudy, type StudyOutcome, type StudyToRun } from '../../pool/run-study.ts';
 import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { pageStudyPool } from '../analysis/page-study-pool.ts';
 import type { EndpointWait } from '../model/endpoint-wait.svelte.ts';
-import type { ModelActivity, PageModelHost, PageModelJob } from '../model/page-model-host.svelte.ts';
+import type { ModelActivity, PageModelHost, PageModelJob, RequestBound } from '../model/page-model-host.svelte.ts';
 import type { ModelCacheEntry } from '../../session/types.ts';
 import { nextPaint } from './next-paint.ts';
 
@@ -28,7 +29,10 @@ export interface Launch {
   settings: AnalysisSettings;
   batchBound: BatchBound;
   batchStop: boolean;
+  batchStopRule: BatchStopRule;
   summary?: DefinitionSummary;
+  /** The most model requests the run can send, when that is known (a replay's): its progress counts them. */
+  requestBound: RequestBound | null;
   /** Results already known for these settings, by item (the run fills the rest in). */
   known: (CaseResult | undefined)[];
   /** The study's items (cases and games): each result keeps its outputs within its share of the tab's memory. */
@@ -55,6 +59,11 @@ export class AnalysisLaunch {
     this.#model = deps.model;
     this.#endpointWait = deps.endpointWait;
     this.#createPool = deps.createPool ?? ((workers) => new PageAnalysisPool(workers, createAnalysisWorker));
+  }
+
+  /** The model job of the running (or last) analysis; null before one. */
+  get job(): PageModelJob | null {
+    return this.#job;
   }
 
   /** Model requests of the running (or last) analysis; null when it made none. */
@@ -96,12 +105,14 @@ export class AnalysisLaunch {
     await Promise.all([nextPaint(), this.#endpointWait.check(launch.summary?.usesModel === true)]);
     this.#job?.finish();
     const job = (this.#job = this.#model.open({ carried: launch.carried }));
+    job.expect(launch.requestBound);
     const outcome = await runStudy({
       pool: pageStudyPool(pool, this.workerCount),
       study: launch.study,
       settings: launch.settings,
       batchBound: launch.batchBound,
       batchStop: launch.batchStop,
+      batchStopRule: launch.batchStopRule,
       ...(launch.summary && { summary: launch.summary }),
       model: this.#endpointWait.resolver(job),
       known: launch.known,

@@ -11,7 +11,8 @@
  */
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseDef, CaseResult } from '../../engine/types.ts';
-import type { ModelActivity, PageModelHost } from '../model/page-model-host.svelte.ts';
+import type { BatchStopRule } from '../../engine/setting-choices.ts';
+import type { ModelActivity, PageModelHost, PageModelJob } from '../model/page-model-host.svelte.ts';
 import type { EndpointWait } from '../model/endpoint-wait.svelte.ts';
 import { poolSize } from '../analysis/pool-size.ts';
 import type { DefinitionProblem, LoadOutcome, RegressionGameOutcome, VersionFile } from '../../pool/page/protocol.ts';
@@ -26,6 +27,7 @@ import { SettingsResults } from './settings-results.svelte.ts';
 import { ResultBatches, type Arrived } from './result-batches.ts';
 import { RunProgressState } from './run-progress-state.svelte.ts';
 import { EarlyStop } from './early-stop.svelte.ts';
+import { studyRequestBound } from '../replay/study-request-bound.ts';
 import type { SessionContrast, StudyMeta } from '../../session/types.ts';
 
 export type { DefinitionState, RunnerPool };
@@ -58,6 +60,8 @@ export class AnalysisRunner {
    * decided under `batchBound`): the next analysis stops there; the batch counts the cases up to it.
    */
   batchStop = $state(false);
+  /** How the batch stop decides (the command's --batch-stop bandit): 'bandit' also shares step runs across cases (settings.shareSteps). */
+  batchStopRule = $state<BatchStopRule>('top');
   /** Where the last analysis stopped early, under which settings: the batch counts the items up to it. */
   readonly #early = new EarlyStop();
   /** The results per settings, and those on screen. */
@@ -75,6 +79,10 @@ export class AnalysisRunner {
   /** Model requests of the running (or last) analysis; null when it made none. */
   get modelActivity(): ModelActivity | null {
     return this.#launch.modelActivity;
+  }
+  /** The model job of the running (or last) analysis (its request log); null before one. */
+  get modelJob(): PageModelJob | null {
+    return this.#launch.job;
   }
   /**
    * An edit of the definition that could not be used: the results and the definition stay those of
@@ -164,7 +172,7 @@ export class AnalysisRunner {
    */
   async openStudy(
     study: Study,
-    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome; batch?: { bound: BatchBound; stop: boolean } } = {},
+    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome; batch?: { bound: BatchBound; stop: boolean; rule?: BatchStopRule } } = {},
   ): Promise<void> {
     this.cancel();
     this.#shown.clear();
@@ -179,6 +187,7 @@ export class AnalysisRunner {
     if (options.batch) {
       this.batchBound = options.batch.bound;
       this.batchStop = options.batch.stop;
+      this.batchStopRule = options.batch.rule ?? 'top';
     }
     this.#progress.clear();
     await this.#loadDefinition(options.loaded);
@@ -265,6 +274,17 @@ export class AnalysisRunner {
     if (!on && this.#early.at(this.#key()) !== undefined) void this.analyze();
   }
 
+  /**
+   * Chooses how the batch stop decides. The bandit stop runs its cases with shared step runs, so it
+   * sets the shareSteps setting too (the same values, a lower cost: the results key changes, and the
+   * next analysis runs under it).
+   */
+  setBatchStopRule(rule: BatchStopRule): void {
+    this.batchStopRule = rule;
+    this.#autosave.schedule();
+    if (rule === 'bandit') this.updateSettings({ shareSteps: true });
+  }
+
   /** Changes how the batch CI is computed (only the aggregation; saved with the study). */
   setBatchBound(bound: BatchBound): void {
     this.batchBound = bound;
@@ -298,7 +318,10 @@ export class AnalysisRunner {
       settings: this.settings,
       batchBound: this.batchBound,
       batchStop: this.batchStop,
+      batchStopRule: this.batchStopRule,
       ...(summary && { summary }),
+      // A replay's progress counts requests (its one case takes minutes): the most its cases left can send.
+      requestBound: studyRequestBound(study.pipeline?.source, study.cases, results, this.steps.length, this.settings),
       known: results,
       itemCount: this.itemCount,
       caseTimeoutS: this.caseTimeoutS,
@@ -372,7 +395,7 @@ export class AnalysisRunner {
    */
   #restoreStop(): boolean {
     if (!this.batchStop || (this.study!.cases.length > 0 && this.definition.status !== 'ready')) return false;
-    if (!this.#early.restore(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound)) return false;
+    if (!this.#early.restore(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound, this.batchStopRule)) return false;
     this.#progress.start('done', this.results, this.itemCount);
     this.#autosave.schedule();
     return true;
@@ -408,6 +431,6 @@ export class AnalysisRunner {
 
   #aggregate(): BatchResult | null {
     // Stopped early under these settings: the batch counts the cases up to the stop.
-    return this.#early.batch(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound);
+    return this.#early.batch(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound, this.batchStop ? this.batchStopRule : 'top');
   }
 }
