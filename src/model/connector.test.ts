@@ -127,7 +127,7 @@ describe('sendChat', () => {
     const endpoint = await fake();
     endpoint.setFault({ kind: 'delay', ms: 2000 });
     const error = await sendChat(config(endpoint.url, { timeoutMs: 50, maxRetries: 1 }), chat, { sleep: async () => {} }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe(`model endpoint ${endpoint.url} gave no answer within 0.05 s (2 attempts); a slow or busy server (one slot on a CPU answers one request at a time): raise the time per request (--timeout-request S; the page: Model > Time per request) or lower the requests in flight (--concurrency 1)`);
+    expect((error as Error).message).toBe(`model endpoint ${endpoint.url} gave no answer within 0.05 s (2 attempts); a slow or busy server (one slot on a CPU answers one request at a time): raise the time per request (the command: --timeout-request S; the page: Model > Time per request) or lower the requests in flight (the command: --concurrency 1; the page: Model > Requests at once)`);
   });
 
   it('fails a malformed body at once, quoting an excerpt', async () => {

@@ -120,7 +120,7 @@ export async function sendChat(config: EndpointConfig, request: ChatRequest, opt
     }
     if (attempt >= config.maxRetries) {
       const tries = attempt + 1;
-      const advice = overloaded ? '; a slow or busy server (one slot on a CPU answers one request at a time): raise the time per request (--timeout-request S; the page: Model > Time per request) or lower the requests in flight (--concurrency 1)' : '';
+      const advice = overloaded ? '; a slow or busy server (one slot on a CPU answers one request at a time): raise the time per request (the command: --timeout-request S; the page: Model > Time per request) or lower the requests in flight (the command: --concurrency 1; the page: Model > Requests at once)' : '';
       throw fail(`${where} ${reason} (${tries} attempt${tries === 1 ? '' : 's'})${advice}`, status, true);
     }
     const delayMs = waitMs ?? backoffDelay(attempt, random);
