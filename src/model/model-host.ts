@@ -433,7 +433,7 @@ export class ModelHost {
   private onRetry(overloaded: boolean): void {
     if (!overloaded) return;
     const lowered = this.governor!.overloaded();
-    if (lowered !== null) this.onWarning?.(`the model endpoint ${this.endpoint!.baseUrl} is overloaded (a time-out, or HTTP 429/503): ${lowered} request${lowered === 1 ? '' : 's'} in flight from now on (--concurrency ${lowered} avoids this)`);
+    if (lowered !== null) this.onWarning?.(`the model endpoint ${this.endpoint!.baseUrl} is overloaded (a time-out, or HTTP 429/503): ${lowered} request${lowered === 1 ? '' : 's'} in flight from now on (the command: --concurrency ${lowered} avoids this; the page: Model > Requests at once)`);
   }
 
   private finish(flight: Flight, outcome: ModelResponse | unknown): void {

@@ -15,6 +15,7 @@
  * `local` (a LocalModel, src/model/local-model.ts) beside the endpoint: the in-page model does
  * (`WithLocalModel`), answering the requests of model file ids while every other id goes to the endpoint.
  */
+import { pageWords } from './page-words.ts';
 import { endpointConfig, MemoryResponseCache, ModelHost, type AsyncResponseStore, type EndpointConfig, type HostRequest, type LocalModel, type ModelHostOptions, type ModelProgress, type RequestRecord } from '../../model/index.ts';
 import type { ModelAnswer, ModelUsage } from '../../engine/model-call.ts';
 import type { ModelResolver } from '../../pool/contract.ts';
@@ -164,7 +165,9 @@ export class PageModelJob implements ModelResolver {
       ...(send && { send }),
       store: options.store,
       ...(options.askAbove !== undefined && { askAbove: options.askAbove }),
-      onWarning: (message) => {
+      onWarning: (raw) => {
+        // Written for the command and the page: the page shows its own half (no flags).
+        const message = pageWords(raw);
         if (this.#closed || this.#warnings.includes(message) || this.#warnings.length >= MAX_WARNINGS) return;
         this.#warnings = [...this.#warnings, message];
         if (this.activity) this.activity = { ...this.activity, warnings: this.#warnings };
