@@ -22,15 +22,46 @@ export interface AbductedDraw {
   gumbels: Readonly<Record<string, number>>;
 }
 
+/** What a world that abducted or recorded nothing reads (never written to). */
+const NO_STEPS: ReadonlyMap<string, never> = new Map<string, never>();
+
 /**
  * The exogenous noise of one world: every draw is a pure function of (world seed, step, key,
  * option). Posterior worlds also carry Gumbels abducted from the observed choices.
  */
 export class WorldNoise {
+  /**
+   * Made on first write: most worlds (prior mode, independent sampling's fresh worlds) never
+   * abduct or record, and two Maps per world were a visible share of what such worlds allocate.
+   */
+  private abductedByStep: Map<string, Map<string, AbductedDraw>> | null = null;
+  private choicesByStep: Map<string, Map<string, string>> | null = null;
+
   /** step -> key -> abducted draw (posterior mode). */
-  readonly abducted = new Map<string, Map<string, AbductedDraw>>();
+  get abducted(): ReadonlyMap<string, ReadonlyMap<string, AbductedDraw>> {
+    return this.abductedByStep ?? NO_STEPS;
+  }
+
   /** step -> key -> option chosen, filled while `recordChoices` is on. */
-  readonly choices = new Map<string, Map<string, string>>();
+  get choices(): ReadonlyMap<string, ReadonlyMap<string, string>> {
+    return this.choicesByStep ?? NO_STEPS;
+  }
+
+  /** The abducted draws of `step`, to add to. */
+  abductedOf(step: string): Map<string, AbductedDraw> {
+    const byStep = (this.abductedByStep ??= new Map());
+    let forStep = byStep.get(step);
+    if (!forStep) byStep.set(step, (forStep = new Map()));
+    return forStep;
+  }
+
+  /** The recorded choices of `step`, to add to. */
+  choicesOf(step: string): Map<string, string> {
+    const byStep = (this.choicesByStep ??= new Map());
+    let forStep = byStep.get(step);
+    if (!forStep) byStep.set(step, (forStep = new Map()));
+    return forStep;
+  }
   /**
    * Draws made so far that depend on this world's noise beyond abduction: every draw except an
    * observed choice abducted in a factual run (whose outcome is the observation). A factual run
@@ -176,9 +207,7 @@ function categoricalDraw(world: WorldNoise, step: string, opts: StepNoiseOptions
     }
   }
   if (opts.recordChoices) {
-    let m = world.choices.get(step);
-    if (!m) world.choices.set(step, (m = new Map()));
-    m.set(key, chosen);
+    world.choicesOf(step).set(key, chosen);
   }
   return chosen;
 }
@@ -202,9 +231,7 @@ function abductIfObserved(world: WorldNoise, step: string, opts: StepNoiseOption
  */
 export function abductDraw(world: WorldNoise, step: string, key: string, logits: Readonly<Record<string, number>>, chosen: string): void {
   const gumbels = abductGumbels(logits, chosen, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) => world.uniform(step, key, o));
-  let forStep = world.abducted.get(step);
-  if (!forStep) world.abducted.set(step, (forStep = new Map()));
-  forStep.set(key, { logits: { ...logits }, chosen, gumbels });
+  world.abductedOf(step).set(key, { logits: { ...logits }, chosen, gumbels });
 }
 
 function sameLogits(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {

@@ -22,18 +22,35 @@ const sealedCopies = new WeakMap<object, object>();
 
 /**
  * Copies of more than this many slots (objects, array elements and properties) are remembered in
- * the weak registries above. Smaller ones go to recentSmall instead: a WeakSet or WeakMap entry
- * costs about 1-2 us with the garbage collector's ephemeron work, against a tenth of that to copy
- * a small output.
+ * the weak registries above. Smaller ones go to the ring of recent small copies instead: a
+ * WeakSet or WeakMap entry costs about 1-2 us with the garbage collector's ephemeron work,
+ * against a tenth of that to copy a small output.
  */
 const REMEMBER_ABOVE_SLOTS = 32;
 /**
- * Small sealed copies made recently (a step's output is typically the next step's input), in a
- * plain Set: cheap to add to, and bounded by clearing it when full, so it keeps at most
- * RECENT_SMALL_LIMIT small objects alive. A value dropped from it is just copied again.
+ * Small sealed copies made recently (a step's output is typically the next step's input): the
+ * last RECENT_SMALL of them in a ring, found by a linear scan. A value that has left the ring is
+ * just copied again. (A Set of up to 65 536 of them cost more than the copies it saved: adding a
+ * fresh object computed its identity hash and kept every small copy alive past the young
+ * generation, so the collector moved each one; a profile of the CRN study put three quarters of
+ * sealAt's time on that add.)
  */
-const recentSmall = new Set<object>();
-const RECENT_SMALL_LIMIT = 1 << 16;
+const RECENT_SMALL = 32;
+/** Filled by push (see copyFast on holes after lockdown); recentRing[recentAt] is overwritten next. */
+const recentRing: (object | null)[] = [];
+for (let i = 0; i < RECENT_SMALL; i++) recentRing.push(null);
+let recentAt = 0;
+
+function isRecentSmall(value: object): boolean {
+  for (let i = 0; i < RECENT_SMALL; i++) if (recentRing[i] === value) return true;
+  return false;
+}
+
+function addRecentSmall(value: object): void {
+  recentRing[recentAt] = value;
+  recentAt = recentAt === RECENT_SMALL - 1 ? 0 : recentAt + 1;
+}
+
 /** Slots copied by the current copyFast (read right after it returns). */
 let copiedSlots = 0;
 /**
@@ -44,7 +61,7 @@ let sourceAllFrozen = true;
 /**
  * Depth of remembered sealed values nested more than SHALLOW levels, so a copy that reuses one
  * still counts its full depth against MAX_DATA_DEPTH (a step could otherwise wrap an earlier
- * output in MAX_DATA_DEPTH new levels, step after step). Small remembered values (recentSmall,
+ * output in MAX_DATA_DEPTH new levels, step after step). Small remembered values (the recent ring,
  * at most REMEMBER_ABOVE_SLOTS slots) are never deeper than SHALLOW.
  */
 const sealedDepths = new WeakMap<object, number>();
@@ -85,7 +102,7 @@ function sealAt(value: unknown, what: string, key: string | undefined): unknown 
     if (isPrimitiveData(value)) return value;
     return value === null ? null : copyValue(value, pathOf(what, key), new Set());
   }
-  if (recentSmall.has(value) || sealedValues.has(value)) return value;
+  if (isRecentSmall(value) || sealedValues.has(value)) return value;
   // A deeply frozen value (the engine deep-freezes case inputs once per case) cannot change, so one
   // sealed copy serves every step call that reads it; only deeply frozen values are remembered.
   if (Object.isFrozen(value)) {
@@ -106,8 +123,7 @@ function sealAt(value: unknown, what: string, key: string | undefined): unknown 
     registerSealed(copy);
     if (sourceAllFrozen) sealedCopies.set(value, copy);
   } else {
-    if (recentSmall.size >= RECENT_SMALL_LIMIT) recentSmall.clear();
-    recentSmall.add(copy);
+    addRecentSmall(copy);
   }
   return copy;
 }
@@ -128,7 +144,7 @@ function sealPlainSlow(value: object, path: string): object {
  * returns its depth, and remembers the depth of every node deeper than SHALLOW.
  */
 function registerSealed(value: object): number {
-  if (sealedValues.has(value) || recentSmall.has(value)) return sealedDepth(value);
+  if (sealedValues.has(value) || isRecentSmall(value)) return sealedDepth(value);
   sealedValues.add(value);
   let below = 0;
   for (const key of Object.keys(value)) {
@@ -183,7 +199,7 @@ function copyFast(value: unknown, seal: boolean, ancestors: object[]): unknown {
   if (typeof value !== 'object') throw NOT_PLAIN;
   if (value === null) return null;
   const object = value as object;
-  if (seal && (recentSmall.has(object) || sealedValues.has(object))) {
+  if (seal && (isRecentSmall(object) || sealedValues.has(object))) {
     // Past the limit with the reused value's own depth: the path-tracking copy names where.
     if (ancestors.length + sealedDepth(object) > MAX_DATA_DEPTH) throw NOT_PLAIN;
     return object;

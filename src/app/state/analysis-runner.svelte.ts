@@ -11,6 +11,7 @@
 import { nextPaint } from './next-paint.ts';
 import { DEFAULT_SETTINGS, keptResult } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseDef, CaseResult } from '../../engine/types.ts';
+import type { BatchStopRule } from '../../engine/setting-choices.ts';
 import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import { runStudy } from '../../pool/run-study.ts';
 import { pageStudyPool } from '../analysis/page-study-pool.ts';
@@ -28,6 +29,7 @@ import { SettingsResults } from './settings-results.svelte.ts';
 import { ResultBatches, type Arrived } from './result-batches.ts';
 import { RunProgressState } from './run-progress-state.svelte.ts';
 import { EarlyStop } from './early-stop.svelte.ts';
+import { studyRequestBound } from '../replay/study-request-bound.ts';
 import type { SessionContrast, StudyMeta } from '../../session/types.ts';
 
 
@@ -63,6 +65,8 @@ export class AnalysisRunner {
    * decided under `batchBound`): the next analysis stops there; the batch counts the cases up to it.
    */
   batchStop = $state(false);
+  /** How the batch stop decides (the command's --batch-stop bandit): 'bandit' also shares step runs across cases (settings.shareSteps). */
+  batchStopRule = $state<BatchStopRule>('top');
   /** Where the last analysis stopped early, under which settings: the batch counts the items up to it. */
   readonly #early = new EarlyStop();
   /** The results per settings, and those on screen. */
@@ -80,6 +84,10 @@ export class AnalysisRunner {
   /** Model requests of the running (or last) analysis; null when it made none. */
   get modelActivity(): ModelActivity | null {
     return this.#job?.activity ?? null;
+  }
+  /** The model job of the running (or last) analysis (its request log); null before one. */
+  get modelJob(): PageModelJob | null {
+    return this.#job;
   }
   /**
    * An edit of the definition that could not be used: the results and the definition stay those of
@@ -171,7 +179,7 @@ export class AnalysisRunner {
    */
   async openStudy(
     study: Study,
-    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome; batch?: { bound: BatchBound; stop: boolean } } = {},
+    options: { keepSettings?: boolean; results?: CaseResult[]; settings?: AnalysisSettings; autoRun?: boolean; stopped?: boolean; keepNavigation?: boolean; edited?: boolean; loaded?: LoadOutcome; batch?: { bound: BatchBound; stop: boolean; rule?: BatchStopRule } } = {},
   ): Promise<void> {
     this.cancel();
     this.#shown.clear();
@@ -186,6 +194,7 @@ export class AnalysisRunner {
     if (options.batch) {
       this.batchBound = options.batch.bound;
       this.batchStop = options.batch.stop;
+      this.batchStopRule = options.batch.rule ?? 'top';
     }
     this.#progress.clear();
     await this.#loadDefinition(options.loaded);
@@ -278,6 +287,17 @@ export class AnalysisRunner {
     if (!on && this.#early.at(this.#key()) !== undefined) void this.analyze();
   }
 
+  /**
+   * Chooses how the batch stop decides. The bandit stop runs its cases with shared step runs, so it
+   * sets the shareSteps setting too (the same values, a lower cost: the results key changes, and the
+   * next analysis runs under it).
+   */
+  setBatchStopRule(rule: BatchStopRule): void {
+    this.batchStopRule = rule;
+    this.#autosave.schedule();
+    if (rule === 'bandit') this.updateSettings({ shareSteps: true });
+  }
+
   /** Changes how the batch CI is computed (only the aggregation; saved with the study). */
   setBatchBound(bound: BatchBound): void {
     this.batchBound = bound;
@@ -312,6 +332,8 @@ export class AnalysisRunner {
     this.#job?.finish();
     // A session file's own responses answer only what this browser's store lacks.
     const job = (this.#job = this.model.open({ carried: study.modelResponses ?? [] }));
+    // A replay's progress counts requests (its one case takes minutes): the most its cases left can send.
+    job.expect(studyRequestBound(study.pipeline?.source, study.cases, results, this.steps.length, this.settings));
     const studyPool = pageStudyPool(pool, this.workerCount);
     const summary = this.definition.status === 'ready' ? this.definition.summary : undefined;
     const outcome = await runStudy({
@@ -321,6 +343,7 @@ export class AnalysisRunner {
       settings: this.settings,
       batchBound: this.batchBound,
       batchStop: this.batchStop,
+      batchStopRule: this.batchStopRule,
       ...(summary && { summary }),
       model: this.endpointWait.resolver(job),
       known: results,
@@ -435,7 +458,7 @@ export class AnalysisRunner {
    */
   #restoreStop(): boolean {
     if (!this.batchStop || (this.study!.cases.length > 0 && this.definition.status !== 'ready')) return false;
-    if (!this.#early.restore(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound)) return false;
+    if (!this.#early.restore(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound, this.batchStopRule)) return false;
     this.#progress.start('done', this.results, this.itemCount);
     this.#autosave.schedule();
     return true;
@@ -472,7 +495,7 @@ export class AnalysisRunner {
 
   #aggregate(): BatchResult | null {
     // Stopped early under these settings: the batch counts the cases up to the stop.
-    return this.#early.batch(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound);
+    return this.#early.batch(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound, this.batchStop ? this.batchStopRule : 'top');
   }
 
   #getPool(): RunnerPool {
