@@ -1,7 +1,7 @@
 import type { CommandModelFlags } from '../model/index.node.ts';
 import type { AnalysisSettings, BatchBound } from '../engine/types.ts';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
-import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
+import { BATCH_BOUNDS, BATCH_STOP_RULES, type BatchStopRule } from '../engine/setting-choices.ts';
 import { parseShard, type Shard } from '../session/shard.ts';
 import { labelProblem, tagsProblem } from '../session/study-meta.ts';
 import { expectTimestamp } from '../session/validate-fields.ts';
@@ -35,6 +35,8 @@ export interface CliOptions {
   workers?: number;
   batchBound: BatchBound;
   batchStop: boolean;
+  /** How the batch stop decides (--batch-stop bandit); 'top' when --batch-stop has no value. */
+  batchStopRule: BatchStopRule;
   settings: AnalysisSettings;
   /** The options given on the command line, e.g. '--mode' (to refuse those that do not apply). */
   given: ReadonlySet<string>;
@@ -75,7 +77,7 @@ type BlameFlagOptions = Omit<CliOptions, 'file' | 'settings' | 'given' | 'model'
 
 /** Blame's flags that only set an option. */
 const BLAME_PLAIN_FLAGS: PlainFlags<BlameFlagOptions> = {
-  switches: { '--json': 'json', '--batch-stop': 'batchStop', '--allow-partial': 'allowPartial', '--gate': 'gate' },
+  switches: { '--json': 'json', '--allow-partial': 'allowPartial', '--gate': 'gate' },
   texts: { '--pipeline': 'pipeline', '--html': 'html', '--save': 'save', '--compare': 'compare', '--against': 'against', '--cases': 'cases', '--summary': 'summary', '--junit': 'junit' },
 };
 
@@ -92,12 +94,21 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   const model: ModelOptions = { concurrency: 4, caches: [], offline: false };
   const repair: RepairCliOptions = { repairs: false };
   const meta: CliOptions['meta'] = { tags: [] };
-  const opts: BlameFlagOptions = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, files: [], allowPartial: false, gate: false, gateThreshold: DEFAULT_GATE_THRESHOLD };
+  const opts: BlameFlagOptions = { json: false, timeoutMs: 10_000, batchBound: 'normal', batchStop: false, batchStopRule: 'top', files: [], allowPartial: false, gate: false, gateThreshold: DEFAULT_GATE_THRESHOLD };
   const inline = (arg: string) => arg.startsWith('--') && arg.includes('=') && !arg.startsWith('--fix=');
   eachArgument(argv, (flag, value, arg) => {
     if (flag.startsWith('--')) given.add(flag);
     if (takePlainFlag(opts, flag, value, BLAME_PLAIN_FLAGS)) return;
     switch (flag) {
+      case '--batch-stop':
+        opts.batchStop = true;
+        // `--batch-stop bandit` arrives as `--batch-stop=bandit` (the table's takesNext); bare, the plain stop.
+        if (inline(arg)) {
+          const rule = value();
+          if (!(BATCH_STOP_RULES as readonly string[]).includes(rule)) throw new UsageError(`--batch-stop: unknown rule "${rule}" (rules: ${BATCH_STOP_RULES.join(', ')}; none: the plain top-step stop)`);
+          opts.batchStopRule = rule as BatchStopRule;
+        }
+        break;
       case '--gate-threshold':
         opts.gateThreshold = num(flag, value(), (x) => x >= 0, 'a number at least 0 (a rise of mean blame, in the metric\'s units)');
         break;
@@ -200,6 +211,8 @@ export function parseArgs(argv: readonly string[]): CliOptions {
   if (opts.file === undefined) throw new UsageError('no input file given');
   if (opts.shard && opts.batchStop) throw new UsageError('--batch-stop needs the whole stream of cases in order, so it cannot stop a shard: leave out one of --batch-stop and --shard');
   if (settings.stop === 'budget' && settings.budget === Infinity) throw new UsageError('--stop budget needs --budget C');
+  // The bandit stop runs its cases with shared step runs: the settings (and so the session) say so.
+  if (opts.batchStop && opts.batchStopRule === 'bandit') settings.shareSteps = true;
   if (Object.keys(fixChoice).length) settings.fixChoice = fixChoice;
   if (Object.keys(models).length) settings.models = models;
   if (Object.keys(modelParams).length) settings.modelParams = modelParams;

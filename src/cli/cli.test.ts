@@ -194,6 +194,35 @@ describe('blame --batch-stop', () => {
   });
 });
 
+describe('blame --batch-stop bandit', () => {
+  it('names the same top step as the plain stop for fewer step runs, with anytime intervals, and saves the rule in the session', () => {
+    const trace = join(ROOT, 'public/demos/eight-step-agent.trace.json');
+    const plain = JSON.parse(blame(trace, '--json', '--batch-stop', '--batch-bound', 'anytime').stdout);
+    const session = join(mkdtempSync(join(tmpdir(), 'blame-bandit-')), 'bandit.json');
+    // One worker: every case shares the same step runs, so the count is the same on every machine.
+    const r = blame(trace, '--json', '--batch-stop', 'bandit', '--save', session, '--workers', '1');
+    expect(r.status).toBe(0);
+    const bandit = JSON.parse(r.stdout);
+    const top = (batch: { steps: { step: string; meanShapley: number }[] }) => [...batch.steps].sort((a, b) => b.meanShapley - a.meanShapley)[0].step;
+    expect(bandit.batch.stoppedEarly).toBe(true);
+    expect(top(bandit.batch)).toBe('drafter');
+    expect(top(plain.batch)).toBe('drafter');
+    expect(bandit.batch.analyzed).toBeLessThan(plain.batch.analyzed);
+    expect(bandit.batch.cost).toBeLessThan(plain.batch.cost / 2);
+    // More workers share less, but the values and so the stop are the same.
+    const spread = JSON.parse(blame(trace, '--json', '--batch-stop', 'bandit', '--workers', '2').stdout);
+    expect(spread.batch.steps).toEqual(bandit.batch.steps);
+    const saved = JSON.parse(readFileSync(session, 'utf8'));
+    expect(saved.study).toMatchObject({ batchStop: true, batchStopRule: 'bandit' });
+  });
+
+  it('refuses an unknown rule, naming the flag', () => {
+    const r = blame(REFUND, '--batch-stop=fastest');
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/--batch-stop: unknown rule "fastest" \(rules: top, bandit/);
+  });
+});
+
 describe('blame on failing cases', () => {
   it('times out a spinning step, names it, finishes the other cases and exits 1', () => {
     const r = blame(join(FIX, 'spin.pipeline.js'), '--json', '--timeout', '1');

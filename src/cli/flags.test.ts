@@ -61,7 +61,8 @@ describe('the flag table', () => {
   }
 
   it("hands every flag of each command to a parser that knows it (no 'unknown option' past the table)", () => {
-    const sample = (name: string, value: string | undefined): string[] => (value === undefined ? [name] : [name, name === '--model' ? 'm' : '1']);
+    // An optional value is written inline (`--flag=V`): a separate argument would be a positional unless the flag's takesNext accepts it.
+    const sample = (name: string, value: string | undefined, kind: string): string[] => (value === undefined ? [name] : kind === 'optional-value' ? [`${name}=1`] : [name, name === '--model' ? 'm' : '1']);
     const unknown = /unknown option|does not apply to --(why|inspect)/;
     const parse: Record<CommandName, (argv: string[]) => unknown> = {
       blame: parseArgs,
@@ -78,7 +79,7 @@ describe('the flag table', () => {
       for (const spec of flagsOf(command).values()) {
         if (spec.name === '--help' || spec.name === '--version') continue;
         const positionals = command === 'merge' || command === 'compare' ? ['a.json', 'b.json'] : command === 'check' ? ['c.json'] : ['a.json'];
-        const line = run([command, ...positionals, ...sample(spec.name, spec.value)]);
+        const line = run([command, ...positionals, ...sample(spec.name, spec.value, spec.kind)]);
         try {
           parse[command](line.argv);
         } catch (e) {

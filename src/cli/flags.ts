@@ -23,7 +23,7 @@
  */
 import { DEFAULT_GATE_THRESHOLD } from '../engine/regression/verdict.ts';
 import { settingEntries, type BooleanSetting, type ChoiceSetting, type NumberSetting, type SettingKey } from '../engine/settings/schema.ts';
-import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
+import { BATCH_BOUNDS, BATCH_STOP_RULES } from '../engine/setting-choices.ts';
 import { PLAYERS_KINDS } from '../replay/index.ts';
 import { WHY_DEFAULTS } from '../why/index.ts';
 
@@ -146,7 +146,7 @@ const DEFINITION: readonly CommandName[] = ['blame', 'repairs', 'compare'];
 const MODEL_USERS: readonly CommandName[] = [...STUDY, 'why', 'check'];
 
 type FlagSetting = NumberSetting | ChoiceSetting | BooleanSetting;
-type FlagSettingKey = 'mode' | 'worlds' | 'method' | 'delta' | 'stop' | 'width' | 'budget' | 'maxPermutations' | 'radius' | 'estimator' | 'seed' | 'tieTolerance' | 'interactions';
+type FlagSettingKey = 'mode' | 'worlds' | 'method' | 'delta' | 'stop' | 'width' | 'budget' | 'maxPermutations' | 'radius' | 'estimator' | 'seed' | 'tieTolerance' | 'interactions' | 'shareSteps';
 
 /** The help line of each setting with a flag of its own (kind, default and values come from the schema). */
 const SETTING_HELP: Readonly<Record<FlagSettingKey, { value?: string; help: string; default?: string }>> = {
@@ -158,7 +158,7 @@ const SETTING_HELP: Readonly<Record<FlagSettingKey, { value?: string; help: stri
   delta: { value: 'D', help: 'all Monte Carlo intervals hold together with probability at least 1 - D' },
   stop: { help: 'Monte Carlo stop rule: top1, ranking, width (with --width W) or budget (with --budget C)' },
   width: { value: 'W', help: 'the interval half-width --stop width waits for' },
-  budget: { value: 'C', help: 'step-cost budget per case for Monte Carlo (greater than 0, or none)' },
+  budget: { value: 'C', help: 'step-cost budget per case for Monte Carlo, for the whole analysis: sampling, interactions, baselines (greater than 0, or none)' },
   maxPermutations: { value: 'N', help: 'cap on permutations per case (estimators that sample sets count n - 1 queries as one; none: no cap)' },
   radius: {
     help: 'Monte Carlo intervals: betting (anytime-valid betting confidence sequences, checked after every sample), bernstein (empirical Bernstein) or hoeffding, on a checkpoint schedule',
@@ -171,6 +171,7 @@ const SETTING_HELP: Readonly<Record<FlagSettingKey, { value?: string; help: stri
     default: '0 (off)',
   },
   interactions: { help: 'also compute the Shapley interaction index of every pair of steps (exact up to 12 steps, sampled above)' },
+  shareSteps: { help: 'reuse a step run across cases whose inputs to that step are the same, when it drew no noise and called no model (same values, lower cost; the cost then depends on which worker ran which case)' },
 };
 
 function shownNumber(x: number): string {
@@ -212,7 +213,11 @@ const OWN_FLAGS: readonly FlagSpec[] = [
   { name: '--pipeline', value: 'FILE.js', kind: 'value', default: "the trace's own", help: 'the pipeline definition, when the trace carries none (or to replace it; re-runs a session file with it)', group: 'input', commands: DEFINITION },
   { name: '--fix', value: 'STEP=FIX', kind: 'list', default: "each step's first fix", help: "use another of a step's fixes (repeatable)", group: 'method', commands: DEFINITION },
   { name: '--batch-bound', value: BATCH_BOUNDS.join('|'), kind: 'value', default: 'normal', help: 'interval of the batch means: normal, bernstein or anytime (a betting confidence sequence over the cases in order)', group: 'method', commands: [...STUDY, 'trend'] },
-  { name: '--batch-stop', kind: 'switch', default: 'off', help: 'stop analysing failures once the top step is separated (valid with anytime and bernstein; normal waits for 30 failures)', group: 'method', commands: STUDY },
+  {
+    name: '--batch-stop', value: '[bandit]', kind: 'optional-value', default: 'off',
+    help: 'stop analysing failures once the top step is separated (valid with anytime and bernstein; normal waits for 30 failures); bandit: share step runs across cases and bet more boldly, anytime-valid (docs/estimators.md)',
+    group: 'method', commands: STUDY, takesNext: (next) => (BATCH_STOP_RULES as readonly string[]).includes(next),
+  },
 
   { name: '--timeout', value: 'S', kind: 'value', default: '10', help: 'time limit per case in seconds', group: 'run', commands: STUDY },
   { name: '--workers', value: 'N', kind: 'value', default: 'one per core (no more than the cases)', help: 'analysis workers (a whole number from 1 to 256)', group: 'run', commands: STUDY },

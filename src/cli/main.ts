@@ -144,6 +144,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
       settings: opts.settings,
       batchBound: opts.batchBound,
       batchStop: opts.batchStop,
+      batchStopRule: opts.batchStopRule,
       model,
       // A shard analyses its part; the session keeps every case, so shards merge into the whole study.
       ...(shard && { pick: <T>(items: readonly T[]) => shardOf(items, shard) }),
@@ -267,6 +268,7 @@ async function analyzeGames(games: TableGame[], opts: CliOptions): Promise<Analy
       settings: opts.settings,
       batchBound: opts.batchBound,
       batchStop: opts.batchStop,
+      batchStopRule: opts.batchStopRule,
       ...(shard && { pick: <T>(items: readonly T[]) => shardOf(items, shard) }),
     });
     if (outcome.status !== 'done') throw new Error(`internal: a study of games ended ${outcome.status}`);
@@ -330,6 +332,7 @@ function sessionOfAnalysis(opts: CliOptions, a: Analysis): Session {
     batchBound: opts.batchBound,
     ...(a.range && { range: [a.range[0], a.range[1]] as [number, number] }),
     ...(opts.batchStop && { batchStop: true }),
+    ...(opts.batchStop && opts.batchStopRule !== 'top' && { batchStopRule: opts.batchStopRule }),
   };
   return buildSession({
     id: `cli-${Date.now().toString(36)}`,
@@ -548,7 +551,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } else {
     // The verdict comes first, so a CI log shows it at the top.
     const out = gate && opts.gate ? [terminalVerdict(gate)] : [];
-    out.push(...a.results.filter((r) => r.failed || r.error).map(formatCase));
+    out.push(...a.results.filter((r) => r.failed || r.error).map((r) => formatCase(r, a.settings.budget)));
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
     if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
     out.push(formatBatch(a.batch, a.results.length, a.replay?.contrastUsage, a.settings.mode));

@@ -3,7 +3,8 @@ import { testResult, type LooseResult } from './testing/results.ts';
 import { analyzeTableGame } from './table-game.ts';
 import { isAnalysedFailure } from './case-result.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
-import { aggregateBatch, anytimeIndex, BatchStopper, NORMAL_STOP_MIN_CASES } from './batch.ts';
+import { aggregateBatch, anytimeIndex, BANDIT_BET_FRACTION, BatchStopper, NORMAL_STOP_MIN_CASES } from './batch.ts';
+import { PLANTED_MEANS, PLANTED_STEPS, plantedStream, runPlanted } from './testing/planted-batch.ts';
 import { seededRng } from './rng.ts';
 import type { BatchBound, CaseResult } from './types.ts';
 import { mean, variance } from './testing/statistics.ts';
@@ -345,5 +346,61 @@ describe('fixAloneRate on a metric that is not 0/1', () => {
     const saved = results.map((r) => (isAnalysedFailure(r) ? { ...r, resolvedAlone: undefined } : r));
     const batch = aggregateBatch(saved, { delta: 0.05, bound: 'normal', range: [0, 10], threshold: 7 });
     expect(batch.steps.map((s) => s.fixAloneRate)).toEqual(aggregateBatch(results, { delta: 0.05, bound: 'normal', threshold: 7 }).steps.map((s) => s.fixAloneRate));
+  });
+});
+
+describe('the bandit stop (rule: bandit)', () => {
+  it('decides on paired differences whatever the bound, betting up to BANDIT_BET_FRACTION: earlier than the plain anytime stop on the same stream', () => {
+    for (const seed of [1, 2, 3]) {
+      const top = runPlanted('top', 0.05, seed);
+      const bandit = runPlanted('bandit', 0.05, seed);
+      expect(top.stoppedAt).not.toBeNull();
+      expect(bandit.stoppedAt).not.toBeNull();
+      expect(bandit.stoppedAt!).toBeLessThan(top.stoppedAt!);
+    }
+    // The normal bound alone would wait for NORMAL_STOP_MIN_CASES; the bandit rule ignores the bound.
+    const stream = plantedStream(4, 500);
+    const stopper = new BatchStopper({ delta: 0.05, bound: 'normal', rule: 'bandit' });
+    const plain = new BatchStopper({ delta: 0.05, bound: 'anytime', rule: 'bandit' });
+    for (const r of stream) {
+      const a = stopper.push(r);
+      expect(a).toBe(plain.push(r));
+      if (a) break;
+    }
+    expect(BANDIT_BET_FRACTION).toBeLessThan(1);
+  });
+
+  it('planted batch, 40 seeded repetitions: the right top step and every anytime batch interval covering its mean in >= 1 - delta of them', () => {
+    const delta = 0.1;
+    let right = 0;
+    let covered = 0;
+    const reps = 40;
+    for (let seed = 1; seed <= reps; seed++) {
+      const outcome = runPlanted('bandit', delta, 5000 + seed);
+      expect(outcome.stoppedAt).not.toBeNull();
+      if (outcome.top === PLANTED_STEPS[PLANTED_MEANS.indexOf(Math.max(...PLANTED_MEANS) as never)]) right++;
+      if (outcome.covered) covered++;
+    }
+    expect(right / reps).toBeGreaterThanOrEqual(1 - delta);
+    expect(covered / reps).toBeGreaterThanOrEqual(1 - delta);
+  });
+
+  it('with a tie at the top the claim is made in <= delta of 100 planted streams (bolder bets, still valid)', () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const centres = [0.4, 0.4, 0.05, 0.05, 0.05, 0.05, 0.05, 0.05];
+    const byName = (xs: number[]) => Object.fromEntries(names.map((p, i) => [p, xs[i]]));
+    let claims = 0;
+    for (let seed = 1; seed <= 100; seed++) {
+      const rng = seededRng(7000 + seed);
+      const stopper = new BatchStopper({ delta: 0.1, bound: 'anytime', rule: 'bandit' });
+      for (let k = 0; k < 600; k++) {
+        const values = centres.map((c) => Math.max(0, c - 0.2 + 0.4 * rng()));
+        if (stopper.push(testResult({ id: `c${k}`, players: names, failed: true, shapley: byName(values), evaluations: 256 }))) {
+          claims++;
+          break;
+        }
+      }
+    }
+    expect(claims / 100).toBeLessThanOrEqual(0.1);
   });
 });

@@ -1,4 +1,5 @@
 import type { BatchBound, BatchResult, BatchStep, CaseResult } from './types.ts';
+import type { BatchStopRule } from './setting-choices.ts';
 import { ownValue } from './named-record.ts';
 import { bernsteinRadius } from './stats/bernstein-radius.ts';
 import { BettingConfidenceSequence } from './stats/betting-cs.ts';
@@ -7,7 +8,7 @@ import { CheckpointSchedule, checkpointDelta } from './stats/checkpoint-schedule
 import { normalQuantile } from './stats/normal-quantile.ts';
 import { RunningStats } from './stats/welford.ts';
 import { topSeparated } from './shapley/stop-rules.ts';
-import { analysedFailures, isAnalysedFailure, resolvesAlone } from './case-result.ts';
+import { analysedFailures, isAnalysedFailure, knowsFixAlone, resolvesAlone } from './case-result.ts';
 
 export interface BatchOptions {
   delta: number;
@@ -16,14 +17,31 @@ export interface BatchOptions {
   range?: readonly [number, number];
   /** A case fails below this (default 1); used for results saved without `resolvedAlone`. */
   threshold?: number;
+  /** How BatchStopper decides (default 'top'); 'bandit' always tests on paired differences by betting, with BANDIT_BET_FRACTION. */
+  rule?: BatchStopRule;
 }
+
+/**
+ * The largest fraction of capital the bandit stop's pair tests bet: 3/4, the larger of the two
+ * values Waudby-Smith & Ramdas suggest (the plain stop keeps 1/2). Any fraction below 1 keeps each
+ * test's capital a nonnegative supermartingale under its null, so the stop stays valid; a larger
+ * one lets the capital grow faster when the top step's lead is clear in most cases (the bet, the
+ * approximate growth-optimal one, is capped there: docs/estimators.md, "The bandit batch stop").
+ */
+export const BANDIT_BET_FRACTION = 0.75;
 
 /**
  * The batch options of a study, from its definition (or game table) and the settings: one rule,
  * so the page and the command aggregate the same results to the same batch.
  */
-export function studyBatchOptions(study: { range?: readonly [number, number]; threshold?: number }, delta: number, bound: BatchBound): BatchOptions {
-  return { delta, bound, ...(study.range !== undefined && { range: study.range }), ...(study.threshold !== undefined && { threshold: study.threshold }) };
+export function studyBatchOptions(study: { range?: readonly [number, number]; threshold?: number }, delta: number, bound: BatchBound, rule: BatchStopRule = 'top'): BatchOptions {
+  return {
+    delta,
+    bound,
+    ...(study.range !== undefined && { range: study.range }),
+    ...(study.threshold !== undefined && { threshold: study.threshold }),
+    ...(rule !== 'top' && { rule }),
+  };
 }
 
 
@@ -88,7 +106,7 @@ export function pooledMeanInterval(values: readonly number[], nSteps: number, op
 
 /**
  * Aggregate the failing cases of a batch (docs/method.md, "Batch"): per step the share of
- * analysed failures its fix alone repairs, the mean fix-alone gain, mean Shapley with a CI across cases, the share of the total repairable failure mass
+ * analysed failures its fix alone repairs (of those whose fix-alone baseline a budget did not leave out), the mean fix-alone gain, mean Shapley with a CI across cases, the share of the total repairable failure mass
  * (sum of the step's Shapley over sum of v(all) - v(empty)), and last-touch counts. Cases no
  * coalition repairs are counted apart (they stay in the means, contributing their values).
  */
@@ -101,17 +119,21 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   const resolved = players.map(() => 0);
   const columns: number[][] = players.map(() => []);
   const alone = players.map(() => 0);
+  // Cases whose fix-alone baseline is known (a budget may have left it out): its rate and mean are over these.
+  let knowAlone = 0;
   const touches = players.map(() => 0);
   let mass = 0;
   let cost = 0;
   for (const r of results) cost += r.cost;
   for (const r of analyzed) {
+    const knows = knowsFixAlone(r);
+    if (knows) knowAlone++;
     players.forEach((p, i) => {
       const value = ownValue(r.shapley, p) ?? 0;
       shapley[i].push(value);
       columns[i].push(value);
-      alone[i] += Object.hasOwn(r.fixAlone, p) ? r.fixAlone[p] : 0;
-      if (resolvesAlone(r, p, threshold)) resolved[i]++;
+      alone[i] += ownValue(r.fixAlone, p) ?? 0;
+      if (knows && resolvesAlone(r, p, threshold)) resolved[i]++;
       if (r.lastTouch === p) touches[i]++;
     });
     mass += r.vAll - r.vEmpty;
@@ -133,8 +155,8 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
     }
     return {
       step,
-      fixAloneRate: m ? resolved[i] / m : 0,
-      meanFixAlone: m ? alone[i] / m : 0,
+      fixAloneRate: knowAlone ? resolved[i] / knowAlone : 0,
+      meanFixAlone: knowAlone ? alone[i] / knowAlone : 0,
       meanShapley: m ? mean : 0,
       ci,
       share: mass !== 0 ? (mean * m) / mass : 0,
@@ -179,6 +201,8 @@ export const NORMAL_STOP_MIN_CASES = 30;
  *   at delta_k = delta/(n k (k+1)) is disjoint from all others (valid, but much slower);
  * - `normal`: the same with normal intervals, an asymptotic heuristic that may stop only from
  *   NORMAL_STOP_MIN_CASES failures on.
+ * With `rule: 'bandit'` it decides as `anytime` whatever the bound, its tests betting up to
+ * BANDIT_BET_FRACTION of their capital (the study run also shares step runs across cases then).
  */
 export class BatchStopper {
   private readonly schedule = new CheckpointSchedule();
@@ -187,6 +211,11 @@ export class BatchStopper {
   private count = 0;
 
   constructor(private readonly opts: BatchOptions) {}
+
+  /** Decided by sequential betting tests on paired differences (the anytime bound, and always the bandit rule). */
+  private get paired(): boolean {
+    return this.opts.bound === 'anytime' || this.opts.rule === 'bandit';
+  }
 
   /** Feed the next result in case order; true when the top step has separated. */
   push(result: CaseResult): boolean {
@@ -197,14 +226,14 @@ export class BatchStopper {
     const span = hi - lo;
     if (this.stats.length === 0) {
       players.forEach(() => this.stats.push(new RunningStats()));
-      if (this.opts.bound === 'anytime' && n > 1) {
-        this.pairs = pairTests(n, this.opts.delta, n - 1);
+      if (this.paired && n > 1) {
+        this.pairs = pairTests(n, this.opts.delta, n - 1, this.opts.rule === 'bandit' ? BANDIT_BET_FRACTION : undefined);
       }
     }
     const values = players.map((p) => ownValue(result.shapley, p) ?? 0);
     values.forEach((x, i) => this.stats[i].push(x));
     this.count++;
-    if (this.opts.bound === 'anytime') {
+    if (this.paired) {
       const reach = pairDifferenceBound(result, span);
       for (const p of this.pairs) if (p.test.sign === 0) p.test.push(clamp01((values[p.i] - values[p.j] + reach) / (2 * reach)));
       return n < 2 || pairedTopSeparated(this.stats.map((s) => s.mean), this.pairs);

@@ -37,6 +37,9 @@ export class ModelContext {
   }
 
   /** Called by the engine before a step execution. */
+  /** Model calls made so far (answered or not): an execution that made none did not depend on the model. */
+  lookups = 0;
+
   beginStep(): void {
     this.interruption = null;
   }
@@ -58,6 +61,7 @@ export class ModelContext {
    * A request the host could not get throws a ReplayError quoting the host's message.
    */
   lookup(request: ChatRequest, step: string, call: string): ModelResponse {
+    this.lookups++;
     const key = requestKey(request);
     const answer = this.answers.get(key);
     if (answer === undefined) {

@@ -7,6 +7,7 @@ import { ValueInterner } from './intern.ts';
 import { abductDraw, createStepNoise, type StepNoiseOptions, type WorldNoise } from './noise.ts';
 import type { Noise } from './types.ts';
 import { type Coalition, isEmptyCoalition, membersOf } from './coalition.ts';
+import type { SharedStepCache } from './shared-step-cache.ts';
 
 /** One executable version of a step: as run (variant 0) or its chosen fix (variant 1). */
 interface Variant {
@@ -86,6 +87,12 @@ export interface ReplayHooks {
    * response is unknown suspends (StepSuspended) instead of running on; without it, `llm` throws.
    */
   model?: ModelContext;
+  /**
+   * Step outputs shared with the study's other cases (SharedStepCache): used only by replays that
+   * neither abduct nor record choices (their outputs depend on more than the inputs); executions
+   * that drew noise or called a model are never shared.
+   */
+  shared?: SharedStepCache;
 }
 
 const noModel = (): never => {
@@ -208,6 +215,8 @@ export class Replayer {
   private readonly noiseOptions: StepNoiseOptions;
   /** The first posterior factual run, when replayable in other worlds (null: it drew fresh noise; undefined: not run yet). */
   private factualTemplate: FactualTemplate | null | undefined;
+  /** hooks.shared where it may be used (see ReplayHooks.shared). */
+  private readonly shared: SharedStepCache | null;
   spent = 0;
   executions = 0;
 
@@ -265,6 +274,7 @@ export class Replayer {
     this.noiseOptions = { recordChoices };
     // Only posterior worlds abduct; recording choices or asking a model (seeded by the world) runs every step.
     this.factualTemplate = abductFrom && !recordChoices && !hooks.model ? undefined : null;
+    this.shared = hooks.shared && !abductFrom && !recordChoices ? hooks.shared : null;
   }
 
   private stateOf(w: number): WorldState {
@@ -440,6 +450,15 @@ export class Replayer {
       const a = at[j];
       inputs[names[j]] = a >= 0 ? values[a] : this.caseInputValues[-a - 1];
     }
+    const shared = this.shared;
+    const sharedKey = shared?.keyOf(i, variant.label, inputs) ?? null;
+    if (sharedKey !== null) {
+      const known = shared!.get(sharedKey);
+      // Another case ran this step on these inputs without drawing noise: the same output, no run.
+      if (known !== undefined) return { value: known.value, id: this.internValue(known.value, `case "${this.c.id}": ${variant.label}`) };
+    }
+    const drawsBefore = this.worlds[w].freshDraws;
+    const lookupsBefore = this.hooks.model?.lookups ?? 0;
     const noise = this.noiseFor(state, w, i, factual);
     this.hooks.onStepStart?.(i);
     const model = this.hooks.model;
@@ -467,6 +486,7 @@ export class Replayer {
     }
     this.spent += variant.cost;
     this.executions++;
+    if (sharedKey !== null && this.worlds[w].freshDraws === drawsBefore && (model?.lookups ?? 0) === lookupsBefore) shared!.set(sharedKey, value);
     return { value, id };
   }
 

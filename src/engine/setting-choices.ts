@@ -9,6 +9,8 @@ export type Method = 'exact' | 'mc';
 export type StopRule = 'top1' | 'ranking' | 'width' | 'budget';
 export type Radius = 'betting' | 'bernstein' | 'hoeffding';
 export type BatchBound = 'normal' | 'bernstein' | 'anytime';
+/** How a batch stop decides (engine/batch.ts BatchStopper): the plain top-step stop, or the bandit stop. */
+export type BatchStopRule = 'top' | 'bandit';
 
 export interface SettingChoice {
   /** The settings panel's option text: short enough to show whole in the panel's dropdowns. */
@@ -50,6 +52,14 @@ export const BATCH_BOUND_CHOICES: Readonly<Record<BatchBound, SettingChoice>> = 
   anytime: { label: 'Anytime-valid (betting)', description: 'anytime-valid (betting confidence sequence)' },
 };
 
+export const BATCH_STOP_RULE_CHOICES: Readonly<Record<BatchStopRule, SettingChoice>> = {
+  top: { label: 'once the top step separates', description: 'stopped once the top step separated from every other' },
+  bandit: {
+    label: 'bandit: shared step runs, bolder bets',
+    description: 'bandit stop: step runs shared across cases, the top step contested pairwise with bolder anytime-valid bets',
+  },
+};
+
 /** The values of a choice, in the order they are worded above. */
 function valuesOf<T extends string>(choices: Readonly<Record<T, SettingChoice>>): readonly T[] {
   return Object.freeze(Object.keys(choices) as T[]);
@@ -60,3 +70,4 @@ export const METHODS = valuesOf(METHOD_CHOICES);
 export const STOP_RULES = valuesOf(STOP_RULE_CHOICES);
 export const RADII = valuesOf(RADIUS_CHOICES);
 export const BATCH_BOUNDS = valuesOf(BATCH_BOUND_CHOICES);
+export const BATCH_STOP_RULES = valuesOf(BATCH_STOP_RULE_CHOICES);

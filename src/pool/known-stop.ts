@@ -1,5 +1,6 @@
 import { BatchStopper, studyBatchOptions } from '../engine/batch.ts';
 import type { BatchBound, CaseResult } from '../engine/types.ts';
+import type { BatchStopRule } from '../engine/setting-choices.ts';
 
 /**
  * Where the batch stop ends a study whose results are already known (a reopened session): its
@@ -12,8 +13,9 @@ export function knownStop(
   rangeFrom: { range?: readonly [number, number]; threshold?: number },
   delta: number,
   bound: BatchBound,
+  rule: BatchStopRule = 'top',
 ): number | undefined {
-  const stopper = new BatchStopper(studyBatchOptions(rangeFrom, delta, bound));
+  const stopper = new BatchStopper(studyBatchOptions(rangeFrom, delta, bound, rule));
   for (let index = 0; index < known.length; index++) {
     const result = known[index];
     if (result === undefined) return undefined;

@@ -7,6 +7,7 @@ import { aggregateBatch, BatchStopper, studyBatchOptions } from '../engine/batch
 import type { DefinitionSummary } from '../engine/definition-summary.ts';
 import type { TableGame } from '../engine/table-game.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
+import type { BatchStopRule } from '../engine/setting-choices.ts';
 import type { ModelResolver } from './contract.ts';
 import type { DefinitionProblem, StudyPool, WorkItem } from './study-pool.ts';
 
@@ -30,6 +31,12 @@ export interface RunStudyOptions {
    * it in the study's order, a few batches at a time, so where it stops does not depend on timing.
    */
   batchStop?: boolean;
+  /**
+   * How the batch stop decides (default 'top'). 'bandit': the cases run with step runs shared
+   * across them (the shareSteps setting), the stop's pair tests bet more boldly, and the batch's
+   * intervals are the anytime-valid ones (docs/estimators.md, "The bandit batch stop").
+   */
+  batchStopRule?: BatchStopRule;
   /** The definition's summary when the host described it already (the page does as it opens a study). */
   summary?: DefinitionSummary;
   /** Called once the definition is described, before any case runs; what it throws ends the run (the command checks its --fix choices). */
@@ -63,11 +70,20 @@ export type StudyOutcome =
     };
 
 /** The batch over a study's finished results, with the definition's range and threshold (or the first game's range). */
-export function studyBatch(finished: readonly CaseResult[], rangeFrom: { range?: readonly [number, number]; threshold?: number }, delta: number, bound: BatchBound, stoppedEarly: boolean): BatchResult {
+export function studyBatch(
+  finished: readonly CaseResult[],
+  rangeFrom: { range?: readonly [number, number]; threshold?: number },
+  delta: number,
+  bound: BatchBound,
+  stoppedEarly: boolean,
+  rule: BatchStopRule = 'top',
+): BatchResult {
   const options = studyBatchOptions(rangeFrom, delta, bound);
   // After a data-dependent stop only the checkpoint intervals keep their guarantee, so a
-  // Bernstein batch interval is reported at the anytime confidence the stop was decided with.
-  const batch = aggregateBatch(finished, stoppedEarly && options.bound === 'bernstein' ? { ...options, bound: 'anytime' } : options);
+  // Bernstein batch interval is reported at the anytime confidence the stop was decided with;
+  // the bandit stop's intervals are always the anytime-valid ones.
+  const anytime = rule === 'bandit' || (stoppedEarly && options.bound === 'bernstein');
+  const batch = aggregateBatch(finished, anytime ? { ...options, bound: 'anytime' } : options);
   if (stoppedEarly) batch.stoppedEarly = true;
   return batch;
 }
@@ -78,7 +94,10 @@ export function batchStopChunk(workers: number): number {
 }
 
 export async function runStudy(options: RunStudyOptions): Promise<StudyOutcome> {
-  const { pool, study, settings } = options;
+  const { pool, study } = options;
+  const rule: BatchStopRule = options.batchStop ? (options.batchStopRule ?? 'top') : 'top';
+  // The bandit stop shares step runs across cases: the same values, fewer step runs.
+  const settings: AnalysisSettings = rule === 'bandit' ? { ...options.settings, shareSteps: true } : options.settings;
   const signal = options.signal ?? new AbortController().signal;
   let summary = options.summary ?? null;
   if (summary === null && study.source !== undefined) {
@@ -114,7 +133,7 @@ export async function runStudy(options: RunStudyOptions): Promise<StudyOutcome> 
     });
   } else {
     // Results are fed in item order, known ones included, whatever order the workers finish in.
-    const stopper = new BatchStopper(studyBatchOptions(summary ?? games[0] ?? {}, settings.delta, options.batchBound));
+    const stopper = new BatchStopper(studyBatchOptions(summary ?? games[0] ?? {}, settings.delta, options.batchBound, rule));
     const chunk = batchStopChunk(pool.size);
     let arrived = new Map<number, CaseResult>();
     let fed = 0;
@@ -151,6 +170,6 @@ export async function runStudy(options: RunStudyOptions): Promise<StudyOutcome> 
   }
   const counted = stoppedEarly ? results.slice(0, stoppedAt) : results;
   const finished = counted.filter((r): r is CaseResult => r !== undefined);
-  const batch = studyBatch(finished, summary ?? games[0] ?? {}, settings.delta, options.batchBound, stoppedEarly);
+  const batch = studyBatch(finished, summary ?? games[0] ?? {}, settings.delta, options.batchBound, stoppedEarly, rule);
   return { status, summary, cases, results: counted, batch, stoppedEarly, ...(stoppedEarly ? { stoppedAt } : {}) };
 }

@@ -9,6 +9,7 @@ import { copyCaseDefs } from './case-defs.ts';
 import { jsonCaseList } from './json-case-list.ts';
 import { rejectSesRejectedText } from './prepare-source.ts';
 import { withoutListedCases } from './without-listed-cases.ts';
+import { SharedStepCache } from '../engine/shared-step-cache.ts';
 
 export interface SandboxHooks {
   /** Before every step execution (from the engine), e.g. for a watchdog that names the step. */
@@ -134,12 +135,39 @@ export function analyzeSourceCaseRound(
     return { kind: 'result', result: errorResult(caseDef.id, players, settings, `case "${caseDef.id}": ${error.message}`), usedResponses: [] };
   }
   const sealedCase: CaseDef = { ...caseDef, inputs };
-  const round = analyzeCaseRound(pipeline, sealedCase, settings, answers, { onStepStart: hooks.onStepStart });
+  const shared = settings.shareSteps === true ? sharedStepsOf(source, fileName) : undefined;
+  const round = analyzeCaseRound(pipeline, sealedCase, settings, answers, { onStepStart: hooks.onStepStart, ...(shared && { shared }) });
   // Results leave the worker: huge step outputs are not copied to (or kept by) the host.
   return round.kind === 'result' ? { ...round, result: boundKeptOutputs(round.result) } : round;
 }
 
 const NO_ANSWERS: ReadonlyMap<string, ModelAnswer> = new Map();
+
+/**
+ * Step runs shared across the cases this worker analyses, by definition (source text, then file
+ * name), for the shareSteps setting; bounded like the parsed definitions. Each worker has its own,
+ * so how much is shared depends on which worker ran which case (never the values).
+ */
+const sharedSteps = new Map<string, Map<string, SharedStepCache>>();
+
+function sharedStepsOf(source: string, fileName: string): SharedStepCache {
+  let byName = sharedSteps.get(source);
+  if (byName === undefined) {
+    if (sharedSteps.size >= PREPARED_CACHE_LIMIT) sharedSteps.delete(sharedSteps.keys().next().value!);
+    sharedSteps.set(source, (byName = new Map()));
+  }
+  let cache = byName.get(fileName);
+  if (cache === undefined) {
+    if (byName.size >= PREPARED_CACHE_LIMIT) byName.delete(byName.keys().next().value!);
+    byName.set(fileName, (cache = new SharedStepCache()));
+  }
+  return cache;
+}
+
+/** Forget the step runs shared so far (a study run starts afresh, so its cost does not depend on earlier runs in this thread). */
+export function clearSharedSteps(): void {
+  sharedSteps.clear();
+}
 
 /** analyzeSourceCaseRound for a definition without model steps (a model call is a per-case error). */
 export function analyzeSourceCase(

@@ -9,6 +9,7 @@ import { countPuts } from './testing/count-puts.ts';
 import { CASES_PER_CHUNK } from './case-chunks.ts';
 import { simulateQuota } from './testing/quota.ts';
 import { errorCaseResult, gameSession, result, session, sessionV0 } from './testing/sample-session.ts';
+import { legacyRecords, openLegacyDb } from './testing/legacy-db.ts';
 import type { RunLocks } from './run-lock.ts';
 
 let dbCounter = 0;
@@ -38,13 +39,7 @@ afterEach(() => {
 
 /** Resolves with the next change a store hears. */
 /** A database as version 1 made it: whole sessions in one store. */
-function openVersion1(name: string) {
-  return openDB(name, 1, {
-    upgrade(db) {
-      db.createObjectStore('sessions', { keyPath: 'id' });
-    },
-  });
-}
+const openVersion1 = (name: string) => openLegacyDb(name, 1);
 
 function nextChange(store: SessionStore, predicate: (change: SessionChange) => boolean): Promise<SessionChange> {
   return new Promise((resolve) => {
@@ -433,14 +428,7 @@ describe('database upgrades', () => {
   it('moves the inputs out of version-2 bodies into their own records', async () => {
     const name = freshName();
     const stored = { ...session({ id: 'v2-session', results: [result('q2'), result('q1', false)] }), revision: 4 };
-    const legacy = await openDB(name, 2, {
-      upgrade(db) {
-        db.createObjectStore('summaries', { keyPath: 'id' });
-        db.createObjectStore('bodies', { keyPath: 'id' });
-        db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
-        db.createObjectStore('unreadable', { autoIncrement: true });
-      },
-    });
+    const legacy = await openLegacyDb(name, 2);
     // The version-2 records, as that layout wrote them: the body still held the cases.
     const { name: _n, updatedAt: _u, status: _s, revision: _r, results, ...bodyV2 } = stored;
     await legacy.put('summaries', { id: stored.id, name: stored.name, pipelineName: 'refund-policy', fileName: stored.fileName, createdAt: stored.createdAt,
@@ -528,20 +516,11 @@ describe('cases stored in chunks (version 4)', () => {
   it('reads a version-3 database, whose inputs hold their cases inline, and chunks them on the next change', async () => {
     const name = freshName();
     const stored = { ...session({ id: 'v3-session', results: [result('q1')] }), revision: 2 };
-    const legacy = await openDB(name, 3, {
-      upgrade(db) {
-        db.createObjectStore('summaries', { keyPath: 'id' });
-        db.createObjectStore('bodies', { keyPath: 'id' });
-        db.createObjectStore('inputs', { keyPath: 'id' });
-        db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
-        db.createObjectStore('unreadable', { autoIncrement: true });
-      },
-    });
-    const { name: _n, updatedAt: _u, status: _s, revision: _r, results, fileName, pipeline, cases, games: _g, ...body } = stored;
-    await legacy.put('summaries', { id: stored.id, name: stored.name, pipelineName: 'refund-policy', fileName, createdAt: stored.createdAt,
-      updatedAt: stored.updatedAt, status: stored.status, revision: 2, caseCount: 3, casesAnalysed: 1, failuresAnalysed: 1, nextSeq: 1, inputsToken: 'old' });
+    const legacy = await openLegacyDb(name, 3);
+    const { summary, body, inputs, results } = legacyRecords(stored, 'old');
+    await legacy.put('summaries', summary);
     await legacy.put('bodies', body);
-    await legacy.put('inputs', { id: stored.id, fileName, pipeline, cases });
+    await legacy.put('inputs', inputs);
     await legacy.put('results', { sessionId: stored.id, caseId: 'q1', seq: 0, result: results[0] });
     legacy.close();
 
@@ -562,30 +541,19 @@ describe('trace files kept for the run view (version 5)', () => {
   it('upgrades a version-4 database with every session, chunked and inline, intact and an empty store of run files', async () => {
     const name = freshName();
     // The version-4 layout, as that version created it.
-    const legacy = await openDB(name, 4, {
-      upgrade(db) {
-        db.createObjectStore('summaries', { keyPath: 'id' });
-        db.createObjectStore('bodies', { keyPath: 'id' });
-        db.createObjectStore('inputs', { keyPath: 'id' });
-        db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
-        db.createObjectStore('unreadable', { autoIncrement: true });
-        db.createObjectStore('inputChunks', { keyPath: ['sessionId', 'index'] });
-      },
-    });
+    const legacy = await openLegacyDb(name, 4);
     const stored = { ...session({ id: 'v4-inline', results: [result('q1')] }), revision: 3 };
-    const { name: _n, updatedAt: _u, status: _s, revision: _r, results, fileName, pipeline, cases, games: _g, ...body } = stored;
-    await legacy.put('summaries', { id: stored.id, name: stored.name, pipelineName: 'refund-policy', fileName, createdAt: stored.createdAt,
-      updatedAt: stored.updatedAt, status: stored.status, revision: 3, caseCount: 3, casesAnalysed: 1, failuresAnalysed: 1, nextSeq: 1, inputsToken: 'old' });
-    await legacy.put('bodies', body);
-    await legacy.put('inputs', { id: stored.id, fileName, pipeline, cases });
-    await legacy.put('results', { sessionId: stored.id, caseId: 'q1', seq: 0, result: results[0] });
+    const inline = legacyRecords(stored, 'old');
+    await legacy.put('summaries', inline.summary);
+    await legacy.put('bodies', inline.body);
+    await legacy.put('inputs', inline.inputs);
+    await legacy.put('results', { sessionId: stored.id, caseId: 'q1', seq: 0, result: inline.results[0] });
     const chunked = { ...session({ id: 'v4-chunked', results: [] }), revision: 1 };
-    await legacy.put('summaries', { id: chunked.id, name: chunked.name, pipelineName: 'refund-policy', fileName: chunked.fileName, createdAt: chunked.createdAt,
-      updatedAt: chunked.updatedAt, status: chunked.status, revision: 1, caseCount: 3, casesAnalysed: 0, failuresAnalysed: 0, nextSeq: 0, inputsToken: 't' });
-    const { name: _n2, updatedAt: _u2, status: _s2, revision: _r2, results: _res2, fileName: f2, pipeline: p2, cases: c2, games: _g2, ...body2 } = chunked;
-    await legacy.put('bodies', body2);
-    await legacy.put('inputs', { id: chunked.id, fileName: f2, pipeline: p2, cases: [], caseChunks: 1 });
-    await legacy.put('inputChunks', { sessionId: chunked.id, index: 0, cases: c2 });
+    const inChunks = legacyRecords(chunked, 't');
+    await legacy.put('summaries', inChunks.summary);
+    await legacy.put('bodies', inChunks.body);
+    await legacy.put('inputs', { ...inChunks.inputs, cases: [], caseChunks: 1 });
+    await legacy.put('inputChunks', { sessionId: chunked.id, index: 0, cases: chunked.cases });
     await legacy.add('unreadable', { raw: { id: 'odd' }, problem: 'kept', foundAt: '2026-01-01T00:00:00.000Z' });
     legacy.close();
 
@@ -605,7 +573,7 @@ describe('trace files kept for the run view (version 5)', () => {
 
   it('an upgrade from version 1 creates the store of run files too', async () => {
     const name = freshName();
-    const legacy = await openDB(name, 1, { upgrade: (db) => void db.createObjectStore('sessions', { keyPath: 'id' }) });
+    const legacy = await openVersion1(name);
     await legacy.put('sessions', session({ id: 'old' }));
     legacy.close();
     const store = await openStore(name);

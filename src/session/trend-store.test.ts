@@ -3,10 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { computeTrends } from '../engine/trends.ts';
 import { blamedFailures } from '../engine/testing/trend-results.ts';
 import { openDB } from 'idb';
-import { splitSession, type SessionDbSchema } from './db.ts';
+import { splitSession } from './db.ts';
 import { SessionStore } from './store.ts';
 import { sessionTrendDigest } from './trend-digest.ts';
 import { plantedDriftSessions, trendSession } from './testing/trend-sessions.ts';
+import { openLegacyDb } from './testing/legacy-db.ts';
 
 let n = 0;
 const opened: SessionStore[] = [];
@@ -59,17 +60,7 @@ describe('the store\u2019s trend digests', () => {
   it('a database of version 5 upgrades with its sessions kept and an empty digest store', async () => {
     const name = `trend-upgrade-${++n}`;
     // The layout version 5 made (every store but the digests').
-    const old = await openDB<SessionDbSchema>(name, 5, {
-      upgrade(db) {
-        db.createObjectStore('summaries', { keyPath: 'id' });
-        db.createObjectStore('bodies', { keyPath: 'id' });
-        db.createObjectStore('inputs', { keyPath: 'id' });
-        db.createObjectStore('results', { keyPath: ['sessionId', 'caseId'] });
-        db.createObjectStore('unreadable', { autoIncrement: true });
-        db.createObjectStore('inputChunks', { keyPath: ['sessionId', 'index'] });
-        db.createObjectStore('runFiles', { keyPath: 'fileName' });
-      },
-    });
+    const old = await openLegacyDb(name, 5);
     const session = { ...trendSession('kept', '2026-02-02T09:00:00.000Z', blamedFailures('k', 4, { retriever: 2 })), revision: 1 };
     const { summary, body, inputs, results } = splitSession(session);
     await old.put('summaries', summary);

@@ -1,5 +1,6 @@
 import type { AnalysisSettings, BatchBound, BatchResult, CaseDef, CaseResult } from '../engine/types.ts';
 import type { ChatRequest, ModelResponse } from '../engine/model-call.ts';
+import type { BatchStopRule } from '../engine/setting-choices.ts';
 
 /** Where a session is in its life: `running` on load means the tab died mid-analysis. */
 export type SessionStatus = 'idle' | 'running' | 'done' | 'cancelled';
@@ -86,6 +87,8 @@ export interface StudyMark {
    * stopped early is complete with fewer results than cases. Absent = off.
    */
   batchStop?: boolean;
+  /** How the batch stop decided (the command's --batch-stop bandit, the page's choice). Absent = the plain top-step stop. */
+  batchStopRule?: BatchStopRule;
 }
 
 /** Where a study's `recordedAt` came from. */

@@ -34,3 +34,21 @@ describe('validateStudyMark: the batch stop', () => {
     expect(() => parseSessionFile(JSON.stringify(file))).toThrow(/study\.batchStop/);
   });
 });
+
+describe('validateStudyMark: the batch stop rule', () => {
+  it('keeps the bandit rule, round-trips it through a session file, and refuses an unknown one at study.batchStopRule', () => {
+    const mark = { fingerprint: FINGERPRINT, batchBound: 'anytime' as const, batchStop: true, batchStopRule: 'bandit' as const };
+    expect(validateStudyMark(mark, 'study')).toEqual(mark);
+    expect(parseSessionFile(exportSessionFile(session({ study: mark }))).study).toEqual(mark);
+    const file = JSON.parse(exportSessionFile(session({ study: mark })));
+    file.study.batchStopRule = 'greedy';
+    let thrown: unknown;
+    try {
+      parseSessionFile(JSON.stringify(file));
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(FormatError);
+    expect((thrown as FormatError).path).toBe('study.batchStopRule');
+  });
+});

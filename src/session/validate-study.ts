@@ -5,7 +5,7 @@ import { childPath } from '../formats/json-path.ts';
 import { expectArray, expectInteger, expectObject, expectString, rejectUnknownFields } from '../formats/validate.ts';
 import type { ModelCacheEntry, StudyMark } from './types.ts';
 import { arrayOf, expectBoolean, expectInterval, expectOneOf, optionalField, requiredField } from './validate-fields.ts';
-import { BATCH_BOUNDS } from '../engine/setting-choices.ts';
+import { BATCH_BOUNDS, BATCH_STOP_RULES } from '../engine/setting-choices.ts';
 
 function expectHexDigest(value: unknown, path: string): string {
   const text = expectString(value, path);
@@ -26,13 +26,21 @@ function validateShard(value: unknown, path: string): { index: number; count: nu
 /** The `study` field: fingerprint, optional shard, batch bound, metric range and batch stop. */
 export function validateStudyMark(value: unknown, path: string): StudyMark {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['fingerprint', 'shard', 'batchBound', 'range', 'batchStop'], path);
+  rejectUnknownFields(object, ['fingerprint', 'shard', 'batchBound', 'range', 'batchStop', 'batchStopRule'], path);
   const fingerprint = requiredField(object, 'fingerprint', path, expectHexDigest);
   const shard = optionalField(object, 'shard', path, validateShard);
   const batchBound = optionalField(object, 'batchBound', path, (v, p) => expectOneOf(v, BATCH_BOUNDS, p));
   const range = optionalField(object, 'range', path, expectInterval);
   const batchStop = optionalField(object, 'batchStop', path, expectBoolean);
-  return { fingerprint, ...(shard && { shard }), ...(batchBound && { batchBound }), ...(range && { range }), ...(batchStop !== undefined && { batchStop }) };
+  const batchStopRule = optionalField(object, 'batchStopRule', path, (v, p) => expectOneOf(v, BATCH_STOP_RULES, p));
+  return {
+    fingerprint,
+    ...(shard && { shard }),
+    ...(batchBound && { batchBound }),
+    ...(range && { range }),
+    ...(batchStop !== undefined && { batchStop }),
+    ...(batchStopRule !== undefined && { batchStopRule }),
+  };
 }
 
 /**

@@ -232,6 +232,29 @@ describe('AnalysisRunner settings', () => {
     expect(runner.batch?.stoppedEarly).toBeUndefined();
   });
 
+  it('the bandit stop: runs the cases with shared step runs, stops where the bandit rule says, and reopens stopped there', async () => {
+    const { runner, pool } = setup();
+    runner.batchStop = true;
+    await runner.openStudy(study(['q0']));
+    runner.setBatchStopRule('bandit');
+    expect(runner.settings.shareSteps).toBe(true);
+    const ids100 = Array.from({ length: 100 }, (_, k) => `q${k}`);
+    await runner.openStudy(study(ids100), { keepSettings: true });
+    const stopper = new BatchStopper(studyBatchOptions(fakeSummary(SOURCE), DEFAULT_SETTINGS.delta, 'normal', 'bandit'));
+    const settings = { ...DEFAULT_SETTINGS, shareSteps: true };
+    const reference = study(ids100).cases.findIndex((caseDef, index) => stopper.push(fakeResult({ kind: 'case', index, caseDef }, { settings, players: ['plan', 'act'] }))) + 1;
+    expect(reference).toBeGreaterThan(1);
+    expect(runner.finishedResults()).toHaveLength(reference);
+    expect(pool.jobs.at(-1)!.settings.shareSteps).toBe(true);
+    expect(runner.batch?.stoppedEarly).toBe(true);
+    const saved = runner.finishedResults();
+    const again = setup();
+    await again.runner.openStudy(study(ids100), { results: [...saved], settings, autoRun: true, batch: { bound: 'normal', stop: true, rule: 'bandit' } });
+    expect(again.pool.jobs).toHaveLength(0);
+    expect(again.runner.batchStopRule).toBe('bandit');
+    expect(again.runner.batch).toEqual(runner.batch);
+  });
+
   it('reopens a session that stopped early as done, stopped there, without analysing or offering to resume', async () => {
     const ids100 = Array.from({ length: 100 }, (_, k) => `q${k}`);
     const first = setup();

@@ -5,6 +5,7 @@
  * that run.
  */
 import type { BatchBound, BatchResult, CaseResult } from '../../engine/types.ts';
+import type { BatchStopRule } from '../../engine/setting-choices.ts';
 import { knownStop } from '../../pool/known-stop.ts';
 import { studyBatch } from '../../pool/run-study.ts';
 
@@ -33,19 +34,19 @@ export class EarlyStop {
   }
 
   /** Saved results that already stop the batch: stopped there (true), or nothing changes. */
-  restore(key: string, results: readonly (CaseResult | undefined)[], rangeFrom: RangeFrom, delta: number, bound: BatchBound): boolean {
-    const at = knownStop(results, rangeFrom, delta, bound);
+  restore(key: string, results: readonly (CaseResult | undefined)[], rangeFrom: RangeFrom, delta: number, bound: BatchBound, rule: BatchStopRule = 'top'): boolean {
+    const at = knownStop(results, rangeFrom, delta, bound, rule);
     if (at === undefined) return false;
     this.#stopped = { key, at };
     return true;
   }
 
   /** The batch over the results under `key`: up to the stop when it stopped early. */
-  batch(key: string, results: readonly (CaseResult | undefined)[], rangeFrom: RangeFrom, delta: number, bound: BatchBound): BatchResult | null {
+  batch(key: string, results: readonly (CaseResult | undefined)[], rangeFrom: RangeFrom, delta: number, bound: BatchBound, rule: BatchStopRule = 'top'): BatchResult | null {
     const stoppedAt = this.at(key);
     const counted = stoppedAt === undefined ? results : results.slice(0, stoppedAt);
     const finished = counted.filter((r): r is CaseResult => r !== undefined);
     if (finished.length === 0) return null;
-    return studyBatch(finished, rangeFrom, delta, bound, stoppedAt !== undefined);
+    return studyBatch(finished, rangeFrom, delta, bound, stoppedAt !== undefined, rule);
   }
 }

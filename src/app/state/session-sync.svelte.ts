@@ -113,7 +113,7 @@ export class SessionSync {
     // Only the current settings' results: the previous settings' ones stay on show until new ones arrive, never saved under the new.
     const results = bench.currentResults();
     // The batch choices go with the study (the study mark), so a reload aggregates and stops as before.
-    const mark = studyMarkOf(bench.study, bench.settings, bench.batchBound, bench.batchStop);
+    const mark = studyMarkOf(bench.study, bench.settings, bench.batchBound, bench.batchStop, bench.batchStopRule);
     return sessionOf(identity, bench.study, bench.settings, results, bench.previousShown ? null : bench.batch, status, mark);
   }
 }

@@ -1,4 +1,5 @@
 import type { AnalysisSettings, BatchBound } from '../../engine/types.ts';
+import type { BatchStopRule } from '../../engine/setting-choices.ts';
 import { toSessionGames } from '../../session/games.ts';
 import { studyFingerprint } from '../../session/study-fingerprint.ts';
 import type { StudyMark } from '../../session/types.ts';
@@ -12,10 +13,10 @@ let last: { study: Study; settings: AnalysisSettings; fingerprint: string } | nu
  * batch interval, and the batch stop when on), as the command's --save writes them, so a reopened
  * session aggregates and stops as it did.
  */
-export function studyMarkOf(study: Study, settings: AnalysisSettings, batchBound: BatchBound, batchStop: boolean): StudyMark {
+export function studyMarkOf(study: Study, settings: AnalysisSettings, batchBound: BatchBound, batchStop: boolean, batchStopRule: BatchStopRule = 'top'): StudyMark {
   if (last === null || last.study !== study || last.settings !== settings) {
     const games = study.games.length > 0 ? toSessionGames(study.games) : undefined;
     last = { study, settings, fingerprint: studyFingerprint({ pipeline: study.pipeline, cases: study.cases, ...(games && { games }), settings }) };
   }
-  return { fingerprint: last.fingerprint, batchBound, ...(batchStop && { batchStop: true }) };
+  return { fingerprint: last.fingerprint, batchBound, ...(batchStop && { batchStop: true }), ...(batchStop && batchStopRule !== 'top' && { batchStopRule }) };
 }

@@ -220,7 +220,7 @@ export class StudyOpener {
         stopped: session.status === 'cancelled',
         keepNavigation: options.keepNavigation === true,
         // The batch choices it was analysed under (a session without them: the defaults).
-        batch: { bound: session.study?.batchBound ?? 'normal', stop: session.study?.batchStop === true },
+        batch: { bound: session.study?.batchBound ?? 'normal', stop: session.study?.batchStop === true, rule: session.study?.batchStopRule ?? 'top' },
       },
     );
   }

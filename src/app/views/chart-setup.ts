@@ -2,7 +2,7 @@
  * Chart.js, registered once with only the parts the workbench draws (tree-shaken): the Monte Carlo
  * convergence lines. (The batch bars are plain SVG: they redraw on every batch of results.)
  */
-import { CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import { CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartDataset, type ChartOptions } from 'chart.js';
 
 Chart.register(CategoryScale, LinearScale, LineController, LineElement, PointElement, Filler, Tooltip, Legend);
 
@@ -33,4 +33,22 @@ export function bandDatasets(label: string, upper: (number | null)[], lower: (nu
 /** Whether a dataset label is one of a band's two lines. */
 export function isBandLabel(text: string): boolean {
   return / (upper|lower)$/.test(text);
+}
+
+/**
+ * A line chart as the workbench draws them: no animation, sized by its container, each band's two
+ * lines left out of the legend and the tooltips. The caller destroys it.
+ */
+export function lineChart(canvas: HTMLCanvasElement, labels: string[], datasets: ChartDataset<'line', (number | null)[]>[], scales: NonNullable<ChartOptions<'line'>['scales']>): { destroy(): void } {
+  return new Chart<'line', (number | null)[], string>(canvas, {
+    type: 'line',
+    data: { labels, datasets },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      scales,
+      plugins: { legend: { labels: { filter: (item) => !isBandLabel(item.text), color: cssColor('--text', '#1d1d24') } }, tooltip: { filter: (item) => !isBandLabel(item.dataset.label ?? '') } },
+    },
+  });
 }

@@ -162,6 +162,13 @@ export const SETTINGS_SCHEMA = {
   /** Also compute the Shapley interaction index of every pair of steps (default: no). */
   interactions: { kind: 'boolean', optional: true, label: 'Pairwise interactions', default: false, flag: '--interactions', address: true, changesResults: always },
   /**
+   * Share step runs across the study's cases (SharedStepCache): an execution that drew no noise and
+   * called no model is reused by any later case giving that step the same inputs. Values are the
+   * same either way; the cost charged is lower (a result's field like any other, so it is in the
+   * results key). Default: no; the bandit batch stop turns it on.
+   */
+  shareSteps: { kind: 'boolean', optional: true, label: 'Share step runs across cases', default: false, flag: '--share-steps', address: true, changesResults: always },
+  /**
    * Model ids by alias for model steps (`llm.chat({ model })`; "default" when a call names none).
    * Part of the study: the ids enter every request and so every response-cache key.
    */

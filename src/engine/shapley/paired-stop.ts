@@ -44,9 +44,9 @@ export function pairedRankingSeparated(values: readonly number[], pairs: PairTes
  * only if some j ties with T and (T, j) decided. So n - 1 pairs, and each test may spend
  * delta / (n - 1) (the same union bound, fewer events; the pairs not involving T may err freely).
  */
-export function pairTests(n: number, delta: number, union: number): PairTests {
+export function pairTests(n: number, delta: number, union: number, betFraction?: number): PairTests {
   const alpha = delta / union;
   const out: PairTests = [];
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push({ i, j, test: new PairedBettingTest(alpha) });
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) out.push({ i, j, test: new PairedBettingTest(alpha, betFraction) });
   return out;
 }
