@@ -1,8 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
-import { scripted, tripExport } from '../src/app/replay/testing/trip-run.ts';
+import { scripted } from '../src/app/replay/testing/trip-run.ts';
 import { downloadedText, sessionRow, waitForStored } from './fixtures.ts';
-import { dropFiles, waitForDone } from './workbench-helpers.ts';
+import { waitForDone } from './workbench-helpers.ts';
+import { openTripSetup } from './replay-helpers.ts';
 
 /**
  * The single-step contrast run in the Replay view is kept with the study: stored in this browser
@@ -32,15 +33,7 @@ function storedContrast(page: Page): Promise<boolean> {
 test('a contrast run in the Replay view is stored with the study: reopened, it is shown again; the report carries it', async ({ page }) => {
   const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted });
   try {
-    await page.goto('./');
-    await dropFiles(page, [{ name: 'trip.langfuse.json', content: tripExport(), type: 'application/json' }]);
-    await page.getByRole('button', { name: 'Blame this run' }).click();
-    const setup = page.getByRole('region', { name: 'Blame this run' });
-    await setup.getByLabel('The final answer contains').fill('/monday/i');
-    await page.getByLabel('Base URL').fill(endpoint.url);
-    await page.getByLabel('Base URL').dispatchEvent('change');
-    await page.getByLabel('Model id').fill('scripted');
-    await page.getByLabel('Model id').dispatchEvent('change');
+    const setup = await openTripSetup(page, { outcome: '/monday/i', endpoint: endpoint.url });
     await setup.getByRole('button', { name: 'Blame', exact: true }).click();
     await waitForDone(page);
 

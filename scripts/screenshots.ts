@@ -12,6 +12,8 @@
  * to bring the page to the state to take.
  */
 import { chromium, type Page } from '@playwright/test';
+import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
+import { scriptedModel } from '../src/replay/testing/runs.ts';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
@@ -54,6 +56,42 @@ async function runView(page: Page, base: string, sample: string, step: string): 
   await page.evaluate(() => window.scrollTo(0, 0));
 }
 
+/**
+ * The README's worked example blamed in the page (docs/examples/replay/: the Langfuse export and its
+ * tool stubs) against the example's scripted model on a loopback port (SHOT_MODEL_PORT, else any
+ * free one), then the Replay view's "Recorded beside replayed" with every fix, the calculator's
+ * request open.
+ */
+async function factualReplayed(page: Page, base: string): Promise<void> {
+  const example = (name: string) => readFileSync(join(import.meta.dirname, '../docs/examples/replay', name), 'utf8');
+  const endpoint = await startFakeEndpoint({ answer: scriptedModel, models: ['gpt-test', 'fake-model'], port: Number(process.env.SHOT_MODEL_PORT ?? 0) });
+  try {
+    await page.goto(base);
+    const transfer = await page.evaluateHandle((content) => {
+      const data = new DataTransfer();
+      data.items.add(new File([content], 'multiply.langfuse.json', { type: 'application/json' }));
+      return data;
+    }, example('multiply.langfuse.json'));
+    await page.dispatchEvent('main', 'dragenter', { dataTransfer: transfer });
+    await page.dispatchEvent('main', 'drop', { dataTransfer: transfer });
+    await page.getByRole('button', { name: 'Blame this run' }).click();
+    const setup = page.getByRole('region', { name: 'Blame this run' });
+    await setup.getByLabel('Tool stubs').setInputFiles({ name: 'tools.js', mimeType: 'text/javascript', buffer: Buffer.from(example('tools.js')) });
+    await setup.getByLabel('The final answer contains').fill('42');
+    await page.getByLabel('Base URL').fill(endpoint.url);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    await setup.getByRole('button', { name: 'Blame', exact: true }).click();
+    await page.getByTestId('run-progress').and(page.locator('[data-status="done"]')).waitFor({ timeout: 120_000 });
+    await page.getByRole('tab', { name: 'Replay' }).click();
+    const view = page.getByRole('group', { name: 'Recorded beside replayed' });
+    const calculator = view.locator('li.turn').filter({ has: page.locator('.title', { hasText: 'Calculator' }) });
+    await calculator.locator('summary').click();
+    await page.evaluate(() => document.querySelector('[aria-label="Recorded beside replayed"]')?.scrollIntoView({ block: 'start' }));
+  } finally {
+    await endpoint.close();
+  }
+}
+
 const JAEGER = 'otel-genai/variants/agentevals_kagent_helm.jaeger.json';
 const LANGFUSE = 'langfuse/langfuse-repo_openai-agents-2025-09-30.trace.json';
 
@@ -77,6 +115,13 @@ const SHOTS: Shot[] = [
     async take(page, base) {
       await runView(page, base, JAEGER, 'openai.chat');
     },
+  },
+  {
+    name: 'factual-replayed',
+    shows: "the Replay view's recorded beside replayed, the README's worked example with every fix (our own example, a scripted model)",
+    samples: [],
+    viewport: { width: 1280, height: 900 },
+    take: factualReplayed,
   },
   {
     name: 'run-langfuse',

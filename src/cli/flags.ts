@@ -158,7 +158,7 @@ const SETTING_HELP: Readonly<Record<FlagSettingKey, { value?: string; help: stri
   delta: { value: 'D', help: 'all Monte Carlo intervals hold together with probability at least 1 - D' },
   stop: { help: 'Monte Carlo stop rule: top1, ranking, width (with --width W) or budget (with --budget C)' },
   width: { value: 'W', help: 'the interval half-width --stop width waits for' },
-  budget: { value: 'C', help: 'step-cost budget per case for Monte Carlo (greater than 0, or none)' },
+  budget: { value: 'C', help: 'step-cost budget per case for Monte Carlo, for the whole analysis: sampling, interactions, baselines (greater than 0, or none)' },
   maxPermutations: { value: 'N', help: 'cap on permutations per case (estimators that sample sets count n - 1 queries as one; none: no cap)' },
   radius: {
     help: 'Monte Carlo intervals: betting (anytime-valid betting confidence sequences, checked after every sample), bernstein (empirical Bernstein) or hoeffding, on a checkpoint schedule',

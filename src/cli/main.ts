@@ -551,7 +551,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   } else {
     // The verdict comes first, so a CI log shows it at the top.
     const out = gate && opts.gate ? [terminalVerdict(gate)] : [];
-    out.push(...a.results.filter((r) => r.failed || r.error).map(formatCase));
+    out.push(...a.results.filter((r) => r.failed || r.error).map((r) => formatCase(r, a.settings.budget)));
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
     if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
     out.push(formatBatch(a.batch, a.results.length, a.replay?.contrastUsage, a.settings.mode));

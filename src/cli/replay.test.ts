@@ -223,6 +223,32 @@ describe('blame --replay', () => {
     expect(text.stdout).toMatch(/ranked first: none \(no player has positive credit\)/);
   });
 
+  it('--budget bounds the whole replay: past it one coalition\'s requests at most, the baselines it stopped named, what was spent said', async () => {
+    // Eight turns (six model turns), each its own player: v(no fix) replays the recording (cost 8,
+    // no request), so a budget of 1 is spent before anything else; v(all fixes) is the one
+    // coalition past it, and nothing after it (the sampling, fix-alone, leave-one-out) runs.
+    const history = [...WHOWHEN_LOG.history, ...WHOWHEN_LOG.history.slice(1)];
+    const log = at('budget.json');
+    writeFileSync(log, JSON.stringify({ ...WHOWHEN_LOG, history }));
+    const cache = at('budget.jsonl');
+    const args = [log, '--replay', '--players', 'steps', '--tools', at('tools.js'), ...model(), '--cache', cache, '--method', 'mc', '--stop', 'budget', '--budget', '1'];
+    const before = e.requests.length;
+    const r = await blame([...args, '--json']);
+    expect(r.stderr).toBe('');
+    const [c] = JSON.parse(r.stdout).cases;
+    const modelTurns = c.replay.turns.filter((t: { kind: string }) => t.kind === 'model').length;
+    expect(modelTurns).toBe(6);
+    const sent = e.requests.length - before;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThanOrEqual(modelTurns);
+    expect([c.permutations, c.evaluations, c.fixAlone, c.leaveOneOut, c.notComputed]).toEqual([0, 2, null, null, ['fixAlone', 'leaveOneOut']]);
+    // The text says what was spent against the budget and what the budget left out (from the cache: nothing sent).
+    const text = await blame(args);
+    expect(e.requests.length - before).toBe(sent);
+    expect(text.stdout).toContain(`cost ${c.cost} of budget 1`);
+    expect(text.stdout).toContain('not computed within the budget: fix-alone, leave-one-out');
+  });
+
   it('refuses bad input with exit 2 and one line', async () => {
     const refused = async (args: string[], pattern: RegExp) => {
       const r = await blame(args);

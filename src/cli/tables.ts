@@ -2,7 +2,7 @@ import type { AnalysisSettings, BatchResult, CaseResult } from '../engine/types.
 import { unfixableText } from '../engine/unfixable-text.ts';
 import { ownValue } from '../engine/named-record.ts';
 import { printable } from './printable.ts';
-import { PER_PLAYER_FIELDS, RESULT_FIELDS, type ResultFieldSpec } from '../engine/result-fields.ts';
+import { BUDGET_SKIPPED_LABELS, NOT_COMPUTED_WITHIN_BUDGET, PER_PLAYER_FIELDS, RESULT_FIELDS, type ResultFieldSpec } from '../engine/result-fields.ts';
 import { repairsLine } from './repairs-output.ts';
 
 const f3 = (x: number | undefined): string => (typeof x !== 'number' || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));
@@ -26,16 +26,28 @@ function stepCell(value: number | readonly [number, number] | undefined): string
   return f3(value);
 }
 
-/** One case as a readable block: Shapley beside the baselines. */
-export function formatCase(r: CaseResult): string {
+/** The parts of a case a budget left out, as a line of the case's block (null when none). */
+export function notComputedLine(r: CaseResult): string | null {
+  if (!r.notComputed?.length) return null;
+  return `${NOT_COMPUTED_WITHIN_BUDGET}: ${r.notComputed.map((part) => BUDGET_SKIPPED_LABELS[part]).join(', ')} (a larger --budget computes them)`;
+}
+
+/**
+ * One case as a readable block: Shapley beside the baselines. `budget`: the Monte Carlo budget of
+ * the settings, so the head says what the case spent against it.
+ */
+export function formatCase(r: CaseResult, budget = Infinity): string {
   if (r.error) return `case ${printable(r.id)}: ERROR ${printable(r.error)}`;
-  const head = `case ${printable(r.id)}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}${r.estimator ? ` (${r.estimator})` : ''}, ${r.evaluations} coalitions, ${r.queries ? `${r.queries} queries, ` : ''}${r.permutations ? `${r.permutations} permutations, ` : ''}cost ${r.cost}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
+  const spent = r.method === 'mc' && Number.isFinite(budget) ? `cost ${r.cost} of budget ${budget}` : `cost ${r.cost}`;
+  const head = `case ${printable(r.id)}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}${r.estimator ? ` (${r.estimator})` : ''}, ${r.evaluations} coalitions, ${r.queries ? `${r.queries} queries, ` : ''}${r.permutations ? `${r.permutations} permutations, ` : ''}${spent}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
   if (!r.shapley) return head;
   const columns = STEP_COLUMNS.filter((c) => r[c.field] !== undefined);
   const rows = r.players.map((p) => [printable(p), ...columns.map((c) => stepCell(ownValue<number | readonly [number, number]>(r[c.field], p)))]);
   const header = ['step', ...columns.map((c) => c.title)];
   const lines = [head, table(header, rows)];
   lines.push(`last step to touch: ${r.lastTouch ? printable(r.lastTouch) : '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
+  const skipped = notComputedLine(r);
+  if (skipped) lines.push(skipped);
   if (r.interactions && r.interactions.length) {
     const strongest = [...r.interactions].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 5);
     lines.push(`strongest pair interactions (+ repair together, - substitutes): ${strongest.map((x) => `${printable(x.steps[0])}×${printable(x.steps[1])} ${f3(x.value)}${x.ci ? ` [${f3(x.ci[0])}, ${f3(x.ci[1])}]` : ''}`).join(', ')}`);

@@ -50,6 +50,33 @@ export function interactionsFor(game: Game, caseId: string, settings: AnalysisSe
 }
 
 /**
+ * The interactions under a budget: asked for only while the budget lasts, coalition by coalition
+ * (known ones are free); null when it ran out before they were all known. Their values are
+ * computed afterwards on the coalitions collected, so a stop halfway wastes nothing but time.
+ */
+function interactionsWithin(game: BlameGame, caseId: string, settings: AnalysisSettings, budget: number): PairInteraction[] | undefined | null {
+  if (!settings.interactions) return undefined;
+  const within: Game = {
+    players: game.players,
+    range: game.range,
+    cost: () => game.cost(),
+    value: (mask) => {
+      if (game.cost() >= budget && !game.isKnown(mask)) throw OVER_BUDGET;
+      return game.value(mask);
+    },
+  };
+  try {
+    return interactionsFor(within, caseId, settings) ?? undefined;
+  } catch (e) {
+    if (e === OVER_BUDGET) return null;
+    throw e;
+  }
+}
+
+/** Thrown by interactionsWithin's game once the budget is spent (caught there). */
+const OVER_BUDGET = Symbol('over budget');
+
+/**
  * Analyse one case: replay it under coalitions of fixes, compute Shapley blame and the
  * baselines. Failures of the definition's code come back as `error` (naming case and step);
  * this function does not throw for them.
@@ -65,7 +92,10 @@ export function analyzeCase(def: ValidPipeline, c: CaseDef, settings: AnalysisSe
     // (recorded), the first abducted world, which reproduces the observed choices (posterior), or,
     // since fresh worlds say nothing about this run, the case's own world replayed apart (prior).
     const recorded = settings.mode === 'prior' ? new BlameGame(def, c, { mode: 'recorded', worlds: 1, fixChoice: settings.fixChoice }, hooks) : null;
-    const game = new BlameGame(def, c, settings, hooks);
+    // A Monte Carlo budget bounds the whole analysis (docs/method.md, "Budget"): every coalition
+    // after v(no fix) and v(all fixes) is asked for only while the cost is below it.
+    const budget = method === 'mc' && Number.isFinite(settings.budget) ? settings.budget : undefined;
+    const game = new BlameGame(def, c, settings, hooks, budget !== undefined);
     const factual = recorded ?? game;
     const factualScore = factual.factualRun.score;
     // Without a seed the prior mode's "own world" is arbitrary: comparing outputs there would only report noise.
@@ -75,8 +105,10 @@ export function analyzeCase(def: ValidPipeline, c: CaseDef, settings: AnalysisSe
     const extras = { factualOutputs: factual.factualRun.outputs, mismatches };
     const cost = () => game.cost() + (recorded?.cost() ?? 0);
     if (!failed) return refuseNonFinite(passedResult(c.id, game, method, () => ({ cost: cost(), evaluations: game.evaluations }), extras));
+    // v(all) before the sampling: the result needs it whatever the budget (efficiency, last touch, fixable).
+    if (budget !== undefined) game.value(game.fullMask);
     const { estimate } = attribute(game, c.id, settings);
-    const interactions = interactionsFor(game, c.id, settings);
+    const interactions = budget === undefined ? interactionsFor(game, c.id, settings) : interactionsWithin(game, c.id, settings, budget);
     // A round of a model-step analysis that still waits for responses has only stand-in values.
     if (hooks.model && hooks.model.pending.size > 0) throw new StepSuspended(players[0]);
     const result = attributedResult(
@@ -86,7 +118,9 @@ export function analyzeCase(def: ValidPipeline, c: CaseDef, settings: AnalysisSe
         method,
         estimator: settings.estimator,
         estimate,
-        interactions,
+        ...(interactions !== null && { interactions }),
+        ...(interactions === null && { skipped: ['interactions' as const] }),
+        ...(budget !== undefined && { budget }),
         threshold,
         ...(settings.repairs && {
           repairs: {

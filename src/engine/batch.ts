@@ -9,7 +9,7 @@ import { OneSidedBettingTest } from './stats/paired-betting-test.ts';
 import { normalQuantile } from './stats/normal-quantile.ts';
 import { RunningStats } from './stats/welford.ts';
 import { topSeparated } from './shapley/stop-rules.ts';
-import { analysedFailures, isAnalysedFailure, resolvesAlone } from './case-result.ts';
+import { analysedFailures, isAnalysedFailure, knowsFixAlone, resolvesAlone } from './case-result.ts';
 
 export interface BatchOptions {
   delta: number;
@@ -120,7 +120,7 @@ export function pooledMeanInterval(values: readonly number[], nSteps: number, op
 
 /**
  * Aggregate the failing cases of a batch (docs/method.md, "Batch"): per step the share of
- * analysed failures its fix alone repairs, the mean fix-alone gain, mean Shapley with a CI across cases, the share of the total repairable failure mass
+ * analysed failures its fix alone repairs (of those whose fix-alone baseline a budget did not leave out), the mean fix-alone gain, mean Shapley with a CI across cases, the share of the total repairable failure mass
  * (sum of the step's Shapley over sum of v(all) - v(empty)), and last-touch counts. Cases no
  * coalition repairs are counted apart (they stay in the means, contributing their values).
  */
@@ -133,17 +133,21 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   const resolved = players.map(() => 0);
   const columns: number[][] = players.map(() => []);
   const alone = players.map(() => 0);
+  // Cases whose fix-alone baseline is known (a budget may have left it out): its rate and mean are over these.
+  let knowAlone = 0;
   const touches = players.map(() => 0);
   let mass = 0;
   let cost = 0;
   for (const r of results) cost += r.cost;
   for (const r of analyzed) {
+    const knows = knowsFixAlone(r);
+    if (knows) knowAlone++;
     players.forEach((p, i) => {
       const value = ownValue(r.shapley, p) ?? 0;
       shapley[i].push(value);
       columns[i].push(value);
-      alone[i] += Object.hasOwn(r.fixAlone, p) ? r.fixAlone[p] : 0;
-      if (resolvesAlone(r, p, threshold)) resolved[i]++;
+      alone[i] += ownValue(r.fixAlone, p) ?? 0;
+      if (knows && resolvesAlone(r, p, threshold)) resolved[i]++;
       if (r.lastTouch === p) touches[i]++;
     });
     mass += r.vAll - r.vEmpty;
@@ -165,8 +169,8 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
     }
     return {
       step,
-      fixAloneRate: m ? resolved[i] / m : 0,
-      meanFixAlone: m ? alone[i] / m : 0,
+      fixAloneRate: knowAlone ? resolved[i] / knowAlone : 0,
+      meanFixAlone: knowAlone ? alone[i] / knowAlone : 0,
       meanShapley: m ? mean : 0,
       ci,
       share: mass !== 0 ? (mean * m) / mass : 0,

@@ -50,7 +50,13 @@ export class BlameGame implements Game {
   /** Worlds whose factual run is waiting for model responses (model steps): nothing else runs there yet. */
   private readonly factualPending: boolean[];
 
-  constructor(def: PipelineDef, c: CaseDef, settings: Pick<AnalysisSettings, 'mode' | 'worlds' | 'fixChoice'>, hooks: ReplayHooks = {}) {
+  /**
+   * With `oneAtATime` (an analysis under a budget), a coalition still waiting for model responses
+   * ends the round instead of standing in with a value: a stand-in would let the estimator go on
+   * asking for coalitions the budget, once their cost is known, would not reach, and their
+   * requests would be sent all the same.
+   */
+  constructor(def: PipelineDef, c: CaseDef, settings: Pick<AnalysisSettings, 'mode' | 'worlds' | 'fixChoice'>, hooks: ReplayHooks = {}, private readonly oneAtATime = false) {
     this.players = def.steps.map((s) => s.name);
     this.fullMask = fullCoalition(this.players.length);
     this.caseId = c.id;
@@ -71,6 +77,11 @@ export class BlameGame implements Game {
 
   cost(): number {
     return this.replayer.spent;
+  }
+
+  /** Whether v(mask) is evaluated already (asking for it again costs nothing). */
+  isKnown(mask: Coalition): boolean {
+    return this.memo.has(mask);
   }
 
   value(mask: Coalition): number {
@@ -121,7 +132,7 @@ export class BlameGame implements Game {
    * result is discarded while anything is pending; past MAX_PENDING_PER_ROUND the round ends.
    */
   private placeholder(mask: Coalition): number {
-    if (isEmptyCoalition(mask) || (this.hooks.model?.pending.size ?? 0) >= MAX_PENDING_PER_ROUND) throw new StepSuspended(this.players[0]);
+    if (this.oneAtATime || isEmptyCoalition(mask) || (this.hooks.model?.pending.size ?? 0) >= MAX_PENDING_PER_ROUND) throw new StepSuspended(this.players[0]);
     return this.range[0];
   }
 

@@ -3,9 +3,8 @@
  * pipelines, game tables and the hosts that lose a case (timeouts, crashed workers) all go
  * through here, so every result of one kind has the same fields.
  */
-import type { AnalysisSettings, AttributedCaseResult, CaseResult, ErrorCaseResult, Game, Method, PairInteraction, PassedCaseResult, ShapleyEstimate } from './types.ts';
-import { fixAlone, leaveOneOut } from './baselines.ts';
-import { type Coalition, emptyCoalition, fullCoalition, singletonCoalition, withPlayer } from './coalition.ts';
+import type { AnalysisSettings, AttributedCaseResult, BudgetSkippedPart, CaseResult, ErrorCaseResult, Game, Method, PairInteraction, PassedCaseResult, ShapleyEstimate } from './types.ts';
+import { complementOf, type Coalition, emptyCoalition, fullCoalition, singletonCoalition, withPlayer } from './coalition.ts';
 import { attachPackedTable, type PackedCoalitions } from './packed-coalitions.ts';
 import { resolveMethod } from './settings.ts';
 import { namedRecord } from './named-record.ts';
@@ -49,8 +48,14 @@ export function isAnalysedFailure(result: CaseResult): result is AttributedCaseR
  */
 export function resolvesAlone(result: AttributedCaseResult, step: string, threshold: number): boolean {
   if (result.resolvedAlone !== undefined) return result.resolvedAlone.includes(step);
+  if (result.fixAlone === undefined) return false;
   const gain = Object.hasOwn(result.fixAlone, step) ? result.fixAlone[step] : 0;
   return result.vEmpty + gain >= threshold;
+}
+
+/** Whether a result knows which steps resolve it alone: not when a budget stopped the fix-alone baseline. */
+export function knowsFixAlone(result: AttributedCaseResult): boolean {
+  return result.fixAlone !== undefined || result.resolvedAlone !== undefined;
 }
 
 /** The analysed failures of a list of results, in order. */
@@ -131,6 +136,14 @@ export interface AttributionInputs {
   interactions?: PairInteraction[];
   /** The minimal-repair search, when the settings ask for it (runs before `measured`, so counts include it). */
   repairs?: RepairRequest;
+  /**
+   * A Monte Carlo budget (finite): the baselines and the repair search then ask for a coalition
+   * not evaluated yet only while the game's cost is below it (docs/method.md, "Budget"); a
+   * baseline whose coalitions it stops is left out and listed in `notComputed`.
+   */
+  budget?: number;
+  /** Parts the analysis already left out for the budget (the interactions), listed first. */
+  skipped?: readonly BudgetSkippedPart[];
 }
 
 /** What a minimal-repair search of one case needs besides the game. */
@@ -145,8 +158,8 @@ export interface RepairRequest {
 }
 
 /** The repairs part of a result: the list, how it was searched, and the first repair's outputs. */
-function repairFields(game: Game, req: RepairRequest): Pick<AttributedCaseResult, 'repairs' | 'repairSearch' | 'repairedOutputs'> {
-  const search = minimalRepairs(game, req.success, req.size, req.costs);
+function repairFields(game: Game, req: RepairRequest, mayAsk: (mask: Coalition) => boolean): Pick<AttributedCaseResult, 'repairs' | 'repairSearch' | 'repairedOutputs'> {
+  const search = minimalRepairs(game, req.success, req.size, req.costs, mayAsk);
   const n = game.players.length;
   const repairs = search.repairs.map((r) => ({ fixed: r.players.map((i) => game.players[i]), value: r.value, cost: r.cost }));
   const first = search.repairs[0];
@@ -159,20 +172,35 @@ function repairFields(game: Game, req: RepairRequest): Pick<AttributedCaseResult
   };
 }
 
+/** A game that may say which coalitions it knows already (BlameGame: those it has evaluated). */
+export type BudgetedGame = Game & { isKnown?(mask: Coalition): boolean };
+
+/** v of each coalition in order, or null once `mayAsk` refuses one (the rest are not asked for). */
+function valuesWithin(game: Game, masks: readonly Coalition[], mayAsk: (mask: Coalition) => boolean): number[] | null {
+  const values: number[] = [];
+  for (const mask of masks) {
+    if (!mayAsk(mask)) return null;
+    values.push(game.value(mask));
+  }
+  return values;
+}
+
 /**
  * A failing case with its blame: Shapley values, the fix-alone and leave-one-out baselines, the
  * steps whose fix alone reaches the threshold, and whether any evaluated coalition does (all
  * coalitions when exact, those seen otherwise).
  */
-export function attributedResult(game: Game, a: AttributionInputs, extras: ResultExtras = {}): AttributedCaseResult {
+export function attributedResult(game: BudgetedGame, a: AttributionInputs, extras: ResultExtras = {}): AttributedCaseResult {
   const players = [...game.players];
   const n = players.length;
   const vEmpty = game.value(emptyCoalition(n));
   const vAll = game.value(fullCoalition(n));
-  const alone = fixAlone(game);
-  const loo = leaveOneOut(game);
-  const resolvedAlone = players.filter((_, i) => game.value(singletonCoalition(n, i)) >= a.threshold);
-  const repaired = a.repairs ? repairFields(game, a.repairs) : undefined;
+  const mayAsk = (mask: Coalition) => a.budget === undefined || game.cost() < a.budget || game.isKnown?.(mask) === true;
+  // Fix-alone first (its coalitions also say which steps resolve the case alone), then leave-one-out.
+  const singles = valuesWithin(game, players.map((_, i) => singletonCoalition(n, i)), mayAsk);
+  const complements = valuesWithin(game, players.map((_, i) => complementOf(singletonCoalition(n, i), n)), mayAsk);
+  const skipped: BudgetSkippedPart[] = [...(a.skipped ?? []), ...(singles ? [] : ['fixAlone' as const]), ...(complements ? [] : ['leaveOneOut' as const])];
+  const repaired = a.repairs ? repairFields(game, a.repairs, mayAsk) : undefined;
   const m = a.measured();
   const { estimate } = a;
   const listed = players.length <= COALITION_TABLE_MAX_PLAYERS;
@@ -187,9 +215,8 @@ export function attributedResult(game: Game, a: AttributionInputs, extras: Resul
     vAll,
     shapley: byName(players, estimate.values),
     ...(estimate.ci ? { ci: byName(players, estimate.ci) } : {}),
-    fixAlone: byName(players, alone),
-    resolvedAlone,
-    leaveOneOut: byName(players, loo),
+    ...(singles && { fixAlone: byName(players, singles.map((v) => v - vEmpty)), resolvedAlone: players.filter((_, i) => singles[i] >= a.threshold) }),
+    ...(complements && { leaveOneOut: byName(players, complements.map((v) => vAll - v)) }),
     lastTouch: m.lastTouch,
     cost: m.cost,
     evaluations: m.evaluations,
@@ -198,6 +225,7 @@ export function attributedResult(game: Game, a: AttributionInputs, extras: Resul
     permutations: estimate.permutations,
     stopReason: estimate.stopReason,
     fixable: m.evaluated.some(([, v]) => v >= a.threshold),
+    ...(skipped.length > 0 && { notComputed: skipped }),
     // A place held in the key order; attachPackedTable fills it with the table, unpacked when read.
     ...(listed ? { coalitions: undefined } : {}),
     ...(m.fixedOutputs !== undefined && { fixedOutputs: m.fixedOutputs }),

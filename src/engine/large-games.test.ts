@@ -46,8 +46,8 @@ describe('coalitions above 52 players', () => {
         // orders are exact here; the kernel's samples are not marginals, but its interval holds.
         if (estimator === 'kernel') expect(r.ci![p][0] <= 1 / n && 1 / n <= r.ci![p][1]).toBe(true);
         else expect(r.shapley[p]).toBeCloseTo(1 / n, 12);
-        expect(r.fixAlone[p]).toBeCloseTo(1 / n, 12);
-        expect(r.leaveOneOut[p]).toBeCloseTo(1 / n, 12);
+        expect(r.fixAlone![p]).toBeCloseTo(1 / n, 12);
+        expect(r.leaveOneOut![p]).toBeCloseTo(1 / n, 12);
       }
       expect(r.lastTouch).toBe(`s${n - 1}`);
       expect(r.queries).toBeGreaterThan(0);

@@ -39,7 +39,17 @@ export type ResultValueKind =
   | 'history'
   | 'interactions'
   | 'repairs'
-  | 'repairSearch';
+  | 'repairSearch'
+  /** Parts of an attributed analysis the budget stopped (see BudgetSkippedPart). */
+  | 'budgetSkipped';
+
+/** The parts of an attributed analysis a spent budget can leave out (field `notComputed`), in the order they are computed. */
+export const BUDGET_SKIPPED_PARTS = ['interactions', 'fixAlone', 'leaveOneOut'] as const;
+export type BudgetSkippedPart = (typeof BUDGET_SKIPPED_PARTS)[number];
+/** How outputs (text, reports, the page) name each part a budget left out. */
+export const BUDGET_SKIPPED_LABELS: Readonly<Record<BudgetSkippedPart, string>> = { interactions: 'pair interactions', fixAlone: 'fix-alone', leaveOneOut: 'leave-one-out' };
+/** The words every output shows where a budget left a part out. */
+export const NOT_COMPUTED_WITHIN_BUDGET = 'not computed within the budget';
 
 /** Which results carry a field: every kind, only errors, or only attributed failures. */
 export type ResultFieldOn = 'all' | 'error' | 'attributed';
@@ -82,10 +92,10 @@ export const RESULT_FIELDS = {
   shapley: { on: 'attributed', optional: false, value: 'perPlayer', json: 'unlessError', column: { title: 'Shapley', at: 3 } },
   /** Simultaneous intervals (Monte Carlo only). */
   ci: { on: 'attributed', optional: true, value: 'intervalPerPlayer', json: 'unlessError', column: { title: 'interval', at: 4 } },
-  /** v({i}) - v(empty) per step. */
-  fixAlone: { on: 'attributed', optional: false, value: 'perPlayer', json: 'unlessError', column: { title: 'fix-alone', at: 1 } },
-  /** v(all) - v(all but i) per step. */
-  leaveOneOut: { on: 'attributed', optional: false, value: 'perPlayer', json: 'unlessError', column: { title: 'leave-1-out', at: 2 } },
+  /** v({i}) - v(empty) per step; absent when the budget ran out before its n coalitions (listed in `notComputed`). */
+  fixAlone: { on: 'attributed', optional: true, value: 'perPlayer', json: 'unlessError', jsonAbsent: null, column: { title: 'fix-alone', at: 1 } },
+  /** v(all) - v(all but i) per step; absent when the budget ran out before its n coalitions (listed in `notComputed`). */
+  leaveOneOut: { on: 'attributed', optional: true, value: 'perPlayer', json: 'unlessError', jsonAbsent: null, column: { title: 'leave-1-out', at: 2 } },
   /** The last step whose output differs between the factual and the all-fixed run (null for game tables). */
   lastTouch: { on: 'attributed', optional: true, value: 'stepOrNull', json: 'unlessError', jsonAbsent: null },
   cost: { on: 'all', optional: false, value: 'count', json: 'unlessError' },
@@ -101,6 +111,11 @@ export const RESULT_FIELDS = {
   fixable: { on: 'attributed', optional: false, value: 'flag', json: 'unlessError' },
   /** Pairwise Shapley interactions, when the settings ask for them: exact up to 12 steps, sampled above. */
   interactions: { on: 'attributed', optional: true, value: 'interactions', json: 'unlessError' },
+  /**
+   * What a Monte Carlo analysis under a budget (`--budget`) did not compute because the budget was
+   * spent: the baselines, the interactions (docs/method.md, "Budget"). Absent when nothing was skipped.
+   */
+  notComputed: { on: 'attributed', optional: true, value: 'budgetSkipped', json: 'unlessError' },
   /** Differences between the recorded outputs/score and the replay. */
   mismatches: { on: 'all', optional: true, value: 'notes', json: 'unlessError' },
   /** Model requests of this case (model steps only): sent, answered from the cache, tokens. */

@@ -1,6 +1,6 @@
 import type { EstimatorName } from './shapley/estimator-names.ts';
 import type { Coalition } from './coalition.ts';
-import type { ResultFieldName, ResultFieldOn, ResultFieldTable } from './result-fields.ts';
+import type { BudgetSkippedPart, ResultFieldName, ResultFieldOn, ResultFieldTable } from './result-fields.ts';
 
 export type { EstimatorName };
 
@@ -204,7 +204,9 @@ export interface ResultValueTypes {
   interactions: PairInteraction[];
   repairs: CaseRepair[];
   repairSearch: { success: number; maxSize: number; complete: boolean };
+  budgetSkipped: BudgetSkippedPart[];
 }
+export type { BudgetSkippedPart };
 
 /** `failed` and `error` tell the kinds apart, so each kind states their types itself. */
 type ResultTag = 'failed' | 'error';

@@ -10,7 +10,7 @@
 export { sendChat } from './connector.ts';
 export { maskKey, ModelEndpointError } from './endpoint-error.ts';
 export { endpointConfig, type EndpointConfig, type EndpointInput } from './endpoint.ts';
-export { type AsyncResponseStore, type HostRequest, ModelHost, type ModelHostOptions, type ModelProgress } from './model-host.ts';
+export { type AsyncResponseStore, type HostRequest, ModelHost, type ModelHostOptions, type ModelProgress, type RequestRecord } from './model-host.ts';
 export { type CacheEntry, MemoryResponseCache } from './response-cache.ts';
 export { unusableAnswer } from './unusable-answer.ts';
 export { validateCacheEntry } from './validate-cache-entry.ts';

@@ -6,7 +6,7 @@ import { isModelFailure, requestKey, type ChatRequest, type ModelAnswer } from '
 import { endpointConfig, type EndpointInput } from './endpoint.ts';
 import { ModelRequestCancelled } from './endpoint-error.ts';
 import { openCaches } from './jsonl-cache.node.ts';
-import { ModelHost, type HostRequest, type ModelProgress } from './model-host.ts';
+import { ModelHost, type HostRequest, type ModelProgress, type RequestRecord } from './model-host.ts';
 import { MemoryResponseCache } from './response-cache.ts';
 import type { FakeEndpoint } from './testing/fake-endpoint.ts';
 import { useFakeEndpoints } from './testing/use-fake-endpoints.ts';
@@ -72,6 +72,27 @@ describe('ModelHost', () => {
     expect(h.usage('b')).toEqual({ requests: 1, cacheHits: 0, inputTokens: tokens, outputTokens: 1 });
     expect(h.usage('c')).toEqual({ requests: 0, cacheHits: 0, inputTokens: 0, outputTokens: 0 });
     expect(h.totalUsage()).toEqual({ requests: 3, cacheHits: 0, inputTokens: 3 * tokens, outputTokens: 3 });
+  });
+
+  it('tells onRequest how each distinct request was settled: from the cache, sent (latency, tokens) or failed, once each', async () => {
+    const endpoint = await fake();
+    const cache = new MemoryResponseCache();
+    cache.put(pending(1).key, chat(1), fakeModelAnswer(chat(1)));
+    let clock = 1000;
+    const records: RequestRecord[] = [];
+    const h = host(endpoint, {}, { cache, send: { sleep: async () => {}, now: () => (clock += 5) }, onRequest: (r) => records.push(r) });
+    endpoint.faultWhen((r) => r.messages[0].content === 'question 3', { kind: 'status', status: 400, message: 'bad prompt' });
+    await h.resolve([pending(1, 'a', 'plan'), pending(2, 'a', 'draft'), pending(3, 'b', 'judge')]);
+    await h.resolve([pending(1, 'c'), pending(2, 'c')]);
+    const by = new Map(records.map((r) => [r.prompt, r]));
+    expect(records).toHaveLength(3);
+    expect(by.get('question 1')).toMatchObject({ source: 'cache', caseId: 'a', step: 'plan', model: 'fake-model', inputTokens: fakeModelAnswer(chat(1)).usage.input });
+    expect(by.get('question 1')?.latencyMs).toBeUndefined();
+    expect(by.get('question 2')).toMatchObject({ source: 'sent', caseId: 'a', step: 'draft', outputTokens: 1, answer: fakeModelAnswer(chat(2)).text });
+    expect(by.get('question 2')?.latencyMs).toBeGreaterThan(0);
+    expect(by.get('question 2')?.error).toBeUndefined();
+    expect(by.get('question 3')).toMatchObject({ source: 'sent', caseId: 'b', step: 'judge' });
+    expect(by.get('question 3')?.error).toMatch(/bad prompt/);
   });
 
   it('keeps at most `concurrency` requests in flight', async () => {

@@ -29,6 +29,33 @@ export interface ModelProgress {
   held: boolean;
 }
 
+/**
+ * One distinct request as the host settled it, for a request log: answered from the cache (the
+ * first time a key was needed) or sent (with its latency, tokens and error). Carries no header and
+ * so never the endpoint's key; `error` is the host's message, which may quote the endpoint's.
+ */
+export interface RequestRecord {
+  key: string;
+  /** The case charged for it (the first that needed it) and the step that asked. */
+  caseId: string;
+  step: string;
+  model: string;
+  /** The request's seed (a sampled turn's noise address), when it has one. */
+  seed?: number;
+  /** Whether the request asked for log-probabilities (a judge's `llm.choose`). */
+  choice: boolean;
+  source: 'cache' | 'sent' | 'cancelled';
+  /** From sending to the answer (retries included), in ms; sent requests only. */
+  latencyMs?: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Why it failed (sent requests only). */
+  error?: string;
+  /** The last message sent and the answer's text, each cut to a few hundred characters. */
+  prompt: string;
+  answer: string;
+}
+
 export interface ModelHostOptions {
   /** Responses known before the run, and where new ones go (default: a fresh memory cache). */
   cache?: ResponseCache;
@@ -45,6 +72,8 @@ export interface ModelHostOptions {
   send?: Pick<SendOptions, 'fetch' | 'sleep' | 'random' | 'now'>;
   /** Called whenever the progress changes. */
   onProgress?(progress: ModelProgress): void;
+  /** Called once per distinct request settled: answered from the cache, sent and answered (or failed), or cancelled. */
+  onRequest?(record: RequestRecord): void;
   /**
    * A slower store behind the cache (the page's IndexedDB): keys the cache lacks are looked up
    * there before anything is sent, and every new response is written there as it arrives.
@@ -71,8 +100,11 @@ export interface AsyncResponseStore {
 interface Flight {
   key: string;
   request: ChatRequest;
-  /** The case charged for it: the first that needed it. */
+  /** The case charged for it: the first that needed it, and the step that asked. */
   caseId: string;
+  step: string;
+  /** When it was sent (the host's clock), for its latency. */
+  sentAt: number;
   controller: AbortController;
   /** Callers still waiting for it; when the last one cancels, the request is aborted. */
   waiters: number;
@@ -98,6 +130,7 @@ export class ModelHost {
   private readonly offline: boolean;
   private readonly send: ModelHostOptions['send'];
   private readonly onProgress: ModelHostOptions['onProgress'];
+  private readonly onRequest: ModelHostOptions['onRequest'];
   private readonly store: AsyncResponseStore | undefined;
   private readonly onWarning: ModelHostOptions['onWarning'];
   private readonly flights = new Map<string, Flight>();
@@ -134,6 +167,7 @@ export class ModelHost {
     this.offline = options.offline ?? false;
     this.send = options.send;
     this.onProgress = options.onProgress;
+    this.onRequest = options.onRequest;
     this.store = options.store;
     this.onWarning = options.onWarning;
     this.askAbove = options.askAbove ?? Infinity;
@@ -177,7 +211,7 @@ export class ModelHost {
     const waiting: Flight[] = [];
     let progressed = false;
     for (const pending of requests) {
-      const { key, request, caseId } = pending;
+      const { key, request, caseId, step } = pending;
       if (out.has(key) || waiting.some((f) => f.key === key)) continue;
       // Keys come from the workers: a key that is not its request's could poison the cache.
       if (requestKey(request) !== key) {
@@ -193,6 +227,7 @@ export class ModelHost {
           const usage = isResponse(known) ? known.usage : { input: 0, output: 0 };
           this.charge(caseId, { cacheHits: 1, inputTokens: usage.input, outputTokens: usage.output });
           this.cacheHits++;
+          this.record({ key, request, caseId, step }, 'cache', known);
           progressed = true;
         }
         out.set(key, known);
@@ -205,7 +240,7 @@ export class ModelHost {
       }
       let flight = this.flights.get(key);
       if (!flight) {
-        flight = this.enqueue(key, request, caseId);
+        flight = this.enqueue(key, request, caseId, step);
         progressed = true;
       }
       waiting.push(flight);
@@ -323,14 +358,14 @@ export class ModelHost {
     for (const flight of [...this.flights.values()]) this.abortFlight(flight);
   }
 
-  private enqueue(key: string, request: ChatRequest, caseId: string): Flight {
+  private enqueue(key: string, request: ChatRequest, caseId: string, step: string): Flight {
     let settle!: Flight['settle'];
     const promise = new Promise<ModelAnswer>((resolve, reject) => {
       settle = (answer) => (answer instanceof ModelRequestCancelled ? reject(answer) : resolve(answer));
     });
     // A cancelled flight nobody awaits any more must not be an unhandled rejection.
     promise.catch(() => {});
-    const flight: Flight = { key, request, caseId, controller: new AbortController(), waiters: 0, state: 'queued', promise, settle };
+    const flight: Flight = { key, request, caseId, step, sentAt: 0, controller: new AbortController(), waiters: 0, state: 'queued', promise, settle };
     this.flights.set(key, flight);
     this.queue.push(flight);
     return flight;
@@ -338,6 +373,7 @@ export class ModelHost {
 
   private abortFlight(flight: Flight): void {
     this.flights.delete(flight.key);
+    if (flight.state === 'running') this.record(flight, 'cancelled', null);
     if (flight.state === 'queued') {
       const at = this.queue.indexOf(flight);
       if (at >= 0) this.queue.splice(at, 1);
@@ -352,6 +388,7 @@ export class ModelHost {
     while (this.running < this.governor!.limit && this.queue.length > 0 && this.started < this.askAbove) {
       const flight = this.queue.shift()!;
       flight.state = 'running';
+      flight.sentAt = this.now();
       this.running++;
       this.started++;
       const answer = this.isLocal(flight.request)
@@ -396,7 +433,7 @@ export class ModelHost {
   private onRetry(overloaded: boolean): void {
     if (!overloaded) return;
     const lowered = this.governor!.overloaded();
-    if (lowered !== null) this.onWarning?.(`the model endpoint ${this.endpoint!.baseUrl} is overloaded (a time-out, or HTTP 429/503): ${lowered} request${lowered === 1 ? '' : 's'} in flight from now on (--concurrency ${lowered} avoids this)`);
+    if (lowered !== null) this.onWarning?.(`the model endpoint ${this.endpoint!.baseUrl} is overloaded (a time-out, or HTTP 429/503): ${lowered} request${lowered === 1 ? '' : 's'} in flight from now on (the command: --concurrency ${lowered} avoids this; the page: Model > Requests at once)`);
   }
 
   private finish(flight: Flight, outcome: ModelResponse | unknown): void {
@@ -413,7 +450,7 @@ export class ModelHost {
     const current = this.flights.get(flight.key) === flight;
     if (current) this.flights.delete(flight.key);
     if (flight.controller.signal.aborted || outcome instanceof ModelRequestCancelled) {
-      // Cancelled: not an answer, not remembered; a later run may send it again.
+      // Cancelled: not an answer, not remembered; a later run may send it again (abortFlight logged it).
       flight.settle(new ModelRequestCancelled());
     } else if (isResponse(outcome) && unusableAnswer(flight.request, outcome) !== null) {
       // Not cached: once the server is fixed (or thinking turned off) a rerun asks again.
@@ -422,11 +459,13 @@ export class ModelHost {
       const failure: ModelFailure = { error: `${this.answerer(flight.request)} answered, but ${unusableAnswer(flight.request, outcome)}; the answer was not cached` };
       this.answered.set(flight.key, failure);
       this.chargeOnce(flight, { requests: 1, inputTokens: outcome.usage.input, outputTokens: outcome.usage.output });
+      this.record(flight, 'sent', { ...outcome, error: failure.error });
       flight.settle(failure);
     } else if (isResponse(outcome)) {
       this.done++;
       this.answered.set(flight.key, outcome);
       this.chargeOnce(flight, { requests: 1, inputTokens: outcome.usage.input, outputTokens: outcome.usage.output });
+      this.record(flight, 'sent', outcome);
       let writeError: string | null = null;
       try {
         this.cache.put(flight.key, flight.request, outcome);
@@ -452,6 +491,7 @@ export class ModelHost {
       };
       this.answered.set(flight.key, failure);
       this.chargeOnce(flight, { requests: 1 });
+      this.record(flight, 'sent', failure);
       flight.settle(failure);
     }
     this.pump();
@@ -472,9 +512,42 @@ export class ModelHost {
     this.perCase.set(caseId, u);
   }
 
+  private now(): number {
+    return (this.send?.now ?? Date.now)();
+  }
+
+  /** Tells `onRequest` how one request was settled. */
+  private record(flight: Pick<Flight, 'key' | 'request' | 'caseId' | 'step'> & { sentAt?: number }, source: RequestRecord['source'], answer: Partial<ModelResponse> & { error?: string } | null): void {
+    if (!this.onRequest) return;
+    const { request } = flight;
+    const last = request.messages.at(-1);
+    this.onRequest({
+      key: flight.key,
+      caseId: flight.caseId,
+      step: flight.step,
+      model: request.model,
+      ...(request.seed !== undefined && { seed: request.seed }),
+      choice: request.logprobs === true,
+      source,
+      ...(source !== 'cache' && flight.sentAt !== undefined && { latencyMs: Math.max(0, this.now() - flight.sentAt) }),
+      inputTokens: answer?.usage?.input ?? 0,
+      outputTokens: answer?.usage?.output ?? 0,
+      ...(answer?.error !== undefined && { error: answer.error }),
+      prompt: clip(last?.content ?? ''),
+      answer: clip(answer?.text ?? ''),
+    });
+  }
+
   private report(): void {
     this.onProgress?.(this.progress());
   }
+}
+
+/** Text kept in a request record: enough to find a request by, not the whole prompt. */
+const RECORD_TEXT = 300;
+
+function clip(text: string): string {
+  return text.length > RECORD_TEXT ? `${text.slice(0, RECORD_TEXT)}…` : text;
 }
 
 function isResponse(value: unknown): value is ModelResponse {

@@ -12,5 +12,5 @@ export function servedMismatch(cached: ServedModel | undefined, identityNow: str
   if (cached?.identity !== undefined && identityNow !== null && cached.identity !== identityNow) [then, now] = [cached.identity, identityNow];
   else if (cached?.model !== undefined && modelNow !== null && cached.model !== modelNow) [then, now] = [cached.model, modelNow];
   if (then === undefined || now === undefined) return null;
-  return `cached answers for model "${modelId}" came from another model (${then}) than the endpoint serves now (${now}): the cache is keyed by the model id, not the model, so they are the old model's answers; use a new --cache file (the page: a new session) to ask the new model`;
+  return `cached answers for model "${modelId}" came from another model (${then}) than the endpoint serves now (${now}): the cache is keyed by the model id, not the model, so they are the old model's answers; start a new response cache (the command: a new --cache file; the page: a new session) to ask the new model`;
 }

@@ -104,7 +104,7 @@ describe('a one-slot server (llama-server on a CPU)', () => {
     const requests = Array.from({ length: 8 }, (_, k) => pending(chatN(k), `c${k}`));
     const answers = await h.resolve(requests);
     expect([...answers.values()].filter(isModelFailure)).toEqual([]);
-    expect(warnings[0]).toMatch(/is overloaded \(a time-out, or HTTP 429\/503\): [12] requests? in flight from now on \(--concurrency [12] avoids this\)/);
+    expect(warnings[0]).toMatch(/is overloaded \(a time-out, or HTTP 429\/503\): [12] requests? in flight from now on \(the command: --concurrency [12] avoids this; the page: Model > Requests at once\)/);
     expect(h.concurrency).toBeLessThan(4);
   });
 
@@ -137,7 +137,7 @@ describe('a model swapped behind its id', () => {
     const swapped = host(endpoint, {}, { cache, onWarning: (w) => warnings.push(w) });
     await swapped.resolve([pending(chatN(1)), pending(chatN(1), 'c1')]);
     expect(warnings).toEqual([
-      'cached answers for model "fake-model" came from another model (model_path /models/stories260K.gguf; meta n_params=260000,n_vocab=512,size=1185376) than the endpoint serves now (model_path /models/qwen3-0.6b.gguf; meta n_params=600000000,n_vocab=512,size=400000000): the cache is keyed by the model id, not the model, so they are the old model\'s answers; use a new --cache file (the page: a new session) to ask the new model',
+      'cached answers for model "fake-model" came from another model (model_path /models/stories260K.gguf; meta n_params=260000,n_vocab=512,size=1185376) than the endpoint serves now (model_path /models/qwen3-0.6b.gguf; meta n_params=600000000,n_vocab=512,size=400000000): the cache is keyed by the model id, not the model, so they are the old model\'s answers; start a new response cache (the command: a new --cache file; the page: a new session) to ask the new model',
     ]);
     // Warned, not refused: the cache still answers (the id is the key; the docs say so).
     expect(swapped.totalUsage().cacheHits).toBe(1);

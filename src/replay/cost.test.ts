@@ -16,6 +16,9 @@ import { says } from './testing/model-loop.ts';
 import { runtapeLog } from './testing/runtape-log.ts';
 import { definitionSource } from './definition-source.ts';
 import { readWhoWhen } from '../formats/importers/whowhen.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { NO_SAMPLES, sharedSamplesDir } from '../formats/test-helpers.ts';
 
 const SETTINGS: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact', mode: 'recorded', models: { default: 'm' } };
 
@@ -124,25 +127,53 @@ describe('recordings stored before contexts were kept by reference', () => {
   });
 });
 
+/** Rounds of a replay case with every request answered at once: the requests it sent, and its result. */
+function replayUnderBudget(source: string, c: Parameters<typeof analyzeSourceCaseRound>[1], budget: number) {
+  const answers = new Map<string, ModelAnswer>();
+  let requests = 0;
+  for (let round = 0; round < 1000; round++) {
+    const r = analyzeSourceCaseRound(source, c, { ...SETTINGS, method: 'mc', estimator: 'permutation', stop: 'budget', budget, maxPermutations: 50 }, answers, {}, 'replay.js');
+    if (r.kind === 'result') return { requests, result: r.result };
+    requests += r.requests.length;
+    for (const p of r.requests) answers.set(p.key, says(`answer ${answers.size}`));
+  }
+  throw new Error('too many rounds');
+}
+
+const SAMPLES = sharedSamplesDir();
+
 describe('a replay under --stop budget', () => {
-  it('stops before the first coalition past the budget: no sampled coalition sends a request once v(no fix) and v(all fixes) spent it', () => {
+  it.skipIf(SAMPLES === null)(`Who&When hand/38 (51 turns) under --budget 6 sends v(all fixes)'s requests and nothing else (it sent 2 699) ${SAMPLES === null ? NO_SAMPLES : ''}`, () => {
+    const file = join(SAMPLES!, 'whowhen/hand/38.json');
+    const def = buildReplay(readWhoWhen(readFileSync(file, 'utf8'), 'hand/38.json').runs, { players: 'steps', fixes: [], outcome: null, origin: 'test' });
+    const players = def.steps.length;
+    expect(players).toBeGreaterThan(40);
+    const { requests, result } = replayUnderBudget(def.source, def.cases[0], 6);
+    // v(no fix) replays the recording (no request) and spends the budget; v(all fixes) is the one
+    // coalition past it: at most a request per turn.
+    expect(requests).toBeGreaterThan(0);
+    expect(requests).toBeLessThanOrEqual(players);
+    expect(result.notComputed).toEqual(['fixAlone', 'leaveOneOut']);
+    expect(result.permutations).toBe(0);
+  });
+
+  it('sends no request past the budget but one coalition\'s, and leaves out the baselines it stops', () => {
     const history = Array.from({ length: 6 }, (_, i) => ({ role: 'assistant', name: `Agent${i}`, content: `Turn ${i}: the value is ${i}.` }));
     const def = buildReplay(readWhoWhen(JSON.stringify({ question: 'What is the value?', ground_truth: '12', history }), 'x/1.json').runs, { players: 'steps', fixes: [], outcome: null, origin: 'test' });
     expect(def.steps).toHaveLength(6);
-    const sent = (budget: number) => {
-      const answers = new Map<string, ModelAnswer>();
-      for (let round = 0; round < 100; round++) {
-        const r = analyzeSourceCaseRound(def.source, def.cases[0], { ...SETTINGS, method: 'mc', estimator: 'permutation', stop: 'budget', budget, maxPermutations: 50 }, answers, {}, 'replay.js');
-        if (r.kind === 'result') return { requests: answers.size, result: r.result };
-        for (const p of r.requests) answers.set(p.key, says(`answer ${answers.size}`));
-      }
-      throw new Error('too many rounds');
-    };
+    const sent = (budget: number) => replayUnderBudget(def.source, def.cases[0], budget);
+    // v(no fix) replays the recording (cost 6: six steps of cost 1, no request); a coalition sends
+    // at most one request a turn, each a step execution of cost 1.
     const spent = sent(1);
     expect([spent.result.stopReason, spent.result.permutations]).toEqual(['budget', 0]);
-    // What is left are the baselines' coalitions (each step fixed alone, each left out: 2 x 6 beside
-    // v(all fixes)), which the analysis reports whatever the budget; the sampling added none.
-    const exact = sent(Infinity);
-    expect(spent.requests).toBeLessThan(exact.requests);
+    // Only v(all fixes), the one coalition past the budget: one request per repaired turn.
+    expect(spent.requests).toBe(6);
+    expect(spent.result.notComputed).toEqual(['fixAlone', 'leaveOneOut']);
+    for (const budget of [8, 12, 20, 30]) {
+      const r = sent(budget);
+      expect(r.requests, `budget ${budget}`).toBeLessThanOrEqual(budget - 6 + 6);
+      expect(r.result.cost, `budget ${budget}`).toBeLessThanOrEqual(budget + 6);
+    }
+    expect(sent(Infinity).requests).toBeGreaterThan(30);
   });
 });

@@ -118,5 +118,6 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
 }
 
 export { contrastStudy, contrastReport, MIN_COMMITMENT_REPLAYS, type ContrastStudy, type ContrastReport, type ContrastRow } from './contrast.ts';
-export { turnRequests, type TurnRequests } from './turn-requests.ts';
+export { turnRequests, turnSeeds, type TurnRequests } from './turn-requests.ts';
 export { replayPairs } from './pairs.ts';
+export { replayRequestBound, replayOutcomeKind, type ReplayRequestBound } from './request-bound.ts';

@@ -144,7 +144,7 @@ function renderCases(session: Session, budgetBytes: number, omitted: readonly st
   const items: string[] = [];
   let used = 0;
   for (const [index, result] of ranked.entries()) {
-    const item = renderCaseDetail(result, index, index === 0);
+    const item = renderCaseDetail(result, index, index === 0, session.settings.budget ?? Infinity);
     const bytes = utf8Length(item) + 1;
     if (used + bytes > budgetBytes) break;
     items.push(item);

@@ -17,21 +17,27 @@ export interface StepBaselines {
 /**
  * Shapley and the three baselines (docs/method.md, "Baselines": fix-alone, leave-one-out, last-step-to-touch) averaged
  * over the analysed failures, so they can be compared side by side. A case counts when it is an
- * analysed failure (failed, no error); a baseline missing from a case counts as 0 for that case.
+ * analysed failure (failed, no error); a step missing from a case's values counts as 0 for that
+ * case. A baseline a budget left out of a case (docs/method.md, "Budget") is averaged over the
+ * cases that have it (`withFixAlone`, `withLeaveOneOut`), and is 0 when none has.
  */
-export function stepBaselines(results: readonly CaseResult[], stepOrder: readonly string[]): { analysed: number; steps: StepBaselines[] } {
+export function stepBaselines(results: readonly CaseResult[], stepOrder: readonly string[]): { analysed: number; withFixAlone: number; withLeaveOneOut: number; steps: StepBaselines[] } {
   const analysed = analysedFailures(results);
   const steps = [...stepOrder];
   for (const r of analysed) for (const p of r.players) if (!steps.includes(p)) steps.push(p);
-  const mean = (pick: (r: CaseResult) => number | undefined) =>
-    analysed.length === 0 ? 0 : analysed.reduce((sum, r) => sum + finiteOr0(pick(r)), 0) / analysed.length;
+  const mean = (over: readonly CaseResult[], pick: (r: CaseResult) => number | undefined) =>
+    over.length === 0 ? 0 : over.reduce((sum, r) => sum + finiteOr0(pick(r)), 0) / over.length;
+  const withFixAlone = analysed.filter((r) => r.fixAlone !== undefined);
+  const withLeaveOneOut = analysed.filter((r) => r.leaveOneOut !== undefined);
   return {
     analysed: analysed.length,
+    withFixAlone: withFixAlone.length,
+    withLeaveOneOut: withLeaveOneOut.length,
     steps: steps.map((step) => ({
       step,
-      shapley: mean((r) => ownNumber(r.shapley, step)),
-      fixAlone: mean((r) => ownNumber(r.fixAlone, step)),
-      leaveOneOut: mean((r) => ownNumber(r.leaveOneOut, step)),
+      shapley: mean(analysed, (r) => ownNumber(r.shapley, step)),
+      fixAlone: mean(withFixAlone, (r) => ownNumber(r.fixAlone, step)),
+      leaveOneOut: mean(withLeaveOneOut, (r) => ownNumber(r.leaveOneOut, step)),
       lastTouch: analysed.filter((r) => r.lastTouch === step).length,
     })),
   };

@@ -20,6 +20,14 @@ describe('validateCaseResult reads the three kinds of result', () => {
     expect(() => validateCaseResult({ ...common, failed: true }, 'results[0]')).toThrow(/results\[0\]\.shapley: is missing/);
     expect(() => validateCaseResult({ ...common, failed: true, ...blame, fixable: undefined }, 'results[3]')).toThrow(/results\[3\]\.fixable: is missing/);
     expect(() => validateCaseResult({ ...common, failed: true, ...blame, resolvedAlone: ['c'] }, 'results[0]')).toThrow(/results\[0\]\.resolvedAlone\[0\]/);
+    expect(() => validateCaseResult({ ...common, failed: true, ...blame, fixAlone: undefined }, 'results[2]')).toThrow(/results\[2\]\.fixAlone: is missing/);
+  });
+
+  it('keeps a failure whose baselines a budget left out, saying so in notComputed; refuses an empty or unknown list', () => {
+    const r = validateCaseResult({ ...common, method: 'mc', failed: true, ...blame, fixAlone: undefined, leaveOneOut: undefined, notComputed: ['fixAlone', 'leaveOneOut'] }, 'results[0]');
+    expect([r.fixAlone, r.leaveOneOut, r.notComputed]).toEqual([undefined, undefined, ['fixAlone', 'leaveOneOut']]);
+    expect(() => validateCaseResult({ ...common, failed: true, ...blame, notComputed: [] }, 'results[1]')).toThrow(/results\[1\]\.notComputed: is empty/);
+    expect(() => validateCaseResult({ ...common, failed: true, ...blame, notComputed: ['shapley'] }, 'results[1]')).toThrow(/results\[1\]\.notComputed\[0\]/);
   });
 
   it('drops attribution from a passed case and from an error, and reads an error as failed', () => {

@@ -1,6 +1,6 @@
 import { expectRequestKey, validateUsage } from './validate-usage.ts';
 import type { CaseResult, Method, PairInteraction, ResultValueTypes, ShapleyEstimate } from '../engine/types.ts';
-import { isResultField, RESULT_FIELD_NAMES, RESULT_FIELDS, resultFieldsOf, type ResultFieldName, type ResultFieldSpec, type ResultValueKind } from '../engine/result-fields.ts';
+import { BUDGET_SKIPPED_PARTS, isResultField, RESULT_FIELD_NAMES, RESULT_FIELDS, resultFieldsOf, type ResultFieldName, type ResultFieldSpec, type ResultValueKind } from '../engine/result-fields.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { childPath, indexPath } from '../formats/json-path.ts';
 import { expectFiniteNumber, expectNonEmptyString, expectObject, expectString, ownField, rejectUnknownFields } from '../formats/validate.ts';
@@ -118,6 +118,11 @@ const READERS: { [K in ResultValueKind]: (value: unknown, path: string, c: Resul
   interactions: (v, p, c) => arrayOf(v, p, (x, q) => validateInteraction(x, q, c.players)),
   repairs: (v, p, c) => validateRepairs(v, p, c.players),
   repairSearch: validateRepairSearch,
+  budgetSkipped: (v, p) => {
+    const parts = arrayOf(v, p, (x, q) => expectOneOf(x, BUDGET_SKIPPED_PARTS, q));
+    if (parts.length === 0) throw new FormatError(p, 'is empty: a result that skipped nothing for the budget has no notComputed');
+    return parts;
+  },
 };
 
 /**
@@ -163,5 +168,16 @@ export function validateCaseResult(value: unknown, path: string): CaseResult {
   const result: Record<string, unknown> = {};
   for (const name of fields) if (read.has(name)) result[name] = read.get(name);
   assertCarriesItsFields(result, fields, path);
+  assertBaselinesOrBudget(result, path);
   return result;
+}
+
+/** A baseline is left out only by a budget, which says so in `notComputed` (engine/case-result.ts). */
+function assertBaselinesOrBudget(result: CaseResult, path: string): void {
+  if (result.error !== undefined || !result.failed) return;
+  for (const name of ['fixAlone', 'leaveOneOut'] as const) {
+    if (result[name] === undefined && !result.notComputed?.includes(name)) {
+      throw new FormatError(childPath(path, name), 'is missing: a failing case analysed without error carries its blame (only a budget leaves a baseline out, listing it in notComputed)');
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortcutFor } from './shortcuts.ts';
+import { RUN_VIEW_SHORTCUTS, shortcutFor, timelineMoveFor } from './shortcuts.ts';
 
 const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, ...mods });
 
@@ -16,5 +16,18 @@ describe('shortcutFor', () => {
     expect(shortcutFor(key('e', { ctrlKey: true }), false)).toBeNull();
     expect(shortcutFor(key('0'), false)).toBeNull();
     expect(shortcutFor(key('x'), false)).toBeNull();
+  });
+});
+
+describe('timelineMoveFor', () => {
+  it('W / S zoom and A / D pan the waterfall, in either case, as in Perfetto', () => {
+    expect(['w', 's', 'a', 'd', 'W', 'D'].map((k) => timelineMoveFor(key(k), false))).toEqual(['zoom-in', 'zoom-out', 'earlier', 'later', 'zoom-in', 'later']);
+    expect(RUN_VIEW_SHORTCUTS.map((s) => s.keys)).toEqual(expect.arrayContaining(['W / S', 'A / D']));
+  });
+  it('does nothing while typing, with a modifier (Ctrl + D, Ctrl + S are the browser\'s), or for other keys', () => {
+    expect(timelineMoveFor(key('w'), true)).toBeNull();
+    expect(timelineMoveFor(key('s', { ctrlKey: true }), false)).toBeNull();
+    expect(timelineMoveFor(key('d', { metaKey: true }), false)).toBeNull();
+    expect(timelineMoveFor(key('q'), false)).toBeNull();
   });
 });

@@ -31,6 +31,8 @@ export const RUN_VIEW_SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Home / End', does: 'First / last step on show' },
   { keys: '/', does: 'Find a step (or filter the run list)' },
   { keys: 'o', does: 'Open more files' },
+  { keys: 'W / S', does: 'Zoom the waterfall in / out (as in Perfetto)' },
+  { keys: 'A / D', does: 'Pan the waterfall earlier / later' },
   { keys: 'Ctrl + wheel, Shift + wheel', does: 'Zoom, pan the waterfall (over the steps or the ruler)' },
 ];
 
@@ -56,6 +58,22 @@ export function shortcutFor(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'meta
   if (action !== undefined) return { action };
   if (/^[1-9]$/.test(event.key)) return { action: 'view', view: Number(event.key) - 1 };
   return null;
+}
+
+/** What the run view's waterfall does with a key, as Perfetto's timeline does (W / S zoom, A / D pan). */
+export type TimelineMove = 'zoom-in' | 'zoom-out' | 'earlier' | 'later';
+
+const TIMELINE_KEYS: ReadonlyMap<string, TimelineMove> = new Map([
+  ['w', 'zoom-in'],
+  ['s', 'zoom-out'],
+  ['a', 'earlier'],
+  ['d', 'later'],
+]);
+
+/** The waterfall's move for a key press, or null (another key, a modifier held, or typing in a field). Either case of the letter. */
+export function timelineMoveFor(event: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>, typing: boolean): TimelineMove | null {
+  if (event.ctrlKey || event.metaKey || event.altKey || typing) return null;
+  return TIMELINE_KEYS.get(event.key.toLowerCase()) ?? null;
 }
 
 /**

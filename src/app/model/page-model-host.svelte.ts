@@ -15,7 +15,8 @@
  * `local` (a LocalModel, src/model/local-model.ts) beside the endpoint: the in-page model does
  * (`WithLocalModel`), answering the requests of model file ids while every other id goes to the endpoint.
  */
-import { endpointConfig, MemoryResponseCache, ModelHost, type AsyncResponseStore, type EndpointConfig, type HostRequest, type LocalModel, type ModelHostOptions, type ModelProgress } from '../../model/index.ts';
+import { pageWords } from './page-words.ts';
+import { endpointConfig, MemoryResponseCache, ModelHost, type AsyncResponseStore, type EndpointConfig, type HostRequest, type LocalModel, type ModelHostOptions, type ModelProgress, type RequestRecord } from '../../model/index.ts';
 import type { ModelAnswer, ModelUsage } from '../../engine/model-call.ts';
 import type { ModelResolver } from '../../pool/contract.ts';
 import type { ModelCacheEntry } from '../../session/types.ts';
@@ -24,8 +25,37 @@ import type { InPageModel } from './in-page/in-page-model.svelte.ts';
 import type { ResponseStore } from './response-store.ts';
 import { withCarriedResponses } from './session-responses.ts';
 
-/** A job's model requests: progress, tokens, where they go, and what the host said that failed no request. */
-export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null; warnings?: readonly string[] };
+/**
+ * The most distinct requests a job may need (sent or answered from the cache), as its study
+ * estimates them before it runs; `upper`: an upper bound (fewer are needed when answers repeat
+ * the recorded ones), not an exact count.
+ */
+export interface RequestBound {
+  most: number;
+  upper: boolean;
+}
+
+/**
+ * A job's model requests: progress, tokens, where they go, and what the host said that failed no
+ * request; `bound`: the most it may need, when its study said (`PageModelJob.expect`);
+ * `elapsedMs`: since the job opened, when this was taken (for the time left).
+ */
+export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null; warnings?: readonly string[]; bound?: RequestBound; elapsedMs?: number };
+
+/** A request in a job's log: as the host settled it, and when (ms since the job opened). */
+export type LoggedRequest = RequestRecord & { atMs: number };
+
+/**
+ * Seconds left for a job's requests at its pace so far (the requests settled, sent or cached, over
+ * the time since it opened); null before any answer, without a bound, or once nothing is left.
+ */
+export function requestSecondsLeft(activity: ModelActivity): number | null {
+  const settled = activity.done + activity.cacheHits;
+  if (!activity.bound || activity.elapsedMs === undefined || activity.done === 0) return null;
+  const left = activity.bound.most - settled;
+  if (left <= 0) return null;
+  return (left * activity.elapsedMs) / settled / 1000;
+}
 
 /** What a kind of model gives the host: where requests go, and how they get there. */
 export interface ModelConnect {
@@ -98,19 +128,35 @@ export class WithLocalModel implements ModelSource {
 const PROGRESS_MS = 100;
 /** Warnings kept per job: more say nothing new. */
 const MAX_WARNINGS = 5;
+/** Requests kept in a job's log: the first ones and the latest (a long study keeps sending). */
+export const LOG_LIMIT = 5000;
 
 /** One job's model host: a ModelResolver for a pool, with its activity as runes. */
 export class PageModelJob implements ModelResolver {
   /** Requests of this job so far; null until it asks for any. */
   activity = $state.raw<ModelActivity | null>(null);
+  /** Each distinct request as it was settled (from the cache, sent, failed, cancelled), in order; at most LOG_LIMIT. */
+  log = $state.raw<readonly LoggedRequest[]>([]);
+  /** Requests settled but left out of `log` (past LOG_LIMIT). */
+  logDropped = $state(0);
   readonly host: ModelHost;
   readonly #endpoint: string | null;
+  /** The key sent with the requests, kept only to take it out of anything exported. */
+  readonly apiKey: string;
   #warnings: readonly string[] = [];
+  #records: LoggedRequest[] = [];
+  #dropped = 0;
+  #bound: RequestBound | undefined;
+  readonly #openedAt: number;
+  readonly #now: () => number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
   constructor(connect: ModelConnect | null, options: { store: AsyncResponseStore; askAbove?: number; send?: ModelHostOptions['send'] }) {
     this.#endpoint = connect?.endpoint?.baseUrl ?? null;
+    this.apiKey = connect?.endpoint?.apiKey ?? '';
+    this.#now = options.send?.now ?? (() => performance.now());
+    this.#openedAt = this.#now();
     const send = connect?.fetch ? { ...options.send, fetch: connect.fetch } : options.send;
     this.host = new ModelHost({
       cache: new MemoryResponseCache(),
@@ -119,10 +165,17 @@ export class PageModelJob implements ModelResolver {
       ...(send && { send }),
       store: options.store,
       ...(options.askAbove !== undefined && { askAbove: options.askAbove }),
-      onWarning: (message) => {
+      onWarning: (raw) => {
+        // Written for the command and the page: the page shows its own half (no flags).
+        const message = pageWords(raw);
         if (this.#closed || this.#warnings.includes(message) || this.#warnings.length >= MAX_WARNINGS) return;
         this.#warnings = [...this.#warnings, message];
         if (this.activity) this.activity = { ...this.activity, warnings: this.#warnings };
+      },
+      onRequest: (record) => {
+        if (this.#closed) return;
+        if (this.#records.length < LOG_LIMIT) this.#records.push({ ...record, atMs: Math.round(this.#now() - this.#openedAt) });
+        else this.#dropped++;
       },
       onProgress: (progress) => {
         if (this.#closed) return;
@@ -130,6 +183,13 @@ export class PageModelJob implements ModelResolver {
         else this.#timer ??= setTimeout(() => this.#show(), PROGRESS_MS);
       },
     });
+  }
+
+  /** The most requests the job's study may need (shown as "N of at most M"); set before it sends. */
+  expect(bound: RequestBound | null): void {
+    this.#bound = bound ?? undefined;
+    // A study with a bound calls a model: its line shows "0 of at most M" before the first request.
+    if (bound || this.activity) this.#show();
   }
 
   /** Whether requests the cache lacks can be sent. */
@@ -164,13 +224,25 @@ export class PageModelJob implements ModelResolver {
     const usage = this.host.totalUsage();
     const progress = this.host.progress();
     const any = usage.requests + usage.cacheHits + progress.done + progress.queued + progress.inFlight > 0;
-    this.activity = any ? { ...progress, held: false, usage, endpoint: this.#endpoint, warnings: this.#warnings } : null;
+    this.activity = any ? { ...progress, held: false, usage, endpoint: this.#endpoint, warnings: this.#warnings, ...this.#extras() } : null;
+    this.#showLog();
     this.#closed = true;
+  }
+
+  #extras(): Pick<ModelActivity, 'bound' | 'elapsedMs'> {
+    return { ...(this.#bound && { bound: this.#bound }), elapsedMs: this.#now() - this.#openedAt };
+  }
+
+  #showLog(): void {
+    if (this.#records.length !== this.log.length) this.log = [...this.#records];
+    if (this.#dropped !== this.logDropped) this.logDropped = this.#dropped;
   }
 
   #show(): void {
     this.#timer = undefined;
-    if (!this.#closed) this.activity = { ...this.host.progress(), usage: this.host.totalUsage(), endpoint: this.#endpoint, warnings: this.#warnings };
+    if (this.#closed) return;
+    this.activity = { ...this.host.progress(), usage: this.host.totalUsage(), endpoint: this.#endpoint, warnings: this.#warnings, ...this.#extras() };
+    this.#showLog();
   }
 }
 

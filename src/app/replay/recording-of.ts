@@ -17,6 +17,8 @@ export interface RecordedTurnView {
   dependsOn: number[];
   /** Its player's index, -1 for none. */
   player: number;
+  /** The definition step that replays it (its requests' seeds name that step). */
+  segment: number;
   /** The kinds of its interventions. */
   fixes: string[];
 }
@@ -34,15 +36,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function turnOf(value: unknown, dependsOn: number[]): RecordedTurnView | null {
   if (!isObject(value)) return null;
-  const { index, step, name, agent, kind, player, fixes } = value;
-  if (!isInt(index) || !isInt(step) || typeof name !== 'string' || typeof agent !== 'string' || (kind !== 'model' && kind !== 'tool') || !isInt(player)) return null;
+  const { index, step, name, agent, kind, player, fixes, segment } = value;
+  if (!isInt(index) || !isInt(step) || typeof name !== 'string' || typeof agent !== 'string' || (kind !== 'model' && kind !== 'tool') || !isInt(player) || !isInt(segment)) return null;
   if (!Array.isArray(fixes)) return null;
   const kinds: string[] = [];
   for (const f of fixes) {
     if (!isObject(f) || typeof f.kind !== 'string') return null;
     kinds.push(f.kind);
   }
-  return { index, step, name, agent, kind, dependsOn: [...dependsOn], player, fixes: kinds };
+  return { index, step, name, agent, kind, dependsOn: [...dependsOn], player, segment, fixes: kinds };
 }
 
 /** The replay a case stands for, or null. */

@@ -11,6 +11,7 @@ import { type WhyMessage, type RerunVariant, candidateFixes, type FixResult, hos
 import type { WhyWorkerApi } from './why.worker.ts';
 import { selectionProblem } from './why-problem.ts';
 import { RerunLog } from './rerun-log.svelte.ts';
+import { pageWords } from '../model/page-words.ts';
 import type { PageModelHost, PageModelJob } from '../model/page-model-host.svelte.ts';
 
 /** Where a why run's reruns go: the page's model host. */
@@ -98,7 +99,7 @@ export class WhyRun {
     const abort = (this.#abort = new AbortController());
     const worker = (this.#worker = new Worker(new URL('./why.worker.ts', import.meta.url), { type: 'module', name: 'agentblame-why' }));
     const api = Comlink.wrap<WhyWorkerApi>(worker);
-    const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index, ...rerunRequestOf(this.#call!.step), onNote: (note) => (this.rerunNotes = [...this.rerunNotes, note]) });
+    const rerunHere = hostRerun(host, { model: settings.model, seed: 1, call: this.#call!.index, ...rerunRequestOf(this.#call!.step), onNote: (note) => (this.rerunNotes = [...this.rerunNotes, pageWords(note)]) });
     const predicate = this.#call!.predicate;
     const rerun = Comlink.proxy(async (m: WhyMessage[], r: number[], variant?: RerunVariant) => {
       const replies = await rerunHere(m, r, abort.signal);
@@ -116,7 +117,8 @@ export class WhyRun {
     } catch (error) {
       if (this.#worker === worker && !abort.signal.aborted) {
         this.status = 'error';
-        this.error = error instanceof Error ? error.message : String(error);
+        // A rerun's failure is the model layer's message, written for the command and the page: the page's half.
+        this.error = pageWords(error instanceof Error ? error.message : String(error));
       }
     } finally {
       if (this.#worker === worker) {

@@ -16,8 +16,9 @@ export function builtinSignalScores(r: AttributedCaseResult): Record<(typeof BUI
   const steps = r.players;
   const mark = (step: string | null | undefined) => (step == null ? null : steps.map((s) => (s === step ? 1 : 0)));
   return {
-    'fix-alone': steps.map((s) => r.fixAlone[s]),
-    'leave-one-out': steps.map((s) => r.leaveOneOut[s]),
+    // A baseline the budget left out says nothing about the case.
+    'fix-alone': r.fixAlone ? steps.map((s) => r.fixAlone![s]) : null,
+    'leave-one-out': r.leaveOneOut ? steps.map((s) => r.leaveOneOut![s]) : null,
     'last touch': mark(r.lastTouch),
     'last step': mark(steps[steps.length - 1]),
     'first error': mark(firstChanged(r)),

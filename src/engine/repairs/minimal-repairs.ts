@@ -29,9 +29,10 @@ export interface RepairSearch {
  * containing a repair already found is minimal for no one and is skipped without a lookup, and no
  * coalition is asked for twice. With `maxSize` below the player count the search is bounded (for
  * sampled analyses, where each lookup may replay steps); on a complete value table pass the
- * player count and the answer is exact.
+ * player count and the answer is exact. `mayAsk` is asked before each lookup (a budget): once it
+ * says no the search ends, and `maxSize` is the largest size searched whole.
  */
-export function minimalRepairs(game: Pick<Game, 'players' | 'value'>, success: number, maxSize: number, costs?: readonly number[]): RepairSearch {
+export function minimalRepairs(game: Pick<Game, 'players' | 'value'>, success: number, maxSize: number, costs?: readonly number[], mayAsk: (mask: Coalition) => boolean = () => true): RepairSearch {
   const n = game.players.length;
   const limit = Math.max(0, Math.min(n, Math.floor(maxSize)));
   const costOf = (members: readonly number[]) => (costs ? members.reduce((s, i) => s + costs[i], 0) : members.length);
@@ -46,12 +47,20 @@ export function minimalRepairs(game: Pick<Game, 'players' | 'value'>, success: n
   const flags = new Uint8Array(n);
   const combo: number[] = [];
   const containsFound = () => foundFlags.some((f) => f.every((x, i) => x === 0 || flags[i] === 1));
-  for (let size = 1; size <= limit; size++) {
+  // The largest size searched whole: a size cut short by `mayAsk` (a spent budget) does not count.
+  let searched = 0;
+  let stopped = false;
+  for (let size = 1; size <= limit && !stopped; size++) {
     const before = found.length;
     // Combinations of `size` players in lexicographic order.
     const visit = (start: number, mask: Coalition): void => {
+      if (stopped) return;
       if (combo.length === size) {
         if (containsFound()) return;
+        if (!mayAsk(mask)) {
+          stopped = true;
+          return;
+        }
         lookups++;
         const v = game.value(mask);
         if (v >= success) found.push({ players: [...combo], value: v, cost: costOf(combo) });
@@ -66,6 +75,7 @@ export function minimalRepairs(game: Pick<Game, 'players' | 'value'>, success: n
       }
     };
     visit(0, empty);
+    if (!stopped) searched = size;
     // Repairs of this size cannot contain each other, so they join the superset test only now.
     for (const r of found.slice(before)) {
       const f = new Uint8Array(n);
@@ -74,7 +84,7 @@ export function minimalRepairs(game: Pick<Game, 'players' | 'value'>, success: n
     }
   }
   found.sort((a, b) => a.players.length - b.players.length || a.cost - b.cost || comparePlayers(a.players, b.players));
-  return { repairs: found, maxSize: limit, complete: limit === n, lookups };
+  return { repairs: found, maxSize: searched, complete: searched === n, lookups };
 }
 
 function comparePlayers(a: readonly number[], b: readonly number[]): number {

@@ -6,10 +6,10 @@ export type LooseResult = Omit<Partial<AttributedCaseResult>, 'failed' | 'error'
 /**
  * The well-formed CaseResult a test means: an error when `error` is set, a passed case when
  * `failed` is false (attribution dropped, as the engine never attributes a passing case), else an
- * attributed failure with zero baselines where the test gave none.
+ * attributed failure with zero baselines where the test gave none (unless `notComputed` lists them).
  */
 export function testResult(loose: LooseResult): CaseResult {
-  const { error, failed, shapley, ci, fixAlone, resolvedAlone, leaveOneOut, lastTouch, stopReason, fixable, coalitions, fixedOutputs, history, interactions, repairs, repairSearch, repairedOutputs, ...rest } = loose;
+  const { error, failed, shapley, ci, fixAlone, resolvedAlone, leaveOneOut, lastTouch, stopReason, fixable, coalitions, fixedOutputs, history, interactions, repairs, repairSearch, repairedOutputs, notComputed, ...rest } = loose;
   const common = { method: 'exact' as const, vEmpty: 0, vAll: 1, cost: 0, evaluations: 0, permutations: 0, ...rest };
   if (error !== undefined) return { ...common, failed: true, error } satisfies ErrorCaseResult;
   if (failed === false) return { ...common, failed: false } satisfies PassedCaseResult;
@@ -19,9 +19,11 @@ export function testResult(loose: LooseResult): CaseResult {
     failed: true,
     shapley: shapley ?? zeros,
     ...(ci !== undefined && { ci }),
-    fixAlone: fixAlone ?? zeros,
+    // A baseline listed in notComputed is left out, as a budget leaves it out.
+    ...(!notComputed?.includes('fixAlone') && { fixAlone: fixAlone ?? zeros }),
     ...(resolvedAlone !== undefined && { resolvedAlone }),
-    leaveOneOut: leaveOneOut ?? zeros,
+    ...(!notComputed?.includes('leaveOneOut') && { leaveOneOut: leaveOneOut ?? zeros }),
+    ...(notComputed !== undefined && { notComputed }),
     ...(lastTouch !== undefined && { lastTouch }),
     ...(interactions !== undefined && { interactions }),
     stopReason: stopReason ?? 'exact',

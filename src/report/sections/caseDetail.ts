@@ -7,6 +7,7 @@ import { waterfallSvg } from '../svgWaterfall.ts';
 import { convergenceSvg } from '../svgConvergence.ts';
 import { num, signClass } from './batch.ts';
 import { NAME_CHARS } from './header.ts';
+import { BUDGET_SKIPPED_LABELS, NOT_COMPUTED_WITHIN_BUDGET as NOT_COMPUTED } from '../../engine/result-fields.ts';
 
 /** Longest output shown in the drill-down; the embedded session keeps the whole value. */
 export const OUTPUT_CHARS = 2000;
@@ -17,9 +18,10 @@ export const MAX_COALITION_PLAYERS = 10;
  * One case's drill-down as a native <details> (works without JavaScript): Shapley beside the
  * baselines, the coalition table, the factual and all-fixed outputs, replay mismatches, and the
  * Monte Carlo convergence when the case was estimated by sampling.
- * `index` only builds element ids, so no user text ever lands in an id.
+ * `index` only builds element ids, so no user text ever lands in an id. `budget`: the settings'
+ * Monte Carlo budget, so the facts say what the case spent against it.
  */
-export function renderCaseDetail(result: CaseResult, index: number, open: boolean): string {
+export function renderCaseDetail(result: CaseResult, index: number, open: boolean, budget = Infinity): string {
   const top = topStep(result);
   const status = result.error ? 'error' : !result.failed ? 'passed' : result.fixable === false ? 'unfixable' : 'failed';
   const statusText = { error: 'error', passed: 'passed', unfixable: 'failed, not fixable', failed: 'failed' }[status];
@@ -31,7 +33,7 @@ export function renderCaseDetail(result: CaseResult, index: number, open: boolea
 
   const body: string[] = [];
   if (result.error) body.push(`<p class="warning"><strong>Could not analyse this case:</strong> ${e(clipText(result.error, OUTPUT_CHARS))}</p>`);
-  body.push(renderCaseFacts(result));
+  body.push(renderCaseFacts(result, budget));
   if (result.shapley) body.push(renderCaseTable(result, index));
   if (result.coalitions && result.players.length <= MAX_COALITION_PLAYERS) body.push(renderCoalitions(result));
   if (result.factualOutputs || result.fixedOutputs) body.push(renderOutputs(result));
@@ -44,15 +46,16 @@ export function renderCaseDetail(result: CaseResult, index: number, open: boolea
   return `<details class="case" id="case-${index}"${open ? ' open' : ''}>${summary}<div class="case-body">${body.join('\n')}</div></details>`;
 }
 
-function renderCaseFacts(result: CaseResult): string {
+function renderCaseFacts(result: CaseResult, budget: number): string {
   const fact = (term: string, text: string) => `<div><dt>${e(term)}</dt><dd>${e(text)}</dd></div>`;
   const facts = [
     fact('v(no fix)', formatNumber(result.vEmpty)),
     fact('v(all fixes)', formatNumber(result.vAll)),
     fact('Method', result.method === 'mc' ? `Monte Carlo, ${formatCount(result.permutations)} permutations` : 'exact'),
     fact('Coalitions evaluated', formatCount(result.evaluations)),
-    fact('Step cost', formatCount(result.cost)),
+    fact('Step cost', result.method === 'mc' && Number.isFinite(budget) ? `${formatCount(result.cost)} of a budget of ${formatCount(budget)}` : formatCount(result.cost)),
   ];
+  if (result.notComputed?.length) facts.push(fact('Not computed within the budget', result.notComputed.map((part) => BUDGET_SKIPPED_LABELS[part]).join(', ')));
   if (result.usage) facts.push(fact('Model requests', formatModelUsage(result.usage)));
   if (result.stopReason) facts.push(fact('Stopped by', result.stopReason));
   if (result.fixable !== undefined) facts.push(fact('Fixable', result.fixable ? 'yes, by some combination of fixes' : 'no combination of fixes repairs it'));
@@ -67,12 +70,14 @@ function renderCaseTable(result: CaseResult, index: number): string {
       const ci = ownValue(result.ci, player);
       const alone = ownNumber(result.fixAlone, player);
       const loo = ownNumber(result.leaveOneOut, player);
+      const baseline = (value: number | undefined, computed: boolean) =>
+        computed ? `<td class="num" data-v="${num(value ?? 0)}">${e(formatSigned(value))}</td>` : `<td class="num muted" data-v="0" title="${NOT_COMPUTED}">—</td>`;
       return (
         `<tr><td>${e(clipText(player, NAME_CHARS))}</td>` +
         `<td class="num ${signClass(shapley)}" data-v="${num(shapley ?? 0)}">${e(formatSigned(shapley))}</td>` +
         (result.ci ? `<td class="num">${e(formatInterval(ci))}</td>` : '') +
-        `<td class="num" data-v="${num(alone ?? 0)}">${e(formatSigned(alone))}</td>` +
-        `<td class="num" data-v="${num(loo ?? 0)}">${e(formatSigned(loo))}</td>` +
+        baseline(alone, result.fixAlone !== undefined) +
+        baseline(loo, result.leaveOneOut !== undefined) +
         `<td>${result.lastTouch === player ? 'last touch' : ''}</td></tr>`
       );
     })
@@ -81,7 +86,7 @@ function renderCaseTable(result: CaseResult, index: number): string {
   const chart = result.shapley ? waterfallSvg(result.vEmpty, result.vAll, result.shapley, result.players) : '';
   const sum = result.players.reduce((total, p) => total + (ownNumber(result.shapley, p) ?? 0), 0);
   return `<table class="sortable" id="case-${index}-blame"><thead><tr><th>Step</th><th class="num">Shapley</th>${result.ci ? '<th class="num">CI</th>' : ''}<th class="num">Fix-alone</th><th class="num">Leave-one-out</th><th>Baseline blame</th></tr></thead><tbody>${rows}</tbody></table>
-<p class="muted">The Shapley values add up to v(all) − v(no fix) = ${e(formatSigned(sum))}.</p>
+<p class="muted">The Shapley values add up to v(all) − v(no fix) = ${e(formatSigned(sum))}.${result.fixAlone === undefined || result.leaveOneOut === undefined ? ` ${[result.fixAlone === undefined ? 'Fix-alone' : '', result.leaveOneOut === undefined ? 'leave-one-out' : ''].filter(Boolean).join(' and ')}: ${NOT_COMPUTED} (—).` : ''}</p>
 ${chart}`;
 }
 

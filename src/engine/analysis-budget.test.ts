@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { analyzeCase } from './analyze.ts';
+import { DEFAULT_SETTINGS } from './settings.ts';
+import type { AnalysisSettings, AttributedCaseResult, CaseResult } from './types.ts';
+import { refundPipeline } from './testing/refund.ts';
+import { formatCase } from '../cli/tables.ts';
+
+// The refund pipeline's steps cost 1, 2, 1, 1: one coalition's replay costs at most 5.
+const MAX_COALITION_COST = 5;
+const refundCase = { id: 'refund', inputs: { question: 'refund window?' } };
+const budgeted = (budget: number, extra: Partial<AnalysisSettings> = {}): AnalysisSettings => ({ ...DEFAULT_SETTINGS, method: 'mc', stop: 'budget', maxPermutations: 1e6, budget, ...extra });
+
+function attributed(r: CaseResult): AttributedCaseResult {
+  if (r.error !== undefined || !r.failed) throw new Error(`expected an attributed failure, got ${JSON.stringify(r)}`);
+  return r;
+}
+
+describe('--budget bounds the whole analysis (docs/method.md, "Budget")', () => {
+  it('a budget spent by v(no fix) leaves only v(all fixes) past it: no sample, no baselines, and says so', () => {
+    const r = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(5)));
+    // v(no fix) costs 5: the budget is spent; v(all fixes) is the one coalition past it.
+    expect(r.cost).toBeLessThanOrEqual(5 + MAX_COALITION_COST);
+    expect(r.evaluations).toBe(2);
+    expect(r.vAll).toBe(1);
+    expect(r.permutations).toBe(0);
+    expect(r.fixAlone).toBeUndefined();
+    expect(r.leaveOneOut).toBeUndefined();
+    expect(r.resolvedAlone).toBeUndefined();
+    expect(r.notComputed).toEqual(['fixAlone', 'leaveOneOut']);
+    const text = formatCase(r, 5);
+    expect(text).toContain(`cost ${r.cost} of budget 5`);
+    expect(text).toContain('not computed within the budget: fix-alone, leave-one-out');
+    expect(text.split('\n')[1].split(/\s+/)).toEqual(['step', 'Shapley', 'interval']);
+  });
+
+  it('every budget: the cost passes it by at most one coalition, and each baseline is whole or absent', () => {
+    for (const budget of [1, 6, 9, 12, 15, 20, 25]) {
+      const r = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(budget, { repairs: { size: 2 }, interactions: true })));
+      expect(r.cost, `budget ${budget}`).toBeLessThanOrEqual(Math.max(budget, 5) + MAX_COALITION_COST);
+      for (const part of ['fixAlone', 'leaveOneOut', 'interactions'] as const) {
+        expect(r[part] === undefined, `budget ${budget}: ${part}`).toBe(r.notComputed?.includes(part) ?? false);
+      }
+      // The repair search stops with the budget too, saying how far it got.
+      if (budget === 1) expect(r.repairSearch).toEqual({ success: 1, maxSize: 0, complete: false });
+    }
+    const lasting = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(1000, { repairs: { size: 2 } })));
+    expect(lasting.repairSearch).toEqual({ success: 1, maxSize: 2, complete: false });
+    expect(lasting.repairs!.map((x) => x.fixed)).toEqual([['planner'], ['retriever'], ['writer', 'reviewer']]);
+  });
+
+  it('a budget that lasts computes everything, as without a budget', () => {
+    const r = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(1000)));
+    const free = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(Infinity, { maxPermutations: 50 })));
+    expect(r.notComputed).toBeUndefined();
+    expect(r.fixAlone).toEqual({ planner: 1, retriever: 1, writer: 0, reviewer: 0 });
+    expect(r.leaveOneOut).toEqual(free.leaveOneOut);
+    expect(r.resolvedAlone).toEqual(['planner', 'retriever']);
+  });
+
+  it('the exact method ignores the budget (it asks for every coalition)', () => {
+    const r = attributed(analyzeCase(refundPipeline('A'), refundCase, { ...budgeted(1), method: 'exact' }));
+    expect(r.notComputed).toBeUndefined();
+    expect(r.fixAlone).toBeDefined();
+  });
+});
