@@ -226,6 +226,11 @@ test('a 390x844 phone: the panel\'s text stays inside its column (long answers, 
     const box = (await panel.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // A wide desktop, where the panel may be wide enough for its tables as tables: the same answers still wrap.
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await expect(reruns.getByText(LONG_WORD).first()).toBeVisible();
+    expect(await overflowing(panel)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1920);
   } finally {
     await endpoint.close();
   }

@@ -95,6 +95,15 @@ describe('sendChat', () => {
     expect(endpoint.requests).toHaveLength(3);
   });
 
+  it('fails llama-server\'s refusal of tools (HTTP 500 without --jinja) at once: the same request gets the same answer', async () => {
+    const endpoint = await fake();
+    endpoint.setFault({ kind: 'status', status: 500, body: { error: { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' } } });
+    const { waits, sleep } = recordingSleep();
+    const error = await sendChat(config(endpoint.url), chat, { sleep }).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(`model endpoint ${endpoint.url} answered HTTP 500: "tools param requires --jinja flag"`);
+    expect([waits.length, endpoint.requests.length]).toEqual([0, 1]);
+  });
+
   it('fails a 401 at once, quoting the endpoint, without a retry', async () => {
     const endpoint = await fake({ apiKey: 'right-key-000' });
     const { waits, sleep } = recordingSleep();

@@ -41,6 +41,12 @@ function isTransientStatus(status: number): boolean {
 }
 
 /**
+ * llama-server's refusals of a request it cannot take, which it answers as HTTP 500 (server_error):
+ * the same request always gets the same answer, so it is not asked again.
+ */
+const REFUSED_AS_SERVER_ERROR = /tools param requires --jinja flag|Cannot use tools with stream|Unsupported param: tool_choice/;
+
+/**
  * Send one chat request to an OpenAI-compatible endpoint: `POST {base}/chat/completions` with the
  * request as its JSON body, exactly (the response cache's key describes that body), and the key
  * as a Bearer token when there is one. Each attempt has `timeoutMs`; 408/409/429/5xx, timeouts
@@ -108,7 +114,7 @@ export async function sendChat(config: EndpointConfig, request: ChatRequest, opt
       const quote = quoteEndpointError(text);
       const hint = status === 404 ? ` (requests go to ${url}: is the base URL right? most servers want it to end in /v1; is the model id one the server lists?)` : '';
       reason = `answered HTTP ${status}${quote}${hint}`;
-      if (!isTransientStatus(status)) throw fail(`${where} ${reason}`, status, false);
+      if (!isTransientStatus(status) || REFUSED_AS_SERVER_ERROR.test(quote)) throw fail(`${where} ${reason}`, status, false);
       overloaded = status === 429 || status === 503;
       waitMs = retryAfterMs(outcome.retryAfter, now());
     } else {
