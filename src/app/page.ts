@@ -81,6 +81,6 @@ export function assemblePage(options: PageOptions): PageParts {
   const prices = new PriceTable();
   const views = new ViewContext(runner, nav, compare, earlier, trends, prices);
   const runs = new RunsState();
-  const replay = new ReplayLauncher({ runs, runner, opener });
+  const replay = new ReplayLauncher({ runs, runner, opener, sessionNames: async () => ((await made.store?.list()) ?? []).map((s) => s.name) });
   return { nav, model, runner, sync: made, opener, compare, earlier, views, runs, replay, prices };
 }

@@ -18,6 +18,14 @@ import { pageStudyPool } from '../analysis/page-study-pool.ts';
 import type { CaseResult } from '../../engine/types.ts';
 import { readToolNames } from './tool-names.ts';
 import { ReplaySetup } from './replay-setup.svelte.ts';
+import { recordingOf } from './recording-of.ts';
+import type { RestoreOutcome } from '../runs/runs-keeper.svelte.ts';
+
+/**
+ * Where the run of a reopened replay study stands: its file is being read from this browser's
+ * store, was opened from it, is no longer kept there, or the store cannot be used here.
+ */
+export type KeptRunState = 'looking' | 'opened' | 'missing' | 'unavailable';
 
 export class ReplayLauncher {
   /** The setup being filled in (the run view shows it instead of the run), or null. */
@@ -30,16 +38,25 @@ export class ReplayLauncher {
   readonly #setups = new WeakMap<object, ReplaySetup>();
   readonly count: CacheCount;
   readonly contrast: ContrastRun;
+  /** The run of the open replay study, when it was not open and was looked for among the files kept in this browser; null otherwise. */
+  keptRun = $state<KeptRunState | null>(null);
+  /** Reopens a run from the files kept in this browser (the run view's RunsKeeper); set by the page. */
+  restoreRun: ((place: { key: string | null; stepId: string | null }) => Promise<RestoreOutcome>) | null = null;
+  /** Studies whose run was looked for already (each once: a file removed meanwhile is not asked for again and again). */
+  readonly #looked = new WeakSet<object>();
   /** The definition of the replay study last opened from a setup (the contrast replays are made from its parts). */
   definition = $state.raw<ReplayDefinition | null>(null);
   readonly #runs: RunsState;
   readonly #runner: AnalysisRunner;
   readonly #opener: StudyOpener;
+  readonly #sessionNames: () => Promise<readonly string[]>;
 
-  constructor(deps: { runs: RunsState; runner: AnalysisRunner; opener: StudyOpener }) {
+  /** `sessionNames`: the names of the sessions stored in this browser (a new Blame of a run gets a name none has). */
+  constructor(deps: { runs: RunsState; runner: AnalysisRunner; opener: StudyOpener; sessionNames?: () => Promise<readonly string[]> }) {
     this.#runs = deps.runs;
     this.#runner = deps.runner;
     this.#opener = deps.opener;
+    this.#sessionNames = deps.sessionNames ?? (async () => []);
     this.count = new CacheCount(deps.runner.model.store, () => new PageAnalysisPool(1, createAnalysisWorker));
     this.contrast = new ContrastRun(this.#analyseInPool, (run, n, report) => {
       // Only while the study it was replayed for is still the one open.
@@ -147,13 +164,47 @@ export class ReplayLauncher {
     this.contrast.cancel();
     this.definition = definition;
     try {
+      // Blamed again (another outcome or fixes), the run's study is a new session: its name tells it apart in Recent sessions.
+      const name = unusedName(definition.name, await this.#sessionNames().catch(() => []));
       await this.#opener.openNewStudy(
-        { fileName: setup.fileName, name: definition.name, pipeline: { name: definition.name, source: definition.source }, cases: definition.cases, games: [] },
+        { fileName: setup.fileName, name, pipeline: { name: definition.name, source: definition.source }, cases: definition.cases, games: [] },
         { settings: this.settingsFor(setup) },
       );
     } finally {
       this.opening = false;
     }
+  }
+
+  /**
+   * A replay study opened without its run (from Recent sessions, a reload of its address): its
+   * run's file is reopened from the files kept in this browser, behind the study, so its turns
+   * link to their steps without asking for the file; `keptRun` says when the kept copy is gone.
+   */
+  async reopenRun(): Promise<void> {
+    const study = this.#runner.study;
+    const recording = recordingOf(study?.cases[0]);
+    if (!study || !recording || !this.restoreRun || this.#looked.has(study)) return;
+    this.#looked.add(study);
+    if (this.runOf(recording)) {
+      this.keptRun = null;
+      return;
+    }
+    this.keptRun = 'looking';
+    // Opened behind the study: the study stays in front, and "Back to the runs" shows the run.
+    const wasBehind = this.#runs.behindStudy;
+    this.#runs.behindStudy = true;
+    let state: KeptRunState = 'missing';
+    try {
+      // The file the study was made from, else any kept file with a run of that id.
+      let outcome = await this.restoreRun({ key: `${study.fileName} ${recording.id}`, stepId: null });
+      if (outcome.status === 'missing') outcome = await this.restoreRun({ key: recording.id, stepId: null });
+      state = outcome.status === 'opened' ? (this.runOf(recording) ? 'opened' : 'missing') : outcome.status;
+    } catch {
+      state = 'missing';
+    }
+    // Nothing reopened: a file dropped next opens the run view in front, as it did before.
+    if (!this.#runs.open) this.#runs.behindStudy = wasBehind;
+    if (this.#runner.study === study) this.keptRun = state;
   }
 
   /** The open run a replay case was made from (matched by run id), when the run view holds it. */
@@ -175,4 +226,13 @@ export class ReplayLauncher {
     this.#runs.behindStudy = true;
     return true;
   }
+}
+
+/** `base`, or `base #2`, `#3`, ...: the first that no stored session has. */
+export function unusedName(base: string, taken: readonly string[]): string {
+  const names = new Set(taken);
+  if (!names.has(base)) return base;
+  let n = 2;
+  while (names.has(`${base} #${n}`)) n++;
+  return `${base} #${n}`;
 }

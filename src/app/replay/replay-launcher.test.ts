@@ -13,7 +13,7 @@ import { WHOWHEN_LOG } from '../../replay/testing/runs.ts';
 import { RunsState } from '../runs/runs-state.svelte.ts';
 import { installFakeBrowser } from '../testing/fake-browser.ts';
 import { pageState, type PageState } from '../testing/page-state.ts';
-import { ReplayLauncher } from './replay-launcher.svelte.ts';
+import { ReplayLauncher, unusedName } from './replay-launcher.svelte.ts';
 
 /** A recorded-run file of the Who&When log, its run renamed `id` (several files may repeat an id). */
 function runFile(id = 'q-42'): RecordedRunFile {
@@ -138,6 +138,29 @@ describe('ReplayLauncher', () => {
     expect([launcher.setup, launcher.setupKey, launcher.opening]).toEqual([null, null, false]);
     launcher.begin('r1');
     expect(launcher.setup).toBe(first);
+  });
+
+  it('names each Blame of one run apart from the sessions stored before it (#2, #3), so Recent sessions shows each name once', async () => {
+    page.runs.add([{ fileName: 'a.json', runs: runFile('r1') }]);
+    const names = async () => (await page.sync.store!.list()).map((s) => s.name).sort();
+    const blame = async (expect: string) => {
+      page.replay.begin('r1');
+      const setup = page.replay.setup!;
+      setup.models = { default: 'tiny' };
+      setup.expect = expect;
+      if (!setup.result.ok) throw new Error(setup.result.problem);
+      await page.replay.start(setup.result.definition);
+      return setup.result.definition.name;
+    };
+    const base = await blame('42');
+    await vi.waitFor(async () => expect(await names()).toEqual([base]));
+    await blame('/forty-two/');
+    await vi.waitFor(async () => expect(await names()).toEqual([base, `${base} #2`]));
+    expect(page.sync.identity?.name).toBe(`${base} #2`);
+    await blame('42');
+    await vi.waitFor(async () => expect(await names()).toEqual([base, `${base} #2`, `${base} #3`]));
+    expect(unusedName('x', ['x', 'x #3'])).toBe('x #2');
+    expect(unusedName('y', ['x'])).toBe('y');
   });
 
   it('does nothing on start without a setup, and stays on the runs going back without a study', async () => {
