@@ -78,3 +78,35 @@ test("the replay setup's fix column is reached on a phone without a sideways scr
   await fixes.first().fill('repair');
   await expect(fixes.first()).toHaveValue('repair');
 });
+
+test('numbers carry one minus sign (U+2212) in every view of a study with negative blame', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto('./?trace=demos/stochastic-rag.trace.json');
+  await waitForDone(page, 120_000);
+  let minus = 0;
+  for (const tab of ['Batch', /^Cases/, 'Audit']) {
+    await page.getByRole('tab', { name: tab }).first().click();
+    if (tab === 'Audit') await expect(page.getByRole('tabpanel')).toContainText(/signal/i);
+    const text = await page.locator('main').innerText();
+    // A hyphen-minus right before a digit, not inside a word, a date or a name like gpt-4.
+    expect(text.match(/(?<![\p{L}\p{N}._\-/])-\d[\d.,]*/gu) ?? [], `hyphen-minus numbers in ${String(tab)}`).toEqual([]);
+    minus += text.split('\u2212').length - 1;
+  }
+  // The first case's detail too (its waterfall and coalition table).
+  await page.getByRole('tab', { name: /^Cases/ }).click();
+  await page.getByTestId('case-list').locator('tbody th button').first().click();
+  await expect(page.getByRole('tab', { name: /^Case / })).toBeVisible();
+  const detail = await page.locator('main').innerText();
+  expect(detail.match(/(?<![\p{L}\p{N}._\-/])-\d[\d.,]*/gu) ?? []).toEqual([]);
+  expect(minus + detail.split('\u2212').length - 1, 'the negative values are shown with U+2212').toBeGreaterThan(0);
+});
+
+test('a refused envelope names the nearest format and what it lacks, not every format', async ({ page }) => {
+  await page.goto('./');
+  const envelope = { resource_spans: [{ resource: {}, scope_spans: [{ scope: { name: 'x' }, spans: [] }] }] };
+  await dropFiles(page, [{ name: 'envelope.json', content: JSON.stringify(envelope), type: 'application/json' }]);
+  const alert = page.getByRole('alert').filter({ hasText: 'envelope.json' });
+  await expect(alert).toContainText('looks like an OTLP request envelope but has no resourceSpans[].scopeSpans[].spans');
+  await expect(alert).toContainText('resource_spans for resourceSpans');
+  await expect(alert).not.toContainText('this reads:');
+});

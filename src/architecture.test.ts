@@ -150,6 +150,29 @@ describe('folder dependency rules', () => {
   }
 });
 
+describe('folder dependency rules, planted', () => {
+  it('a planted import of a folder, a subfolder or a package the rule does not allow is refused', () => {
+    expect(ruleProblems('src/engine', RULES['src/engine'], join(SRC, 'engine', 'batch.ts'), "import { x } from '../session/db.ts';\n")).toEqual(['src/engine/batch.ts imports src/session/db.ts']);
+    expect(ruleProblems('src/cli', RULES['src/cli'], join(SRC, 'cli', 'main.ts'), "import { PageAnalysisPool } from '../pool/page/analysis-pool.ts';\n")).toEqual(['src/cli/main.ts imports src/pool/page/analysis-pool.ts']);
+    expect(ruleProblems('src/cli', RULES['src/cli'], join(SRC, 'cli', 'main.ts'), "import { runStudy } from '../pool/run-study.ts';\n")).toEqual([]);
+    expect(ruleProblems('src/report', RULES['src/report'], join(SRC, 'report', 'renderReport.ts'), "import { Chart } from 'chart.js';\n")).toEqual(['src/report/renderReport.ts imports package chart.js']);
+  });
+
+  it('a planted Node built-in is refused outside Node folders and the files allowed it', () => {
+    const read = "import { readFileSync } from 'node:fs';\n";
+    expect(ruleProblems('src/model', RULES['src/model'], join(SRC, 'model', 'model-host.ts'), read)).toEqual(['src/model/model-host.ts imports package node:fs']);
+    expect(ruleProblems('src/model', RULES['src/model'], join(SRC, 'model', 'command-host.node.ts'), read)).toEqual([]);
+    expect(ruleProblems('src/cli', RULES['src/cli'], join(SRC, 'cli', 'main.ts'), read)).toEqual([]);
+  });
+
+  it('a planted global the folder may not touch is refused; in a comment or a shipped template it is not code', () => {
+    const file = join(SRC, 'engine', 'batch.ts');
+    expect(ruleProblems('src/engine', RULES['src/engine'], file, 'const w = window.innerWidth;\n')).toEqual(['src/engine/batch.ts uses window.']);
+    expect(ruleProblems('src/engine', RULES['src/engine'], file, '// window.innerWidth is the page\'s\nconst script = `document.title = "x"`;\n')).toEqual([]);
+    expect(ruleProblems('src/session', RULES['src/session'], join(SRC, 'session', 'db.ts'), "const env = process.env;\n")).toEqual(['src/session/db.ts uses process.']);
+  });
+});
+
 describe('the page\'s workers', () => {
   const APP = join(SRC, 'app');
   const appFiles = files(APP);
@@ -161,46 +184,71 @@ describe('the page\'s workers', () => {
   });
 
   it('import only sandbox and engine code, and app modules of their own folder that do the same', () => {
-    const problems: string[] = [];
-    const checked = new Set<string>();
-    const queue = [...entries];
-    while (queue.length > 0) {
-      const file = queue.pop()!;
-      if (checked.has(file)) continue;
-      checked.add(file);
-      const text = readFileSync(file, 'utf8');
-      for (const { spec } of imports(text)) {
-        if (!spec.startsWith('.')) {
-          if (!WORKER_ENTRY_RULE.packages.includes(spec)) problems.push(`${relative(ROOT, file)} imports package ${spec}`);
-          continue;
-        }
-        const target = join(file, '..', spec);
-        const where = relative(ROOT, target);
-        if (WORKER_ENTRY_RULE.folders.some((f) => where.startsWith(f + '/')) && !WORKER_ENTRY_RULE.forbidFiles.test(where)) continue;
-        if (join(target, '..') === join(file, '..') && /\.ts$/.test(target) && !/\.svelte(\.ts)?$/.test(target)) queue.push(target);
-        else problems.push(`${relative(ROOT, file)} imports ${where}`);
-      }
-      const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
-      const hit = code.match(WORKER_ENTRY_RULE.forbiddenGlobals);
-      if (hit) problems.push(`${relative(ROOT, file)} uses ${hit[0]}`);
-    }
-    expect(problems).toEqual([]);
+    expect(workerEntryProblems(entries, (file) => readFileSync(file, 'utf8'))).toEqual([]);
   });
 
   it('are imported by the page for their types only, and started by URL', () => {
-    const problems: string[] = [];
-    for (const file of appFiles) {
-      if (WORKER_ENTRY.test(file)) continue;
-      const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s([^;'"]*?)from\s*['"]([^'"]+\.worker\.ts)(\?[^'"]*)?['"]/g)) {
-        // `?worker&url` gives the built worker's URL (the analysis worker is started from a frame), not its code.
-        if (m[3] === '?worker&url') continue;
-        if (!/^type\s/.test(m[1]) || m[3] !== undefined) problems.push(`${relative(ROOT, file)} imports values from ${m[2]}${m[3] ?? ''}`);
-      }
-    }
-    expect(problems).toEqual([]);
+    expect(appFiles.filter((file) => !WORKER_ENTRY.test(file)).flatMap((file) => workerValueImports(file, readFileSync(file, 'utf8')))).toEqual([]);
+  });
+
+  it('planted imports that break these rules are refused', () => {
+    const entry = join(APP, 'runs', 'why.worker.ts');
+    const helper = join(APP, 'runs', 'why-work.ts');
+    const texts: Record<string, string> = {
+      [entry]: "import { x } from './why-work.ts';\nimport * as Comlink from 'comlink';\n",
+      [helper]: "import { run } from '../../sandbox/index.ts';\nimport { RunsState } from '../runs/runs-state.svelte.ts';\nimport { mount } from 'svelte';\nconst w = window.name;\n",
+    };
+    expect(workerEntryProblems([entry], (file) => texts[file])).toEqual([
+      'src/app/runs/why-work.ts imports src/app/runs/runs-state.svelte.ts',
+      'src/app/runs/why-work.ts imports package svelte',
+      'src/app/runs/why-work.ts uses window.',
+    ]);
+    texts[entry] = "import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';\nimport type { X } from '../../pool/page/protocol.ts';\n";
+    expect(workerEntryProblems([entry], (file) => texts[file])).toEqual(['src/app/runs/why.worker.ts imports src/pool/page/analysis-pool.ts']);
+    const page = join(APP, 'runs', 'why-run.svelte.ts');
+    expect(workerValueImports(page, "import { api } from './why.worker.ts';\n")).toEqual(['src/app/runs/why-run.svelte.ts imports values from ./why.worker.ts']);
+    expect(workerValueImports(page, "import type { WhyWorkerApi } from './why.worker.ts';\nimport url from '../analysis/analysis.worker.ts?worker&url';\n")).toEqual([]);
   });
 });
+
+/** What breaks the worker entries' rule in `entries` and the app modules of their folders that they import. */
+function workerEntryProblems(entries: readonly string[], textOf: (file: string) => string): string[] {
+  const problems: string[] = [];
+  const checked = new Set<string>();
+  const queue = [...entries];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (checked.has(file)) continue;
+    checked.add(file);
+    const text = textOf(file);
+    for (const { spec } of imports(text)) {
+      if (!spec.startsWith('.')) {
+        if (!WORKER_ENTRY_RULE.packages.includes(spec)) problems.push(`${relative(ROOT, file)} imports package ${spec}`);
+        continue;
+      }
+      const target = join(file, '..', spec);
+      const where = relative(ROOT, target);
+      if (WORKER_ENTRY_RULE.folders.some((f) => where.startsWith(f + '/')) && !WORKER_ENTRY_RULE.forbidFiles.test(where)) continue;
+      if (join(target, '..') === join(file, '..') && /\.ts$/.test(target) && !/\.svelte(\.ts)?$/.test(target)) queue.push(target);
+      else problems.push(`${relative(ROOT, file)} imports ${where}`);
+    }
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+    const hit = code.match(WORKER_ENTRY_RULE.forbiddenGlobals);
+    if (hit) problems.push(`${relative(ROOT, file)} uses ${hit[0]}`);
+  }
+  return problems;
+}
+
+/** Value imports of a worker entry in a page module (its built URL, `?worker&url`, is allowed). */
+function workerValueImports(file: string, text: string): string[] {
+  const problems: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s([^;'"]*?)from\s*['"]([^'"]+\.worker\.ts)(\?[^'"]*)?['"]/g)) {
+    // `?worker&url` gives the built worker's URL (the analysis worker is started from a frame), not its code.
+    if (m[3] === '?worker&url') continue;
+    if (!/^type\s/.test(m[1]) || m[3] !== undefined) problems.push(`${relative(ROOT, file)} imports values from ${m[2]}${m[3] ?? ''}`);
+  }
+  return problems;
+}
 
 /**
  * Feature folders with entry files: every other folder (tests, bench/ and e2e/ included) imports a
@@ -397,11 +445,20 @@ describe('one model host in the page', () => {
   });
 });
 
+/** The folders of src/ that ship code (`shipsCode`) and have no rule. */
+function unruledFolders(folders: readonly string[], shipsCode: (name: string) => boolean): string[] {
+  return folders.filter((name) => !(`src/${name}` in RULES) && shipsCode(name));
+}
+
 describe('the rules cover every folder', () => {
   it('each folder of src/ has a rule (src/hostile holds tests only)', () => {
     const folders = readdirSync(SRC).filter((name) => statSync(join(SRC, name)).isDirectory());
-    const unruled = folders.filter((name) => !(`src/${name}` in RULES) && files(join(SRC, name)).length > 0);
-    expect(unruled).toEqual([]);
+    expect(unruledFolders(folders, (name) => files(join(SRC, name)).length > 0)).toEqual([]);
+  });
+
+  it('a planted folder of shipped code without a rule is refused; one of tests only is not', () => {
+    expect(unruledFolders(['engine', 'planted'], () => true)).toEqual(['planted']);
+    expect(unruledFolders(['engine', 'planted'], (name) => name !== 'planted')).toEqual([]);
   });
 });
 
@@ -499,19 +556,29 @@ describe('comments speak the code\'s own terms', () => {
       return /\.(ts|mjs|js|svelte)$/.test(name) ? [p] : [];
     });
 
+  // A number in a tracker, or a brief only the team has, tells a reader of the code nothing.
+  const outside = /\b(issue|defect) #?\d+\b|\bseeds\/0\d\d|\bDESIGN(\.md| \d)/i;
+  const citations = (file: string, text: string): string[] =>
+    text.split('\n').flatMap((line, i) => {
+      const hit = line.match(outside);
+      return hit ? [`${relative(ROOT, file)}:${i + 1}: ${hit[0]}`] : [];
+    });
+
   it('no file cites a tracker number or a document outside the repository', () => {
-    // A number in a tracker, or a brief only the team has, tells a reader of the code nothing.
-    const outside = /\b(issue|defect) #?\d+\b|\bseeds\/0\d\d|\bDESIGN(\.md| \d)/i;
     const problems: string[] = [];
     for (const dir of ['src', 'workers', 'e2e', 'bench']) {
       for (const file of sources(join(ROOT, dir))) {
         if (file === import.meta.filename) continue;
-        readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-          const hit = line.match(outside);
-          if (hit) problems.push(`${relative(ROOT, file)}:${i + 1}: ${hit[0]}`);
-        });
+        problems.push(...citations(file, readFileSync(file, 'utf8')));
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('a planted citation of a tracker number or an outside document is refused', () => {
+    const file = join(SRC, 'engine', 'batch.ts');
+    const planted = '// as asked in issue 35\n/* see DESIGN.md */\n';
+    expect(citations(file, planted)).toEqual(['src/engine/batch.ts:1: issue 35', 'src/engine/batch.ts:2: DESIGN.md']);
+    expect(citations(file, '// the design of the batch stop\n')).toEqual([]);
   });
 });

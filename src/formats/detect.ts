@@ -10,6 +10,7 @@ import { traceImporter } from './importers/trace-importer.ts';
 import { RECORDED_RUN_IMPORTERS } from './importers/recorded-runs.ts';
 import { parseJson, stripByteOrderMark } from './parse-json.ts';
 import { describeValue, isJsonObject, ownField } from './validate.ts';
+import { describeNearMiss, nearestShape } from './nearest-shape.ts';
 
 export type { ImportedInput, Importer } from './importer.ts';
 
@@ -59,6 +60,9 @@ export function parseInputFile(text: string, fileName?: string, importers: reado
   // The sniffs read only the opening: a known shape whose telling fields come later is found here.
   const shaped = importers.find((importer) => importer.recognize?.(document, body) === true);
   if (shaped !== undefined) return shaped.import(text, fileName);
+  // A file that comes near one of our shapes is told which, and what it lacks, rather than given every format.
+  const near = nearestShape(document, importers.flatMap((importer) => importer.shapes ?? []));
+  if (near !== null && !(isJsonObject(document) && ownField(document, 'format') !== undefined)) throw new FormatError('', `${named} ${describeNearMiss(near)}`);
   if (opensArray) throw new FormatError('', `${named} is not a format this workbench reads (${describeReadableFormats(importers)})`);
   if (!isJsonObject(document)) {
     throw new FormatError('', `expected a JSON object at the top level, ${describeValue(document)}`);

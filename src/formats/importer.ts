@@ -9,6 +9,7 @@
 import type { GameFile } from './game.ts';
 import type { TraceFile } from './trace.ts';
 import type { RecordedRunFile, Predictions } from '../runs/index.ts';
+import type { FormatShape } from './nearest-shape.ts';
 
 export type ImportedInput =
   | { kind: 'trace'; trace: TraceFile }
@@ -36,6 +37,11 @@ export interface Importer<Input = ImportedInput> {
    * however much precedes its telling fields (sniffs read only the opening).
    */
   recognize?(parsed: unknown, text: string): boolean;
+  /**
+   * For JSON formats: the key paths that tell this format's files, so a refused file can be told
+   * which format it comes nearest to and what it lacks (nearest-shape.ts).
+   */
+  readonly shapes?: readonly FormatShape[];
   /** Parses and validates; throws FormatError. */
   import(text: string, fileName?: string): Input;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount, formatNumber, formatPercent } from '../../report/format.ts';
-import { count, counted, duration, fixed3, interval, percent, tickLabel } from './format.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { count, counted, duration, fixed3, interval, percent, percentOf, small, tickLabel, whole } from './format.ts';
 
 describe('view number formats', () => {
   it('prints Shapley values with three decimals, a true minus and no negative zero', () => {
@@ -40,5 +42,26 @@ describe('view number formats', () => {
     expect(counted(0, 'analysed failure')).toBe('0 analysed failures');
     expect(counted(12345, 'failure')).toBe(`12${'\u2009'}345 failures`);
     expect(counted(2, 'reply', 'replies')).toBe('2 replies');
+  });
+
+  it('prints percentages, whole numbers and small probabilities with the one minus sign (U+2212)', () => {
+    expect(percentOf(0.26)).toBe('26.0 %');
+    expect(percentOf(-0.35, 0, '%')).toBe('\u221235%');
+    expect(percentOf(-0.001, 0, '%')).toBe('0%');
+    expect(percentOf(Number.NaN)).toBe('—');
+    expect(whole(-4.6)).toBe('\u22125');
+    expect(whole(-0.4)).toBe('0');
+    expect(whole(12)).toBe('12');
+    expect(small(0.25)).toBe('0.250');
+    expect(small(0.0003)).toBe('3.0e\u22124');
+    expect(small(0)).toBe('0.000');
+  });
+
+  it("is how components print numbers: no .svelte file formats one itself (toFixed, toExponential, toLocaleString)", () => {
+    const app = join(import.meta.dirname, '..');
+    const files = (readdirSync(app, { recursive: true }) as string[]).filter((f) => f.endsWith('.svelte'));
+    expect(files.length).toBeGreaterThan(20);
+    const offenders = files.flatMap((f) => (/\.(toFixed|toExponential|toLocaleString)\(/.test(readFileSync(join(app, f), 'utf8')) ? [f] : []));
+    expect(offenders, 'use src/app/common/format.ts (U+2212 minus, thin-space groups)').toEqual([]);
   });
 });

@@ -16,6 +16,25 @@ export function percent(value: number | undefined | null): string {
   return formatPercent(value ?? undefined);
 }
 
+/**
+ * A rate as a percentage, with the page's minus: percentOf(0.26) "26.0 %", percentOf(-0.35, 0, '%')
+ * "−35%". Every percentage a component prints goes through here (or percent), never toFixed.
+ */
+export function percentOf(rate: number, decimals = 1, unit = ' %'): string {
+  return Number.isFinite(rate) ? `${formatNumber(rate * 100, decimals)}${unit}` : '—';
+}
+
+/** A whole number with the page's minus ("−5", "12"), for rounded values that may be negative. */
+export function whole(value: number): string {
+  return formatNumber(value, 0);
+}
+
+/** A small probability: three decimals, or one significant digit with a power of ten below 0.01 ("3.0e−4"). */
+export function small(value: number): string {
+  if (!Number.isFinite(value) || Math.abs(value) >= 0.01 || value === 0) return formatNumber(value, 3);
+  return value.toExponential(1).replace(/-/g, '\u2212');
+}
+
 /** A CI as "[lo, hi]" with three decimals, unsigned like the values beside it. */
 export function interval(ci: readonly [number, number] | undefined): string {
   return formatInterval(ci, (end) => formatNumber(end, 3));

@@ -1,26 +1,24 @@
 /**
- * The analysis of the open study: its pipeline definition and the analysis settings, and the
- * launch of its runs (open, re-run on a settings change, cancel) through `runStudy`. Each other
- * concern is a part of its own: the results per settings (SettingsResults), their batched arrival
- * (ResultBatches), the progress (RunProgressState), the early stop (EarlyStop), the cases waiting
- * for an endpoint (EndpointWait) and the model requests (a PageModelHost job). Opening files is
+ * The analysis of the open study: the study and the analysis settings, and what is analysed when
+ * (open, re-run on a settings change or an edit, cancel, close). Each other concern is a part of
+ * its own: the definition's compiling (DefinitionCompiler), the runs' launch through `runStudy`
+ * with the pool and a job of the page's model host (AnalysisLaunch), the results per settings
+ * (SettingsResults), their batched arrival (ResultBatches), the progress (RunProgressState), the
+ * early stop (EarlyStop) and the cases waiting for an endpoint (EndpointWait). Opening files is
  * the StudyOpener's job and where the user is, the Navigation's; the autosave is injected.
  * Components read these runes and call the methods; everything that crosses to a worker or to
  * IndexedDB is raw (never a proxy).
  */
-import { nextPaint } from './next-paint.ts';
-import { DEFAULT_SETTINGS, keptResult } from '../../engine/index.ts';
+import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, BatchBound, BatchResult, CaseDef, CaseResult } from '../../engine/types.ts';
 import type { BatchStopRule } from '../../engine/setting-choices.ts';
-import { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
-import { runStudy } from '../../pool/run-study.ts';
-import { pageStudyPool } from '../analysis/page-study-pool.ts';
 import type { ModelActivity, PageModelHost, PageModelJob } from '../model/page-model-host.svelte.ts';
 import type { EndpointWait } from '../model/endpoint-wait.svelte.ts';
-import { createAnalysisWorker } from '../analysis/create-analysis-worker.ts';
 import { poolSize } from '../analysis/pool-size.ts';
-import type { DefinitionProblem, DefinitionSummary, LoadOutcome, RegressionGameOutcome, VersionFile } from '../../pool/page/protocol.ts';
+import type { DefinitionProblem, LoadOutcome, RegressionGameOutcome, VersionFile } from '../../pool/page/protocol.ts';
 import { definitionFileName, type Study } from '../importing/study.ts';
+import { DefinitionCompiler, studyCompletedBy, type DefinitionState } from './definition-compiler.svelte.ts';
+import { AnalysisLaunch, type RunnerPool } from './analysis-launch.svelte.ts';
 import { defaultFixes } from './default-fixes.ts';
 import type { RunProgress } from './run-progress.ts';
 import type { Navigation } from '../navigation/navigation.svelte.ts';
@@ -32,12 +30,7 @@ import { EarlyStop } from './early-stop.svelte.ts';
 import { studyRequestBound } from '../replay/study-request-bound.ts';
 import type { SessionContrast, StudyMeta } from '../../session/types.ts';
 
-
-export type DefinitionState =
-  | { status: 'none' }
-  | { status: 'loading' }
-  | { status: 'ready'; summary: DefinitionSummary }
-  | { status: 'error'; problem: DefinitionProblem };
+export type { DefinitionState, RunnerPool };
 
 /** What the runner tells when its results or settings change (the session autosave). */
 export interface Autosave {
@@ -46,9 +39,6 @@ export interface Autosave {
   saveNow?(): void;
 }
 
-/** What the runner asks of its pool (tests give it a fake one). */
-export type RunnerPool = Pick<PageAnalysisPool, 'load' | 'run' | 'caseTimeoutMs'> & Partial<Pick<PageAnalysisPool, 'regressionGame'>>;
-
 /** Results reach the page's state at most this often, so a fast analysis never floods it. */
 const FLUSH_MS = 200;
 /** Settings changes wait this long for the next keystroke before re-running. */
@@ -56,7 +46,12 @@ const RERUN_DELAY_MS = 350;
 
 export class AnalysisRunner {
   study = $state.raw<Study | null>(null);
-  definition = $state.raw<DefinitionState>({ status: 'none' });
+  /** The study's definition: compiled when it opens, an edit before it replaces it. */
+  readonly #compiler: DefinitionCompiler;
+  readonly #launch: AnalysisLaunch;
+  get definition(): DefinitionState {
+    return this.#compiler.definition;
+  }
   settings = $state.raw<AnalysisSettings>({ ...DEFAULT_SETTINGS });
   /** How the batch CI is computed; changes only the aggregation, never re-runs cases. */
   batchBound = $state<BatchBound>('normal');
@@ -83,17 +78,19 @@ export class AnalysisRunner {
   }
   /** Model requests of the running (or last) analysis; null when it made none. */
   get modelActivity(): ModelActivity | null {
-    return this.#job?.activity ?? null;
+    return this.#launch.modelActivity;
   }
   /** The model job of the running (or last) analysis (its request log); null before one. */
   get modelJob(): PageModelJob | null {
-    return this.#job;
+    return this.#launch.job;
   }
   /**
    * An edit of the definition that could not be used: the results and the definition stay those of
    * the previous code (the page says so) until an edit compiles.
    */
-  editProblem = $state.raw<DefinitionProblem | null>(null);
+  get editProblem(): DefinitionProblem | null {
+    return this.#compiler.editProblem;
+  }
   /** The definition as the study was opened (what Revert goes back to, however often it was re-run). */
   openedSource = $state.raw<string | null>(null);
   /**
@@ -106,7 +103,9 @@ export class AnalysisRunner {
   /** Time limit for one case, in seconds (the command's --timeout). */
   caseTimeoutS = $state(10);
   /** Workers in the analysis pool (a `?workers=N` query overrides the default). */
-  readonly workerCount: number;
+  get workerCount(): number {
+    return this.#launch.workerCount;
+  }
 
   batch: BatchResult | null = $derived.by(() => this.#aggregate());
 
@@ -117,7 +116,6 @@ export class AnalysisRunner {
     return first ? [...first.players] : [];
   });
 
-  #pool: RunnerPool | null = null;
   /** The page's model host: every analysis's requests go through a job of it (model ids are in the settings). */
   readonly model: PageModelHost;
   /** Cases of model steps that no stored response answers wait for an endpoint, instead of each failing. */
@@ -125,25 +123,20 @@ export class AnalysisRunner {
 
   /** Send the model requests the analysis paused before (more than the Model panel's threshold). */
   sendHeldRequests(): void {
-    this.#job?.release();
+    this.#launch.sendHeldRequests();
   }
-  /** The model host of the running (or last) analysis. */
-  #job = $state.raw<PageModelJob | null>(null);
-  #abort: AbortController | null = null;
   #rerunTimer: ReturnType<typeof setTimeout> | undefined;
-  #runCounter = 0;
   readonly #autosave: Autosave;
   readonly #navigation: Navigation;
-  readonly #createPool: (workers: number) => RunnerPool;
 
   /** `endpointWait`: made by the page's assembly over the same model host, re-running this runner. */
   constructor(workerCount: number, deps: { autosave: Autosave; navigation: Navigation; model: PageModelHost; endpointWait: EndpointWait; createPool?: (workers: number) => RunnerPool }) {
-    this.workerCount = workerCount;
     this.model = deps.model;
     this.endpointWait = deps.endpointWait;
     this.#autosave = deps.autosave;
     this.#navigation = deps.navigation;
-    this.#createPool = deps.createPool ?? ((workers) => new PageAnalysisPool(workers, createAnalysisWorker));
+    this.#launch = new AnalysisLaunch(workerCount, deps);
+    this.#compiler = new DefinitionCompiler((source, fileName) => this.#launch.compile(source, fileName));
   }
 
   /** Workers in the pool for this page: a `?workers=N` query overrides one per core, less one. */
@@ -157,7 +150,7 @@ export class AnalysisRunner {
    * opening or the user is choosing a study, instead of when the first definition is compiled.
    */
   startWorkers(): void {
-    this.#getPool();
+    this.#launch.pool();
   }
 
   /** The settings a new study starts with. */
@@ -186,7 +179,7 @@ export class AnalysisRunner {
     this.endpointWait.reset();
     this.#early.clear();
     this.study = study;
-    this.editProblem = null;
+    this.#compiler.editProblem = null;
     if (!options.edited) this.openedSource = study.pipeline?.source ?? null;
     if (!options.keepNavigation) this.#navigation.reset();
     if (options.settings) this.settings = options.settings;
@@ -225,13 +218,8 @@ export class AnalysisRunner {
     const edited: Study = { ...rest, pipeline: { ...study.pipeline, source } };
     if (this.definition.status === 'ready') {
       this.cancel();
-      const outcome = await this.#getPool().load(source, definitionFileName(edited));
-      if (this.study !== study) return;
-      if (!outcome.ok) {
-        this.editProblem = outcome.problem;
-        return;
-      }
-      await this.openStudy(edited, { keepSettings: true, keepNavigation: true, edited: true, loaded: outcome });
+      const outcome = await this.#compiler.compileEdit(edited, source, () => this.study === study);
+      if (outcome) await this.openStudy(edited, { keepSettings: true, keepNavigation: true, edited: true, loaded: outcome });
       return;
     }
     await this.openStudy(edited, { keepSettings: true, keepNavigation: true, edited: true });
@@ -258,8 +246,7 @@ export class AnalysisRunner {
     this.endpointWait.reset();
     this.#early.clear();
     this.study = null;
-    this.definition = { status: 'none' };
-    this.editProblem = null;
+    this.#compiler.clear();
     this.openedSource = null;
     this.#progress.clear();
     this.#navigation.reset();
@@ -323,43 +310,28 @@ export class AnalysisRunner {
     if (missing === 0) return;
     this.#early.resume(key);
 
-    const abort = new AbortController();
-    this.#abort = abort;
-    const run = ++this.#runCounter;
-    const pool = this.#getPool();
-    pool.caseTimeoutMs = this.caseTimeoutS * 1000;
-    await Promise.all([nextPaint(), this.endpointWait.check(this.definition.status === 'ready' && this.definition.summary.usesModel === true)]);
-    this.#job?.finish();
-    // A session file's own responses answer only what this browser's store lacks.
-    const job = (this.#job = this.model.open({ carried: study.modelResponses ?? [] }));
-    // A replay's progress counts requests (its one case takes minutes): the most its cases left can send.
-    job.expect(studyRequestBound(study.pipeline?.source, study.cases, results, this.steps.length, this.settings));
-    const studyPool = pageStudyPool(pool, this.workerCount);
-    const summary = this.definition.status === 'ready' ? this.definition.summary : undefined;
-    const outcome = await runStudy({
-      pool: studyPool,
+    const summary = this.#compiler.summary ?? undefined;
+    const outcome = await this.#launch.run({
       // A study of games only needs no definition (one that does not compile does not stop them).
       study: { ...(study.cases.length > 0 && { source: study.pipeline?.source }), fileName: definitionFileName(study), cases: study.cases, games: study.games },
+      carried: study.modelResponses ?? [],
       settings: this.settings,
       batchBound: this.batchBound,
       batchStop: this.batchStop,
       batchStopRule: this.batchStopRule,
       ...(summary && { summary }),
-      model: this.endpointWait.resolver(job),
+      // A replay's progress counts requests (its one case takes minutes): the most its cases left can send.
+      requestBound: studyRequestBound(study.pipeline?.source, study.cases, results, this.steps.length, this.settings),
       known: results,
-      signal: abort.signal,
-      onResult: (index, received) => {
-        if (run !== this.#runCounter || this.endpointWait.holds(received)) return;
-        // The tab keeps each case's outputs within its share, however many cases the study has.
-        const result = keptResult(received, this.itemCount);
+      itemCount: this.itemCount,
+      caseTimeoutS: this.caseTimeoutS,
+      onResult: (index, result) => {
         results[index] = result;
         this.#batches.push(key, { index, result });
       },
     });
-    if (run !== this.#runCounter) return;
+    if (outcome === null) return;
     this.#batches.flush();
-    this.#abort = null;
-    job.finish();
     if (key !== this.#key()) {
       // The settings changed while this run went on: its end says nothing of the results on show
       // ("Done" beside "Waiting for the first results"). Theirs starts now, not after the pause.
@@ -373,39 +345,22 @@ export class AnalysisRunner {
   }
 
   /** The regression game of `after` against `before`, built in the pool's sandbox (docs/ci.md). */
-  async regressionGame(after: VersionFile, before: VersionFile): Promise<RegressionGameOutcome> {
-    const pool = this.#getPool();
-    if (!pool.regressionGame) return { ok: false, message: 'this analysis pool cannot build a regression game' };
-    pool.caseTimeoutMs = this.caseTimeoutS * 1000;
-    return pool.regressionGame(after, before);
+  regressionGame(after: VersionFile, before: VersionFile): Promise<RegressionGameOutcome> {
+    return this.#launch.regressionGame(after, before, this.caseTimeoutS);
   }
 
   /**
    * Analyses a definition's cases beside the open study, in the same pool and under its settings,
    * without opening it (the regression game's reverse, docs/ci.md): the results, or why the
-   * definition could not be used. Model requests go through a job of the page's model host.
+   * definition could not be used.
    */
-  async analyzeAside(source: string, fileName: string, cases: readonly CaseDef[]): Promise<CaseResult[] | { problem: string }> {
-    const pool = this.#getPool();
-    pool.caseTimeoutMs = this.caseTimeoutS * 1000;
-    const job = this.model.open({ carried: this.study?.modelResponses ?? [] });
-    try {
-      const outcome = await runStudy({ pool: pageStudyPool(pool, this.workerCount), study: { source, fileName, cases }, settings: this.settings, batchBound: this.batchBound, model: job });
-      if (outcome.status === 'bad-definition') return { problem: outcome.problem.message };
-      if (outcome.status === 'no-cases') return [];
-      return outcome.results.filter((r): r is CaseResult => r !== undefined);
-    } finally {
-      job.finish();
-    }
+  analyzeAside(source: string, fileName: string, cases: readonly CaseDef[]): Promise<CaseResult[] | { problem: string }> {
+    return this.#launch.analyzeAside({ source, fileName, cases }, { carried: this.study?.modelResponses ?? [], settings: this.settings, batchBound: this.batchBound, caseTimeoutS: this.caseTimeoutS });
   }
 
   /** Stops the running analysis; finished cases keep their results. */
   cancel(): void {
-    if (!this.#abort) return;
-    this.#abort.abort();
-    this.#job?.cancel();
-    this.#abort = null;
-    this.#runCounter++;
+    if (!this.#launch.cancel()) return;
     this.#batches.flush();
     this.#progress.cancel();
     this.#autosave.schedule();
@@ -423,27 +378,9 @@ export class AnalysisRunner {
 
   /** Compiles the study's definition, or takes the outcome of compiling it just now (`loaded`). */
   async #loadDefinition(loaded?: LoadOutcome): Promise<void> {
-    const source = this.study?.pipeline?.source;
-    if (source === undefined) {
-      this.definition = { status: 'none' };
-      return;
-    }
-    this.definition = { status: 'loading' };
-    const outcome = loaded ?? (await this.#getPool().load(source, definitionFileName(this.study!)));
-    if (this.study?.pipeline?.source !== source) return;
-    if (!outcome.ok) {
-      this.definition = { status: 'error', problem: outcome.problem };
-      this.#navigation.show('definition');
-      return;
-    }
-    this.definition = { status: 'ready', summary: outcome.summary };
-    if (this.study.pipeline && this.study.pipeline.name !== outcome.summary.name) {
-      this.study = { ...this.study, pipeline: { ...this.study.pipeline, name: outcome.summary.name } };
-    }
-    // A definition opened on its own brings its own cases.
-    if (this.study.cases.length === 0 && this.study.games.length === 0 && outcome.summary.cases.length > 0) {
-      this.study = { ...this.study, cases: outcome.summary.cases };
-    }
+    const compiled = await this.#compiler.compile(this.study!, (source) => this.study?.pipeline?.source === source, loaded);
+    if (compiled === 'failed') this.#navigation.show('definition');
+    else if (compiled !== 'none' && compiled !== 'superseded') this.study = studyCompletedBy(this.study!, compiled);
   }
 
   /** Puts saved results (from a session) in the cache under the current settings. */
@@ -465,8 +402,7 @@ export class AnalysisRunner {
   }
 
   #key(): string {
-    const summary = this.definition.status === 'ready' ? this.definition.summary : null;
-    return settingsKey(this.settings, defaultFixes(summary), this.steps.length);
+    return settingsKey(this.settings, defaultFixes(this.#compiler.summary), this.steps.length);
   }
 
   /** The definition's own range and threshold (or the first game's range), as the command uses them. */
@@ -496,10 +432,5 @@ export class AnalysisRunner {
   #aggregate(): BatchResult | null {
     // Stopped early under these settings: the batch counts the cases up to the stop.
     return this.#early.batch(this.#key(), this.results, this.#rangeFrom(), this.settings.delta, this.batchBound, this.batchStop ? this.batchStopRule : 'top');
-  }
-
-  #getPool(): RunnerPool {
-    this.#pool ??= this.#createPool(this.workerCount);
-    return this.#pool;
   }
 }

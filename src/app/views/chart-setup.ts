@@ -2,7 +2,8 @@
  * Chart.js, registered once with only the parts the workbench draws (tree-shaken): the Monte Carlo
  * convergence lines. (The batch bars are plain SVG: they redraw on every batch of results.)
  */
-import { CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartDataset, type ChartOptions } from 'chart.js';
+import { CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartDataset, type ChartOptions, type TooltipItem } from 'chart.js';
+import { formatNumber, formatTick } from '../../report/format.ts';
 
 Chart.register(CategoryScale, LinearScale, LineController, LineElement, PointElement, Filler, Tooltip, Legend);
 
@@ -12,6 +13,16 @@ export { Chart };
 export function cssColor(name: string, fallback: string): string {
   const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
   return value === '' ? fallback : value;
+}
+
+/** A value axis's tick in the page's number format (U+2212 minus), not Chart.js's locale one (a hyphen). */
+export function tickText(value: number | string): string {
+  return typeof value === 'number' ? formatTick(value) : value;
+}
+
+/** A tooltip line "series: value" in the page's number format, `decimals` places and an optional unit. */
+export function numberTooltip(decimals: number, unit = ''): (item: TooltipItem<'line'>) => string {
+  return (item) => `${item.dataset.label ?? ''}: ${formatNumber(item.parsed.y ?? undefined, decimals)}${unit}`;
 }
 
 /** Series colours of the line charts, in order (an eleventh series reuses the first). */
@@ -37,9 +48,10 @@ export function isBandLabel(text: string): boolean {
 
 /**
  * A line chart as the workbench draws them: no animation, sized by its container, each band's two
- * lines left out of the legend and the tooltips. The caller destroys it.
+ * lines left out of the legend and the tooltips, the values in tooltips as the page prints numbers
+ * (`tooltip`: decimals and unit). The caller destroys it.
  */
-export function lineChart(canvas: HTMLCanvasElement, labels: string[], datasets: ChartDataset<'line', (number | null)[]>[], scales: NonNullable<ChartOptions<'line'>['scales']>): { destroy(): void } {
+export function lineChart(canvas: HTMLCanvasElement, labels: string[], datasets: ChartDataset<'line', (number | null)[]>[], scales: NonNullable<ChartOptions<'line'>['scales']>, tooltip: { decimals: number; unit?: string } = { decimals: 3 }): { destroy(): void } {
   return new Chart<'line', (number | null)[], string>(canvas, {
     type: 'line',
     data: { labels, datasets },
@@ -48,7 +60,7 @@ export function lineChart(canvas: HTMLCanvasElement, labels: string[], datasets:
       responsive: true,
       maintainAspectRatio: false,
       scales,
-      plugins: { legend: { labels: { filter: (item) => !isBandLabel(item.text), color: cssColor('--text', '#1d1d24') } }, tooltip: { filter: (item) => !isBandLabel(item.dataset.label ?? '') } },
+      plugins: { legend: { labels: { filter: (item) => !isBandLabel(item.text), color: cssColor('--text', '#1d1d24') } }, tooltip: { filter: (item) => !isBandLabel(item.dataset.label ?? ''), callbacks: { label: numberTooltip(tooltip.decimals, tooltip.unit) } } },
     },
   });
 }

@@ -47,5 +47,6 @@ export const agentOpsImporter: Importer = {
   label: 'AgentOps trace export',
   sniff: (text) => /^\{"trace":\{/.test(opening(text, 64)) && text.includes('"span_id"') && !text.includes('"observations"'),
   recognize: (parsed) => isAgentOpsDocument(parsed),
+  shapes: [{ name: 'an AgentOps trace export', paths: ['trace', 'spans[].span_id'] }],
   import: (text) => ({ kind: 'runs', runs: readAgentOps(text) }),
 };

@@ -51,5 +51,6 @@ export const anyAgentImporter: Importer = {
   label: 'any-agent traces',
   sniff: (text) => /^\{"spans":\[\{/.test(opening(text, 256)) && opening(text).includes('"context":{'),
   recognize: (parsed) => isAnyAgentDocument(parsed),
+  shapes: [{ name: 'an any-agent trace', paths: ['spans[].context.span_id'] }],
   import: (text) => ({ kind: 'runs', runs: readAnyAgent(text) }),
 };

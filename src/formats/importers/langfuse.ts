@@ -128,5 +128,6 @@ export const langfuseImporter: Importer = {
   label: 'Langfuse trace export (trace + observations)',
   sniff: (text) => /^\{"(trace|observations)":/.test(opening(text, 64)) && text.includes('"observations"'),
   recognize: (parsed) => isLangfuseDocument(parsed),
+  shapes: [{ name: 'a Langfuse trace export', paths: ['trace', 'observations[]'] }],
   import: (text) => ({ kind: 'runs', runs: readLangfuse(text) }),
 };

@@ -15,6 +15,14 @@ import { optObject, optString, toCount } from '../recorded/fields.ts';
 import { langsmithKind } from '../recorded/langsmith-kind.ts';
 import { opening } from '../recorded/sniff.ts';
 import { msOrIsoToMs } from '../recorded/times.ts';
+import { describeNearMiss, nearestShape, type FormatShape } from '../nearest-shape.ts';
+
+/** The shapes of LangSmith files, for naming the nearest when a file is refused. */
+const LANGSMITH_SHAPES: readonly FormatShape[] = [
+  { name: 'a LangSmith post/patch payload', paths: ['post[].run_type'] },
+  { name: 'a LangSmith run list', paths: ['runs[].run_type'] },
+  { name: 'a LangSmith run list', paths: ['[].run_type', '[].dotted_order'] },
+];
 
 
 /** A run's id: its `id`, else the last segment of its dotted order; never empty. */
@@ -49,7 +57,10 @@ function runList(parsed: unknown): { run: JsonObject; path: string; id: string }
       merged.set(id, { run: before ? { ...before.run, ...run } : run, path: before?.path ?? path, id });
     });
   }
-  if (merged.size === 0) throw new FormatError('', 'expected LangSmith runs: "post"/"patch" lists or a list of runs');
+  if (merged.size === 0) {
+    const near = nearestShape(root, LANGSMITH_SHAPES);
+    throw new FormatError('', near ? `this ${describeNearMiss(near)}` : 'expected LangSmith runs: "post"/"patch" lists or a list of runs');
+  }
   return [...merged.values()];
 }
 
@@ -162,5 +173,6 @@ export const langsmithImporter: Importer = {
     return /^\{"(post|patch)":\[/.test(head) || (/^\{"runs":\[\{/.test(head) && head.includes('"run_type"')) || (/^\[\{/.test(head) && opening(text).includes('"run_type"') && opening(text).includes('"dotted_order"'));
   },
   recognize: (parsed) => isLangSmithDocument(parsed),
+  shapes: LANGSMITH_SHAPES,
   import: (text) => ({ kind: 'runs', runs: readLangSmith(text) }),
 };

@@ -49,5 +49,6 @@ export const vercelAiImporter: Importer = {
   label: 'Vercel AI SDK spans',
   sniff: (text) => /^\[\{/.test(opening(text, 64)) && opening(text).includes('"spanContext":{'),
   recognize: (parsed) => isVercelDocument(parsed),
+  shapes: [{ name: 'a list of Vercel AI SDK spans', paths: ['[].spanContext.spanId'] }],
   import: (text) => ({ kind: 'runs', runs: readVercelSpans(text) }),
 };

@@ -88,6 +88,7 @@ export function readWhoWhen(text: string, fileName?: string) {
 
 export const whowhenImporter: Importer = {
   label: 'Who&When failure logs',
+  shapes: [{ name: 'a Who&When failure log', paths: ['history[]', 'mistake_agent'] }],
   sniff: (text) => /^\s*\{/.test(text.slice(0, 64).replace(/^\uFEFF/, '')) && text.includes('"history"') && text.includes('"mistake_agent"'),
   import: (text, fileName) => ({ kind: 'runs', runs: readWhoWhen(text, fileName) }),
 };

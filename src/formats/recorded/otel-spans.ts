@@ -12,6 +12,7 @@ import { foldJaegerTags, foldKeyValues, plainAttributes } from './otel-attribute
 import { normalizeOtelId } from './otel-ids.ts';
 import type { FoldedSpan, SpanEvent } from './span-step.ts';
 import { checkedTime, isoToMs, microsToMs, nanosToMs } from './times.ts';
+import { describeNearMiss, nearestShape, type FormatShape } from '../nearest-shape.ts';
 
 export interface TraceSpans {
   traceId: string;
@@ -21,6 +22,22 @@ export interface TraceSpans {
 export type OtelEnvelope = 'otlp' | 'tempo' | 'jaeger' | 'console';
 
 /** Which envelope a parsed file is, or null. */
+/** The envelopes readOtelTraces knows, as shapes: a refused file is told which it comes nearest to. */
+export const OTEL_SHAPES: readonly FormatShape[] = [
+  { name: 'an OTLP request envelope', paths: ['resourceSpans[].scopeSpans[].spans[]'] },
+  { name: 'an OTLP request envelope (old field names)', paths: ['resourceSpans[].instrumentationLibrarySpans[].spans[]'] },
+  { name: 'a Tempo export', paths: ['batches[].scopeSpans[].spans[]'] },
+  { name: 'a Tempo export (old field names)', paths: ['batches[].instrumentationLibrarySpans[].spans[]'] },
+  { name: 'a Jaeger export', paths: ['data[].spans[]'] },
+  { name: "an OpenTelemetry console exporter's list", paths: ['[].context.span_id'] },
+];
+
+/** "this looks like a Jaeger export but has no data[].spans: ..." for a file near one of the envelopes, else null. */
+export function nearOtel(parsed: unknown): string | null {
+  const near = nearestShape(parsed, OTEL_SHAPES);
+  return near ? `this ${describeNearMiss(near)}` : null;
+}
+
 export function otelEnvelope(parsed: unknown): OtelEnvelope | null {
   const first = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!isJsonObject(first)) return null;
@@ -239,7 +256,7 @@ export function readOtelTraces(parsed: unknown): TraceSpans[] {
       readConsole(parsed, traces);
       break;
     default:
-      throw new FormatError('', 'expected OpenTelemetry spans (resourceSpans, batches, Jaeger data[].spans or a list of exported spans)');
+      throw new FormatError('', nearOtel(parsed) ?? 'expected OpenTelemetry spans (resourceSpans, batches, Jaeger data[].spans or a list of exported spans)');
   }
   for (const spans of traces.values()) {
     for (const span of spans) {
