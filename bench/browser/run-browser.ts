@@ -19,6 +19,7 @@
  *   npm run bench:browser -- --no-build   # reuse dist/
  *   npm run bench:browser -- --runs 1 --cases 2000 --megabytes 5   # smaller
  *   npm run bench:browser -- --only first-page --dist OTHER-BUILD   # another build's first page (e.g. before a change)
+ *   npm run bench:browser -- --no-build --dist dist-x --port 5370   # another build, served on a given port
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
@@ -65,10 +66,12 @@ interface Args {
   only: 'page-vs-command' | 'first-page' | null;
   /** Serve this build folder instead of dist/ (no build). */
   dist: string | null;
+  /** Serve on this loopback port (a shared machine gives each user a range), else any free one. */
+  port: number | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { build: true, runs: 3, cases: 10_000, megabytes: 50, timeoutMs: 600_000, only: null, dist: null };
+  const args: Args = { build: true, runs: 3, cases: 10_000, megabytes: 50, timeoutMs: 600_000, only: null, dist: null, port: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -81,6 +84,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--cases') args.cases = num();
     else if (a === '--megabytes') args.megabytes = num();
     else if (a === '--timeout') args.timeoutMs = num() * 1000;
+    else if (a === '--port') args.port = num();
     else if (a === '--dist') {
       args.dist = resolve(argv[++i] ?? '');
       args.build = false;
@@ -258,7 +262,7 @@ async function main(): Promise<void> {
   }
   const bigBytes = args.only === null ? readFileSync(bigFile).length : 0;
 
-  const port = await freePort();
+  const port = args.port ?? (await freePort());
   const preview = await startPreview(port, args.dist ?? resolve(ROOT, 'dist'));
   const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });

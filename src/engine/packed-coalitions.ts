@@ -112,6 +112,16 @@ function defineLazyTable(result: CaseResult, coalitions: PackedCoalitions): void
   });
 }
 
+/**
+ * The packed table of a result made by joinCoalitions or attachPackedTable (whether or not its
+ * table was read since), else undefined: readers that only need masks and values (the repairs
+ * read off a table) take it instead of unpacking 2^n objects.
+ */
+export function packedTableOf(result: CaseResult): PackedCoalitions | undefined {
+  const packed = packedOf.get(result);
+  return packed !== undefined && isPacked(result) ? packed : undefined;
+}
+
 /** Whether the result's table is still the lazy one joinCoalitions put there. */
 function isPacked(result: CaseResult): boolean {
   return typeof Object.getOwnPropertyDescriptor(result, 'coalitions')?.get === 'function';

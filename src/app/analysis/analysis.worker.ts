@@ -1,7 +1,7 @@
 /**
  * One analysis worker of the page's pool. Thin by design: it compiles a pipeline definition in the
  * SES sandbox once, then analyses the cases the page hands it in small batches (one call per batch,
- * each case's outcome posted as it finishes, so the page can time every case and replace this
+ * the outcomes posted as cases finish, so the page can time every case and replace this
  * worker if a definition never returns), and table games one call each.
  */
 import * as Comlink from 'comlink';
@@ -15,9 +15,11 @@ import type { TableGame } from '../../engine/table-game.ts';
 import { errorResult } from '../../engine/case-result.ts';
 import { splitCoalitions } from '../../engine/packed-coalitions.ts';
 import {
+  CASE_DONE_HOLD_MS,
   isConnectMessage,
   type AnalysisWorkerApi,
   type CallOutcome,
+  type CaseDoneGroup,
   type CaseDoneMessage,
   type LoadOutcome,
   type RegressionGameOutcome,
@@ -137,16 +139,28 @@ const api = {
   },
 
   /**
-   * Analyses a batch of cases one after another, posting each outcome (CaseDoneMessage) as it
-   * finishes, its coalition table packed (the page unpacks it); answers how many.
+   * Analyses a batch of cases one after another, posting the outcomes (CaseDoneMessage, in groups)
+   * as they finish, their coalition tables packed (the page unpacks them); answers how many.
    */
   async analyzeCases(caseDefs: CaseDef[], settings: AnalysisSettings): Promise<number> {
+    // Outcomes go in groups (CaseDoneGroup): held back at most CASE_DONE_HOLD_MS, and all sent
+    // before the call answers (same port, so the page has them before the count).
+    let held: CaseDoneMessage[] = [];
+    let heldSince = 0;
+    const send = () => {
+      if (held.length === 0) return;
+      const group: CaseDoneGroup = { agentblameCasesDone: held };
+      page?.postMessage(group);
+      held = [];
+    };
     for (let position = 0; position < caseDefs.length; position++) {
       const outcome = await api.analyzeCase(caseDefs[position], settings);
       const packed = 'pending' in outcome ? { result: outcome, coalitions: null } : splitCoalitions(outcome);
-      const message: CaseDoneMessage = { agentblameCaseDone: position, outcome: packed.result, ...(packed.coalitions && { coalitions: packed.coalitions }) };
-      page?.postMessage(message);
+      if (held.length === 0) heldSince = performance.now();
+      held.push({ agentblameCaseDone: position, outcome: packed.result, ...(packed.coalitions && { coalitions: packed.coalitions }) });
+      if (performance.now() - heldSince >= CASE_DONE_HOLD_MS) send();
     }
+    send();
     return caseDefs.length;
   },
 

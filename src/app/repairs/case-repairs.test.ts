@@ -38,3 +38,18 @@ describe('the success level of the page\'s repairs', () => {
     expect(pageConsensus([r], ['a', 'b'], low).steps.map((s) => s.cases)).toEqual([1, 1]);
   });
 });
+
+describe('repairs read off tables as results keep arriving', () => {
+  it('each result\'s table is searched once, however often the batch view asks for the consensus', () => {
+    const r = tenPointFailure();
+    const table = r.coalitions;
+    let reads = 0;
+    Object.defineProperty(r, 'coalitions', { enumerable: true, get: () => (reads++, table) });
+    const success = pageSuccess({}, { range: [0, 10] });
+    for (let flush = 0; flush < 3; flush++) expect(pageConsensus([r], ['a', 'b'], success).steps.map((s) => s.cases)).toEqual([0, 1]);
+    expect(reads).toBe(1);
+    // Another success level is another search.
+    expect(caseRepairs(r, 4)?.repairs.map((x) => x.fixed)).toEqual([['a'], ['b']]);
+    expect(reads).toBe(2);
+  });
+});

@@ -20,9 +20,20 @@ export function pageSuccess(settings: { repairs?: { success?: number } }, summar
 export function caseRepairs(result: CaseResult | undefined, success: number): { repairs: CaseRepair[]; complete: boolean } | null {
   if (!result || !isAnalysedFailure(result)) return null;
   if (result.repairs) return { repairs: result.repairs, complete: result.repairSearch?.complete ?? true };
+  const known = readOffTables.get(result);
+  if (known !== undefined && known.success === success) return known.repairs;
   const fromTable = repairsFromTable(result, success);
-  return fromTable ? { repairs: fromTable.repairs!, complete: true } : null;
+  const repairs = fromTable ? { repairs: fromTable.repairs!, complete: true } : null;
+  readOffTables.set(result, { success, repairs });
+  return repairs;
 }
+
+/**
+ * Repairs read off each result's table, by result (results are never changed in place): the batch
+ * view's consensus asks for every failure's repairs each time results arrive, which searched every
+ * table again, hundreds of times over a run (bench/README.md, "Speed round 4").
+ */
+const readOffTables = new WeakMap<CaseResult, { success: number; repairs: { repairs: CaseRepair[]; complete: boolean } | null }>();
 
 /** The causal consensus over the failures whose repairs are known, and how many failures that is. */
 export function pageConsensus(results: readonly (CaseResult | undefined)[], steps: readonly string[], success: number): { steps: ConsensusStep[]; searched: number; failures: number } {

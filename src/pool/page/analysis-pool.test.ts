@@ -118,6 +118,10 @@ interface FakeWorld {
   loads?: string[];
   /** A describe answers only once this many plain loads have arrived (to see they run at once). */
   describeAfterLoads?: number;
+  /** Post a batch's outcomes in one group at its end (CaseDoneGroup). */
+  grouped?: boolean;
+  /** Calls of one case (not in a batch): cases run again after their batch. */
+  singleCalls?: number;
 }
 
 /** A fake worker: case "hang*" never returns; others echo their id with a cost of their index. */
@@ -144,11 +148,22 @@ function fakeWorkerFactory(world: FakeWorld) {
         while (describe && loadsSeen() < (world.describeAfterLoads ?? 0)) await new Promise((r) => setTimeout(r, 1));
         return { ok: true, summary: { name: 'p', steps: [], cases: [], threshold: 1 }, ...(describe && source.startsWith('listed') && { analysisSource: `${source} without its cases` }) };
       },
-      analyzeCase,
-      // As the real worker: each outcome posted as it finishes, outside Comlink.
+      analyzeCase: (caseDef: CaseDef) => {
+        world.singleCalls = (world.singleCalls ?? 0) + 1;
+        return analyzeCase(caseDef);
+      },
+      // As the real worker: outcomes posted as cases finish, outside Comlink.
+      // With `grouped`, all of a batch's outcomes go in one CaseDoneGroup at its end, as the real
+      // worker sends quick cases' outcomes (held back; lost if a later case of the batch never returns).
       analyzeCases: async (caseDefs: CaseDef[]) => {
         world.batches?.push(caseDefs.length);
-        for (let position = 0; position < caseDefs.length; position++) port2.postMessage({ agentblameCaseDone: position, outcome: await analyzeCase(caseDefs[position]) });
+        const held: { agentblameCaseDone: number; outcome: CaseResult }[] = [];
+        for (let position = 0; position < caseDefs.length; position++) {
+          const done = { agentblameCaseDone: position, outcome: await analyzeCase(caseDefs[position]) };
+          if (world.grouped) held.push(done);
+          else port2.postMessage(done);
+        }
+        if (held.length > 0) port2.postMessage({ agentblameCasesDone: held });
         return caseDefs.length;
       },
       analyzeGame: () => {
@@ -189,6 +204,27 @@ describe('PageAnalysisPool', () => {
     expect(b.results).toEqual(a.results);
     one.dispose();
     three.dispose();
+  });
+
+  it('outcomes that arrive in groups give the same results as one message each, also when a group is lost with a stuck case', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `c${i}`);
+    const single = new PageAnalysisPool(1, fakeWorkerFactory({ terminated: 0, started: 0 }));
+    const inGroups: FakeWorld = { terminated: 0, started: 0, grouped: true };
+    const grouped = new PageAnalysisPool(1, fakeWorkerFactory(inGroups));
+    expect((await runAll(grouped, items(ids))).results).toEqual((await runAll(single, items(ids))).results);
+    // Every outcome was taken from its group: no case ran again on its own.
+    expect(inGroups.singleCalls ?? 0).toBe(0);
+    single.dispose();
+    grouped.dispose();
+    // c0's outcome is held back when hang1 never returns: c0 runs again, hang1 alone times out.
+    const clock = new StuckOnlyClock();
+    const world: FakeWorld = { terminated: 0, started: 0, clock, grouped: true };
+    const pool = new PageAnalysisPool(1, fakeWorkerFactory(world), 50, clock.startTimer);
+    const { outcome, results } = await runAll(pool, items(['c0', 'hang1', 'c2']));
+    expect(outcome).toBe('done');
+    expect(results.map((r) => [r?.id, r?.error === undefined])).toEqual([['c0', true], ['hang1', false], ['c2', true]]);
+    expect(results[1]?.error).toMatch(/time/);
+    pool.dispose();
   });
 
   it('stops a case past its time limit, replaces its worker and goes on with the next cases', async () => {

@@ -28,7 +28,7 @@ import {
   withModelUsage,
   type ModelResolver,
 } from '../contract.ts';
-import { isCaseDoneMessage, isWatchdogMessage, type AnalysisWorker, type AnalysisWorkerApi, type CallOutcome, type CaseDoneMessage, type LoadOutcome, type RegressionGameOutcome, type VersionFile } from './protocol.ts';
+import { isCaseDoneGroup, isCaseDoneMessage, isWatchdogMessage, type AnalysisWorker, type AnalysisWorkerApi, type CallOutcome, type CaseDoneMessage, type LoadOutcome, type RegressionGameOutcome, type VersionFile } from './protocol.ts';
 import { CallGate, type Release } from './call-gate.ts';
 import type { PoolJob, WorkItem } from '../study-pool.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
@@ -511,6 +511,7 @@ export class PageAnalysisPool {
       const { data } = event as MessageEvent;
       if (isWatchdogMessage(data)) slot.currentStep = data.agentblameWatchdog;
       else if (isCaseDoneMessage(data)) slot.onCaseDone?.(data.agentblameCaseDone, withCoalitions(data));
+      else if (isCaseDoneGroup(data)) for (const done of data.agentblameCasesDone) slot.onCaseDone?.(done.agentblameCaseDone, withCoalitions(done));
     });
     return slot;
   }

@@ -68,6 +68,25 @@ export function isCaseDoneMessage(data: unknown): data is CaseDoneMessage {
   return typeof data === 'object' && data !== null && typeof (data as Partial<CaseDoneMessage>).agentblameCaseDone === 'number';
 }
 
+/**
+ * Several consecutive CaseDoneMessages in one message: a worker holds the outcomes of quick cases
+ * back for at most CASE_DONE_HOLD_MS (never past the end of its batch), since each message cost the
+ * page's main thread a task, a deserialisation and a timer restart (bench/README.md, "Speed round 4").
+ */
+export interface CaseDoneGroup {
+  agentblameCasesDone: CaseDoneMessage[];
+}
+
+export function isCaseDoneGroup(data: unknown): data is CaseDoneGroup {
+  return typeof data === 'object' && data !== null && Array.isArray((data as Partial<CaseDoneGroup>).agentblameCasesDone);
+}
+
+/**
+ * Longest a worker holds a finished outcome back to send it with the next ones. A case's time limit
+ * (seconds) restarts when its predecessor's outcome arrives, so a hold shortens it by at most this.
+ */
+export const CASE_DONE_HOLD_MS = 16;
+
 /** Why a definition could not be compiled (the study run's type). */
 export type { DefinitionProblem } from '../study-pool.ts';
 import type { DefinitionProblem } from '../study-pool.ts';
@@ -102,7 +121,7 @@ export interface AnalysisWorkerApi {
   load(source: string, fileName: string, describe?: boolean): Promise<LoadOutcome>;
   /** One case; with `watch`, each step it starts is posted (WatchdogMessage). */
   analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch?: boolean, answers?: Record<string, ModelAnswer>): Promise<CallOutcome>;
-  /** A batch of cases, each outcome posted as it finishes (CaseDoneMessage); answers how many. */
+  /** A batch of cases, the outcomes posted as they finish (CaseDoneMessage, in CaseDoneGroups); answers how many. */
   analyzeCases(caseDefs: CaseDef[], settings: AnalysisSettings): Promise<number>;
   /** One table game. */
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult;
