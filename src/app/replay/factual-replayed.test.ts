@@ -21,9 +21,10 @@ function blamed() {
 describe('recorded beside replayed', () => {
   const { steps, result, recording } = blamed();
 
-  it('offers the repair first, then every fix, each with its fixed players', () => {
+  it('offers the repair first, then every fix, then each step\'s fix alone, each with its fixed players', () => {
     const choices = coalitionChoices(result, steps);
-    expect(choices.map((c) => c.id)).toEqual(['repair', 'all']);
+    expect(choices.map((c) => c.id)).toEqual(['repair', 'all', ...steps.map((s) => `alone:${s}`)]);
+    expect(choices[2]).toMatchObject({ label: `${steps[0]}: its fix alone`, fixed: new Set([0]) });
     expect(choices[0].label).toBe(`The repair: ${steps[1]}`);
     expect([...choices[0].fixed]).toEqual([1]);
     expect(choices[1].label).toBe('Every fix (4 steps)');
@@ -47,11 +48,26 @@ describe('recorded beside replayed', () => {
     view.unfold(0);
     expect(view.rows.map((r) => r.kind)).toEqual(['turn', 'turn', 'turn', 'turn']);
     // Another coalition folds again, and shows its own replay: every fix re-asks the planner too.
+    view.showRequest(1, true);
+    expect([...view.requests]).toEqual([1]);
     view.choose('all');
     expect(view.open.size).toBe(0);
+    expect(view.requests.size).toBe(0);
     expect(view.turns[0].fixed).toBe(true);
     expect(view.turns[0].inputChanged).toBe(true);
     expect(view.changed).toBe(4);
+    // The planner's fix alone: it is re-asked and answers the same, so nothing after it changes.
+    view.choose(`alone:${steps[0]}`);
+    expect(view.turns.map((t) => [t.fixed, t.outputChanged, t.inputChanged])).toEqual([
+      [true, false, true],
+      [false, false, false],
+      [false, false, false],
+      [false, false, false],
+    ]);
+    expect(view.rows.map((r) => r.kind)).toEqual(['turn', 'fold']);
+    // The calculator's alone is the repair.
+    view.choose(`alone:${steps[1]}`);
+    expect(view.turns.map((t) => t.outputChanged)).toEqual([false, true, true, true]);
   });
 
   it('says why a recording cannot be read rather than showing an empty comparison', () => {
@@ -61,7 +77,7 @@ describe('recorded beside replayed', () => {
   });
 
   it('folds only runs of unchanged turns, and shows a turn whose replay was not kept', () => {
-    const turn = (index: number, changed: boolean, kept = true) => ({ index, step: index, name: 'n', agent: 'a', kind: 'model' as const, fixed: false, recorded: { text: '', toolCalls: [] }, replayed: kept ? { text: '', toolCalls: [] } : null, via: kept ? ('recorded' as const) : null, outputChanged: changed, inputChanged: false });
+    const turn = (index: number, changed: boolean, kept = true) => ({ index, step: index, name: 'n', agent: 'a', kind: 'model' as const, fixed: false, recorded: { text: '', toolCalls: [] }, replayed: kept ? { text: '', toolCalls: [] } : null, via: kept ? ('recorded' as const) : null, outputChanged: changed, inputChanged: false, request: null });
     const rows = factualRows([turn(0, false), turn(1, false), turn(2, true), turn(3, false, false), turn(4, false)], new Set());
     expect(rows.map((r) => (r.kind === 'fold' ? `fold ${r.turns.map((t) => t.index).join(',')}` : `turn ${r.turn.index}`))).toEqual(['fold 0,1', 'turn 2', 'turn 3', 'fold 4']);
   });
