@@ -20,6 +20,10 @@ describe('baselines', () => {
     expect(r.fixable).toBe(true);
     expect(r.factualOutputs).toEqual({ planner: { dated: false }, retriever: 'policy-2023', writer: { answer: '90 days', cited: false }, reviewer: '90 days' });
     expect(r.fixedOutputs).toEqual({ planner: { dated: true }, retriever: 'policy-2026', writer: { answer: '30 days', cited: true }, reviewer: '30 days' });
+    // Each step's fix alone, in the first world: the retriever's alone changes only its own output and what reads it.
+    expect(Object.keys(r.aloneOutputs!)).toEqual(['planner', 'retriever', 'writer', 'reviewer']);
+    expect(r.aloneOutputs!.retriever).toEqual({ planner: { dated: false }, retriever: 'policy-2026', writer: { answer: '30 days', cited: false }, reviewer: '30 days' });
+    expect(r.aloneOutputs!.reviewer.planner).toEqual({ dated: false });
   });
 
   it('refund B: fix-alone 1,1,0,1; leave-one-out 0,0,0,0', () => {

@@ -196,6 +196,7 @@ export interface ResultValueTypes {
   stepOrNull: string | null;
   stopReason: ShapleyEstimate['stopReason'];
   outputs: Record<string, unknown>;
+  outputsPerPlayer: Record<string, Record<string, unknown>>;
   notes: string[];
   requestKeys: string[];
   usage: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number };

@@ -3,16 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FormatError } from './format-error.ts';
+import { thrownBy } from '../engine/testing/thrown.ts';
 
 /** Runs `parse` and returns the FormatError it throws; fails the test if it returns or throws another error. */
 export function formatErrorOf(parse: () => unknown): FormatError {
-  try {
-    parse();
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw new Error(`expected a FormatError, got ${String(error)}`);
-  }
-  throw new Error('expected a FormatError, but parsing succeeded');
+  return thrownBy(parse, FormatError);
 }
 
 /** Reads a file under src/formats/fixtures/. */

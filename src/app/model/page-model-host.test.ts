@@ -6,9 +6,10 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { isModelFailure } from '../../engine/model-call.ts';
-import { endpointConfig, type LocalModel } from '../../model/index.ts';
+import { endpointConfig } from '../../model/index.ts';
 import type { InPageModel } from './in-page/in-page-model.svelte.ts';
 import { useFakeEndpoints } from '../../model/testing/use-fake-endpoints.ts';
+import { fakeLocalModel } from '../../model/testing/fake-local-model.ts';
 import { settle } from '../testing/settle.ts';
 import { askOf, useFreshResponseStore } from '../testing/model-host.ts';
 import { ModelConnection } from './model-connection.svelte.ts';
@@ -135,18 +136,7 @@ describe('the in-page model beside the endpoint', () => {
   useFreshResponseStore();
 
   const FILE_ID = `gguf-sha256:${'ab'.repeat(32)}`;
-  function fileModel(): LocalModel & { asked: string[] } {
-    const asked: string[] = [];
-    return {
-      asked,
-      handles: (id) => id === FILE_ID,
-      describe: () => 'the in-page model tiny.gguf',
-      complete: async (request) => {
-        asked.push(request.messages[0].content);
-        return { text: 'once upon a time', finish: 'length', usage: { input: 3, output: 4 } };
-      },
-    };
-  }
+  const fileModel = () => fakeLocalModel(FILE_ID, () => ({ text: 'once upon a time', finish: 'length', usage: { input: 3, output: 4 } }));
 
   it('answers model file ids in the page and sends every other id to the endpoint; with no endpoint only the others fail', async () => {
     const endpoint = await fake();
@@ -157,7 +147,7 @@ describe('the in-page model beside the endpoint', () => {
     host.connection.baseUrl = endpoint.url;
     const both = host.open();
     const answers = await both.resolve([inFile('story'), ask('question')]);
-    expect(local.asked).toEqual(['story']);
+    expect(local.calls.map((r) => r.messages[0].content)).toEqual(['story']);
     expect(endpoint.requests.map((r) => r.messages[0].content)).toEqual(['question']);
     expect([...answers.values()].some(isModelFailure)).toBe(false);
 

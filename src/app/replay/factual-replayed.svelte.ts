@@ -8,13 +8,14 @@ import { compareReplay, replayRunOf, type TurnComparison } from '../../replay/in
 
 /** A coalition whose replay the analysis kept: its fixed players (definition step indices) and step outputs. */
 export interface CoalitionChoice {
-  id: 'repair' | 'all';
+  /** `repair`, `all`, or `alone:STEP`. */
+  id: string;
   label: string;
   fixed: ReadonlySet<number>;
   outputs: Readonly<Record<string, unknown>>;
 }
 
-/** The coalitions a result keeps outputs of, the repair (its first minimal repair) first. */
+/** The coalitions a result keeps outputs of: the repair (its first minimal repair), every fix, then each step's fix alone. */
 export function coalitionChoices(result: CaseResult | undefined, steps: readonly string[]): CoalitionChoice[] {
   if (!result || result.error !== undefined || !result.failed) return [];
   const out: CoalitionChoice[] = [];
@@ -24,6 +25,12 @@ export function coalitionChoices(result: CaseResult | undefined, steps: readonly
     out.push({ id: 'repair', label: `The repair: ${repair.fixed.join(' + ')}`, fixed, outputs: result.repairedOutputs });
   }
   if (result.fixedOutputs) out.push({ id: 'all', label: `Every fix (${steps.length} step${steps.length === 1 ? '' : 's'})`, fixed: new Set(steps.map((_, k) => k)), outputs: result.fixedOutputs });
+  const alone = result.aloneOutputs;
+  if (alone) {
+    steps.forEach((step, k) => {
+      if (Object.hasOwn(alone, step)) out.push({ id: `alone:${step}`, label: `${step}: its fix alone`, fixed: new Set([k]), outputs: alone[step] });
+    });
+  }
   return out;
 }
 
@@ -94,7 +101,7 @@ export interface FactualSource {
 export class FactualReplayed {
   readonly #source: () => FactualSource;
   /** The chosen coalition (null: the first there is, the repair when there is one). */
-  choice = $state<CoalitionChoice['id'] | null>(null);
+  choice = $state<string | null>(null);
   /** Runs of unchanged turns unfolded, by their first turn's index. */
   open = $state.raw<ReadonlySet<number>>(new Set());
 
@@ -113,7 +120,7 @@ export class FactualReplayed {
     this.#source = source;
   }
 
-  choose(id: CoalitionChoice['id']): void {
+  choose(id: string): void {
     this.choice = id;
     this.open = new Set();
   }

@@ -21,9 +21,10 @@ function blamed() {
 describe('recorded beside replayed', () => {
   const { steps, result, recording } = blamed();
 
-  it('offers the repair first, then every fix, each with its fixed players', () => {
+  it('offers the repair first, then every fix, then each step\'s fix alone, each with its fixed players', () => {
     const choices = coalitionChoices(result, steps);
-    expect(choices.map((c) => c.id)).toEqual(['repair', 'all']);
+    expect(choices.map((c) => c.id)).toEqual(['repair', 'all', ...steps.map((s) => `alone:${s}`)]);
+    expect(choices[2]).toMatchObject({ label: `${steps[0]}: its fix alone`, fixed: new Set([0]) });
     expect(choices[0].label).toBe(`The repair: ${steps[1]}`);
     expect([...choices[0].fixed]).toEqual([1]);
     expect(choices[1].label).toBe('Every fix (4 steps)');
@@ -52,6 +53,18 @@ describe('recorded beside replayed', () => {
     expect(view.turns[0].fixed).toBe(true);
     expect(view.turns[0].inputChanged).toBe(true);
     expect(view.changed).toBe(4);
+    // The planner's fix alone: it is re-asked and answers the same, so nothing after it changes.
+    view.choose(`alone:${steps[0]}`);
+    expect(view.turns.map((t) => [t.fixed, t.outputChanged, t.inputChanged])).toEqual([
+      [true, false, true],
+      [false, false, false],
+      [false, false, false],
+      [false, false, false],
+    ]);
+    expect(view.rows.map((r) => r.kind)).toEqual(['turn', 'fold']);
+    // The calculator's alone is the repair.
+    view.choose(`alone:${steps[1]}`);
+    expect(view.turns.map((t) => t.outputChanged)).toEqual([false, true, true, true]);
   });
 
   it('says why a recording cannot be read rather than showing an empty comparison', () => {
