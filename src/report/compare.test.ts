@@ -1,30 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderComparison, pointsText, rankText } from './sections/compare.ts';
-import type { StudyComparison } from '../engine/compare-studies.ts';
+import { COMPARISON } from './fixtures/comparison.ts';
 
-const COMPARISON: StudyComparison = {
-  delta: 0.05,
-  paired: false,
-  before: { failures: 4, analyzed: 4 },
-  after: { failures: 3, analyzed: 3 },
-  shared: 2,
-  steps: [
-    {
-      step: '<b>plan</b>',
-      before: { meanShapley: 0.5, ci: [0.4, 0.6], fixAloneRate: 0.25, rank: 2 },
-      after: { meanShapley: 0.75, ci: [0.7, 0.8], fixAloneRate: 0.5, rank: 1 },
-      shapleyChange: 0.25,
-      ci: [0.1, 0.4],
-      fixAloneChange: 0.25,
-      rankChange: 1,
-    },
-    { step: 'gone', before: { meanShapley: 0.1, ci: [0, 0.2], fixAloneRate: 0, rank: 3 }, after: null, shapleyChange: null, ci: null, fixAloneChange: null, rankChange: null },
-  ],
-  cases: [
-    { id: 'q<1>', movement: 0.5, step: '<b>plan</b>', before: 0.25, after: 0.75 },
-    { id: 'q2', movement: 0, step: '<b>plan</b>', before: 0.5, after: 0.5 },
-  ],
-};
 
 describe('the report’s comparison section', () => {
   const html = renderComparison({ against: 'before <script>', comparison: COMPARISON });
