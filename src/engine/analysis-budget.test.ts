@@ -26,6 +26,8 @@ describe('--budget bounds the whole analysis (docs/method.md, "Budget")', () => 
     expect(r.fixAlone).toBeUndefined();
     expect(r.leaveOneOut).toBeUndefined();
     expect(r.resolvedAlone).toBeUndefined();
+    // Nor each step's fix-alone outputs, which come from those coalitions.
+    expect(r.aloneOutputs).toBeUndefined();
     expect(r.notComputed).toEqual(['fixAlone', 'leaveOneOut']);
     const text = formatCase(r, 5);
     expect(text).toContain(`cost ${r.cost} of budget 5`);
@@ -40,6 +42,8 @@ describe('--budget bounds the whole analysis (docs/method.md, "Budget")', () => 
       for (const part of ['fixAlone', 'leaveOneOut', 'interactions'] as const) {
         expect(r[part] === undefined, `budget ${budget}: ${part}`).toBe(r.notComputed?.includes(part) ?? false);
       }
+      // The fix-alone outputs come with the fix-alone baseline, at no cost of their own (its coalitions are known).
+      expect(r.aloneOutputs === undefined, `budget ${budget}: aloneOutputs`).toBe(r.fixAlone === undefined);
       // The repair search stops with the budget too, saying how far it got.
       if (budget === 1) expect(r.repairSearch).toEqual({ success: 1, maxSize: 0, complete: false });
     }

@@ -10,6 +10,16 @@ export function formatErrorOf(parse: () => unknown): FormatError {
   return thrownBy(parse, FormatError);
 }
 
+/** Whether `text` is JSON to the platform's own parser (what a file must be before an importer reads it). */
+export function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Reads a file under src/formats/fixtures/. */
 export function readFixture(name: string): string {
   return readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
