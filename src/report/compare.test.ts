@@ -16,6 +16,12 @@ describe('the report’s comparison section', () => {
     for (const part of ['+0.250', '[+0.100, +0.400]', '+25.0 pp', '2 → 1 ↑1', 'unpaired (the failures differ)']) expect(html).toContain(part);
   });
 
+  it('counts the analysed failures in the words of their number', () => {
+    expect(html).toContain('4 analysed failures there, 3 here, 2 in both');
+    const one = renderComparison({ against: 'b', comparison: { ...COMPARISON, before: { failures: 1, analyzed: 1 } } });
+    expect(one).toContain('1 analysed failure there, 3 here');
+  });
+
   it('lists only the cases that moved, and a step on one side only without a change', () => {
     expect(html).toContain('q&lt;1&gt;');
     expect(html).not.toContain('>q2<');
