@@ -46,9 +46,12 @@ test('recorded beside replayed at phone size: changed turns diffed, the unchange
     await expect(view.getByRole('button', { name: /^1 unchanged turn/ })).toBeVisible();
 
     // A request opens from the keyboard: the recorded context with the recorded answer and the note added.
+    // Requests are built only when opened.
+    await expect(view.getByRole('group', { name: /^Request of step \d+$/ })).toHaveCount(0);
     const summary = view.locator('summary').first();
     await summary.focus();
     await page.keyboard.press('Enter');
+    await expect(view.getByText('2 messages recorded, 4 sent.')).toBeVisible();
     const request = view.getByRole('group', { name: /^Request of step \d+$/ }).first();
     await expect(request.locator('[data-side=replayed] ins')).toContainText('may be wrong');
     await expect(request.locator('[data-side=recorded] del')).toHaveCount(0);

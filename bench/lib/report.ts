@@ -81,6 +81,7 @@ export function targets(rows: readonly WorkloadResult[]): Target[] {
   const planted = rows.find((r) => r.group === 'demo:eight-step' && /^bandit stop on a planted batch/.test(r.name));
   if (anytime && bandit.length > 0 && planted) {
     // The workers' layout (the bench's pool) is the one that counts: a single thread shares more.
+    // Its cost is the median over the repetitions (which worker ran which case varies).
     const pooled = bandit[0];
     const d = pooled.detail!;
     const p = planted.detail!;
@@ -88,7 +89,7 @@ export function targets(rows: readonly WorkloadResult[]): Target[] {
     const valid = (p.coverage as number) >= 1 - (p.delta as number) && (p.rightTop as number) >= 1 - (p.delta as number);
     out.push({
       goal: '8-step stream: bandit stop >= 2x fewer step runs than the anytime stop, same top step and delta, coverage >= 1 - delta on a planted batch',
-      measured: `${fmtNum(pooled.cost)} vs ${fmtNum(anytime.cost)} step-cost units: ${ratio.toFixed(2)}x (${bandit.map((r) => `${r.name.match(/bandit stop, ([^)]*)\)/)![1]} ${fmtNum(r.cost)}`).join(', ')}); ${d.failuresAnalysed} failures, top ${d.top}; planted ${p.reps} reps: coverage ${p.coverage}, right top ${p.rightTop}`,
+      measured: `${fmtNum(pooled.cost)} (median of ${(d.costs as number[]).join(', ')}) vs ${fmtNum(anytime.cost)} step-cost units: ${ratio.toFixed(2)}x (${bandit.map((r) => `${r.name.match(/bandit stop, ([^)]*)\)/)![1]} ${fmtNum(r.cost)}`).join(', ')}); ${d.failuresAnalysed} failures, top ${d.top}; planted ${p.reps} reps: coverage ${p.coverage}, right top ${p.rightTop}`,
       met: ratio >= 2 && d.top === anytime.detail!.top && Boolean(d.stopped) && valid,
     });
   }

@@ -104,6 +104,8 @@ export class FactualReplayed {
   choice = $state<string | null>(null);
   /** Runs of unchanged turns unfolded, by their first turn's index. */
   open = $state.raw<ReadonlySet<number>>(new Set());
+  /** Turns whose request is open (built and diffed only then: a long run's requests repeat its conversation). */
+  requests = $state.raw<ReadonlySet<number>>(new Set());
 
   readonly read = $derived.by(() => replayRunOf(this.#source().recording));
   readonly choices = $derived.by(() => coalitionChoices(this.#source().result, this.#source().steps));
@@ -123,6 +125,16 @@ export class FactualReplayed {
   choose(id: string): void {
     this.choice = id;
     this.open = new Set();
+    this.requests = new Set();
+  }
+
+  /** Opens or closes a turn's request. */
+  showRequest(index: number, shown: boolean): void {
+    if (shown === this.requests.has(index)) return;
+    const next = new Set(this.requests);
+    if (shown) next.add(index);
+    else next.delete(index);
+    this.requests = next;
   }
 
   unfold(from: number): void {

@@ -48,8 +48,11 @@ describe('recorded beside replayed', () => {
     view.unfold(0);
     expect(view.rows.map((r) => r.kind)).toEqual(['turn', 'turn', 'turn', 'turn']);
     // Another coalition folds again, and shows its own replay: every fix re-asks the planner too.
+    view.showRequest(1, true);
+    expect([...view.requests]).toEqual([1]);
     view.choose('all');
     expect(view.open.size).toBe(0);
+    expect(view.requests.size).toBe(0);
     expect(view.turns[0].fixed).toBe(true);
     expect(view.turns[0].inputChanged).toBe(true);
     expect(view.changed).toBe(4);
@@ -74,7 +77,7 @@ describe('recorded beside replayed', () => {
   });
 
   it('folds only runs of unchanged turns, and shows a turn whose replay was not kept', () => {
-    const turn = (index: number, changed: boolean, kept = true) => ({ index, step: index, name: 'n', agent: 'a', kind: 'model' as const, fixed: false, recorded: { text: '', toolCalls: [] }, replayed: kept ? { text: '', toolCalls: [] } : null, via: kept ? ('recorded' as const) : null, outputChanged: changed, inputChanged: false });
+    const turn = (index: number, changed: boolean, kept = true) => ({ index, step: index, name: 'n', agent: 'a', kind: 'model' as const, fixed: false, recorded: { text: '', toolCalls: [] }, replayed: kept ? { text: '', toolCalls: [] } : null, via: kept ? ('recorded' as const) : null, outputChanged: changed, inputChanged: false, request: null });
     const rows = factualRows([turn(0, false), turn(1, false), turn(2, true), turn(3, false, false), turn(4, false)], new Set());
     expect(rows.map((r) => (r.kind === 'fold' ? `fold ${r.turns.map((t) => t.index).join(',')}` : `turn ${r.turn.index}`))).toEqual(['fold 0,1', 'turn 2', 'turn 3', 'fold 4']);
   });
