@@ -125,3 +125,35 @@ test('the page stops once the top step separates where the command\'s --batch-st
   await waitForDone(page);
   await expect(page.getByTestId('run-progress')).toContainText('Done: 300 cases');
 });
+
+test('the page\'s bandit batch stop stops where --batch-stop bandit does, with the same batch, and a reload keeps the rule', async ({ page }) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'agentblame-bandit-'));
+  writeFileSync(join(dir, 'many-cases.pipeline.js'), MANY_CASES);
+  const command = JSON.parse(execFileSync(process.execPath, ['src/cli/blame.mjs', join(dir, 'many-cases.pipeline.js'), '--batch-stop', 'bandit', '--seed', '2', '--json'], { cwd: ROOT, encoding: 'utf8' })) as { batch: BatchJson & { stoppedEarly?: boolean } };
+  expect(command.batch.stoppedEarly).toBe(true);
+
+  await page.goto('./?workers=2');
+  await dropFiles(page, [{ name: 'many-cases.pipeline.js', content: MANY_CASES, type: 'text/javascript' }]);
+  await waitForDone(page);
+  await page.getByLabel(/Stop once the top step is separated/).check();
+  await page.getByLabel('Batch stop').selectOption('bandit');
+  await page.getByLabel('Seed').fill('2');
+  await page.getByLabel('Seed').press('Enter');
+  await expect(page.getByText('stopped early: the top step separated')).toBeVisible({ timeout: 60_000 });
+  await waitForDone(page);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export session' }).click();
+  const session = JSON.parse(await downloadedText(await downloading)) as { batch: BatchJson & { stoppedEarly?: boolean }; settings: { shareSteps?: boolean }; study: { batchStopRule?: string } };
+  expect(session.study.batchStopRule).toBe('bandit');
+  expect(session.settings.shareSteps).toBe(true);
+  expect(session.batch.stoppedEarly).toBe(true);
+  expect(session.batch.analyzed).toBe(command.batch.analyzed);
+  expect(session.batch.steps).toEqual(command.batch.steps);
+
+  await page.reload();
+  await waitForDone(page);
+  await expect(page.getByText('stopped early: the top step separated')).toBeVisible();
+  await expect(page.getByLabel('Batch stop')).toHaveValue('bandit');
+  await expect(page.getByRole('button', { name: 'Resume' })).toHaveCount(0);
+});

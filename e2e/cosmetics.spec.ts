@@ -110,3 +110,28 @@ test('a refused envelope names the nearest format and what it lacks, not every f
   await expect(alert).toContainText('resource_spans for resourceSpans');
   await expect(alert).not.toContainText('this reads:');
 });
+
+test("a step's parent chain of long dotted span names stays inside the detail column at 1400 px", async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto('./');
+  const trace = '0af7651916cd43dd8448eb211c80319c';
+  const long = 'a2a.server.request_handlers.default_request_handler.DefaultRequestHandler._setup_message_execution';
+  const span = (n: number, name: string, parent: number | null) => ({
+    traceID: trace,
+    spanID: n.toString(16).padStart(16, '0'),
+    operationName: name,
+    references: parent === null ? [] : [{ refType: 'CHILD_OF', traceID: trace, spanID: parent.toString(16).padStart(16, '0') }],
+    startTime: 1_771_000_000_000_000 + n * 1000,
+    duration: 100_000 - n * 1000,
+    tags: [],
+    logs: [],
+    processID: 'p1',
+  });
+  const spans = [span(1, 'POST /', null), span(2, long, 1), span(3, `${long}_again`, 2), span(4, 'openai.chat', 3)];
+  await dropFiles(page, [{ name: 'chain.jaeger.json', content: JSON.stringify({ data: [{ traceID: trace, spans, processes: { p1: { serviceName: 's', tags: [] } } }] }), type: 'application/json' }]);
+  await page.getByRole('listbox', { name: 'Steps' }).getByRole('option').filter({ hasText: 'openai.chat' }).click();
+  const chain = page.getByRole('navigation', { name: 'Parent chain' });
+  await expect(chain).toContainText(long);
+  const [column] = await boxes(page.locator('.detail'));
+  for (const b of await boxes(chain.locator('button, span'))) expect(b.x + b.width, 'inside the detail column').toBeLessThanOrEqual(column.x + column.width + 0.5);
+});

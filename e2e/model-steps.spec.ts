@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
-import { meanShapley, waitForDone } from './workbench-helpers.ts';
+import { dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
 import { downloadedText } from './fixtures.ts';
 
 /**
@@ -88,4 +88,31 @@ test('a large run pauses before sending, saying what the cache answered; the exp
   } finally {
     await endpoint.close();
   }
+});
+
+/** A model step asking for an alias the study does not map: every case fails with the model layer's message. */
+const UNMAPPED_ALIAS = `export default {
+  name: "unmapped-judge",
+  models: { default: "toy-1" },
+  steps: [{ name: "grade", inputs: ["q"], cost: 1,
+    run: ({ q }, noise, { llm }) => llm.chat({ model: "judge", messages: [{ role: "user", content: "grade " + q }], temperature: 0 }).text,
+    fixes: [{ name: "plain", cost: 1, run: () => "ok" }] }],
+  metric: (o) => (o.grade === "ok" ? 1 : 0),
+  cases: [{ id: "a", inputs: { q: 1 } }],
+};
+`;
+
+test('a model failure in a case speaks the page\'s words: its Settings field, never the command\'s flag', async ({ page }) => {
+  await page.goto('./?workers=1');
+  await dropFiles(page, [{ name: 'unmapped-judge.pipeline.js', content: UNMAPPED_ALIAS, type: 'text/javascript' }]);
+  await waitForDone(page);
+  await page.getByRole('tab', { name: 'Cases' }).click();
+  const line = page.getByTestId('case-error');
+  await expect(line).toContainText('asks for model "judge", which this study does not map to a model id (known: default); map it (Settings > Model > Other aliases)');
+  await expect(line).not.toContainText('the command');
+  await expect(line).toHaveAttribute('title', /map it \(Settings > Model > Other aliases\) \(at unmapped-judge.pipeline.js:5:\d+\)$/);
+  await page.locator('tr[data-case="a"]').getByRole('button', { name: 'a' }).click();
+  const detail = page.getByTestId('case-detail').getByTestId('case-error');
+  await expect(detail).toContainText('map it (Settings > Model > Other aliases)');
+  await expect(detail).not.toContainText('--model');
 });

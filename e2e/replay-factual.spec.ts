@@ -21,8 +21,11 @@ test('recorded beside replayed at phone size: changed turns diffed, the unchange
     await page.getByRole('tab', { name: 'Replay' }).click();
     const view = page.getByRole('group', { name: 'Recorded beside replayed' });
     await expect(view).toBeVisible();
-    await expect(view.getByLabel('Replay of')).toHaveValue('all');
-    await expect(view.getByLabel('Replay of').locator('option')).toHaveText(['Every fix (4 steps)']);
+    // The repair first: the researcher's answer alone reaches the outcome (no repair search needed).
+    await expect(view.getByLabel('Replay of')).toHaveValue('repair');
+    await expect(view.getByLabel('Replay of').locator('option')).toHaveText(['The repair: 6 Researcher alone', 'Every fix (4 steps)', '2 Planner: its fix alone', '4 Researcher: its fix alone', '6 Researcher: its fix alone', '8 Writer: its fix alone']);
+    await expect(view.getByRole('status')).toHaveText('2 of 5 turns changed');
+    await view.getByLabel('Replay of').selectOption('all');
     // Five turns: four model turns re-asked (each with the repair note), the search tool kept.
     await expect(view.getByRole('status')).toHaveText('4 of 5 turns changed');
 
@@ -46,12 +49,22 @@ test('recorded beside replayed at phone size: changed turns diffed, the unchange
     await expect(view.getByRole('button', { name: /^1 unchanged turn/ })).toBeVisible();
 
     // A request opens from the keyboard: the recorded context with the recorded answer and the note added.
+    // Requests are built only when opened.
+    await expect(view.getByRole('group', { name: /^Request of step \d+$/ })).toHaveCount(0);
     const summary = view.locator('summary').first();
     await summary.focus();
     await page.keyboard.press('Enter');
+    await expect(view.getByText('2 messages recorded, 4 sent.')).toBeVisible();
     const request = view.getByRole('group', { name: /^Request of step \d+$/ }).first();
     await expect(request.locator('[data-side=replayed] ins')).toContainText('may be wrong');
     await expect(request.locator('[data-side=recorded] del')).toHaveCount(0);
+
+    // The researcher's answer fixed alone: it and the writer change; the three turns before fold.
+    await view.getByLabel('Replay of').focus();
+    await view.getByLabel('Replay of').selectOption('alone:6 Researcher');
+    await expect(view.getByRole('status')).toHaveText('2 of 5 turns changed');
+    await expect(view.getByRole('button', { name: /^3 unchanged turns \(steps \d+ to \d+\)$/ })).toBeVisible();
+    await expect(view.locator('li.turn')).toHaveCount(2);
 
     // Nothing needs a sideways scroll on the phone.
     const wide = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -172,9 +172,13 @@ test('a run of the runs list is blamed from its row: a Who&When log, judged by i
   }
 });
 
-test("the README's example blamed in the page: the Langfuse export with its tool stubs, the calculator first", async ({ page }) => {
+test("the README's example blamed in the page as its page paragraph says, word for word: the Langfuse export with its tool stubs, the calculator first", async ({ page }) => {
   const endpoint = await startFakeEndpoint({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
   const example = (name: string) => readFileSync(new URL(`../docs/examples/replay/${name}`, import.meta.url), 'utf8');
+  // The README's page paragraph names every field and value this test uses (a new user follows it alone).
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const paragraph = readme.slice(readme.indexOf('In the page: drop the same file'), readme.indexOf('\n\n', readme.indexOf('In the page: drop the same file'))).replace(/\s+/g, ' ');
+  for (const words of ['**Blame this run**', '`docs/examples/replay/tools.js` in **Tool stubs**', 'type `42` in **The final answer contains**', "Model's **Base URL** `http://127.0.0.1:8090/v1`", 'press **Blame**', 'ranks the Calculator first']) expect(paragraph).toContain(words);
   try {
     await page.goto('./');
     await dropFiles(page, [{ name: 'multiply.langfuse.json', content: example('multiply.langfuse.json'), type: 'application/json' }]);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { startFakeEndpoint } from '../src/model/testing/fake-endpoint.ts';
 import { scripted } from '../src/app/replay/testing/trip-run.ts';
-import { openTripSetup } from './replay-helpers.ts';
+import { openTripSetup, setField } from './replay-helpers.ts';
 import { waitForDone } from './workbench-helpers.ts';
 
 /**
@@ -61,4 +61,22 @@ test("repeated Blames of a run are named apart; a reopened replay uses the run's
   } finally {
     await endpoint.close();
   }
+});
+
+test("a reload of a run's Blame setup reopens it as it was left: outcome, players, fixes, stubs and model id", async ({ page }) => {
+  const setup = await openTripSetup(page, { outcome: '/monday/i' });
+  await expect(page).toHaveURL(/#blame\/[^/]+$/);
+  await setup.getByLabel('Agents: every turn of an agent together').check();
+  const fix = setup.getByRole('textbox', { name: /^Fix of step .* \(Researcher\)/ }).first();
+  await fix.fill('resample\ncontext:system+=Read the page again.');
+  await setField(page, 'Model id', 'scripted-kept');
+  const address = page.url();
+
+  await page.reload();
+  await expect(page).toHaveURL(address);
+  await expect(setup).toBeVisible();
+  await expect(setup.getByLabel('The final answer contains')).toHaveValue('/monday/i');
+  await expect(setup.getByLabel('Agents: every turn of an agent together')).toBeChecked();
+  await expect(setup.getByRole('textbox', { name: /^Fix of step .* \(Researcher\)/ }).first()).toHaveValue('resample\ncontext:system+=Read the page again.');
+  await expect(page.getByLabel('Model id')).toHaveValue('scripted-kept');
 });

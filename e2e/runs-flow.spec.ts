@@ -80,3 +80,18 @@ test('flow arrows follow the quotes links, and W / S / A / D zoom and pan the wa
   await expect(help).toContainText('Zoom the waterfall in / out (as in Perfetto)');
   await expect(help).toContainText('A / D');
 });
+
+test('on a phone the quote arrows and their legend fit, and W zooms', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('./');
+  await dropFiles(page, [{ name: 'trip.langfuse.json', content: tripExport(), type: 'application/json' }]);
+  const run = page.getByRole('region', { name: /^Run / });
+  await expect(run.getByTestId('flow-arrows').locator('path.flow')).toHaveCount(5);
+  await expect(run.getByRole('group', { name: 'Flow arrows' })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const window = run.locator('.zoom .window');
+  const whole = await window.innerText();
+  await run.getByRole('listbox', { name: 'Steps' }).getByRole('option').first().click();
+  await page.keyboard.press('w');
+  await expect(window).not.toHaveText(whole);
+});

@@ -119,6 +119,11 @@ test('names the planted sentence as the headline, highlights it in the chat, and
     await detail.getByRole('radio', { name: /^Counted as the decision/ }).check();
     expect(notCounted + (await reruns.getByRole('listitem').count())).toBe(total);
     await detail.getByRole('radio', { name: /^All/ }).check();
+    // The request log of the last job (the fixes' reruns): each request with its status, latency and tokens.
+    const log = detail.getByTestId('request-log');
+    await log.getByText(/^Request log \(\d+ requests?/).click();
+    await expect(log.locator('tbody tr').first()).toContainText(/sent|cache/);
+    expect(await log.locator('tbody tr').count()).toBeGreaterThan(0);
     // At desktop width too, nothing in the panel is wider than its column.
     expect(await overflowing(detail.locator('details.why'))).toEqual([]);
     // No command flag anywhere in the panel's text or titles.

@@ -44,8 +44,15 @@ async function dropSamples(page: Page, paths: string[]): Promise<void> {
   await page.dispatchEvent('main', 'drop', { dataTransfer: transfer });
 }
 
+/**
+ * Prices as a user would type them in the run view's Prices panel (OpenAI's list prices per 1M
+ * tokens for the samples' models), so the pictures show costs beside the tokens.
+ */
+const PRICES = { 'gpt-4.1-mini': { input: 0.4, output: 1.6 }, 'gpt-4.1-2025-04-14': { input: 2, output: 8 } };
+
 /** Opens one sample's run view and selects the first step whose name contains `step`. */
 async function runView(page: Page, base: string, sample: string, step: string): Promise<void> {
+  await page.addInitScript((prices) => localStorage.setItem('agentblame.model-prices', JSON.stringify({ version: 1, prices })), PRICES);
   await page.goto(base);
   await dropSamples(page, [sample]);
   const run = page.getByRole('region', { name: /^Run / });
@@ -84,6 +91,7 @@ async function factualReplayed(page: Page, base: string): Promise<void> {
     await page.getByTestId('run-progress').and(page.locator('[data-status="done"]')).waitFor({ timeout: 120_000 });
     await page.getByRole('tab', { name: 'Replay' }).click();
     const view = page.getByRole('group', { name: 'Recorded beside replayed' });
+    await view.getByLabel('Replay of').selectOption('all');
     const calculator = view.locator('li.turn').filter({ has: page.locator('.title', { hasText: 'Calculator' }) });
     await calculator.locator('summary').click();
     await page.evaluate(() => document.querySelector('[aria-label="Recorded beside replayed"]')?.scrollIntoView({ block: 'start' }));

@@ -5,7 +5,7 @@
  * SharedArrayBuffer, so the pool's watchdog can name the case and step if it has to terminate us.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { DefinitionError } from '../src/engine/index.ts';
+import { DefinitionError, type CaseDef } from '../src/engine/index.ts';
 import { describeForAnalysis } from '../src/sandbox/analyze-source.ts';
 import { DeferredWork } from '../src/pool/worker/deferred-work.ts';
 import { runCaseRound } from '../src/pool/worker/case-round.ts';
@@ -99,6 +99,8 @@ port.on('message', (request: WorkerRequest) => {
 
 /** The definition last sent (a run of the same one comes without it; see WorkerRequest). */
 let lastSource: string | undefined;
+/** The cases of the last run request: the next may name them by their place (HeldCase). */
+let lastCases: CaseDef[] = [];
 
 async function handle(request: WorkerRequest): Promise<void> {
   if (request.type === 'games') return handleGames(request);
@@ -120,13 +122,20 @@ async function handle(request: WorkerRequest): Promise<void> {
     return;
   }
   const source = lastSource;
-  for (let index = 0; index < request.cases.length; index++) {
+  const cases = request.cases.map((c) => {
+    if (!('held' in c)) return c;
+    const held = lastCases[c.held];
+    if (held === undefined) throw new Error(`internal: a run names case ${c.held} of the last, which had ${lastCases.length}`);
+    return held;
+  });
+  lastCases = cases;
+  for (let index = 0; index < cases.length; index++) {
     Atomics.store(progress, PROGRESS_CASE, index);
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
     let reply: WorkerReply;
     try {
       if (source === undefined) throw new Error('internal: a run without a definition reached a new worker');
-      const round = runCaseRound(source, request.fileName, request.cases[index], request.settings, request.answers?.[index], hooks);
+      const round = runCaseRound(source, request.fileName, cases[index], request.settings, request.answers?.[index], hooks);
       if (round.kind === 'pending') reply = { type: 'pending', job: request.job, index, requests: round.requests };
       else {
         const { result, coalitions } = splitCoalitions(round.result);
@@ -140,7 +149,7 @@ async function handle(request: WorkerRequest): Promise<void> {
       // The pool prefixes the case's id.
       reply = { type: 'failed', job: request.job, index, message: deferred, definitionError: false };
     }
-    hold(reply, index === request.cases.length - 1);
+    hold(reply, index === cases.length - 1);
   }
   Atomics.store(progress, PROGRESS_PHASE, PHASE_IDLE);
 }

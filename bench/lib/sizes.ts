@@ -14,6 +14,8 @@ export interface SuiteSizes {
   eightMcPermutations: number[];
   eightBatchCases: number;
   eightStreamCases: number;
+  /** Seeded repetitions of the planted batch the bandit stop's coverage is shown on (the issue asks for 200). */
+  plantedReps: number;
   exactPlayers: number[];
   mcPlayers: number[];
   mcTargetError: number;
@@ -55,6 +57,7 @@ export const FULL_SIZES: SuiteSizes = {
   eightMcPermutations: [16, 64, 256, 1024],
   eightBatchCases: 400,
   eightStreamCases: 3000,
+  plantedReps: 200,
   exactPlayers: [12, 16, 20, 22],
   mcPlayers: [16, 32],
   mcTargetError: 0.02,
@@ -90,6 +93,7 @@ export const SMOKE_SIZES: SuiteSizes = {
   eightMcPermutations: [4],
   eightBatchCases: 3,
   eightStreamCases: 24,
+  plantedReps: 10,
   exactPlayers: [6],
   mcPlayers: [6],
   mcTargetError: 0.1,

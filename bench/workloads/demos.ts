@@ -3,6 +3,9 @@
  * shipped demo traces, with the sandboxed definitions the workbench runs.
  */
 import { aggregateBatch, BatchStopper, DEFAULT_SETTINGS } from '../../src/engine/index.ts';
+import { clearSharedSteps } from '../../src/sandbox/analyze-source.ts';
+import { PLANTED_MEANS, PLANTED_STEPS, runPlanted } from '../../src/engine/testing/planted-batch.ts';
+import type { BatchOptions } from '../../src/engine/batch.ts';
 import { analyzeSourceCase } from '../../src/sandbox/analyze-source.ts';
 import type { AnalysisSettings, BatchResult, CaseDef, CaseResult } from '../../src/engine/types.ts';
 import { inThreadRunner, poolRunner, type CaseRunner } from '../lib/case-runner.ts';
@@ -98,6 +101,120 @@ export function eightStepStream(cases: readonly CaseDef[], count: number): CaseD
   });
 }
 
+/**
+ * A stream read in chunks in case order and fed to a stopper in order: where it stops does not
+ * depend on timing. The next chunk is already queued while one is read, so no worker idles at the
+ * end of a chunk; what is in flight when the stopper stops is awaited (its time counts) and dropped
+ * (its cost does not: a stopped stream reads no further cases).
+ */
+async function stopStream(run: CaseRunner, stream: readonly CaseDef[], settings: AnalysisSettings, stop: BatchOptions): Promise<{ results: CaseResult[]; stopped: boolean }> {
+  const chunk = Math.max(8, run.workers * 4);
+  const stopper = new BatchStopper(stop);
+  const results: CaseResult[] = [];
+  let stopped = false;
+  const inFlight: Promise<CaseResult[]>[] = [];
+  let next = 0;
+  const submit = () => {
+    if (next >= stream.length) return;
+    inFlight.push(run.run(stream.slice(next, next + chunk), settings));
+    next += chunk;
+  };
+  submit();
+  submit();
+  outer: while (inFlight.length > 0) {
+    const chunkResults = await inFlight.shift()!;
+    submit();
+    for (const r of chunkResults) {
+      results.push(r);
+      if (stopper.push(r)) {
+        stopped = true;
+        break outer;
+      }
+    }
+  }
+  await Promise.all(inFlight);
+  return { results, stopped };
+}
+
+/**
+ * The bandit stop on the stream (docs/estimators.md, "The bandit batch stop"): step runs shared
+ * across cases, the pair tests' bolder bets. Each repetition starts with empty shared caches (fresh
+ * workers; the in-thread cache cleared), so no run is served from an earlier repetition.
+ */
+async function banditStreamRows(g: string, demo: ReturnType<typeof loadDemo>, stream: readonly CaseDef[], sizes: SuiteSizes, anytimeCost: number | undefined): Promise<WorkloadResult[]> {
+  const rows: WorkloadResult[] = [];
+  const settings: AnalysisSettings = { ...EXACT, shareSteps: true };
+  const stop: BatchOptions = { delta: 0.05, bound: 'anytime', rule: 'bandit' };
+  const layouts: [string, () => Promise<CaseRunner>][] = [
+    [`${sizes.workers || 1} worker${(sizes.workers || 1) === 1 ? "" : "s"}`, () => (sizes.workers > 0 ? poolRunner(demo.source, 'eight-step-agent.pipeline.js', sizes.workers) : Promise.resolve(inThreadRunner(demo.source, 'eight-step-agent.pipeline.js')))],
+    ['one thread', async () => inThreadRunner(demo.source, 'eight-step-agent.pipeline.js')],
+  ];
+  for (const [layout, make] of layouts) {
+    // On several workers the cost depends on which worker ran which case (each shares only what it
+    // ran itself), so every repetition's cost is kept and the row reports their median.
+    const costs: number[] = [];
+    const { timing, result } = await timeRuns(sizes.runs, sizes.warmup, async () => {
+      clearSharedSteps();
+      const run = await make();
+      try {
+        const outcome = await stopStream(run, stream, settings, stop);
+        costs.push(totals(outcome.results).cost);
+        return outcome;
+      } finally {
+        await run.close();
+      }
+    });
+    const batch = aggregateBatch(result.results, { delta: 0.05, bound: 'anytime' });
+    const { evaluations } = totals(result.results);
+    const sorted = [...costs].sort((a, b) => a - b);
+    const cost = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+    rows.push({
+      group: g,
+      name: `adaptive stream (bandit stop, ${layout}), up to ${stream.length} cases`,
+      ...timing,
+      cost,
+      evaluations,
+      detail: {
+        casesRead: result.results.length,
+        failuresAnalysed: batch.analyzed,
+        stopped: result.stopped,
+        top: topStep(batch),
+        costs,
+        ...(anytimeCost !== undefined && { anytimeCost, fewerStepRuns: Number((anytimeCost / cost).toFixed(2)) }),
+      },
+    });
+  }
+  return rows;
+}
+
+/**
+ * The bandit stop's guarantees on a planted batch (engine/testing/planted-batch.ts): over seeded
+ * repetitions, how often it names the true top step and how often every anytime batch interval at
+ * the stop holds its step's population mean (both must be >= 1 - delta).
+ */
+async function plantedCoverageRow(g: string, reps: number): Promise<WorkloadResult> {
+  const delta = 0.05;
+  const trueTop = PLANTED_STEPS[PLANTED_MEANS.indexOf(Math.max(...PLANTED_MEANS) as (typeof PLANTED_MEANS)[number])];
+  const { timing, result } = await timeRuns(1, 0, () => {
+    let right = 0;
+    let covered = 0;
+    let failures = 0;
+    for (let seed = 1; seed <= reps; seed++) {
+      const outcome = runPlanted('bandit', delta, 90_000 + seed);
+      if (outcome.top === trueTop) right++;
+      if (outcome.covered) covered++;
+      failures += outcome.stoppedAt ?? 0;
+    }
+    return { right, covered, failures };
+  });
+  return {
+    group: g,
+    name: `bandit stop on a planted batch, ${reps} seeded repetitions (delta ${delta})`,
+    ...timing,
+    detail: { reps, delta, rightTop: result.right / reps, coverage: result.covered / reps, meanFailures: Number((result.failures / reps).toFixed(1)) },
+  };
+}
+
 /** (c) The 8-step agent: first failing case exact and by Monte Carlo, the batch, the adaptive stream. */
 export async function eightStepWorkload(sizes: SuiteSizes): Promise<WorkloadResult[]> {
   const g = 'demo:eight-step';
@@ -164,49 +281,23 @@ export async function eightStepWorkload(sizes: SuiteSizes): Promise<WorkloadResu
     const stream = eightStepStream(demo.cases, sizes.eightStreamCases);
     // anytime: paired betting tests after every failure (the target: at most 100 failures);
     // bernstein: disjoint anytime Bernstein intervals on the checkpoint schedule (the reference's rule).
+    let anytimeCost: number | undefined;
     for (const [bound, refValue] of [['anytime', REFERENCE.batchStreamBernsteinFailures], ['bernstein', REFERENCE.batchStreamBernsteinFailures], ['normal', REFERENCE.batchStreamNormalFailures]] as const) {
-      const chunk = Math.max(8, run.workers * 4);
-      const { timing, result } = await timeRuns(sizes.runs, sizes.warmup, async () => {
-        const stopper = new BatchStopper({ delta: 0.05, bound });
-        const results: CaseResult[] = [];
-        let stopped = false;
-        // Chunks in case order, fed to the stopper in order: where it stops does not depend on
-        // timing. The next chunk is already queued while one is read, so no worker idles at the
-        // end of a chunk; what is in flight when the stopper stops is awaited (its time counts)
-        // and dropped (its cost does not: a stopped stream reads no further cases).
-        const inFlight: Promise<CaseResult[]>[] = [];
-        let next = 0;
-        const submit = () => {
-          if (next >= stream.length) return;
-          inFlight.push(run.run(stream.slice(next, next + chunk), EXACT));
-          next += chunk;
-        };
-        submit();
-        submit();
-        outer: while (inFlight.length > 0) {
-          const chunkResults = await inFlight.shift()!;
-          submit();
-          for (const r of chunkResults) {
-            results.push(r);
-            if (stopper.push(r)) {
-              stopped = true;
-              break outer;
-            }
-          }
-        }
-        await Promise.all(inFlight);
-        return { results, stopped };
-      });
+      const { timing, result } = await timeRuns(sizes.runs, sizes.warmup, () => stopStream(run, stream, EXACT, { delta: 0.05, bound }));
       const batch = aggregateBatch(result.results, { delta: 0.05, bound: bound === 'normal' ? 'normal' : 'anytime' });
+      const counts = totals(result.results);
+      if (bound === 'anytime') anytimeCost = counts.cost;
       rows.push({
         group: g,
         name: `adaptive stream (${bound} stop), up to ${stream.length} cases`,
         ...timing,
-        ...totals(result.results),
+        ...counts,
         detail: { casesRead: result.results.length, failuresAnalysed: batch.analyzed, stopped: result.stopped, top: topStep(batch) },
         reference: { what: `reference failures analysed (${bound})`, value: refValue, ours: batch.analyzed, unit: 'count' },
       });
     }
+    rows.push(...(await banditStreamRows(g, demo, stream, sizes, anytimeCost)));
+    rows.push(await plantedCoverageRow(g, sizes.plantedReps));
   } finally {
     await run.close();
   }

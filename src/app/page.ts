@@ -15,6 +15,7 @@ import { PageModelHost } from './model/page-model-host.svelte.ts';
 import { ResponseStore } from './model/response-store.ts';
 import { Navigation } from './navigation/navigation.svelte.ts';
 import { ReplayLauncher } from './replay/replay-launcher.svelte.ts';
+import { KeptSetups } from './replay/kept-setups.ts';
 import { RunsState } from './runs/runs-state.svelte.ts';
 import { AnalysisRunner, type RunnerPool } from './state/analysis-runner.svelte.ts';
 import { SessionSync } from './state/session-sync.svelte.ts';
@@ -81,6 +82,15 @@ export function assemblePage(options: PageOptions): PageParts {
   const prices = new PriceTable();
   const views = new ViewContext(runner, nav, compare, earlier, trends, prices);
   const runs = new RunsState();
-  const replay = new ReplayLauncher({ runs, runner, opener, sessionNames: async () => ((await made.store?.list()) ?? []).map((s) => s.name) });
+  const replay = new ReplayLauncher({ runs, runner, opener, sessionNames: async () => ((await made.store?.list()) ?? []).map((s) => s.name), keptSetups: new KeptSetups(pageStorage()) });
   return { nav, model, runner, sync: made, opener, compare, earlier, views, runs, replay, prices };
+}
+
+/** The page's localStorage, or null where it cannot be used (a sandboxed frame, storage turned off). */
+function pageStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
 }

@@ -8,12 +8,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { analyzeCaseRound, DEFAULT_SETTINGS, type ModelAnswer } from '../engine/index.ts';
 import type { ChatRequest, ModelResponse } from '../engine/model-call.ts';
 import type { CaseResult } from '../engine/types.ts';
 import { fakeModelAnswer } from '../model/testing/fake-model.ts';
-import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
+import { useFakeEndpoints } from '../model/testing/use-fake-endpoints.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
 import { pagePairs, pairResponses, pairsJsonl } from '../app/repairs/pairs-export.ts';
 import { runBlame } from './testing/run-blame.ts';
@@ -41,14 +41,10 @@ export default {
 
 const blame = (args: string[]) => runBlame(args);
 
-let endpoint: FakeEndpoint | null = null;
-afterAll(async () => {
-  await endpoint?.close();
-});
-
 describe('training pairs of model steps: the command and the page agree', () => {
+  const fake = useFakeEndpoints();
   it('writes equal lines, with the requests as prompts and the chosen options as outputs', async () => {
-    endpoint = await startFakeEndpoint();
+    const endpoint = await fake();
     const dir = mkdtempSync(join(tmpdir(), 'blame-pairs-agree-'));
     const file = join(dir, 'agree.pipeline.js');
     writeFileSync(file, SOURCE);

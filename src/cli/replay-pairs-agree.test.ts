@@ -9,10 +9,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { readLangfuse } from '../formats/importers/langfuse.ts';
-import { startFakeEndpoint, type FakeEndpoint } from '../model/testing/fake-endpoint.ts';
+import { useFakeEndpoints } from '../model/testing/use-fake-endpoints.ts';
 import { analyzeWithModel } from '../replay/testing/model-loop.ts';
 import { langfuseExport, scriptedModel } from '../replay/testing/runs.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
@@ -27,14 +27,10 @@ const STUB = `export default {
 
 const blame = (args: string[]) => runBlame(args);
 
-let endpoint: FakeEndpoint | null = null;
-afterAll(async () => {
-  await endpoint?.close();
-});
-
 describe('training pairs of a replayed recorded run: the command, the page and a saved session agree', () => {
+  const fake = useFakeEndpoints();
   it('write the repaired turn as one record, with equal lines', async () => {
-    endpoint = await startFakeEndpoint({ answer: scriptedModel });
+    const endpoint = await fake({ answer: scriptedModel });
     const dir = mkdtempSync(join(tmpdir(), 'blame-replay-pairs-'));
     const input = join(dir, 'langfuse.json');
     writeFileSync(input, JSON.stringify(langfuseExport()));

@@ -130,6 +130,7 @@ export function analyzeCase(def: ValidPipeline, c: CaseDef, settings: AnalysisSe
             outputsOf: (mask: Coalition) => game.replayer.runWorld(0, mask).outputs,
           },
         }),
+        outputsOf: (mask: Coalition) => game.replayer.runWorld(0, mask).outputs,
         measured: () => {
           const fixedRun = game.fullRun!;
           return {

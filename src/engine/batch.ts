@@ -5,6 +5,7 @@ import { bernsteinRadius } from './stats/bernstein-radius.ts';
 import { BettingConfidenceSequence } from './stats/betting-cs.ts';
 import { pairedTopSeparated, pairTests, type PairTests } from './shapley/paired-stop.ts';
 import { CheckpointSchedule, checkpointDelta } from './stats/checkpoint-schedule.ts';
+import { OneSidedBettingTest } from './stats/paired-betting-test.ts';
 import { normalQuantile } from './stats/normal-quantile.ts';
 import { RunningStats } from './stats/welford.ts';
 import { topSeparated } from './shapley/stop-rules.ts';
@@ -29,6 +30,19 @@ export interface BatchOptions {
  * approximate growth-optimal one, is capped there: docs/estimators.md, "The bandit batch stop").
  */
 export const BANDIT_BET_FRACTION = 0.75;
+
+/**
+ * Analysed failures in a row the same step must lead (by mean) before the bandit stop names it the
+ * challenger and starts its one-sided tests on the failures after (see BatchStopper).
+ */
+export const BANDIT_LEAD_RUN = 3;
+
+/**
+ * The share of delta the bandit stop gives its challenger contest; the all-pairs rule keeps the
+ * rest. The contest decides whenever the early leader is the top step, the common case; when it is
+ * not, the all-pairs rule at a fifth of delta with the bolder bets is about as fast as the plain stop.
+ */
+export const BANDIT_CONTEST_SHARE = 0.8;
 
 /**
  * The batch options of a study, from its definition (or game table) and the settings: one rule,
@@ -166,6 +180,7 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   return {
     failures: failures.length,
     analyzed: m,
+    ...(knowAlone < m && { fixAloneKnown: knowAlone }),
     unfixable: analyzed.filter((r) => r.fixable === false).length,
     cost,
     steps,
@@ -201,16 +216,58 @@ export const NORMAL_STOP_MIN_CASES = 30;
  *   at delta_k = delta/(n k (k+1)) is disjoint from all others (valid, but much slower);
  * - `normal`: the same with normal intervals, an asymptotic heuristic that may stop only from
  *   NORMAL_STOP_MIN_CASES failures on.
- * With `rule: 'bandit'` it decides as `anytime` whatever the bound, its tests betting up to
- * BANDIT_BET_FRACTION of their capital (the study run also shares step runs across cases then).
+ * With `rule: 'bandit'` (docs/estimators.md, "The bandit batch stop") it stops on either of two
+ * rules, whatever the bound, every bet up to BANDIT_BET_FRACTION of the capital, delta split between
+ * them (BANDIT_CONTEST_SHARE to the second):
+ * - the `anytime` rule above (all pairs, each at delta (1 - share) / (n - 1));
+ * - a challenger's contest: once one step has led for BANDIT_LEAD_RUN failures in a row (a stopping
+ *   time), it is the challenger L, fixed from then on. On the failures after, one one-sided test per
+ *   other step j of "mean phi_L > mean phi_j", each at delta share (not divided: L was chosen before
+ *   the data these tests bet on, and "L is above every other" is wrong only if some j's null holds,
+ *   whose test then rejects with probability <= delta share, an intersection-union test). Their bets
+ *   are warmed with the earlier failures' differences (predictable, so still valid). It stops once
+ *   every test has rejected and L leads.
+ * (The study run also shares step runs across cases then.)
  */
 export class BatchStopper {
   private readonly schedule = new CheckpointSchedule();
   private readonly stats: RunningStats[] = [];
   private pairs: PairTests = [];
   private count = 0;
+  /** The bandit rule: every analysed failure's values and pair reach, kept to warm the challenger's bets. */
+  private readonly seen: { values: number[]; reach: number }[] = [];
+  private leader = -1;
+  private leadRun = 0;
+  private challenger = -1;
+  private challenges: (OneSidedBettingTest | null)[] = [];
 
   constructor(private readonly opts: BatchOptions) {}
+
+  /** The bandit rule's challenger contest (see the class comment): true once the challenger is shown above every other step. */
+  private challenge(values: number[], reach: number, means: readonly number[]): boolean {
+    const n = values.length;
+    let top = 0;
+    for (let i = 1; i < n; i++) if (means[i] > means[top]) top = i;
+    if (this.challenger < 0) {
+      this.seen.push({ values, reach });
+      this.leadRun = top === this.leader ? this.leadRun + 1 : 1;
+      this.leader = top;
+      if (this.leadRun < BANDIT_LEAD_RUN) return false;
+      // Chosen from the failures so far: the tests bet only on the failures after this one.
+      this.challenger = top;
+      this.challenges = values.map((_, j) => (j === top ? null : new OneSidedBettingTest(this.opts.delta * BANDIT_CONTEST_SHARE, BANDIT_BET_FRACTION)));
+      for (const earlier of this.seen) this.feed(earlier.values, earlier.reach, 'warm');
+      this.seen.length = 0;
+      return false;
+    }
+    this.feed(values, reach, 'push');
+    return top === this.challenger && this.challenges.every((t) => t === null || t.rejected);
+  }
+
+  private feed(values: readonly number[], reach: number, how: 'warm' | 'push'): void {
+    const L = this.challenger;
+    this.challenges.forEach((t, j) => t?.[how](clamp01((values[L] - values[j] + reach) / (2 * reach))));
+  }
 
   /** Decided by sequential betting tests on paired differences (the anytime bound, and always the bandit rule). */
   private get paired(): boolean {
@@ -227,7 +284,7 @@ export class BatchStopper {
     if (this.stats.length === 0) {
       players.forEach(() => this.stats.push(new RunningStats()));
       if (this.paired && n > 1) {
-        this.pairs = pairTests(n, this.opts.delta, n - 1, this.opts.rule === 'bandit' ? BANDIT_BET_FRACTION : undefined);
+        this.pairs = this.opts.rule === 'bandit' ? pairTests(n, this.opts.delta * (1 - BANDIT_CONTEST_SHARE), n - 1, BANDIT_BET_FRACTION) : pairTests(n, this.opts.delta, n - 1);
       }
     }
     const values = players.map((p) => ownValue(result.shapley, p) ?? 0);
@@ -236,7 +293,9 @@ export class BatchStopper {
     if (this.paired) {
       const reach = pairDifferenceBound(result, span);
       for (const p of this.pairs) if (p.test.sign === 0) p.test.push(clamp01((values[p.i] - values[p.j] + reach) / (2 * reach)));
-      return n < 2 || pairedTopSeparated(this.stats.map((s) => s.mean), this.pairs);
+      const means = this.stats.map((s) => s.mean);
+      if (n < 2 || pairedTopSeparated(means, this.pairs)) return true;
+      return this.opts.rule === 'bandit' && this.challenge(values, reach, means);
     }
     if (!this.schedule.reached(this.count)) return false;
     if (this.opts.bound === 'normal' && this.count < NORMAL_STOP_MIN_CASES) return false;

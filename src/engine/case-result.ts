@@ -9,7 +9,7 @@ import { attachPackedTable, type PackedCoalitions } from './packed-coalitions.ts
 import { resolveMethod } from './settings.ts';
 import { namedRecord } from './named-record.ts';
 import { boundText } from './bound-text.ts';
-import { MAX_MESSAGE_LENGTH } from './limits.ts';
+import { MAX_ALONE_OUTPUT_PLAYERS, MAX_MESSAGE_LENGTH } from './limits.ts';
 import { minimalRepairs } from './repairs/minimal-repairs.ts';
 
 /** Coalition tables are listed in results up to this many players. */
@@ -142,6 +142,11 @@ export interface AttributionInputs {
    * baseline whose coalitions it stops is left out and listed in `notComputed`.
    */
   budget?: number;
+  /**
+   * Outputs per step (first world) with a coalition fixed (pipelines): with it, a result keeps each
+   * step's fix alone (`aloneOutputs`) when the fix-alone baseline was computed.
+   */
+  outputsOf?: (mask: Coalition) => Record<string, unknown>;
   /** Parts the analysis already left out for the budget (the interactions), listed first. */
   skipped?: readonly BudgetSkippedPart[];
 }
@@ -201,6 +206,8 @@ export function attributedResult(game: BudgetedGame, a: AttributionInputs, extra
   const complements = valuesWithin(game, players.map((_, i) => complementOf(singletonCoalition(n, i), n)), mayAsk);
   const skipped: BudgetSkippedPart[] = [...(a.skipped ?? []), ...(singles ? [] : ['fixAlone' as const]), ...(complements ? [] : ['leaveOneOut' as const])];
   const repaired = a.repairs ? repairFields(game, a.repairs, mayAsk) : undefined;
+  // Its coalitions are evaluated already (the singles), so their world-0 runs come from the step cache.
+  const alone = singles && a.outputsOf && n <= MAX_ALONE_OUTPUT_PLAYERS ? byName(players, players.map((_, i) => a.outputsOf!(singletonCoalition(n, i)))) : undefined;
   const m = a.measured();
   const { estimate } = a;
   const listed = players.length <= COALITION_TABLE_MAX_PLAYERS;
@@ -232,6 +239,7 @@ export function attributedResult(game: BudgetedGame, a: AttributionInputs, extra
     ...(estimate.history && estimate.history.length ? { history: estimate.history } : {}),
     ...(a.interactions !== undefined && { interactions: a.interactions }),
     ...repaired,
+    ...(alone && { aloneOutputs: alone }),
   };
   return listed ? attachPackedTable(result, packedEvaluated(m.evaluated)) : result;
 }

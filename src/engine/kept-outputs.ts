@@ -1,5 +1,5 @@
 import type { CaseResult } from './types.ts';
-import { MAX_KEPT_OUTPUT_CHARS, MAX_KEPT_OUTPUTS_TOTAL } from './limits.ts';
+import { MAX_KEPT_ALONE_OUTPUT_CHARS, MAX_KEPT_OUTPUT_CHARS, MAX_KEPT_OUTPUTS_TOTAL } from './limits.ts';
 
 /**
  * Characters of `value` written as JSON (an estimate: numbers count 8), or any number above
@@ -61,8 +61,21 @@ function keptRecord(outputs: Readonly<Record<string, unknown>>, budget: Budget):
   return changed;
 }
 
+/** Each player's record within one budget (players in order); null when every output fits. */
+function keptPerPlayer(outputs: Readonly<Record<string, Readonly<Record<string, unknown>>>>, budget: Budget): Record<string, Record<string, unknown>> | null {
+  let changed: Record<string, Record<string, unknown>> | null = null;
+  for (const player of Object.keys(outputs)) {
+    const kept = keptRecord(outputs[player], budget);
+    if (kept === null) continue;
+    changed ??= Object.assign(Object.create(null) as Record<string, Record<string, unknown>>, Object.fromEntries(Object.entries(outputs)));
+    changed[player] = kept;
+  }
+  return changed;
+}
+
 /**
- * A result whose kept step outputs (factualOutputs, fixedOutputs) are at most `perStep`
+ * A result whose kept step outputs (factualOutputs, fixedOutputs, repairedOutputs, then
+ * aloneOutputs within MAX_KEPT_ALONE_OUTPUT_CHARS of what is left) are at most `perStep`
  * characters of JSON each and `perCase` together (factual first, in step order); an output past
  * either is replaced by a note. Applied where results are made (in the worker, per step), so the
  * host never copies huge outputs, and again where results are kept (with the case's share of
@@ -73,8 +86,9 @@ export function boundKeptOutputs(result: CaseResult, perStep = MAX_KEPT_OUTPUT_C
   const factual = result.factualOutputs ? keptRecord(result.factualOutputs, budget) : null;
   const fixed = result.fixedOutputs ? keptRecord(result.fixedOutputs, budget) : null;
   const repaired = result.repairedOutputs ? keptRecord(result.repairedOutputs, budget) : null;
-  if (factual === null && fixed === null && repaired === null) return result;
-  return { ...result, ...(factual ? { factualOutputs: factual } : {}), ...(fixed ? { fixedOutputs: fixed } : {}), ...(repaired ? { repairedOutputs: repaired } : {}) } as CaseResult;
+  const alone = result.aloneOutputs ? keptPerPlayer(result.aloneOutputs, { perStep, left: Math.min(budget.left, MAX_KEPT_ALONE_OUTPUT_CHARS) }) : null;
+  if (factual === null && fixed === null && repaired === null && alone === null) return result;
+  return { ...result, ...(factual ? { factualOutputs: factual } : {}), ...(fixed ? { fixedOutputs: fixed } : {}), ...(repaired ? { repairedOutputs: repaired } : {}), ...(alone ? { aloneOutputs: alone } : {}) } as CaseResult;
 }
 
 /**

@@ -33,6 +33,14 @@ export const MAX_KEPT_OUTPUT_CHARS = 100_000;
 export const MAX_KEPT_OUTPUTS_TOTAL = 20_000_000;
 
 /**
+ * Each step's fix alone (a result's `aloneOutputs`): kept for cases of at most this many players,
+ * and within MAX_KEPT_ALONE_OUTPUT_CHARS of JSON a case (besides its share of the total), so a
+ * case's result grows by a bounded amount however many steps replay its run.
+ */
+export const MAX_ALONE_OUTPUT_PLAYERS = 16;
+export const MAX_KEPT_ALONE_OUTPUT_CHARS = 1_000_000;
+
+/**
  * Most characters a model request's messages (and llm.choose's options) may hold together: about
  * 250 000 tokens, past any model's context. A bigger prompt fails its step before it is hashed,
  * sent to the host or to an endpoint.

@@ -32,7 +32,7 @@ export class ModelContext {
   modelId(alias: string, step: string, call: string): string {
     if (Object.hasOwn(this.models, alias)) return this.models[alias];
     const known = Object.keys(this.models);
-    const hint = alias === 'default' ? 'set the default model (the command: --model ID; the page: Settings > Model)' : `map it (the command: --model ${alias}=ID)`;
+    const hint = alias === 'default' ? 'set the default model (the command: --model ID; the page: Settings > Model)' : `map it (the command: --model ${alias}=ID; the page: Settings > Model > Other aliases)`;
     throw new ReplayError(`step "${step}": ${call} asks for model "${alias}", which this study does not map to a model id (${known.length ? `known: ${known.join(', ')}` : 'none is set'}); ${hint}`, step);
   }
 

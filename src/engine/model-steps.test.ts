@@ -194,3 +194,11 @@ describe('llm.choose with common random numbers', () => {
     expect(() => choiceIn(1, '', answers)).toThrow(/llm.choose in step "classify": the endpoint returned no log-probabilities/);
   });
 });
+
+describe('an alias the study does not map', () => {
+  it('names both ways to map it: the command\'s flag and the page\'s field', () => {
+    const context = new ModelContext(new Map(), { default: 'toy-1' });
+    expect(() => context.modelId('judge', 'grade', 'llm.chat')).toThrow('step "grade": llm.chat asks for model "judge", which this study does not map to a model id (known: default); map it (the command: --model judge=ID; the page: Settings > Model > Other aliases)');
+    expect(() => new ModelContext(new Map(), {}).modelId('default', 'grade', 'llm.chat')).toThrow('(none is set); set the default model (the command: --model ID; the page: Settings > Model)');
+  });
+});

@@ -38,7 +38,7 @@ describe('the result field table', () => {
 
   it('marks only unprinted fields as drill-down data, which the command may drop before printing', () => {
     const drillDown = RESULT_FIELD_NAMES.filter(isResultField).filter((name) => 'drillDown' in RESULT_FIELDS[name]);
-    expect(drillDown).toEqual(['factualOutputs', 'fixedOutputs', 'repairedOutputs', 'coalitions', 'history']);
+    expect(drillDown).toEqual(['factualOutputs', 'fixedOutputs', 'repairedOutputs', 'aloneOutputs', 'coalitions', 'history']);
     for (const name of drillDown) expect(RESULT_FIELDS[name].json).toBe('never');
   });
 

@@ -32,6 +32,8 @@ export type ResultValueKind =
   | 'stopReason'
   /** Step outputs by step name: any JSON data. */
   | 'outputs'
+  /** Step outputs by step name, per player (keys among the case's players). */
+  | 'outputsPerPlayer'
   | 'notes'
   | 'requestKeys'
   | 'usage'
@@ -135,6 +137,12 @@ export const RESULT_FIELDS = {
   fixedOutputs: { on: 'attributed', optional: true, value: 'outputs', json: 'never', drillDown: true },
   /** Outputs per step (first world) with the first listed repair applied, for training pairs. */
   repairedOutputs: { on: 'attributed', optional: true, value: 'outputs', json: 'never', drillDown: true },
+  /**
+   * Outputs per step (first world) with each step's fix alone, by player: what the Replay view
+   * shows beside the record. Only with the fix-alone baseline and at most MAX_ALONE_OUTPUT_PLAYERS
+   * players; kept within MAX_KEPT_ALONE_OUTPUT_CHARS a case (kept-outputs.ts).
+   */
+  aloneOutputs: { on: 'attributed', optional: true, value: 'outputsPerPlayer', json: 'never', drillDown: true },
   /** v(S) of the coalitions evaluated, when n <= 10 (drill-down). */
   coalitions: { on: 'attributed', optional: true, value: 'coalitions', json: 'never', drillDown: true },
   /** Estimates and intervals at each checkpoint (Monte Carlo only). */

@@ -196,6 +196,7 @@ export interface ResultValueTypes {
   stepOrNull: string | null;
   stopReason: ShapleyEstimate['stopReason'];
   outputs: Record<string, unknown>;
+  outputsPerPlayer: Record<string, Record<string, unknown>>;
   notes: string[];
   requestKeys: string[];
   usage: { requests: number; cacheHits: number; inputTokens: number; outputTokens: number };
@@ -272,6 +273,11 @@ export interface BatchStep {
 export interface BatchResult {
   failures: number;
   analyzed: number;
+  /**
+   * The analysed failures whose fix-alone baseline is known, when a Monte Carlo budget left it out
+   * of some (`notComputed`): `fixAloneRate` and `meanFixAlone` are over these. Absent when all have it.
+   */
+  fixAloneKnown?: number;
   unfixable: number;
   cost: number;
   steps: BatchStep[];

@@ -48,6 +48,16 @@ describe('parseInputFile', () => {
     );
   });
 
+  it('says a binary file is binary, where it shows, and names a compressed export', () => {
+    // As the page and the command read it: bytes that are not UTF-8 become U+FFFD.
+    const read = (bytes: number[]) => new TextDecoder().decode(new Uint8Array(bytes));
+    expect(formatErrorOf(() => parseInputFile(read([0x7b, 0x22, 0xff, 0xfe, 0x01]), 'random.json')).message).toBe('"random.json" is not text but binary data (character 3 is not UTF-8); this reads text files (JSON, JSONL, .js)');
+    expect(formatErrorOf(() => parseInputFile(read([0x1f, 0x8b, 0x08, 0x00, 0x00]), 'trace.json.gz')).message).toBe('"trace.json.gz" is not text but binary data (character 2 is not UTF-8): it looks gzip-compressed, decompress it first (gunzip); this reads text files (JSON, JSONL, .js)');
+    expect(formatErrorOf(() => parseInputFile('PK\u0003\u0004\u0014\u0000\u0000', 'traces.zip')).message).toBe('"traces.zip" is not text but binary data (character 6 is a NUL byte): it looks like a zip archive, unpack it first; this reads text files (JSON, JSONL, .js)');
+    // Text with an escaped NUL or replacement character is text.
+    expect(formatErrorOf(() => parseInputFile('{"note": "\\u0000 \\uFFFD"}', 'x.json')).message).not.toContain('binary');
+  });
+
   it('rejects an unknown or missing format, listing what it reads', () => {
     expect(formatErrorOf(() => parseInputFile('{"$schema": "https://www.speedscope.app/file-format-schema.json"}', 'profile.json')).message).toBe(
       `format: missing: a JSON input names its format (${READS})`,

@@ -40,6 +40,18 @@ function firstJsonValue(text: string): unknown {
 }
 
 /**
+ * What shows that a file read as text is binary (a NUL, or bytes that are not UTF-8, which reading
+ * replaces with U+FFFD) in its opening, and where; a compressed export is named so it can be
+ * unpacked first. Null for text.
+ */
+function binaryProblem(text: string): string | null {
+  const at = text.slice(0, 4096).search(/[\u0000\uFFFD]/);
+  if (at < 0) return null;
+  const packed = text.startsWith('\u001f\uFFFD') ? ': it looks gzip-compressed, decompress it first (gunzip)' : text.startsWith('PK\u0003\u0004') ? ': it looks like a zip archive, unpack it first' : '';
+  return `is not text but binary data (character ${at + 1} is ${text[at] === '\u0000' ? 'a NUL byte' : 'not UTF-8'})${packed}; this reads text files (JSON, JSONL, .js)`;
+}
+
+/**
  * Detects the format of `text` and parses it. Throws FormatError naming the problem, or listing
  * the formats we read when the file is none of them.
  */
@@ -52,6 +64,8 @@ export function parseInputFile(text: string, fileName?: string, importers: reado
   const body = stripByteOrderMark(text);
   const named = fileName === undefined ? 'the file' : `"${fileName}"`;
   if (body.trim() === '') throw new FormatError('', `${named} is empty (${describeReadableFormats(importers)})`);
+  const binary = binaryProblem(body);
+  if (binary !== null) throw new FormatError('', `${named} ${binary}`);
   const opensArray = body.trimStart().startsWith('[');
   if (!body.trimStart().startsWith('{') && !opensArray) {
     throw new FormatError('', `${named} is not a format this workbench reads (${describeReadableFormats(importers)})`);

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_TABLE_PLAYERS, parsePlayers, parseRange } from './game-fields.ts';
+import { thrownBy } from '../engine/testing/thrown.ts';
 
-function messageOf(action: () => unknown): string {
-  try {
-    action();
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  throw new Error('expected an error, nothing was thrown');
-}
+const messageOf = (action: () => unknown): string => thrownBy(action, Error).message;
 
 describe('parsePlayers', () => {
   it('keeps distinct non-empty names in order', () => {

@@ -2,16 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findJsonSyntaxError, lineAndColumn } from './json-syntax.ts';
 import { parseJson } from './parse-json.ts';
-import { formatErrorOf } from './test-helpers.ts';
+import { formatErrorOf, isJson } from './test-helpers.ts';
 
-function accepts(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('findJsonSyntaxError', () => {
   it.each([
@@ -36,7 +28,7 @@ describe('findJsonSyntaxError', () => {
     ['NaN', 0, 'expected a value, found "N"'],
     ['{} {}', 3, 'unexpected "{" after the end of the JSON value'],
   ])('locates the problem in %j', (text, offset, message) => {
-    expect(accepts(text)).toBe(false);
+    expect(isJson(text)).toBe(false);
     expect(findJsonSyntaxError(text)).toEqual({ offset, message });
   });
 
@@ -50,7 +42,7 @@ describe('findJsonSyntaxError', () => {
       });
     fc.assert(
       fc.property(fc.oneof(fc.json({ maxDepth: 3 }), mutated), (text) => {
-        expect(findJsonSyntaxError(text) === null).toBe(accepts(text));
+        expect(findJsonSyntaxError(text) === null).toBe(isJson(text));
       }),
       { numRuns: 2000 },
     );

@@ -3,16 +3,21 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FormatError } from './format-error.ts';
+import { thrownBy } from '../engine/testing/thrown.ts';
 
 /** Runs `parse` and returns the FormatError it throws; fails the test if it returns or throws another error. */
 export function formatErrorOf(parse: () => unknown): FormatError {
+  return thrownBy(parse, FormatError);
+}
+
+/** Whether `text` is JSON to the platform's own parser (what a file must be before an importer reads it). */
+export function isJson(text: string): boolean {
   try {
-    parse();
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw new Error(`expected a FormatError, got ${String(error)}`);
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
-  throw new Error('expected a FormatError, but parsing succeeded');
 }
 
 /** Reads a file under src/formats/fixtures/. */

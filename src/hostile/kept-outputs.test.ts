@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boundKeptOutputs, jsonLongerThan, jsonSizeUpTo, keptOutputsPerCase, keptResult } from '../engine/kept-outputs.ts';
-import { MAX_KEPT_OUTPUTS_TOTAL } from '../engine/limits.ts';
+import { MAX_KEPT_ALONE_OUTPUT_CHARS, MAX_KEPT_OUTPUTS_TOTAL } from '../engine/limits.ts';
 import { resultKeeper } from '../cli/printed-result.ts';
 import type { CaseResult } from '../engine/types.ts';
 
@@ -23,6 +23,21 @@ describe('kept step outputs are bounded', () => {
     expect(bounded.factualOutputs!['__proto__']).toBe('small');
     expect(bounded.factualOutputs!.big).toBe('[output cut: more than 100 characters of JSON; results keep smaller outputs only]');
     expect(boundKeptOutputs({ ...result, factualOutputs: { a: 1 } }, 100).factualOutputs).toEqual({ a: 1 });
+  });
+
+  it('keeps each step\'s fix-alone outputs last, within their own cap of what is left', () => {
+    const big = 'q'.repeat(MAX_KEPT_ALONE_OUTPUT_CHARS / 4);
+    const aloneOutputs = Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f'].map((p) => [p, { a: big }]));
+    const result = { id: 'c', players: Object.keys(aloneOutputs), method: 'exact', failed: true, vEmpty: 0, vAll: 1, cost: 1, evaluations: 1, permutations: 0, factualOutputs: { a: 'x' }, aloneOutputs } as unknown as CaseResult;
+    const bounded = boundKeptOutputs(result, MAX_KEPT_ALONE_OUTPUT_CHARS, Infinity);
+    // Three fit in the cap (each a quarter of it, with its quotes and key); the others are cut, in player order.
+    expect(Object.keys(bounded.aloneOutputs!)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(['a', 'b', 'c', 'd', 'e', 'f'].map((p) => bounded.aloneOutputs![p].a === big)).toEqual([true, true, true, false, false, false]);
+    expect(bounded.aloneOutputs!.d.a).toMatch(/^\[output cut/);
+    expect(bounded.factualOutputs).toEqual({ a: 'x' });
+    // Nothing past the limits: the result itself.
+    const small = { ...result, aloneOutputs: { a: { a: 1 } } } as unknown as CaseResult;
+    expect(boundKeptOutputs(small, 100, 1000)).toBe(small);
   });
 
   it('measures JSON size exactly for strings and stops counting past the limit', () => {

@@ -3,24 +3,18 @@ import { isModelFailure, requestKey, type ChatRequest, type ModelResponse } from
 import { checkContext, cutAtStop, localCompletion, localResponse, modelFileHash, modelFileId, renderPrompt, type LocalModel } from './local-model.ts';
 import { ModelHost, type HostRequest } from './model-host.ts';
 import { MemoryResponseCache } from './response-cache.ts';
+import { fakeLocalModel } from './testing/fake-local-model.ts';
 
 const HASH = '270cba1bd5109f42d03350f60406024560464db173c0e387d91f0426d3bd256d';
 const ID = modelFileId(HASH);
 
 /** A model file that answers every request with the prompt's length, and counts its calls. */
 function countingModel(fail?: string): LocalModel & { calls: ChatRequest[] } {
-  const calls: ChatRequest[] = [];
-  return {
-    calls,
-    handles: (id) => id === ID,
-    describe: () => 'the in-page model tiny.gguf',
-    complete: async (request) => {
-      calls.push(request);
-      if (fail) throw new Error(fail);
-      const c = localCompletion(request);
-      return localResponse({ text: `len ${c.prompt.length}`, finish: 'stop', promptTokens: 3, outputTokens: 2, firstTop: [{ token: ' A', logprob: -0.1 }, { token: ' B', logprob: -2.4 }] }, c, { model: ID, fingerprint: 'test' });
-    },
-  };
+  return fakeLocalModel(ID, (request) => {
+    if (fail) throw new Error(fail);
+    const c = localCompletion(request);
+    return localResponse({ text: `len ${c.prompt.length}`, finish: 'stop', promptTokens: 3, outputTokens: 2, firstTop: [{ token: ' A', logprob: -0.1 }, { token: ' B', logprob: -2.4 }] }, c, { model: ID, fingerprint: 'test' });
+  });
 }
 
 function pending(request: ChatRequest, caseId = 'c0'): HostRequest {

@@ -2,19 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { requestKey, type ChatRequest, type ModelResponse } from '../engine/model-call.ts';
 import { MemoryResponseCache } from './response-cache.ts';
 import { CacheEntryError, validateCacheEntry } from './validate-cache-entry.ts';
+import { thrownBy } from '../engine/testing/thrown.ts';
 
 const request: ChatRequest = { model: 'm', messages: [{ role: 'user', content: 'hi' }], temperature: 0, max_tokens: 3 };
 const response: ModelResponse = { text: 'hello', finish: 'stop', usage: { input: 1, output: 1 }, topLogprobs: [{ token: 'A', logprob: -0.1 }] };
 const good = { key: requestKey(request), request, response };
 
-function errorOf(value: unknown): CacheEntryError {
-  try {
-    validateCacheEntry(value, 'modelResponses[2]');
-  } catch (error) {
-    return error as CacheEntryError;
-  }
-  throw new Error('expected an error');
-}
+const errorOf = (value: unknown): CacheEntryError => thrownBy(() => validateCacheEntry(value, 'modelResponses[2]'), CacheEntryError);
 
 describe('validateCacheEntry', () => {
   it('accepts a real entry and returns a copy', () => {

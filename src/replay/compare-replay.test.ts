@@ -39,15 +39,16 @@ describe('the record beside a coalition replayed', () => {
     expect(calc.replayed?.text).toBe('print(6 * 7)  # 6 times 7');
     // The repair's request: the recorded context, the recorded answer and the note, as the rule sent it.
     expect(calc.inputChanged).toBe(true);
-    expect(calc.replayed?.messages?.at(-2)).toEqual({ role: 'assistant', content: 'print(6 * 8)  # 6 times 7' });
-    expect(calc.replayed?.messages?.at(-1)?.content).toMatch(/may be wrong/);
-    expect(calc.recorded.messages).toHaveLength(3);
+    const asked = calc.request!();
+    expect(asked.replayed?.at(-2)).toEqual({ role: 'assistant', content: 'print(6 * 8)  # 6 times 7' });
+    expect(asked.replayed?.at(-1)?.content).toMatch(/may be wrong/);
+    expect(asked.recorded).toHaveLength(3);
     // The tool turn ran the replayed code: its call changed with its result.
     expect(turns[2].inputChanged).toBe(true);
     expect(turns[2].replayed?.call).toEqual({ name: 'python', arguments: 'print(6 * 7)  # 6 times 7' });
     expect(turns[2].replayed?.text).toContain('Code output: 42');
     // The reporter's request quotes the replayed code and result where the record quoted the old ones.
-    const reporter = turns[3].replayed!.messages!.map((m) => m.content);
+    const reporter = turns[3].request!().replayed!.map((m) => m.content);
     expect(reporter).toContain('print(6 * 7)  # 6 times 7');
     expect(reporter).toContain('exitcode: 0 (execution succeeded)\nCode output: 42');
     expect(turns[3].replayed?.text).toBe('The final answer is 42. TERMINATE');
@@ -60,7 +61,7 @@ describe('the record beside a coalition replayed', () => {
     const none = compareReplay(read.run, def.steps, result.factualOutputs!, new Set());
     expect(none.every((t) => !t.outputChanged && !t.inputChanged && t.via === 'recorded')).toBe(true);
     // Kept as recorded: no request is rebuilt for them.
-    expect(none.every((t) => t.replayed?.messages === undefined && t.recorded.messages === undefined)).toBe(true);
+    expect(none.every((t) => t.request === null)).toBe(true);
   });
 
   it('a call the replayed model no longer makes: the tool turn is absent, without a call', () => {
@@ -100,8 +101,20 @@ describe('the record beside a coalition replayed', () => {
     if (!('run' in read)) throw new Error(read.problem);
     const turns = compareReplay(read.run, def.steps, result.fixedOutputs!, new Set(def.steps.map((_, k) => k)));
     const reporter = turns.at(-1)!;
-    expect(reporter.recorded.messages?.some((m) => m.content === 'Calculator: print(6 * 8)  # 6 times 7')).toBe(true);
-    expect(reporter.replayed?.messages?.some((m) => m.content === 'Calculator: print(6 * 7)  # 6 times 7')).toBe(true);
+    const asked = reporter.request!();
+    expect(asked.recorded.some((m) => m.content === 'Calculator: print(6 * 8)  # 6 times 7')).toBe(true);
+    expect(asked.replayed?.some((m) => m.content === 'Calculator: print(6 * 7)  # 6 times 7')).toBe(true);
+  });
+});
+
+describe('an action fix', () => {
+  it('sends no request: the turn changed its answer, not its request', () => {
+    const { def, result, stored } = replayed(langfuseExport(), { tools: TOOLS, fixes: [{ turn: 'Calculator', fix: 'action:print(6 * 7)' }] });
+    const read = replayRunOf(stored);
+    if (!('run' in read)) throw new Error(read.problem);
+    const calc = compareReplay(read.run, def.steps, result.fixedOutputs!, new Set(def.steps.map((_, k) => k))).find((t) => t.agent === 'Calculator')!;
+    expect(calc.via).toBe('action');
+    expect([calc.outputChanged, calc.inputChanged, calc.request]).toEqual([true, false, null]);
   });
 });
 

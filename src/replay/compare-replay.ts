@@ -16,15 +16,10 @@ import type { ReplayRunData, ReplayTurn, ToolCall } from './types.ts';
 const VIAS: readonly ReplayedTurn['via'][] = ['recorded', 'model', 'action', 'observation', 'stub', 'reused', 'absent', 'waiting'];
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** One side of a turn: its answer (a tool turn: its result), its tool calls, and what it was asked. */
+/** One side of a turn: its answer (a tool turn: its result), its tool calls, and (a tool turn) its call. */
 export interface TurnSide {
   text: string;
   toolCalls: ToolCall[];
-  /**
-   * Model turns replayed otherwise than as recorded: the request's messages (absent on the replayed
-   * side when none was sent, as for an `action` fix). A turn kept as recorded has none on either side.
-   */
-  messages?: LlmMessage[];
   /** Tool turns: the call it ran (absent: the replayed model no longer makes it). */
   call?: ToolCall;
 }
@@ -44,8 +39,21 @@ export interface TurnComparison {
   via: ReplayedTurn['via'] | null;
   /** The answer, result or tool calls differ from the record. */
   outputChanged: boolean;
-  /** The request (a model turn's messages) or the call (a tool turn's) differs from the record. */
+  /**
+   * The request differs from the record (a model turn sent to the model: its context changed, or
+   * its fix asks again), or the call (a tool turn's).
+   */
   inputChanged: boolean;
+  /**
+   * A model turn sent to the model: its request's messages as recorded and as sent (null: none
+   * sent). Built when asked, as a long run's requests repeat its whole conversation.
+   */
+  request: (() => RequestPair) | null;
+}
+
+export interface RequestPair {
+  recorded: LlmMessage[];
+  replayed: LlmMessage[] | null;
 }
 
 function toolCallOf(value: unknown): ToolCall | null {
@@ -86,8 +94,6 @@ export function replayedOutputs(run: ReplayRunData, steps: readonly string[], ou
   return replayed;
 }
 
-const sameMessages = (a: readonly LlmMessage[] | undefined, b: readonly LlmMessage[] | undefined) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
 /** The call a tool turn ran in the replay (undefined: its caller no longer makes it), as the rule works it out. */
 function replayedCall(turn: ReplayTurn, replayed: Replayed): ToolCall | undefined {
   const recorded = turn.call as ToolCall;
@@ -110,24 +116,21 @@ export function compareReplay(run: ReplayRunData, steps: readonly string[], outp
     if (turn.kind === 'tool') recorded.call = turn.call;
     const base = { index: turn.index, step: turn.step, name: turn.name, agent: turn.agent, kind: turn.kind, fixed: isFixed, recorded };
     const now = replayed[turn.index];
-    if (now === undefined) return { ...base, replayed: null, via: null, outputChanged: false, inputChanged: false };
+    if (now === undefined) return { ...base, replayed: null, via: null, outputChanged: false, inputChanged: false, request: null };
     const side: TurnSide = { text: now.text, toolCalls: now.toolCalls ?? [] };
     let inputChanged: boolean;
-    if (turn.kind === 'model' && now.via === 'recorded') {
-      // Kept as recorded: the rule sent nothing, as its context did not change (the requests of a long run are not built).
-      inputChanged = false;
-    } else if (turn.kind === 'model') {
-      recorded.messages = recordedContext(turn, run);
-      const messages = requestOf(state, turn, isFixed ? turn.fixes : [], now);
-      if (messages !== null) side.messages = messages;
-      inputChanged = !sameMessages(recorded.messages, side.messages);
+    let request: TurnComparison['request'] = null;
+    if (turn.kind === 'model') {
+      // The rule sends a model turn only when its context changed or its fix asks again (kept as recorded otherwise; an action sends nothing).
+      inputChanged = now.via === 'model';
+      if (inputChanged) request = () => ({ recorded: recordedContext(turn, run), replayed: requestOf(state, turn, isFixed ? turn.fixes : [], now) });
     } else {
       const call = now.via === 'absent' ? undefined : replayedCall(turn, replayed);
       if (call !== undefined) side.call = call;
       inputChanged = call === undefined || call.name !== turn.call!.name || !sameArguments(call.arguments, turn.call!.arguments);
     }
     const outputChanged = now.via === 'absent' || now.text !== turn.output || !sameCalls(now.toolCalls, turn.toolCalls);
-    return { ...base, replayed: side, via: now.via, outputChanged, inputChanged };
+    return { ...base, replayed: side, via: now.via, outputChanged, inputChanged, request };
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatInterval, formatNumber, formatOutput, formatPercent, formatSigned } from './format.ts';
+import { formatCount, formatCounted, formatDate, formatInterval, formatNumber, formatOutput, formatPercent, formatSigned } from './format.ts';
 
 describe('formatting', () => {
   it('shows blame with three decimals and a sign, zero without one', () => {
@@ -31,5 +31,12 @@ describe('formatting', () => {
     const cycle: Record<string, unknown> = {};
     cycle.self = cycle;
     expect(formatOutput(cycle)).toBe('[object that cannot be shown as JSON]');
+  });
+
+  it('counts with the noun in the number it takes', () => {
+    expect(formatCounted(1, 'analysed failure')).toBe('1 analysed failure');
+    expect(formatCounted(2, 'analysed failure')).toBe('2 analysed failures');
+    expect(formatCounted(0, 'case')).toBe('0 cases');
+    expect(formatCounted(12_000, 'reply', 'replies')).toBe('12\u2009000 replies');
   });
 });

@@ -47,6 +47,11 @@ export function formatCount(value: number): string {
   return rounded < 0 ? `${MINUS}${digits}` : digits;
 }
 
+/** A count with its noun, singular for one: "1 analysed failure", "2 analysed failures" (`plural` where adding "s" is wrong). */
+export function formatCounted(value: number, noun: string, plural = `${noun}s`): string {
+  return `${formatCount(value)} ${value === 1 ? noun : plural}`;
+}
+
 /** An ISO timestamp as "YYYY-MM-DD HH:MM UTC" (no locale or time zone dependence); other text as is. */
 export function formatDate(iso: string): string {
   const time = Date.parse(iso);

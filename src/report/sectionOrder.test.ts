@@ -8,17 +8,8 @@ import { isAnalysedFailure } from '../engine/case-result.ts';
 import { repairsFromTable } from '../engine/repairs/table-repairs.ts';
 import { sampleContrast } from '../session/testing/sample-contrast.ts';
 import { drillDownSections, summarySections } from '../session/views.ts';
-import type { StudyComparison } from '../engine/compare-studies.ts';
+import { COMPARISON } from './fixtures/comparison.ts';
 
-const COMPARISON: StudyComparison = {
-  delta: 0.05,
-  paired: false,
-  before: { failures: 1, analyzed: 1 },
-  after: { failures: 1, analyzed: 1 },
-  shared: 1,
-  steps: [],
-  cases: [],
-};
 
 describe('the report’s sections follow the study views list', () => {
   it('with every section present: the header’s, then findings, evidence and the drill-down in the list’s order', () => {

@@ -5,6 +5,7 @@ import { compileChecked } from './analyze-source.ts';
 import { compilePipeline, preparePipeline } from './compile.ts';
 import { oneStepSource } from './testing/one-step.ts';
 import { REFUND_POLICY_SOURCE } from './testing/refund-policy.ts';
+import { thrownBy } from '../engine/testing/thrown.ts';
 
 /** A stand-in for the engine's Noise that records which draws user code asked for. */
 function recordingNoise(log: string[]): Noise {
@@ -19,15 +20,7 @@ function recordingNoise(log: string[]): Noise {
   };
 }
 
-function definitionError(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(DefinitionError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a DefinitionError, but nothing was thrown');
-}
+const definitionError = (run: () => unknown): string => thrownBy(run, DefinitionError).message;
 
 describe('compilePipeline: a well-behaved definition', () => {
   it('compiles to the engine shape, with helpers defined before the export', () => {

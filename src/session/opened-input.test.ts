@@ -6,16 +6,9 @@ import { renderReport } from '../report/renderReport.ts';
 import { OPENED_IMPORTERS, parseOpenedFile, sessionImporter } from './opened-input.ts';
 import { exportSessionFile, importSessionText } from './session-file.ts';
 import { session } from './testing/sample-session.ts';
+import { thrownBy } from '../engine/testing/thrown.ts';
 
-function messageOf(action: () => unknown): string {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(FormatError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a FormatError, nothing was thrown');
-}
+const messageOf = (action: () => unknown): string => thrownBy(action, FormatError).message;
 
 describe('parseOpenedFile: session files and reports through the importer list', () => {
   const stored = session();

@@ -5,16 +5,9 @@ import { renderSessionBlock } from './testing/report-block.ts';
 import { migrateSession } from './migrate.ts';
 import { exportSessionFile, importSessionText, parseSessionFile, sessionFileName } from './session-file.ts';
 import { errorCaseResult, gameSession, result, session, sessionGame, sessionV0 } from './testing/sample-session.ts';
+import { thrownBy } from '../engine/testing/thrown.ts';
 
-function formatErrorOf(action: () => unknown): FormatError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof FormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a FormatError, nothing was thrown');
-}
+const formatErrorOf = (action: () => unknown): FormatError => thrownBy(action, FormatError);
 
 /** The exported file of a sample session with one part replaced, as text. */
 function fileWith(edit: (file: Record<string, unknown>) => void): string {

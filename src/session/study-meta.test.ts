@@ -7,18 +7,11 @@ import { changedFields, fieldsOf } from './merge-session.ts';
 import { mergeStudySessions } from './merge-study.ts';
 import { studyFingerprint } from './study-fingerprint.ts';
 import type { StudyMeta } from './types.ts';
+import { thrownBy } from '../engine/testing/thrown.ts';
 
 const META: StudyMeta = { version: 1, recordedAt: '2026-03-02T08:00:00.000Z', recordedFrom: 'given', pipelineVersion: 'v7', tags: ['prod', 'model=gpt-4.1'] };
 
-function pathOf(work: () => unknown): string {
-  try {
-    work();
-  } catch (error) {
-    if (error instanceof FormatError) return error.path;
-    throw error;
-  }
-  throw new Error('expected a FormatError');
-}
+const pathOf = (work: () => unknown): string => thrownBy(work, FormatError).path;
 
 describe('study metadata in session files', () => {
   it('round-trips through a session file, and a session without it is written as before', () => {

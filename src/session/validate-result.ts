@@ -110,6 +110,7 @@ const READERS: { [K in ResultValueKind]: (value: unknown, path: string, c: Resul
   stepOrNull: (v, p) => (v === null ? null : expectString(v, p)),
   stopReason: (v, p) => expectOneOf(v, STOP_REASONS, p),
   outputs: expectDataRecord,
+  outputsPerPlayer: (v, p, c) => playerRecord(v, p, c.players, expectDataRecord),
   notes: (v, p) => arrayOf(v, p, expectString),
   requestKeys: (v, p) => arrayOf(v, p, expectRequestKey),
   usage: validateUsage,

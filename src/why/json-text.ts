@@ -1,16 +1,11 @@
 /** JSON inside a message: reading it, pointers into it (RFC 6901), and writing it back in its own style. */
+import { parseJson } from '../runs/index.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** The message's text as JSON, when it is a JSON object or array; undefined otherwise. */
 export function parseJsonText(text: string): Json | undefined {
-  const t = text.trim();
-  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
-  try {
-    return JSON.parse(t) as Json;
-  } catch {
-    return undefined;
-  }
+  return parseJson(text) as Json | undefined;
 }
 
 export function escapeToken(key: string): string {

@@ -4,7 +4,7 @@
  * way: U+2212 minus, thin-space thousands groups, ∞, and — where there is no value. The workbench
  * prints blame without an explicit `+` (the report's signed blame columns add one).
  */
-import { formatCount, formatInterval, formatNumber, formatPercent, formatTick } from '../../report/format.ts';
+import { formatCount, formatCounted, formatInterval, formatNumber, formatPercent, formatTick } from '../../report/format.ts';
 
 /** Three decimals, the precision the tables promise ("0.417", "−0.083"). */
 export function fixed3(value: number | undefined | null): string {
@@ -74,5 +74,5 @@ export function preview(value: unknown, max = 400): string {
 
 /** A count with its noun, singular for one ("1 analysed failure", "2 analysed failures"); `plural` where adding "s" is wrong. */
 export function counted(value: number, noun: string, plural = `${noun}s`): string {
-  return `${count(value)} ${value === 1 ? noun : plural}`;
+  return formatCounted(value, noun, plural);
 }

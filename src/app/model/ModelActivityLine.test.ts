@@ -15,4 +15,9 @@ describe('ModelActivityLine', () => {
   it('keeps a space before the requests in flight', () => {
     expect(lineText(activity)).toContain('Model: 5 requests sent (1 in flight) · 0 answered from the cache');
   });
+
+  it('counts one held request in the singular', () => {
+    const held: ModelActivity = { ...activity, queued: 3, inFlight: 0, done: 1, held: true };
+    expect(lineText(held)).toContain('Paused before sending more than 1 request:');
+  });
 });

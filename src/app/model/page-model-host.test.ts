@@ -4,21 +4,19 @@
  * response store; a second kind of model plugs in through `use` with the same guard and cache.
  */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { isModelFailure, requestKey, type ChatRequest } from '../../engine/model-call.ts';
-import { endpointConfig, type LocalModel } from '../../model/index.ts';
+import { describe, expect, it } from 'vitest';
+import { isModelFailure } from '../../engine/model-call.ts';
+import { endpointConfig } from '../../model/index.ts';
 import type { InPageModel } from './in-page/in-page-model.svelte.ts';
 import { useFakeEndpoints } from '../../model/testing/use-fake-endpoints.ts';
+import { fakeLocalModel } from '../../model/testing/fake-local-model.ts';
 import { settle } from '../testing/settle.ts';
+import { askOf, useFreshResponseStore } from '../testing/model-host.ts';
 import { ModelConnection } from './model-connection.svelte.ts';
 import { EndpointSource, PageModelHost, type ModelSource } from './page-model-host.svelte.ts';
 import { ResponseStore } from './response-store.ts';
 
-function ask(text: string) {
-  const request: ChatRequest = { model: 'fake-model', messages: [{ role: 'user', content: text }] };
-  return { key: requestKey(request), request, step: 'answer', caseId: text };
-}
+const ask = (text: string) => askOf(text);
 
 function pageHost(): PageModelHost {
   return new PageModelHost(new ModelConnection(null), new ResponseStore());
@@ -26,10 +24,7 @@ function pageHost(): PageModelHost {
 
 describe('PageModelHost', () => {
   const fake = useFakeEndpoints();
-  beforeEach(() => {
-    vi.useRealTimers();
-    vi.stubGlobal('indexedDB', new IDBFactory());
-  });
+  useFreshResponseStore();
 
   it('opens each job over the endpoint as it is then: a URL typed since the last job is the one used', async () => {
     const [first, second] = [await fake(), await fake()];
@@ -138,38 +133,21 @@ describe('PageModelHost', () => {
 
 describe('the in-page model beside the endpoint', () => {
   const fake = useFakeEndpoints();
-  beforeEach(() => {
-    vi.useRealTimers();
-    vi.stubGlobal('indexedDB', new IDBFactory());
-  });
+  useFreshResponseStore();
 
   const FILE_ID = `gguf-sha256:${'ab'.repeat(32)}`;
-  function fileModel(): LocalModel & { asked: string[] } {
-    const asked: string[] = [];
-    return {
-      asked,
-      handles: (id) => id === FILE_ID,
-      describe: () => 'the in-page model tiny.gguf',
-      complete: async (request) => {
-        asked.push(request.messages[0].content);
-        return { text: 'once upon a time', finish: 'length', usage: { input: 3, output: 4 } };
-      },
-    };
-  }
+  const fileModel = () => fakeLocalModel(FILE_ID, () => ({ text: 'once upon a time', finish: 'length', usage: { input: 3, output: 4 } }));
 
   it('answers model file ids in the page and sends every other id to the endpoint; with no endpoint only the others fail', async () => {
     const endpoint = await fake();
     const local = fileModel();
     const host = new PageModelHost(new ModelConnection(null), new ResponseStore(), undefined, local as unknown as InPageModel);
     expect(host.source.kind).toBe('endpoint+in-page');
-    const inFile = (text: string) => {
-      const request: ChatRequest = { model: FILE_ID, messages: [{ role: 'user', content: text }] };
-      return { key: requestKey(request), request, step: 'answer', caseId: text };
-    };
+    const inFile = (text: string) => askOf(text, 'answer', text, FILE_ID);
     host.connection.baseUrl = endpoint.url;
     const both = host.open();
     const answers = await both.resolve([inFile('story'), ask('question')]);
-    expect(local.asked).toEqual(['story']);
+    expect(local.calls.map((r) => r.messages[0].content)).toEqual(['story']);
     expect(endpoint.requests.map((r) => r.messages[0].content)).toEqual(['question']);
     expect([...answers.values()].some(isModelFailure)).toBe(false);
 

@@ -4,28 +4,21 @@
  * endpoint's own error message quotes it.
  */
 import 'fake-indexeddb/auto';
-import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { requestKey, type ChatRequest } from '../../engine/model-call.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { useFakeEndpoints } from '../../model/testing/use-fake-endpoints.ts';
 import { ModelConnection } from './model-connection.svelte.ts';
 import { PageModelHost, requestSecondsLeft, type ModelActivity } from './page-model-host.svelte.ts';
 import { RequestLog } from './request-log.svelte.ts';
 import { ResponseStore } from './response-store.ts';
+import { askOf, useFreshResponseStore } from '../testing/model-host.ts';
 
 const KEY = 'sk-test-"secret\\key-0123';
 
-function ask(text: string, step = 'answer') {
-  const request: ChatRequest = { model: 'fake-model', messages: [{ role: 'user', content: text }] };
-  return { key: requestKey(request), request, step, caseId: `case ${text}` };
-}
+const ask = (text: string, step = 'answer') => askOf(text, step, `case ${text}`);
 
 describe('the request log', () => {
   const fake = useFakeEndpoints();
-  beforeEach(() => {
-    vi.useRealTimers();
-    vi.stubGlobal('indexedDB', new IDBFactory());
-  });
+  useFreshResponseStore();
 
   it('lists each request of a job (sent, from the cache, failed), filters them, and exports JSONL without the key', async () => {
     const endpoint = await fake({ apiKey: KEY });

@@ -134,5 +134,11 @@ describe('CacheCount', () => {
     await vi.advanceTimersByTimeAsync(400);
     await settled(broken);
     expect(broken.state.status).toBe('error');
+    // A model failure is shown in the page's words: its Settings, not the command's flags.
+    const unmapped = new CacheCount(store(), () => new InProcessPool());
+    unmapped.schedule(definition, { ...settings, models: {} });
+    await vi.advanceTimersByTimeAsync(400);
+    await settled(unmapped);
+    expect(unmapped.state).toMatchObject({ status: 'error', message: expect.stringMatching(/set the default model \(Settings > Model\)$/) });
   });
 });

@@ -8,6 +8,7 @@ import type { AsyncResponseStore } from '../../model/index.ts';
 import type { ReplayDefinition } from '../../replay/index.ts';
 import type { PageAnalysisPool } from '../../pool/page/analysis-pool.ts';
 import { CacheCountResolver } from './cache-count.ts';
+import { pageWords } from '../model/page-words.ts';
 
 export type CountState =
   | { status: 'idle' }
@@ -66,9 +67,9 @@ export class CacheCount {
         abort.signal,
       );
       if (outcome !== 'done' || abort.signal.aborted) return;
-      this.state = errors.length > 0 && resolver.total === 0 ? { status: 'error', message: errors[0] } : { status: 'done', answered: resolver.answered, total: resolver.total };
+      this.state = errors.length > 0 && resolver.total === 0 ? { status: 'error', message: pageWords(errors[0]) } : { status: 'done', answered: resolver.answered, total: resolver.total };
     } catch (error) {
-      if (!abort.signal.aborted) this.state = { status: 'error', message: error instanceof Error ? error.message : String(error) };
+      if (!abort.signal.aborted) this.state = { status: 'error', message: pageWords(error instanceof Error ? error.message : String(error)) };
     }
   }
 

@@ -8,6 +8,7 @@
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import type { PageModelJob } from '../model/page-model-host.svelte.ts';
 import { contrastReport, contrastStudy, type ContrastReport, type ReplayDefinition } from '../../replay/index.ts';
+import { pageWords } from '../model/page-words.ts';
 
 /** Analyses the cases of a definition and resolves their results (in any order); rejects when cancelled. */
 export type AnalyseCases = (job: { source: string; name: string; cases: CaseDef[]; settings: AnalysisSettings }, signal: AbortSignal, onResult: (done: number) => void) => Promise<CaseResult[]>;
@@ -15,7 +16,8 @@ export type AnalyseCases = (job: { source: string; name: string; cases: CaseDef[
 export type ContrastState =
   | { status: 'idle' }
   | { status: 'running'; done: number; total: number }
-  | { status: 'done'; n: number; report: ContrastReport }
+  /** `firstError`: what the first replay that ended in an error said (in the page's words), when any did. */
+  | { status: 'done'; n: number; report: ContrastReport; firstError?: string }
   | { status: 'error'; message: string };
 
 export class ContrastRun {
@@ -57,10 +59,11 @@ export class ContrastRun {
       );
       if (abort.signal.aborted) return;
       const report = contrastReport(plan, study, results);
-      this.state = { status: 'done', n, report };
+      const firstError = results.find((r) => r.error !== undefined)?.error;
+      this.state = { status: 'done', n, report, ...(firstError !== undefined && { firstError: pageWords(firstError) }) };
       this.#keep?.(plan.id, n, report);
     } catch (error) {
-      if (!abort.signal.aborted) this.state = { status: 'error', message: error instanceof Error ? error.message : String(error) };
+      if (!abort.signal.aborted) this.state = { status: 'error', message: pageWords(error instanceof Error ? error.message : String(error)) };
     } finally {
       if (this.#abort === abort) this.#abort = null;
     }

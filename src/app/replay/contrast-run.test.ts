@@ -3,6 +3,8 @@ import { DEFAULT_SETTINGS } from '../../engine/settings.ts';
 import { readLangfuse } from '../../formats/importers/langfuse.ts';
 import { analyzeWithModel } from '../../replay/testing/model-loop.ts';
 import type { CaseResult } from '../../engine/types.ts';
+import type { ModelAnswer } from '../../engine/model-call.ts';
+import { analyzeSourceCaseRound } from '../../sandbox/analyze-source.ts';
 import { ContrastRun, type AnalyseCases } from './contrast-run.svelte.ts';
 import { ReplaySetup } from './replay-setup.svelte.ts';
 import { scripted, tripExport } from './testing/trip-run.ts';
@@ -60,6 +62,28 @@ describe('the page\'s single-step contrast', () => {
     expect(kept).toEqual([{ run: definition.runs[0].id, n: 2, commitment: null }]);
     await contrast.run(definition, 0, DEFAULT_SETTINGS);
     expect(kept).toHaveLength(1);
+  });
+
+  it('says what the failed replays said, in the page\'s words (no flag of the command)', async () => {
+    // The page's model host, with no endpoint and an empty cache, answers every request so (model-host.ts).
+    const noEndpoint = 'no cached response for this request (step 2), and no model endpoint is set up to ask (the command: --model-url URL; the page: Settings > Model)';
+    const unanswered: AnalyseCases = async (job) =>
+      job.cases.map((caseDef) => {
+        const answers = new Map<string, ModelAnswer>();
+        for (let round = 0; round < 50; round++) {
+          const r = analyzeSourceCaseRound(job.source, caseDef, job.settings, answers, {}, 'replay.js');
+          if (r.kind === 'result') return r.result;
+          for (const p of r.requests) answers.set(p.key, { error: noEndpoint });
+        }
+        throw new Error('too many rounds');
+      });
+    const contrast = new ContrastRun(unanswered);
+    await contrast.run(tripDefinition(), 1, DEFAULT_SETTINGS);
+    expect(contrast.state.status).toBe('done');
+    if (contrast.state.status !== 'done') return;
+    expect(contrast.state.report.errors).toBeGreaterThan(0);
+    expect(contrast.state.firstError).toMatch(/no model endpoint is set up to ask \(Settings > Model\)$/);
+    expect(contrast.state.firstError).not.toContain('the command');
   });
 
   it('refuses a bad number of replays, naming the field', async () => {

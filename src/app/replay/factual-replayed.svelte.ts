@@ -8,22 +8,36 @@ import { compareReplay, replayRunOf, type TurnComparison } from '../../replay/in
 
 /** A coalition whose replay the analysis kept: its fixed players (definition step indices) and step outputs. */
 export interface CoalitionChoice {
-  id: 'repair' | 'all';
+  /** `repair`, `all`, or `alone:STEP`. */
+  id: string;
   label: string;
   fixed: ReadonlySet<number>;
   outputs: Readonly<Record<string, unknown>>;
 }
 
-/** The coalitions a result keeps outputs of, the repair (its first minimal repair) first. */
+/**
+ * The coalitions a result keeps outputs of: the repair (its first minimal repair, else the first
+ * step whose fix alone reaches the outcome), every fix, then each step's fix alone.
+ */
 export function coalitionChoices(result: CaseResult | undefined, steps: readonly string[]): CoalitionChoice[] {
   if (!result || result.error !== undefined || !result.failed) return [];
   const out: CoalitionChoice[] = [];
   const repair = result.repairs?.[0];
+  const alone = result.aloneOutputs;
+  // Without a repair search, a step whose fix alone reaches the outcome is a minimal repair (of one step).
+  const single = result.resolvedAlone?.find((step) => alone !== undefined && Object.hasOwn(alone, step));
   if (repair && result.repairedOutputs) {
     const fixed = new Set(repair.fixed.map((name) => steps.indexOf(name)).filter((k) => k >= 0));
     out.push({ id: 'repair', label: `The repair: ${repair.fixed.join(' + ')}`, fixed, outputs: result.repairedOutputs });
+  } else if (single !== undefined && alone) {
+    out.push({ id: 'repair', label: `The repair: ${single} alone`, fixed: new Set([steps.indexOf(single)]), outputs: alone[single] });
   }
   if (result.fixedOutputs) out.push({ id: 'all', label: `Every fix (${steps.length} step${steps.length === 1 ? '' : 's'})`, fixed: new Set(steps.map((_, k) => k)), outputs: result.fixedOutputs });
+  if (alone) {
+    steps.forEach((step, k) => {
+      if (Object.hasOwn(alone, step)) out.push({ id: `alone:${step}`, label: `${step}: its fix alone`, fixed: new Set([k]), outputs: alone[step] });
+    });
+  }
   return out;
 }
 
@@ -94,9 +108,11 @@ export interface FactualSource {
 export class FactualReplayed {
   readonly #source: () => FactualSource;
   /** The chosen coalition (null: the first there is, the repair when there is one). */
-  choice = $state<CoalitionChoice['id'] | null>(null);
+  choice = $state<string | null>(null);
   /** Runs of unchanged turns unfolded, by their first turn's index. */
   open = $state.raw<ReadonlySet<number>>(new Set());
+  /** Turns whose request is open (built and diffed only then: a long run's requests repeat its conversation). */
+  requests = $state.raw<ReadonlySet<number>>(new Set());
 
   readonly read = $derived.by(() => replayRunOf(this.#source().recording));
   readonly choices = $derived.by(() => coalitionChoices(this.#source().result, this.#source().steps));
@@ -113,9 +129,19 @@ export class FactualReplayed {
     this.#source = source;
   }
 
-  choose(id: CoalitionChoice['id']): void {
+  choose(id: string): void {
     this.choice = id;
     this.open = new Set();
+    this.requests = new Set();
+  }
+
+  /** Opens or closes a turn's request. */
+  showRequest(index: number, shown: boolean): void {
+    if (shown === this.requests.has(index)) return;
+    const next = new Set(this.requests);
+    if (shown) next.add(index);
+    else next.delete(index);
+    this.requests = next;
   }
 
   unfold(from: number): void {

@@ -21,9 +21,10 @@ function blamed() {
 describe('recorded beside replayed', () => {
   const { steps, result, recording } = blamed();
 
-  it('offers the repair first, then every fix, each with its fixed players', () => {
+  it('offers the repair first, then every fix, then each step\'s fix alone, each with its fixed players', () => {
     const choices = coalitionChoices(result, steps);
-    expect(choices.map((c) => c.id)).toEqual(['repair', 'all']);
+    expect(choices.map((c) => c.id)).toEqual(['repair', 'all', ...steps.map((s) => `alone:${s}`)]);
+    expect(choices[2]).toMatchObject({ label: `${steps[0]}: its fix alone`, fixed: new Set([0]) });
     expect(choices[0].label).toBe(`The repair: ${steps[1]}`);
     expect([...choices[0].fixed]).toEqual([1]);
     expect(choices[1].label).toBe('Every fix (4 steps)');
@@ -31,6 +32,13 @@ describe('recorded beside replayed', () => {
     // Nothing to show for a run that passed, or an error.
     const passed = { ...result, failed: false } as unknown as CaseResult;
     expect(coalitionChoices(passed, steps)).toEqual([]);
+    // No repair search: the step whose fix alone reaches the outcome is the repair.
+    const unsearched = { ...result, repairs: undefined, repairSearch: undefined, repairedOutputs: undefined } as CaseResult;
+    const first = coalitionChoices(unsearched, steps)[0];
+    expect(first).toMatchObject({ id: 'repair', label: `The repair: ${steps[1]} alone`, fixed: new Set([1]) });
+    expect(first.outputs).toBe(result.aloneOutputs![steps[1]]);
+    // Nor that: every fix first.
+    expect(coalitionChoices({ ...unsearched, resolvedAlone: [] } as CaseResult, steps)[0].id).toBe('all');
   });
 
   it('the repair changes the calculator and what follows it; the planner before it folds', () => {
@@ -47,11 +55,26 @@ describe('recorded beside replayed', () => {
     view.unfold(0);
     expect(view.rows.map((r) => r.kind)).toEqual(['turn', 'turn', 'turn', 'turn']);
     // Another coalition folds again, and shows its own replay: every fix re-asks the planner too.
+    view.showRequest(1, true);
+    expect([...view.requests]).toEqual([1]);
     view.choose('all');
     expect(view.open.size).toBe(0);
+    expect(view.requests.size).toBe(0);
     expect(view.turns[0].fixed).toBe(true);
     expect(view.turns[0].inputChanged).toBe(true);
     expect(view.changed).toBe(4);
+    // The planner's fix alone: it is re-asked and answers the same, so nothing after it changes.
+    view.choose(`alone:${steps[0]}`);
+    expect(view.turns.map((t) => [t.fixed, t.outputChanged, t.inputChanged])).toEqual([
+      [true, false, true],
+      [false, false, false],
+      [false, false, false],
+      [false, false, false],
+    ]);
+    expect(view.rows.map((r) => r.kind)).toEqual(['turn', 'fold']);
+    // The calculator's alone is the repair.
+    view.choose(`alone:${steps[1]}`);
+    expect(view.turns.map((t) => t.outputChanged)).toEqual([false, true, true, true]);
   });
 
   it('says why a recording cannot be read rather than showing an empty comparison', () => {
@@ -61,7 +84,7 @@ describe('recorded beside replayed', () => {
   });
 
   it('folds only runs of unchanged turns, and shows a turn whose replay was not kept', () => {
-    const turn = (index: number, changed: boolean, kept = true) => ({ index, step: index, name: 'n', agent: 'a', kind: 'model' as const, fixed: false, recorded: { text: '', toolCalls: [] }, replayed: kept ? { text: '', toolCalls: [] } : null, via: kept ? ('recorded' as const) : null, outputChanged: changed, inputChanged: false });
+    const turn = (index: number, changed: boolean, kept = true) => ({ index, step: index, name: 'n', agent: 'a', kind: 'model' as const, fixed: false, recorded: { text: '', toolCalls: [] }, replayed: kept ? { text: '', toolCalls: [] } : null, via: kept ? ('recorded' as const) : null, outputChanged: changed, inputChanged: false, request: null });
     const rows = factualRows([turn(0, false), turn(1, false), turn(2, true), turn(3, false, false), turn(4, false)], new Set());
     expect(rows.map((r) => (r.kind === 'fold' ? `fold ${r.turns.map((t) => t.index).join(',')}` : `turn ${r.turn.index}`))).toEqual(['fold 0,1', 'turn 2', 'turn 3', 'fold 4']);
   });

@@ -19,6 +19,7 @@ import type { CaseResult } from '../../engine/types.ts';
 import { readToolNames } from './tool-names.ts';
 import { ReplaySetup } from './replay-setup.svelte.ts';
 import { recordingOf } from './recording-of.ts';
+import type { KeptSetups } from './kept-setups.ts';
 import type { RestoreOutcome } from '../runs/runs-keeper.svelte.ts';
 
 /**
@@ -50,9 +51,14 @@ export class ReplayLauncher {
   readonly #runner: AnalysisRunner;
   readonly #opener: StudyOpener;
   readonly #sessionNames: () => Promise<readonly string[]>;
+  readonly #kept: KeptSetups | null;
 
-  /** `sessionNames`: the names of the sessions stored in this browser (a new Blame of a run gets a name none has). */
-  constructor(deps: { runs: RunsState; runner: AnalysisRunner; opener: StudyOpener; sessionNames?: () => Promise<readonly string[]> }) {
+  /**
+   * `sessionNames`: the names of the sessions stored in this browser (a new Blame of a run gets a
+   * name none has). `keptSetups`: each run's setup kept in this browser (a reload reopens it as left).
+   */
+  constructor(deps: { runs: RunsState; runner: AnalysisRunner; opener: StudyOpener; sessionNames?: () => Promise<readonly string[]>; keptSetups?: KeptSetups }) {
+    this.#kept = deps.keptSetups ?? null;
     this.#runs = deps.runs;
     this.#runner = deps.runner;
     this.#opener = deps.opener;
@@ -116,10 +122,18 @@ export class ReplayLauncher {
       setup = new ReplaySetup(open.run, open.fileName);
       setup.models = this.#runner.settings.models;
       setup.modelParams = this.#runner.settings.modelParams;
+      // As it was left before a reload (or in another tab), when this browser kept it.
+      const kept = this.#kept?.load(setup.keptKey);
+      if (kept) setup.restore(kept);
       this.#setups.set(open.run, setup);
     }
     this.setup = setup;
     this.setupKey = key;
+  }
+
+  /** Keeps the setup's fields in this browser (the panel calls it whenever one changes). */
+  keep(setup: ReplaySetup): void {
+    this.#kept?.save(setup.keptKey, setup.kept(new Date().toISOString()));
   }
 
   /** Reads a tool-stubs file into the setup (its names read in a worker of its own), or says why it cannot be used. */

@@ -9,6 +9,7 @@ import { buildReplay, recordedMeetsOutcome, unstubbedToolTurns, InterventionErro
 import type { RecordedRun } from '../../runs/index.ts';
 import type { ModelParams } from '../../engine/model-params.ts';
 import { parseOutcome, type OutcomeKind } from './parse-outcome.ts';
+import type { KeptSetup } from './kept-setups.ts';
 
 /** The definition to open, or the first thing that stops it, in words for the panel. */
 export type SetupOutcome = { ok: true; definition: ReplayDefinition } | { ok: false; problem: string };
@@ -107,6 +108,40 @@ export class ReplaySetup {
     }
     return out;
   });
+
+  /** The key its run's setup is kept under in this browser: the run's file and id. */
+  get keptKey(): string {
+    return `${this.fileName} ${this.run.id}`;
+  }
+
+  /** What is kept in this browser of the setup (plain data; reading it tracks every field). */
+  kept(savedAt: string): KeptSetup {
+    return {
+      players: this.players,
+      fixes: { ...this.fixes },
+      outcomeKind: this.outcomeKind,
+      expect: this.expect,
+      rubric: this.rubric,
+      metric: this.metric,
+      tools: this.tools ? { fileName: this.tools.file.fileName, source: this.tools.file.source, names: [...this.tools.names] } : null,
+      ...(this.models !== undefined && { models: this.models }),
+      ...(this.modelParams !== undefined && { modelParams: this.modelParams }),
+      savedAt,
+    };
+  }
+
+  /** Takes a kept setup's fields (a reload of `#blame/<run>`). */
+  restore(kept: KeptSetup): void {
+    this.players = kept.players;
+    this.fixes = { ...kept.fixes };
+    this.outcomeKind = kept.outcomeKind;
+    this.expect = kept.expect;
+    this.rubric = kept.rubric;
+    this.metric = kept.metric;
+    this.tools = kept.tools ? { file: { fileName: kept.tools.fileName, source: kept.tools.source }, names: new Set(kept.tools.names) } : null;
+    if (kept.models !== undefined) this.models = kept.models;
+    if (kept.modelParams !== undefined) this.modelParams = kept.modelParams;
+  }
 
   setFix(step: number, text: string): void {
     const next = { ...this.fixes };

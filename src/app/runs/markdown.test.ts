@@ -10,14 +10,7 @@ const ALLOWED = new Set(['a', 'br', 'code', 'em', 'h1', 'h2', 'h3', 'h4', 'h5', 
 describe('the answers\' markdown', () => {
   it('renders headings, emphasis, code, lists and links', () => {
     const html = renderMarkdown('# Plan\n\nSome **bold** and *soft* and `x < y` here.\n\n- one\n- two\n\n1. first\n2. second\n\n```\nlet a = "<b>";\n```\n\nSee [the docs](https://example.com/a?b=1&c=2).');
-    expect(html).toContain('<h1>Plan</h1>');
-    expect(html).toContain('<strong>bold</strong>');
-    expect(html).toContain('<em>soft</em>');
-    expect(html).toContain('<code>x &lt; y</code>');
-    expect(html).toContain('<ul><li>one</li><li>two</li></ul>');
-    expect(html).toContain('<ol><li>first</li><li>second</li></ol>');
-    expect(html).toContain('<pre><code>let a = &quot;&lt;b&gt;&quot;;</code></pre>');
-    expect(html).toContain('<a href="https://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">the docs</a>');
+    for (const part of ['<h1>Plan</h1>', '<strong>bold</strong>', '<em>soft</em>', '<code>x &lt; y</code>', '<ul><li>one</li><li>two</li></ul>', '<ol><li>first</li><li>second</li></ol>', '<pre><code>let a = &quot;&lt;b&gt;&quot;;</code></pre>', '<a href="https://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">the docs</a>']) expect(html).toContain(part);
   });
 
   it('never lets markup from the text through', () => {

@@ -158,7 +158,8 @@ export class RunsAddress {
       return;
     }
     if (outcome.status === 'opened') {
-      const shown = { key: outcome.key, stepId: place.stepId };
+      // A reloaded `#blame/<run>` reopens the run's setup, not only the run.
+      const shown: RunsPlace = { key: outcome.key, stepId: place.stepId, ...(place.setup && outcome.key !== null && { setup: true }) };
       if (outcome.key !== place.key) history.replaceState(null, '', `${location.pathname}${location.search}#${runsHash(shown)}`);
       this.#show(shown);
       return;

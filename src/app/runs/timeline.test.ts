@@ -53,7 +53,7 @@ describe('timeline', () => {
     const boxes = (width: number) =>
       placeRulerLabels(rulerTicks(span, span, rulerTarget(width)), width).map((t) => {
         const x = (t.at / 100) * width;
-        const w = t.label.length * 7 + 4;
+        const w = t.label.length * 6.5 + 4;
         return t.align === 'start' ? [x, x + w] : [x - w, x];
       });
     for (const width of [60, 90, 200, 480, 900]) {

@@ -80,7 +80,7 @@ export interface PlacedTick {
  * neither way, or would touch the label before it, is left out. So no label is clipped or overlaps
  * another, on a phone's narrow lane as on a desktop's.
  */
-export function placeRulerLabels(ticks: { at: number; label: string }[], widthPx: number, charPx = 7, gapPx = 6): PlacedTick[] {
+export function placeRulerLabels(ticks: { at: number; label: string }[], widthPx: number, charPx = 6.5, gapPx = 6): PlacedTick[] {
   const placed: PlacedTick[] = [];
   let right = -Infinity;
   for (const t of ticks) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { plugInBet, RegularizedMoments } from './plug-in-bet.ts';
 import { BettingConfidenceSequence, BETTING_GRID } from './betting-cs.ts';
-import { PairedBettingTest } from './paired-betting-test.ts';
+import { OneSidedBettingTest, PairedBettingTest } from './paired-betting-test.ts';
 import { bernsteinRadius } from './bernstein-radius.ts';
 import { seededRng } from '../rng.ts';
 import type { Rng } from '../types.ts';
@@ -134,5 +134,57 @@ describe('paired betting sign test', () => {
       expect(test.sign).toBe(sign);
       expect(t).toBeLessThan(200);
     }
+  });
+});
+
+describe('one-sided betting test (the bandit stop challenger contest)', () => {
+  it('rejects in <= alpha of runs under the null (mean exactly 1/2), even with its bets warmed by misleading earlier data', () => {
+    const alpha = 0.1;
+    // One generator for all runs: generators seeded 1, 2, 3, ... start with correlated draws, and
+    // the first draws are the ones these large early bets ride on.
+    const stream = seededRng(20261205);
+    let rejected = 0;
+    const runs = 1000;
+    for (let run = 0; run < runs; run++) {
+      const test = new OneSidedBettingTest(alpha, 0.75);
+      // Warm data far above 1/2 makes the first bets as large as allowed: they stay predictable.
+      for (let k = 0; k < 10; k++) test.warm(0.9);
+      for (let t = 0; t < 500 && !test.rejected; t++) test.push(stream() < 0.5 ? 0 : 1);
+      if (test.rejected) rejected++;
+    }
+    expect(rejected / runs).toBeLessThanOrEqual(alpha);
+    // Below 1/2 it never bets up, so it never rejects.
+    const below = new OneSidedBettingTest(alpha, 0.75);
+    const rng = seededRng(3);
+    for (let t = 0; t < 2000; t++) below.push(rng() < 0.4 ? 1 : 0);
+    expect(below.rejected).toBe(false);
+  });
+
+  it('rejects at 1/alpha, not 2/alpha: sooner than the two-sided test on the same data, sooner still when warmed', () => {
+    const when = (make: () => { push(x: number): void; done(): boolean }) => {
+      const rng = seededRng(11);
+      const test = make();
+      let t = 0;
+      while (!test.done() && t < 1000) {
+        test.push(rng() < 0.7 ? 0.8 : 0.4);
+        t++;
+      }
+      return t;
+    };
+    const twoSided = when(() => {
+      const test = new PairedBettingTest(0.01, 0.75);
+      return { push: (x) => test.push(x), done: () => test.sign === 1 };
+    });
+    const oneSided = when(() => {
+      const test = new OneSidedBettingTest(0.01, 0.75);
+      return { push: (x) => test.push(x), done: () => test.rejected };
+    });
+    const warmed = when(() => {
+      const test = new OneSidedBettingTest(0.01, 0.75);
+      for (let k = 0; k < 5; k++) test.warm(0.68);
+      return { push: (x) => test.push(x), done: () => test.rejected };
+    });
+    expect(oneSided).toBeLessThan(twoSided);
+    expect(warmed).toBeLessThan(oneSided);
   });
 });

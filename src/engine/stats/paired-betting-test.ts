@@ -39,3 +39,37 @@ export class PairedBettingTest {
     this.moments.push(x);
   }
 }
+
+/**
+ * One-sided sequential test that a mean of observations in [0, 1] is above 1/2 (the upward half
+ * of PairedBettingTest, with the whole threshold 1/alpha): under a mean <= 1/2 its capital is a
+ * nonnegative supermartingale, so by Ville's inequality it ever reaches 1/alpha with probability
+ * <= alpha. `warm` feeds the bet's plug-in estimates with observations that the capital does not
+ * multiply over (earlier data): the bets stay predictable, and the test starts betting at once.
+ */
+export class OneSidedBettingTest {
+  private logCapital = 0;
+  private readonly threshold: number;
+  private readonly moments = new RegularizedMoments();
+  /** True once the mean is shown above 1/2 (sticky). */
+  rejected = false;
+
+  constructor(alpha: number, private readonly c = BETTING_MAX_FRACTION) {
+    if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha must be in (0, 1), got ${alpha}`);
+    this.threshold = Math.log(1 / alpha);
+  }
+
+  /** An observation for the bets' estimates only (not bet on). */
+  warm(x: number): void {
+    this.moments.push(x);
+  }
+
+  push(x: number): void {
+    if (this.rejected) return;
+    const gap = this.moments.mean - 0.5;
+    const bet = Math.min(Math.max(gap / (this.moments.variance + gap * gap), 0), 2 * this.c);
+    this.logCapital += Math.log1p(bet * (x - 0.5));
+    if (this.logCapital >= this.threshold) this.rejected = true;
+    this.moments.push(x);
+  }
+}

@@ -5,6 +5,7 @@
  */
 import { aggregateBatch, BatchStopper } from '../batch.ts';
 import { seededRng } from '../rng.ts';
+import { hashWithSeed } from '../hash.ts';
 import type { BatchStopRule } from '../setting-choices.ts';
 import type { CaseResult } from '../types.ts';
 import { testResult } from './results.ts';
@@ -21,7 +22,8 @@ function drawValues(rng: () => number): number[] {
 
 /** Case k of the planted stream of `seed`: an exact, attributed failure. */
 export function plantedStream(seed: number, count: number): CaseResult[] {
-  const rng = seededRng(seed);
+  // Hashed: generators seeded with neighbouring integers start with correlated draws.
+  const rng = seededRng(hashWithSeed('planted-batch', seed));
   const zeros = Object.fromEntries(PLANTED_STEPS.map((p) => [p, 0]));
   return Array.from({ length: count }, (_, k) => {
     const values = drawValues(rng);

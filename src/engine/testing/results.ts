@@ -9,7 +9,7 @@ export type LooseResult = Omit<Partial<AttributedCaseResult>, 'failed' | 'error'
  * attributed failure with zero baselines where the test gave none (unless `notComputed` lists them).
  */
 export function testResult(loose: LooseResult): CaseResult {
-  const { error, failed, shapley, ci, fixAlone, resolvedAlone, leaveOneOut, lastTouch, stopReason, fixable, coalitions, fixedOutputs, history, interactions, repairs, repairSearch, repairedOutputs, notComputed, ...rest } = loose;
+  const { error, failed, shapley, ci, fixAlone, resolvedAlone, leaveOneOut, lastTouch, stopReason, fixable, coalitions, fixedOutputs, history, interactions, repairs, repairSearch, repairedOutputs, aloneOutputs, notComputed, ...rest } = loose;
   const common = { method: 'exact' as const, vEmpty: 0, vAll: 1, cost: 0, evaluations: 0, permutations: 0, ...rest };
   if (error !== undefined) return { ...common, failed: true, error } satisfies ErrorCaseResult;
   if (failed === false) return { ...common, failed: false } satisfies PassedCaseResult;
@@ -33,6 +33,7 @@ export function testResult(loose: LooseResult): CaseResult {
     ...(repairs !== undefined && { repairs }),
     ...(repairSearch !== undefined && { repairSearch }),
     ...(repairedOutputs !== undefined && { repairedOutputs }),
+    ...(aloneOutputs !== undefined && { aloneOutputs }),
     ...(history !== undefined && { history }),
   } satisfies AttributedCaseResult;
 }

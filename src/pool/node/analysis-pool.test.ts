@@ -135,7 +135,7 @@ export default {
     // A batch holding "huge" never arrives, as one whose inputs take longer to copy than the limit.
     const send = WorkerProcess.prototype.postMessage;
     const lost = vi.spyOn(WorkerProcess.prototype, 'postMessage').mockImplementation(function (this: WorkerProcess, request) {
-      if (request.type !== 'run' || !request.cases.some((c) => c.id === 'huge')) send.call(this, request);
+      if (request.type !== 'run' || !request.cases.some((c) => 'id' in c && c.id === 'huge')) send.call(this, request);
     });
     try {
       // Batches of 2: "before" and "huge" are sent together, then each on its own.
@@ -196,7 +196,7 @@ export default {
     const events: string[] = [];
     const original = WorkerProcess.prototype.postMessage;
     const spy = vi.spyOn(WorkerProcess.prototype, 'postMessage').mockImplementation(function (this: WorkerProcess, request: WorkerRequest) {
-      if (request.type === 'run') events.push(`run ${request.cases.map((c) => c.id).join(',')}`);
+      if (request.type === 'run') events.push(`run ${request.cases.map((c) => ('id' in c ? c.id : `held ${c.held}`)).join(',')}`);
       original.call(this, request);
     });
     try {

@@ -86,6 +86,8 @@ interface Slot {
    */
   next: Job | null;
   timer: ReturnType<typeof setTimeout> | null;
+  /** The cases of the last run request sent to this worker, which it keeps (HeldCase). */
+  lastCases: readonly CaseDef[];
 }
 
 /**
@@ -324,7 +326,7 @@ export class NodeAnalysisPool {
   private sendNext(slot: Slot): void {
     const job = this.nextJob();
     slot.next = job;
-    slot.worker.postMessage(runRequest(job, this.fileName, false));
+    slot.worker.postMessage(this.runRequestFor(slot, job, false));
   }
 
   /** Send the queue's next job to an idle worker and start its watchdog. */
@@ -341,11 +343,18 @@ export class NodeAnalysisPool {
     const sameSource = slot.source === first.source;
     slot.source = first.source;
     const message: WorkerRequest =
-      first.kind === 'describe' ? { type: 'describe', job: job.id, source: first.source, fileName: this.fileName } : runRequest(job, this.fileName, !sameSource);
+      first.kind === 'describe' ? { type: 'describe', job: job.id, source: first.source, fileName: this.fileName } : this.runRequestFor(slot, job, !sameSource);
     // A definition new to this worker is parsed and compiled before its first case: that takes
     // time in proportion to its size (a definition listing 300 000 cases is 12 MB), not the case's.
     this.armTimer(slot, job, sameSource && first.kind === 'case' ? 0 : preparationAllowanceMs(first.source));
     slot.worker.postMessage(message);
+  }
+
+  /** The run request of `job` for this worker: cases it holds from its last one go by their place (HeldCase). */
+  private runRequestFor(slot: Slot, job: Job, withSource: boolean): WorkerRequest {
+    const request = runRequest(job, this.fileName, withSource, slot.lastCases);
+    slot.lastCases = (job.units as Extract<Unit, { kind: 'case' }>[]).map((unit) => unit.caseDef);
+    return request;
   }
 
   /** (Re)start the watchdog of the case the worker is on: it gets `timeoutMs` from now. */
@@ -365,7 +374,7 @@ export class NodeAnalysisPool {
   }
 
   private startWorker(): Slot {
-    const slot = { ready: false, source: null, job: null, next: null, timer: null } as Omit<Slot, 'worker'> as Slot;
+    const slot = { ready: false, source: null, job: null, next: null, timer: null, lastCases: [] } as Omit<Slot, 'worker'> as Slot;
     slot.worker = new WorkerProcess(analysisWorkerScript(), this.memoryLimitMb, {
       message: (reply) => this.onReply(slot, reply),
       death: (message, where) => this.onWorkerDeath(slot, message, where),
@@ -547,8 +556,12 @@ function unfinished(job: Job): Unit[] {
   return job.units.filter((_, k) => !job.done[k]);
 }
 
-/** The message of a job of cases (all of one run: one source and settings); `withSource` when the worker does not hold the definition yet. */
-function runRequest(job: Job, fileName: string, withSource: boolean): WorkerRequest {
+/**
+ * The message of a job of cases (all of one run: one source and settings); `withSource` when the
+ * worker does not hold the definition yet; `held`: the cases of the worker's last run request,
+ * sent again by their place only.
+ */
+function runRequest(job: Job, fileName: string, withSource: boolean, held: readonly CaseDef[]): WorkerRequest {
   const units = job.units as Extract<Unit, { kind: 'case' }>[];
   const first = units[0];
   return {
@@ -556,7 +569,10 @@ function runRequest(job: Job, fileName: string, withSource: boolean): WorkerRequ
     job: job.id,
     ...(withSource ? { source: first.source } : {}),
     fileName,
-    cases: units.map((unit) => unit.caseDef),
+    cases: units.map((unit) => {
+      const k = held.indexOf(unit.caseDef);
+      return k >= 0 ? { held: k } : unit.caseDef;
+    }),
     settings: first.settings,
     ...(units.some((unit) => unit.answers !== null) ? { answers: units.map((unit) => unit.answers) } : {}),
   };

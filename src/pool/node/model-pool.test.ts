@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, NO_USAGE, type ModelAnswer, type ModelUsage, type PendingRequest } from '../../engine/index.ts';
 import { toyAnswer } from '../../engine/testing/toy-model.ts';
 import type { AnalysisSettings } from '../../engine/types.ts';
@@ -6,6 +6,8 @@ import { describeSource, analyzeSourceCaseRound } from '../../sandbox/analyze-so
 import { TRIAGE_SOURCE } from '../../sandbox/testing/triage-source.ts';
 import { MAX_MODEL_ROUNDS, NodeAnalysisPool, type ModelResolver } from './analysis-pool.ts';
 import { oneStepSource } from '../../sandbox/testing/one-step.ts';
+import { WorkerProcess } from './worker-process.ts';
+import type { WorkerRequest } from './protocol.ts';
 
 /** A resolver that answers with the toy model and records what it was asked, like the real host's dedupe. */
 class CountingResolver implements ModelResolver {
@@ -42,6 +44,37 @@ const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, models: { default: 'to
 
 describe('NodeAnalysisPool with model steps', () => {
   const cases = describeSource(TRIAGE_SOURCE).cases;
+
+  it('sends a case waiting on responses once: its later rounds name it by its place in the worker\'s last batch, with the same results', async () => {
+    const sentCases: string[] = [];
+    const post = WorkerProcess.prototype.postMessage;
+    const spy = vi.spyOn(WorkerProcess.prototype, 'postMessage').mockImplementation(function (this: WorkerProcess, request: WorkerRequest) {
+      if (request.type === 'run') for (const c of request.cases) sentCases.push('id' in c ? c.id : `held ${c.held}`);
+      post.call(this, request);
+    });
+    try {
+      const pool = new NodeAnalysisPool({ size: 1, model: new CountingResolver() });
+      pools.push(pool);
+      const one = [cases[0]];
+      const [result] = await pool.run(TRIAGE_SOURCE, one, settings);
+      expect(result.error).toBeUndefined();
+      // The first round sends the case; every round after it (at least one: it waits on the model) names it.
+      expect(sentCases[0]).toBe(cases[0].id);
+      expect(sentCases.length).toBeGreaterThan(1);
+      expect(sentCases.slice(1)).toEqual(sentCases.slice(1).map(() => 'held 0'));
+      const answers = new Map<string, ModelAnswer>();
+      let round = analyzeSourceCaseRound(TRIAGE_SOURCE, cases[0], settings, answers);
+      while (round.kind === 'pending') {
+        for (const p of round.requests) answers.set(p.key, toyAnswer(p.request));
+        round = analyzeSourceCaseRound(TRIAGE_SOURCE, cases[0], settings, answers);
+      }
+      const { usage, ...rest } = result;
+      expect(usage).toBeDefined();
+      expect(rest).toEqual(round.kind === 'result' ? round.result : null);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 
   it('fetches what cases wait for, sends each distinct request once over all workers, and gives the in-process results', async () => {
     const resolver = new CountingResolver();

@@ -22,13 +22,24 @@ export type WorkerRequest =
        */
       source?: string;
       fileName: string;
-      cases: CaseDef[];
+      /** The cases, or a case of the worker's last run request by its place there (HeldCase). */
+      cases: (CaseDef | HeldCase)[];
       settings: AnalysisSettings;
       /** Per case (same order), the model responses known so far (model steps), by request key. */
       answers?: (Record<string, ModelAnswer> | null)[];
     }
   /** A batch of table games (no definition): answered per game with `result`, as a run's cases are. */
   | { type: 'games'; job: number; games: TableGame[]; settings: AnalysisSettings };
+
+/**
+ * A case the worker was sent in its last run request, by its index there: a case waiting on model
+ * responses comes back once per round, and a replay's case carries its whole recording (1.5 MB for
+ * 2 000 turns), which cost more to send, receive and seal again every round than the round's replay.
+ * The worker keeps the very object, so the sandbox's sealed copy of its inputs is reused too.
+ */
+export interface HeldCase {
+  held: number;
+}
 
 export type WorkerReply =
   | { type: 'ready' }

@@ -247,28 +247,30 @@ describe('PageAnalysisPool', () => {
     pool.dispose();
   });
 
-  it('sends cases in batches (about two per worker, at most 48) and gives the same results as one at a time', async () => {
+  /** `count` cases run by two fake workers: their ids, the results, and the size of each batch sent. */
+  async function runCases(count: number) {
     const world: FakeWorld = { terminated: 0, started: 0, batches: [] };
     const pool = new PageAnalysisPool(2, fakeWorkerFactory(world));
-    const ids = Array.from({ length: 40 }, (_, i) => `c${i}`);
+    const ids = Array.from({ length: count }, (_, i) => `c${i}`);
     const { results } = await runAll(pool, items(ids));
-    expect(world.batches).toEqual([10, 10, 10, 10]);
+    pool.dispose();
+    return { ids, results, batches: world.batches };
+  }
+
+  it('sends cases in batches (about two per worker, at most 48) and gives the same results as one at a time', async () => {
+    const { ids, results, batches } = await runCases(40);
+    expect(batches).toEqual([10, 10, 10, 10]);
     expect(results.map((r) => r?.shapley)).toEqual(ids.map((_, i) => ({ a: i })));
     expect(pageBatchSize(1000, 2)).toBe(PAGE_MAX_BATCH);
     expect(pageBatchSize(3, 4)).toBe(1);
     // The command's pool keeps its smaller batches.
     expect(batchSizeFor(1000, 2)).toBe(16);
-    pool.dispose();
   });
 
   it('sends the 400 cases of the agent demo to 2 workers in 9 calls, not 25', async () => {
-    const world: FakeWorld = { terminated: 0, started: 0, batches: [] };
-    const pool = new PageAnalysisPool(2, fakeWorkerFactory(world));
-    const ids = Array.from({ length: 400 }, (_, i) => `c${i}`);
-    const { results } = await runAll(pool, items(ids));
-    expect(world.batches).toEqual([48, 48, 48, 48, 48, 48, 48, 48, 16]);
+    const { ids, results, batches } = await runCases(400);
+    expect(batches).toEqual([48, 48, 48, 48, 48, 48, 48, 48, 16]);
     expect(results.map((r) => r?.id)).toEqual(ids);
-    pool.dispose();
   });
 
   it('keeps the outcomes a batch posted before its stuck case, times out that case alone and runs the rest', async () => {

@@ -82,12 +82,19 @@ function frame(clock: VirtualClock) {
   return { page: port1, child: port2, state };
 }
 
+/** A frame watched from its first ping (`alive`: whether it answers), and the losses noticed. */
+function watched(alive = true) {
+  const clock = new VirtualClock();
+  const { page, child, state } = frame(clock);
+  state.alive = alive;
+  const lost: string[] = [];
+  const stop = watchHeartbeat(page, (reason) => lost.push(reason), timing, clock);
+  return { clock, page, child, state, lost, stop };
+}
+
 describe('watchHeartbeat', () => {
   it('keeps quiet while the frame answers, and notices once it stops answering', async () => {
-    const clock = new VirtualClock();
-    const { page, child, state } = frame(clock);
-    const lost: string[] = [];
-    const stop = watchHeartbeat(page, (reason) => lost.push(reason), timing, clock);
+    const { clock, page, child, state, lost, stop } = watched();
     await clock.advance(250);
     expect(lost).toEqual([]);
     state.alive = false;
@@ -101,11 +108,7 @@ describe('watchHeartbeat', () => {
   });
 
   it('gives a frame that never answered its start time, then says it did not start', async () => {
-    const clock = new VirtualClock();
-    const { page, child, state } = frame(clock);
-    state.alive = false;
-    const lost: string[] = [];
-    watchHeartbeat(page, (reason) => lost.push(reason), timing, clock);
+    const { clock, page, child, state, lost } = watched(false);
     await clock.advance(timing.startMs - 1);
     expect(lost).toEqual([]);
     await clock.advance(200);
@@ -114,10 +117,7 @@ describe('watchHeartbeat', () => {
   });
 
   it("reports the worker's error event, once", async () => {
-    const clock = new VirtualClock();
-    const { page, child } = frame(clock);
-    const lost: string[] = [];
-    watchHeartbeat(page, (reason) => lost.push(reason), timing, clock);
+    const { clock, page, child, lost } = watched();
     child.postMessage({ agentblameWorkerError: 'Uncaught SyntaxError' });
     child.postMessage({ agentblameWorkerError: 'again' });
     await clock.advance(0);
@@ -128,10 +128,7 @@ describe('watchHeartbeat', () => {
   });
 
   it('says nothing once stopped', async () => {
-    const clock = new VirtualClock();
-    const { page, child, state } = frame(clock);
-    const lost: string[] = [];
-    const stop = watchHeartbeat(page, (reason) => lost.push(reason), timing, clock);
+    const { clock, page, child, state, lost, stop } = watched();
     await clock.advance(30);
     stop();
     state.alive = false;
@@ -141,10 +138,7 @@ describe('watchHeartbeat', () => {
   });
 
   it('never chains timers five deep (Chromium slows such chains in a hidden tab), answered or silent', async () => {
-    const clock = new VirtualClock();
-    const { page, child, state } = frame(clock);
-    const lost: string[] = [];
-    watchHeartbeat(page, (reason) => lost.push(reason), timing, clock);
+    const { clock, page, child, state, lost } = watched();
     await clock.advance(200);
     state.alive = false;
     await clock.advance(500);

@@ -1,6 +1,6 @@
 import type { StudyComparison } from '../../engine/compare-studies.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
-import { formatCount, formatInterval, formatNumber, formatPercent, formatSigned } from '../format.ts';
+import { formatCount, formatCounted, formatInterval, formatNumber, formatPercent, formatSigned } from '../format.ts';
 import { barChartSvg } from '../svgBars.ts';
 import { num, signClass } from './batch.ts';
 import { NAME_CHARS } from './header.ts';
@@ -62,7 +62,7 @@ export function renderComparison({ against, comparison: c }: ReportComparison): 
   return `<section id="compare" aria-labelledby="compare-title">
 <h2 id="compare-title">Compared with “${name}”</h2>
 <p class="muted">${e(
-    `${formatCount(c.before.analyzed)} analysed failures there, ${formatCount(c.after.analyzed)} here, ${formatCount(c.shared)} in both. Changes are this study minus that one; intervals at ${level}, ${c.paired ? 'paired by case (both analysed the same failures)' : 'unpaired (the failures differ)'}.`,
+    `${formatCounted(c.before.analyzed, 'analysed failure')} there, ${formatCount(c.after.analyzed)} here, ${formatCount(c.shared)} in both. Changes are this study minus that one; intervals at ${level}, ${c.paired ? 'paired by case (both analysed the same failures)' : 'unpaired (the failures differ)'}.`,
   )}</p>
 ${chart}
 <table class="sortable"><thead><tr><th>Step</th><th class="num">Mean Shapley there</th><th class="num">Here</th><th class="num">Change</th><th class="num">${e(level)} CI</th><th class="num">Fixing alone resolves</th><th class="num">Change</th><th class="num">Rank</th></tr></thead><tbody>${rows}</tbody></table>

@@ -4,7 +4,7 @@ import { METHOD_CHOICES, MODE_CHOICES, RADIUS_CHOICES, STOP_RULE_CHOICES } from 
 import type { Session } from '../../session/types.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
 import type { FixConsidered } from '../fixesConsidered.ts';
-import { formatCount, formatDate, formatModelUsage, formatNumber } from '../format.ts';
+import { formatCount, formatCounted, formatDate, formatModelUsage, formatNumber } from '../format.ts';
 import { sumUsage } from '../../engine/model-call.ts';
 import { otherSettingFacts } from './setting-facts.ts';
 import { SETTINGS_SCHEMA } from '../../engine/settings/schema.ts';
@@ -105,7 +105,7 @@ export function describeMethod(settings: AnalysisSettings, results: readonly Cas
   if (ran.length === 0) return settings.method === 'exact' ? METHOD_CHOICES.exact.description : settings.method === 'mc' ? mc : `${METHOD_CHOICES.auto.description} (no case analysed yet)`;
   if (sampledCount === 0) return `${METHOD_CHOICES.exact.description}${settings.method === 'auto' ? ' (chosen by auto)' : ''}`;
   if (exactCount === 0) return `${mc}${exactly}`;
-  return `exact for ${formatCount(exactCount)} cases, ${mc} for ${formatCount(sampledCount)}${exactly}`;
+  return `exact for ${formatCounted(exactCount, 'case')}, ${mc} for ${formatCount(sampledCount)}${exactly}`;
 }
 
 function describeRadius(settings: AnalysisSettings): string {
