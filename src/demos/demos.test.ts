@@ -64,6 +64,13 @@ function expectNoReplayProblems(results: CaseResult[]): void {
   expect(results.filter((r) => r.mismatches !== undefined).map((r) => `${r.id}: ${r.mismatches?.join('; ')}`)).toEqual([]);
 }
 
+/** A demo loaded and analysed under the default settings: its results and their batch. */
+function analysedDemo(name: string): { demo: LoadedDemo; results: CaseResult[]; batch: BatchResult } {
+  const demo = loadDemo(name);
+  const results = analyzeAll(demo);
+  return { demo, results, batch: batchOf(results) };
+}
+
 describe('demo trace files', () => {
   it.each(DEMOS.map((d) => [d.name, d] as const))('%s: the files on disk are exactly what the generator writes now', (_name, demo) => {
     const source = readDemoFile(definitionFileName(demo));
@@ -190,14 +197,8 @@ describe('stochastic RAG, 200 cases', () => {
   // Reference (the reference, example b): 154/200 fail, 20 unfixable; mean Shapley retrieve +0.319,
   // rewrite +0.312, answer +0.181, verify +0.058; fix-alone 26.0 %, 27.3 %, 16.2 %, 5.2 %;
   // last-touch blames verify for 149/154. Our pipeline is our own, so we check the shape.
-  let demo: LoadedDemo;
-  let recorded: CaseResult[];
-  let batch: BatchResult;
-  beforeAll(() => {
-    demo = loadDemo('stochastic-rag');
-    recorded = analyzeAll(demo);
-    batch = batchOf(recorded);
-  });
+  let demo: LoadedDemo, recorded: CaseResult[], batch: BatchResult;
+  beforeAll(() => void ({ demo, results: recorded, batch } = analysedDemo('stochastic-rag')));
 
   it('records 200 sampled runs with their choices, and about three in four fail', () => {
     expect(demo.trace.cases).toHaveLength(200);
@@ -249,14 +250,8 @@ describe('eight-step finance agent, 400 cases', () => {
   // Reference (the reference, example c): case c000 gets intake, router, planner, search +0.117 each and
   // drafter +0.533; over 400 cases the drafter ranks first, fix-alone resolves 0 % for every step,
   // and last-touch blames the guardrail 400/400.
-  let demo: LoadedDemo;
-  let results: CaseResult[];
-  let batch: BatchResult;
-  beforeAll(() => {
-    demo = loadDemo('eight-step-agent');
-    results = analyzeAll(demo);
-    batch = batchOf(results);
-  });
+  let demo: LoadedDemo, results: CaseResult[], batch: BatchResult;
+  beforeAll(() => void ({ demo, results, batch } = analysedDemo('eight-step-agent')));
 
   it('fails every one of the 400 recorded cases', () => {
     expect(results).toHaveLength(400);
