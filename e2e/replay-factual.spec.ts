@@ -21,8 +21,11 @@ test('recorded beside replayed at phone size: changed turns diffed, the unchange
     await page.getByRole('tab', { name: 'Replay' }).click();
     const view = page.getByRole('group', { name: 'Recorded beside replayed' });
     await expect(view).toBeVisible();
-    await expect(view.getByLabel('Replay of')).toHaveValue('all');
-    await expect(view.getByLabel('Replay of').locator('option')).toHaveText(['Every fix (4 steps)', '2 Planner: its fix alone', '4 Researcher: its fix alone', '6 Researcher: its fix alone', '8 Writer: its fix alone']);
+    // The repair first: the researcher's answer alone reaches the outcome (no repair search needed).
+    await expect(view.getByLabel('Replay of')).toHaveValue('repair');
+    await expect(view.getByLabel('Replay of').locator('option')).toHaveText(['The repair: 6 Researcher alone', 'Every fix (4 steps)', '2 Planner: its fix alone', '4 Researcher: its fix alone', '6 Researcher: its fix alone', '8 Writer: its fix alone']);
+    await expect(view.getByRole('status')).toHaveText('2 of 5 turns changed');
+    await view.getByLabel('Replay of').selectOption('all');
     // Five turns: four model turns re-asked (each with the repair note), the search tool kept.
     await expect(view.getByRole('status')).toHaveText('4 of 5 turns changed');
 

@@ -91,6 +91,7 @@ async function factualReplayed(page: Page, base: string): Promise<void> {
     await page.getByTestId('run-progress').and(page.locator('[data-status="done"]')).waitFor({ timeout: 120_000 });
     await page.getByRole('tab', { name: 'Replay' }).click();
     const view = page.getByRole('group', { name: 'Recorded beside replayed' });
+    await view.getByLabel('Replay of').selectOption('all');
     const calculator = view.locator('li.turn').filter({ has: page.locator('.title', { hasText: 'Calculator' }) });
     await calculator.locator('summary').click();
     await page.evaluate(() => document.querySelector('[aria-label="Recorded beside replayed"]')?.scrollIntoView({ block: 'start' }));

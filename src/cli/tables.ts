@@ -64,8 +64,11 @@ export function formatBatch(b: BatchResult, total: number, contrast?: NonNullabl
   const head = `${total} case${total === 1 ? '' : 's'}, ${b.failures} failure${b.failures === 1 ? '' : 's'}, ${b.analyzed} analysed, ${b.unfixable} ${unfixableText(mode)}; cost ${b.cost}${b.stoppedEarly ? ' (stopped once the top step separated)' : ''}`;
   const rows = [...b.steps]
     .sort((a, c) => c.meanShapley - a.meanShapley)
-    .map((s) => [printable(s.step), pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);
+    .map((s) => [printable(s.step), b.fixAloneKnown === 0 ? '-' : pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);
   const out = [head, table(['step', 'fixing alone resolves', 'mean Shapley', 'CI', 'share', 'last-touch'], rows)];
+  if (b.fixAloneKnown !== undefined) {
+    out.push(`fixing alone: ${b.fixAloneKnown === 0 ? NOT_COMPUTED_WITHIN_BUDGET : `over the ${b.fixAloneKnown} of ${b.analyzed} analysed failures whose budget reached it (${NOT_COMPUTED_WITHIN_BUDGET} in the others)`}`);
+  }
   if (b.usage || contrast) out.push(`model: ${b.usage ? usageText(b.usage) : 'no requests'}${contrast ? `; contrast: ${usageText(contrast)}` : ''}`);
   return out.join('\n');
 }

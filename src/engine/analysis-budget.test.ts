@@ -3,7 +3,9 @@ import { analyzeCase } from './analyze.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
 import type { AnalysisSettings, AttributedCaseResult, CaseResult } from './types.ts';
 import { refundPipeline } from './testing/refund.ts';
-import { formatCase } from '../cli/tables.ts';
+import { formatBatch, formatCase } from '../cli/tables.ts';
+import { aggregateBatch } from './batch.ts';
+import { validateBatch } from '../session/validate-batch.ts';
 
 // The refund pipeline's steps cost 1, 2, 1, 1: one coalition's replay costs at most 5.
 const MAX_COALITION_COST = 5;
@@ -65,5 +67,21 @@ describe('--budget bounds the whole analysis (docs/method.md, "Budget")', () => 
     const r = attributed(analyzeCase(refundPipeline('A'), refundCase, { ...budgeted(1), method: 'exact' }));
     expect(r.notComputed).toBeUndefined();
     expect(r.fixAlone).toBeDefined();
+  });
+
+  it('the batch rates fixing alone over the failures that computed it, and says over how many', () => {
+    const spent = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(5)));
+    const lasting = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(1000)));
+    const batch = aggregateBatch([spent, { ...lasting, id: 'other' }], { delta: 0.05, bound: 'bernstein' });
+    expect(batch.analyzed).toBe(2);
+    expect(batch.fixAloneKnown).toBe(1);
+    // The planner's fix alone repairs the one case that computed it: 100 %, not 50 %.
+    expect(batch.steps.find((s) => s.step === 'planner')!.fixAloneRate).toBe(1);
+    expect(formatBatch(batch, 2)).toContain('fixing alone: over the 1 of 2 analysed failures whose budget reached it (not computed within the budget in the others)');
+    expect(validateBatch(JSON.parse(JSON.stringify(batch)), 'batch').fixAloneKnown).toBe(1);
+    const none = aggregateBatch([spent], { delta: 0.05, bound: 'bernstein' });
+    expect(none.fixAloneKnown).toBe(0);
+    expect(formatBatch(none, 1)).toContain('fixing alone: not computed within the budget');
+    expect(aggregateBatch([lasting], { delta: 0.05, bound: 'bernstein' }).fixAloneKnown).toBeUndefined();
   });
 });

@@ -180,6 +180,7 @@ export function aggregateBatch(results: readonly CaseResult[], opts: BatchOption
   return {
     failures: failures.length,
     analyzed: m,
+    ...(knowAlone < m && { fixAloneKnown: knowAlone }),
     unfixable: analyzed.filter((r) => r.fixable === false).length,
     cost,
     steps,

@@ -273,6 +273,11 @@ export interface BatchStep {
 export interface BatchResult {
   failures: number;
   analyzed: number;
+  /**
+   * The analysed failures whose fix-alone baseline is known, when a Monte Carlo budget left it out
+   * of some (`notComputed`): `fixAloneRate` and `meanFixAlone` are over these. Absent when all have it.
+   */
+  fixAloneKnown?: number;
   unfixable: number;
   cost: number;
   steps: BatchStep[];

@@ -22,9 +22,11 @@ export function validateBatch(value: unknown, path: string): BatchResult {
   const object = expectObject(value, path);
   const stoppedEarly = optionalField(object, 'stoppedEarly', path, expectBoolean);
   const usage = optionalField(object, 'usage', path, validateUsage);
+  const fixAloneKnown = optionalField(object, 'fixAloneKnown', path, expectNonNegative);
   return {
     failures: requiredField(object, 'failures', path, expectNonNegative),
     analyzed: requiredField(object, 'analyzed', path, expectNonNegative),
+    ...(fixAloneKnown !== undefined && { fixAloneKnown }),
     unfixable: requiredField(object, 'unfixable', path, expectNonNegative),
     cost: requiredField(object, 'cost', path, expectNonNegative),
     steps: requiredField(object, 'steps', path, (v, p) => arrayOf(v, p, validateBatchStep)),

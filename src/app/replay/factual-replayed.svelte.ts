@@ -15,17 +15,24 @@ export interface CoalitionChoice {
   outputs: Readonly<Record<string, unknown>>;
 }
 
-/** The coalitions a result keeps outputs of: the repair (its first minimal repair), every fix, then each step's fix alone. */
+/**
+ * The coalitions a result keeps outputs of: the repair (its first minimal repair, else the first
+ * step whose fix alone reaches the outcome), every fix, then each step's fix alone.
+ */
 export function coalitionChoices(result: CaseResult | undefined, steps: readonly string[]): CoalitionChoice[] {
   if (!result || result.error !== undefined || !result.failed) return [];
   const out: CoalitionChoice[] = [];
   const repair = result.repairs?.[0];
+  const alone = result.aloneOutputs;
+  // Without a repair search, a step whose fix alone reaches the outcome is a minimal repair (of one step).
+  const single = result.resolvedAlone?.find((step) => alone !== undefined && Object.hasOwn(alone, step));
   if (repair && result.repairedOutputs) {
     const fixed = new Set(repair.fixed.map((name) => steps.indexOf(name)).filter((k) => k >= 0));
     out.push({ id: 'repair', label: `The repair: ${repair.fixed.join(' + ')}`, fixed, outputs: result.repairedOutputs });
+  } else if (single !== undefined && alone) {
+    out.push({ id: 'repair', label: `The repair: ${single} alone`, fixed: new Set([steps.indexOf(single)]), outputs: alone[single] });
   }
   if (result.fixedOutputs) out.push({ id: 'all', label: `Every fix (${steps.length} step${steps.length === 1 ? '' : 's'})`, fixed: new Set(steps.map((_, k) => k)), outputs: result.fixedOutputs });
-  const alone = result.aloneOutputs;
   if (alone) {
     steps.forEach((step, k) => {
       if (Object.hasOwn(alone, step)) out.push({ id: `alone:${step}`, label: `${step}: its fix alone`, fixed: new Set([k]), outputs: alone[step] });

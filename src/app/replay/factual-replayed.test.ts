@@ -32,6 +32,13 @@ describe('recorded beside replayed', () => {
     // Nothing to show for a run that passed, or an error.
     const passed = { ...result, failed: false } as unknown as CaseResult;
     expect(coalitionChoices(passed, steps)).toEqual([]);
+    // No repair search: the step whose fix alone reaches the outcome is the repair.
+    const unsearched = { ...result, repairs: undefined, repairSearch: undefined, repairedOutputs: undefined } as CaseResult;
+    const first = coalitionChoices(unsearched, steps)[0];
+    expect(first).toMatchObject({ id: 'repair', label: `The repair: ${steps[1]} alone`, fixed: new Set([1]) });
+    expect(first.outputs).toBe(result.aloneOutputs![steps[1]]);
+    // Nor that: every fix first.
+    expect(coalitionChoices({ ...unsearched, resolvedAlone: [] } as CaseResult, steps)[0].id).toBe('all');
   });
 
   it('the repair changes the calculator and what follows it; the planner before it folds', () => {
