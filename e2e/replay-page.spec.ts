@@ -114,8 +114,8 @@ test('a replay is saved like any study: listed under Recent sessions, and its ex
     await page.getByRole('tab', { name: 'Replay' }).click();
     const players = page.getByRole('region', { name: 'Replay' }).locator('ol.players > li');
     await expect(players.first()).toContainText('Researcher');
-    // The run itself is not open here: its turns are named, without links.
-    await expect(page.getByRole('region', { name: 'Replay' })).toContainText('not open in the run view');
+    // The run is reopened from the file kept in this browser: its turns link to their steps.
+    await expect(page.getByRole('region', { name: 'Replay' }).getByRole('button', { name: /^step \d+$/ }).first()).toBeVisible();
 
     // Another browser profile, no endpoint: the file brings its responses.
     const elsewhere = await browser.newContext({ baseURL });
@@ -127,6 +127,8 @@ test('a replay is saved like any study: listed under Recent sessions, and its ex
     const there = other.getByRole('region', { name: 'Replay' }).locator('ol.players > li');
     await expect(there.first()).toContainText('Researcher');
     await expect(there.first().getByTestId('replay-shapley')).toHaveText('1.000');
+    // No file of the run is kept in that browser: its turns are named, without links, and the view asks for the file.
+    await expect(other.getByRole('region', { name: 'Replay' }).getByTestId('replay-run-file')).toContainText("The run's file is not kept in this browser");
     await elsewhere.close();
     expect(endpoint.requests.length).toBe(sent);
   } finally {
@@ -245,6 +247,11 @@ test("the study's cost: its requests' tokens at the model's price typed in the B
     const dollars = `$${(sent * 0.02).toFixed(sent * 0.02 >= 1 ? 2 : 3)}`;
     await expect(cost).toContainText(`model requests: ${dollars}`);
     await expect(cost).not.toContainText('no price');
+    // The request log prices each request the same way: $0.020 a sent request.
+    const log = page.getByTestId('request-log');
+    await log.getByText(/^Request log/).click();
+    const sentRow = log.locator('tbody tr[data-status="sent"]').first();
+    await expect(sentRow.locator('td').nth(5)).toHaveText('$0.020');
     await page.reload();
     await expect(page.getByTestId('study-cost')).toContainText(`model requests: ${dollars}`);
   } finally {

@@ -56,7 +56,7 @@ test("repeated Blames of a run are named apart; a reopened replay uses the run's
     await expect(page.getByTestId('kept-run-file')).toHaveCount(0);
     await page.goto(studyAddress);
     await page.reload();
-    await expect(replay.getByTestId('replay-run-file')).toContainText("The run's file is no longer kept in this browser");
+    await expect(replay.getByTestId('replay-run-file')).toContainText("The run's file is not kept in this browser");
     await expect(replay.getByRole('button', { name: /^step \d+$/ })).toHaveCount(0);
   } finally {
     await endpoint.close();

@@ -24,7 +24,7 @@ import type { RestoreOutcome } from '../runs/runs-keeper.svelte.ts';
 
 /**
  * Where the run of a reopened replay study stands: its file is being read from this browser's
- * store, was opened from it, is no longer kept there, or the store cannot be used here.
+ * store, was opened from it, is not kept there (any more), or the store cannot be used here.
  */
 export type KeptRunState = 'looking' | 'opened' | 'missing' | 'unavailable';
 
