@@ -117,3 +117,10 @@ test('an address naming a run whose file is not kept in this browser says so pla
   await expect(page.getByText('This address names the run "hand/12", whose file is not kept in this browser: it was opened in another browser, or removed from this one. Open the file to see it.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Open the file…' })).toBeVisible();
 });
+
+test('a run of one step says "1 step"', async ({ page }) => {
+  await page.goto('./');
+  await dropFiles(page, [fixture('tool-call.attrs.json')]);
+  const run = page.getByRole('region', { name: /^Run / });
+  await expect(run.locator('span').filter({ hasText: /^1 steps?$/ })).toHaveText('1 step');
+});

@@ -26,6 +26,25 @@ test('a 390 px phone: no horizontal scroll on any view, results before settings'
   }
 });
 
+test('a 390 px phone: the batch bars fit the screen, every bar and its value in view without a sideways scroll, text at full size', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('./#demo=eight-step-agent');
+  await waitForDone(page, 120_000);
+  const figure = page.locator('figure.bars');
+  const fit = await figure.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  expect(fit.scroll).toBeLessThanOrEqual(fit.client);
+  // The largest bar's value (the headline's number) is on screen, drawn at 1:1 (its font not shrunk).
+  const value = page.getByTestId('bar-value').first();
+  await expect(value).toHaveText('+0.442');
+  const box = (await value.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  const svg = await page.getByTestId('batch-bars').evaluate((el) => ({ shown: el.getBoundingClientRect().width, drawn: (el as SVGSVGElement).viewBox.baseVal.width }));
+  expect(Math.abs(svg.shown - svg.drawn)).toBeLessThan(2);
+  // With the baselines beside it the chart needs more than a phone's width: it scrolls inside itself, never the page.
+  await page.getByLabel('Show baselines beside Shapley').check();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`every view passes the audit in ${scheme} mode`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });

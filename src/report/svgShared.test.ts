@@ -76,4 +76,17 @@ describe('the signed batch bars shared by the batch view and the report', () => 
     expect(hundred).toHaveLength(1);
     expect(width - hundred[0]).toBeGreaterThanOrEqual(40);
   });
+
+  it('fits a given width with its text at full size (a phone), down to a narrowest plot, and is unchanged without one', async () => {
+    const { signedBarsSvg } = await import('./svgSignedBars.ts');
+    const widthOf = (svg: string) => Number(/viewBox="0 0 (\d+)/.exec(svg)![1]);
+    expect(widthOf(signedBarsSvg(batch))).toBe(606);
+    const phone = signedBarsSvg(batch, false, 350);
+    expect(widthOf(phone)).toBe(350);
+    // The largest bar's value label starts inside the chart, with room for its text (56 px).
+    const valueAt = Number(/<text class="value" x="([\d.]+)"/.exec(phone)![1]);
+    expect(valueAt).toBeLessThanOrEqual(350 - 50);
+    expect(widthOf(signedBarsSvg(batch, false, 2000))).toBe(606);
+    expect(widthOf(signedBarsSvg(batch, false, 100))).toBe(120 + 56 + 10 + 120);
+  });
 });

@@ -7,9 +7,11 @@ import { svgHead } from './svgFrame.ts';
 import { px } from './svgScale.ts';
 
 // The label column, the value column, the plot, the gap before the baselines panel, that panel, a row.
-const [LABEL, VALUE, PLOT, GAP, BASE, ROW] = [120, 56, 420, 28, 220, 30];
+const [LABEL, VALUE, FULL_PLOT, GAP, BASE, ROW] = [120, 56, 420, 28, 220, 30];
 /** Room right of the baselines panel for a full bar's value label ("100.0 %") and the "100 %" tick. */
 const BASE_RIGHT = 48;
+/** The narrowest plot a fitted chart draws its bars in (px); a narrower space scrolls. */
+const MIN_PLOT = 120;
 
 /** A value with an explicit + when positive and three decimals, blank when unknown. */
 function signedText(value: number): string {
@@ -27,15 +29,19 @@ function signOf(value: number): 'pos' | 'neg' | 'zero' {
  * fix-alone rate and the last-touch share get a panel of their own on a 0-100 % scale beside it,
  * so they never squash the Shapley scale, each bar with its rate at its end. One builder for the workbench's batch view and the
  * report's batch section: the same picture in both. Missing numbers (before the first results)
- * are drawn at zero. Every name passes through escapeHtml.
+ * are drawn at zero. Every name passes through escapeHtml. `fitWidth` (the page's space for it, in
+ * px) narrows the bars' plot so the chart is drawn at that width with its text at full size (a phone
+ * sees every bar and its value without scrolling), down to a plot of MIN_PLOT px.
  */
-export function signedBarsSvg(batch: BatchResult, baselines = false): string {
+export function signedBarsSvg(batch: BatchResult, baselines = false, fitWidth?: number): string {
   const steps = byMagnitude(batch.steps);
-  const width = LABEL + PLOT + VALUE + (baselines ? GAP + BASE + BASE_RIGHT : 10);
+  const around = LABEL + VALUE + (baselines ? GAP + BASE + BASE_RIGHT : 10);
+  const plot = fitWidth === undefined ? FULL_PLOT : Math.max(MIN_PLOT, Math.min(FULL_PLOT, Math.floor(fitWidth) - around));
+  const width = around + plot;
   const height = steps.length * ROW + 34;
   const scale = barScale(steps.flatMap((s) => [s.ci[0], s.ci[1], s.meanShapley]));
-  const x = (value: number) => LABEL + scale.at(Number.isFinite(value) ? value : 0) * PLOT;
-  const baseLeft = LABEL + PLOT + VALUE + GAP;
+  const x = (value: number) => LABEL + scale.at(Number.isFinite(value) ? value : 0) * plot;
+  const baseLeft = LABEL + plot + VALUE + GAP;
   const bx = (rate: number) => baseLeft + Math.max(0, Math.min(1, Number.isFinite(rate) ? rate : 0)) * BASE;
   const touchShare = (lastTouch: number) => (batch.analyzed > 0 ? lastTouch / batch.analyzed : Number.NaN);
   const rateText = (rate: number) => (Number.isFinite(rate) ? formatPercent(rate) : '');
