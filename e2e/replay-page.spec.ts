@@ -247,6 +247,11 @@ test("the study's cost: its requests' tokens at the model's price typed in the B
     const dollars = `$${(sent * 0.02).toFixed(sent * 0.02 >= 1 ? 2 : 3)}`;
     await expect(cost).toContainText(`model requests: ${dollars}`);
     await expect(cost).not.toContainText('no price');
+    // The request log prices each request the same way: $0.020 a sent request.
+    const log = page.getByTestId('request-log');
+    await log.getByText(/^Request log/).click();
+    const sentRow = log.locator('tbody tr[data-status="sent"]').first();
+    await expect(sentRow.locator('td').nth(5)).toHaveText('$0.020');
     await page.reload();
     await expect(page.getByTestId('study-cost')).toContainText(`model requests: ${dollars}`);
   } finally {

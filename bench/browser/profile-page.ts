@@ -35,8 +35,9 @@ try {
     try {
       if ((await fetch(`${base}/`)).ok) break;
     } catch {
-      if (tries > 150) throw new Error(`vite preview did not answer on port ${port}`);
+      // not up yet
     }
+    if (tries > 150) throw new Error(`vite preview of ${dist} did not answer on port ${port}`);
     await new Promise((r) => setTimeout(r, 200));
   }
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -54,8 +55,9 @@ try {
     // From "running" (the page's worker has compiled the definition) to "done": the window
     // page-vs-command.ts times, without the page's own loading.
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForSelector('[data-testid="run-progress"][data-status="running"]', { timeout: 600_000, state: 'attached' });
+    await page.waitForSelector('[data-testid="run-progress"][data-status="running"], [data-testid="run-progress"][data-status="done"]', { timeout: 120_000, state: 'attached' });
     await cdp.send('Profiler.start');
+    if ((await page.getByTestId('run-progress').getAttribute('data-status')) === 'done') throw new Error('the analysis ended before the profiler started; try again');
     await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: 600_000, state: 'attached' });
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Parameters<typeof selfTimes>[0] };
     writeFileSync(out, JSON.stringify(profile));

@@ -15,6 +15,7 @@ import { endpointConfig, ModelHost, type HostRequest, MemoryResponseCache } from
 import { startFakeEndpoint } from '../../src/model/testing/fake-endpoint.ts';
 import { NodeAnalysisPool, type ModelResolver } from '../../src/pool/node/analysis-pool.ts';
 import { buildReplay } from '../../src/replay/index.ts';
+import { replayRounds } from '../../src/cli/replay-command.ts';
 import { runtapeLog } from '../../src/replay/testing/runtape-log.ts';
 import { timeRuns } from '../lib/measure.ts';
 import type { WorkloadResult } from '../lib/result.ts';
@@ -31,7 +32,9 @@ export async function replayScalingWorkload(sizes: SuiteSizes, log: (line: strin
     resolve: (requests: HostRequest[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>> => host.resolve(requests, signal),
     usage: (caseId: string): ModelUsage => host.usage(caseId),
   };
-  const pool = new NodeAnalysisPool({ size: 1, timeoutMs: 1_200_000, fileName: 'replay.js', model: resolver });
+  // The largest run's chain of requests takes a round each (1 000 at 2 000 turns), as the command allows.
+  const longest = buildReplay([readRuntape(runtapeLog(Math.max(...sizes.replayScalingTurns))).runs[0]], { players: 'agents', fixes: [], outcome: { kind: 'expect', text: 'refund approved' }, origin: 'bench' });
+  const pool = new NodeAnalysisPool({ size: 1, timeoutMs: 1_200_000, fileName: 'replay.js', model: resolver, maxModelRounds: replayRounds(longest, DEFAULT_SETTINGS) });
   const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact', mode: 'recorded', models: { default: 'fake-model' } };
   const rows: WorkloadResult[] = [];
   try {

@@ -26,6 +26,8 @@ export interface CliOptions {
   shard?: Shard;
   /** --allow-partial: merge session files even when some cases have no result. */
   allowPartial: boolean;
+  /** Rounds of model requests a case may take (set by --replay from the most requests its runs can send; not a flag). */
+  maxModelRounds?: number;
   /** --compare SESSION: also compare the results with this session file's (docs/compare.md). */
   compare?: string;
   pipeline?: string;

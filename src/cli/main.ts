@@ -132,7 +132,7 @@ async function analyzeSource(source: string, sourceName: string, cases: CaseDef[
   // Model requests can take minutes: on a terminal, one line on stderr says how they go.
   const liveLine = process.stderr.isTTY ? terminalModelProgress(process.stderr) : undefined;
   const { host: model, close: closeModel } = await commandModelHostOrInputError(opts, liveLine, carried);
-  const pool = new NodeAnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName, model });
+  const pool = new NodeAnalysisPool({ size, timeoutMs: opts.timeoutMs, fileName: sourceName, model, maxModelRounds: opts.maxModelRounds });
   try {
     // A replay reads its outputs for the tool turns that reused a recorded result (--replay's toolsReused).
     const keepsOutputs = opts.save !== undefined || opts.html !== undefined || needsOutputs(opts.repair) || opts.replay !== undefined;

@@ -55,7 +55,7 @@ export const BATCH_BOUND_CHOICES: Readonly<Record<BatchBound, SettingChoice>> = 
 export const BATCH_STOP_RULE_CHOICES: Readonly<Record<BatchStopRule, SettingChoice>> = {
   top: { label: 'once the top step separates', description: 'stopped once the top step separated from every other' },
   bandit: {
-    label: 'bandit: shared step runs, bolder bets',
+    label: 'bandit: fewer step runs',
     description: 'bandit stop: step runs shared across cases, the top step contested pairwise with bolder anytime-valid bets',
   },
 };

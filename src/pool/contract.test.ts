@@ -69,6 +69,12 @@ describe('the rules both analysis pools follow', () => {
     expect(last.ok).toBe(true);
     const over = await nextModelAnswers({ caseId: 'c', requests: [request('k')], known: null, round: MAX_MODEL_ROUNDS + 1, model, noModel: '' });
     expect(over).toEqual({ ok: false, error: `step "classify" still asks for new model requests after ${MAX_MODEL_ROUNDS} rounds; a step's requests must follow from its inputs and earlier answers` });
+    // A replay of a chain of 1 000 requests takes a round each: its caller allows as many.
+    expect((await nextModelAnswers({ caseId: 'c', requests: [request('k')], known: null, round: 1001, maxRounds: 1001, model, noModel: '' })).ok).toBe(true);
+    expect(await nextModelAnswers({ caseId: 'c', requests: [request('k')], known: null, round: 1002, maxRounds: 1001, model, noModel: '' })).toEqual({
+      ok: false,
+      error: `step "classify" still asks for new model requests after 1001 rounds; a step's requests must follow from its inputs and earlier answers`,
+    });
     const failing: ModelResolver = { resolve: () => Promise.reject(new Error('endpoint down')), usage: () => usage };
     expect(await nextModelAnswers({ caseId: 'c', requests: [request('k')], known: null, round: 1, model: failing, noModel: '' })).toEqual({
       ok: false,

@@ -117,6 +117,8 @@ export async function nextModelAnswers(options: {
   requests: readonly PendingRequest[];
   known: Readonly<Record<string, ModelAnswer>> | null | undefined;
   round: number;
+  /** Rounds allowed (default MAX_MODEL_ROUNDS). */
+  maxRounds?: number;
   model: ModelResolver | undefined;
   noModel: string;
   signal?: AbortSignal;
@@ -124,8 +126,9 @@ export async function nextModelAnswers(options: {
   const { caseId, requests, model } = options;
   const step = requests[0]?.step ?? '?';
   if (!model) return { ok: false, error: `step "${step}" calls a model (llm.chat or llm.choose), but ${options.noModel}` };
-  if (options.round > MAX_MODEL_ROUNDS) {
-    return { ok: false, error: `step "${step}" still asks for new model requests after ${MAX_MODEL_ROUNDS} rounds; a step's requests must follow from its inputs and earlier answers` };
+  const maxRounds = options.maxRounds ?? MAX_MODEL_ROUNDS;
+  if (options.round > maxRounds) {
+    return { ok: false, error: `step "${step}" still asks for new model requests after ${maxRounds} rounds; a step's requests must follow from its inputs and earlier answers` };
   }
   let fetched: Map<string, ModelAnswer>;
   try {

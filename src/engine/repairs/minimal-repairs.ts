@@ -87,7 +87,8 @@ export function minimalRepairs(game: Pick<Game, 'players' | 'value'>, success: n
   return { repairs: found, maxSize: searched, complete: searched === n, lookups };
 }
 
-function comparePlayers(a: readonly number[], b: readonly number[]): number {
+/** Player lists in lexicographic order (the last tie-break of the repairs' order). */
+export function comparePlayers(a: readonly number[], b: readonly number[]): number {
   for (let k = 0; k < Math.min(a.length, b.length); k++) if (a[k] !== b[k]) return a[k] - b[k];
   return a.length - b.length;
 }

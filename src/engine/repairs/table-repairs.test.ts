@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AttributedCaseResult } from '../types.ts';
 import { joinCoalitions, packCoalitions } from '../packed-coalitions.ts';
-import { repairsFromTable } from './table-repairs.ts';
+import { repairsFromTable, repairsOfTable } from './table-repairs.ts';
+import { minimalRepairs } from './minimal-repairs.ts';
 
 /** v({}) = 0, v({a}) = 0.4, v({b}) = 1, v({a, b}) = 1, v with c adds nothing: {b} is the only minimal repair at success 1. */
 function failure(): AttributedCaseResult {
@@ -35,5 +36,19 @@ describe('repairs read off a coalition table', () => {
     expect(repairsFromTable(plain, 1)).toBeNull();
     const joined = joinCoalitions({ ...plain, coalitions: undefined }, packCoalitions(plain.players, plain.coalitions)!) as AttributedCaseResult;
     expect(repairsFromTable(joined, 1)).toBeNull();
+  });
+});
+
+describe('repairs of a complete table in one pass', () => {
+  it('property: the same repairs, in the same order, as the search of every combination', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 1 + (trial % 8);
+      const values = Float64Array.from({ length: 2 ** n }, () => Math.round(random() * 10) / 10);
+      const success = [0.5, 0.8, 1, values[0]][trial % 4];
+      const searched = minimalRepairs({ players: Array.from({ length: n }, (_, i) => `s${i}`), value: (mask) => values[Number(mask)] }, success, n);
+      expect(repairsOfTable(values, n, success)).toEqual(searched.repairs);
+    }
   });
 });

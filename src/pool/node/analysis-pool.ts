@@ -31,6 +31,11 @@ export interface AnalysisPoolOptions {
   memoryLimitMb?: number;
   /** Answers model steps' requests (the response cache and the endpoint); without it a model call is a per-case error. */
   model?: ModelResolver;
+  /**
+   * Rounds of model requests a case may take (default MAX_MODEL_ROUNDS). A replay whose turns form
+   * a chain takes a round per request: its caller passes the most requests it can send, plus one.
+   */
+  maxModelRounds?: number;
 }
 
 export { MAX_MODEL_ROUNDS, preparationAllowanceMs, type ModelResolver };
@@ -110,6 +115,7 @@ export class NodeAnalysisPool {
   private readonly fileName: string;
   private readonly memoryLimitMb: number;
   private readonly model: ModelResolver | undefined;
+  private readonly maxModelRounds: number;
   private readonly slots: Slot[] = [];
   private readonly queue: Unit[] = [];
   /** Per definition: its summary, and the text runs send workers (without an inline case list). */
@@ -130,6 +136,7 @@ export class NodeAnalysisPool {
     this.fileName = options.fileName ?? 'pipeline.js';
     this.memoryLimitMb = options.memoryLimitMb ?? 1024;
     this.model = options.model;
+    this.maxModelRounds = Math.max(MAX_MODEL_ROUNDS, options.maxModelRounds ?? 0);
     for (let i = 0; i < size; i++) this.slots.push(this.startWorker());
   }
 
@@ -191,7 +198,7 @@ export class NodeAnalysisPool {
               if (reply.type === 'result') finish(joinCoalitions(reply.result, reply.coalitions));
               else if (reply.type === 'pending') {
                 rounds++;
-                void nextModelAnswers({ caseId: caseDef.id, requests: reply.requests, known: answers, round: rounds, model: this.model, noModel: NO_MODEL }).then(
+                void nextModelAnswers({ caseId: caseDef.id, requests: reply.requests, known: answers, round: rounds, maxRounds: this.maxModelRounds, model: this.model, noModel: NO_MODEL }).then(
                   (next) => (next.ok ? this.enqueue([unit(next.answers)]) : fail(next.error)),
                 );
               } else if (reply.type === 'timeout') finish(timedOutResult(caseDef.id, players, settings, this.timeoutMs, reply.phase, reply.allowanceMs));

@@ -1,0 +1,35 @@
+import { expect, test } from '@playwright/test';
+import { dropFiles, waitForDone } from './workbench-helpers.ts';
+
+/** Six voters in a chain: each coalition's replay costs up to 6, v(no fix) alone 6. */
+const DEFINITION = `const weights = [3, 1, 1, 1, 1, 1];
+export default {
+  name: "voters",
+  steps: weights.map((w, i) => {
+    const input = i === 0 ? "start" : "voter" + (i - 1);
+    return { name: "voter" + i, inputs: [input], cost: 1, run: (x) => x[input], fixes: [{ name: "votes", cost: 1, run: (x) => x[input] + w }] };
+  }),
+  metric: (outputs) => (outputs.voter5 >= 5 ? 1 : 0),
+  cases: [{ id: "vote", inputs: { start: 0 } }],
+};
+`;
+
+test('a Monte Carlo budget spent before the baselines: the case and the batch say they were not computed within it', async ({ page }) => {
+  await page.goto('./?workers=1');
+  await dropFiles(page, [{ name: 'voters.pipeline.js', content: DEFINITION, type: 'text/javascript' }]);
+  await waitForDone(page);
+  await page.getByLabel('Shapley values').selectOption('mc');
+  await page.getByLabel('Stop when').selectOption('budget');
+  await page.getByLabel('Step-cost budget per case').fill('1');
+  await page.getByLabel('Step-cost budget per case').press('Tab');
+  await waitForDone(page);
+  await expect(page.getByTestId('batch-table').locator('caption')).toContainText('fixing alone not computed within the budget');
+  await expect(page.getByTestId('batch-table').locator('tr[data-step=voter0] td').nth(2)).toHaveText('—');
+  await page.getByRole('tab', { name: /Cases/ }).click();
+  await page.locator('[data-testid=case-list] tr[data-case=vote]').getByRole('button', { name: 'vote' }).click();
+  await expect(page.getByTestId('case-not-computed')).toContainText('fix-alone, leave-one-out');
+  const row = page.getByTestId('case-steps').locator('tr[data-step=voter0] td');
+  // Shapley, interval, then the two baselines: a dash each, titled with the reason.
+  await expect(row.nth(2)).toHaveText('—');
+  await expect(row.nth(3)).toHaveAttribute('title', 'not computed within the budget');
+});
