@@ -57,7 +57,13 @@ try {
     await page.goto(url, { waitUntil: 'commit' });
     await page.waitForSelector('[data-testid="run-progress"][data-status="running"], [data-testid="run-progress"][data-status="done"]', { timeout: 120_000, state: 'attached' });
     await cdp.send('Profiler.start');
-    if ((await page.getByTestId('run-progress').getAttribute('data-status')) === 'done') throw new Error('the analysis ended before the profiler started; try again');
+    if ((await page.getByTestId('run-progress').getAttribute('data-status')) === 'done') {
+      // Too quick to catch "running": profile the whole visit instead (the page's loading included).
+      process.stdout.write(`${trace}: the analysis ended before the profiler started; profiling the whole visit\n`);
+      await page.goto(`${base}/`);
+      await cdp.send('Profiler.start');
+      await page.goto(url);
+    }
     await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: 600_000, state: 'attached' });
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Parameters<typeof selfTimes>[0] };
     writeFileSync(out, JSON.stringify(profile));
