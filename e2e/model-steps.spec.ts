@@ -33,6 +33,13 @@ test('the demo analysed against a loopback endpoint sends each distinct request 
     expect(endpoint.requests.every((r) => r.model === 'fake-model')).toBe(true);
     // The fake endpoint runs the same test model: the numbers are those of the shipped responses.
     await expect(meanShapley(page, 'review')).toHaveText(/0\.508/);
+    // The request log lists each request the analysis sent, named by the step that asked.
+    const log = page.getByTestId('request-log');
+    await log.getByText(/^Request log/).click();
+    await log.getByLabel('Status').selectOption('sent');
+    await expect(log.locator('tbody tr')).toHaveCount(endpoint.requests.length);
+    const steps = await log.getByLabel('Turn or step').locator('option').allInnerTexts();
+    expect(steps).toContain('review');
   } finally {
     await endpoint.close();
   }

@@ -123,6 +123,8 @@ test('names the planted sentence as the headline, highlights it in the chat, and
     const log = detail.getByTestId('request-log');
     await log.getByText(/^Request log \(\d+ requests?/).click();
     await expect(log.locator('tbody tr').first()).toContainText(/sent|cache/);
+    // Priced with the run view's prices, as a study's log is ("—": no price typed for the model).
+    await expect(log.getByRole('columnheader', { name: 'Cost' })).toBeVisible();
     expect(await log.locator('tbody tr').count()).toBeGreaterThan(0);
     // At desktop width too, nothing in the panel is wider than its column.
     expect(await overflowing(detail.locator('details.why'))).toEqual([]);

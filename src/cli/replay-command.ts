@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { AttributedCaseResult, CaseDef, CaseResult } from '../engine/types.ts';
 import type { ChatRequest, ModelUsage } from '../engine/model-call.ts';
-import { buildReplay, defaultExportCount, expectedOutcome, metricProbe, toolsProbe, turnRequests, turnLinks, contrastReport, replayOutcomeKind, replayRequestBound, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
+import { buildReplay, defaultExportCount, expectedOutcome, metricProbe, toolsProbe, turnRequests, turnLinks, contrastReport, replayRounds, contrastStudy, EmbeddedFileError, parseFixSpec, replayBlock, ReplayPlanError, type Outcome, type ReplayDefinition, type ReplayRunData } from '../replay/index.ts';
 import { type RecordedRun, scoreHeuristics, scorePredictions, scoreRuns, type ScoreSummary } from '../runs/index.ts';
 import { parsePredictions } from '../formats/importers/predictions.ts';
 import { FormatError } from '../formats/format-error.ts';
@@ -282,20 +282,6 @@ function replayScore(runs: readonly RecordedRun[], def: ReplayDefinition, result
   if (predictions) block('predictions', predictions.all, predictions.groups);
   for (const h of heuristics) block(h.name, h.all, h.groups);
   return { json, text: lines.join('\n') };
-}
-
-/**
- * The model rounds a case of the replay may need: each round but the last sends a request not sent
- * before, so the most requests its runs can send, plus one. Runs whose turns form a chain (each
- * request carrying the answer before it, as a runtape agent's do) take a round per request, past
- * the pool's default of MAX_MODEL_ROUNDS for 1 000 requests.
- */
-export function replayRounds(def: ReplayDefinition, settings: CliOptions['settings']): number {
-  const runs = def.runs.map((run) => {
-    const links = turnLinks(run);
-    return { players: run.players, turns: run.turns.map((turn, i) => ({ kind: turn.kind, player: turn.player, dependsOn: links[i].dependsOn })) };
-  });
-  return replayRequestBound(runs, def.steps.length, settings, replayOutcomeKind(def.source) ?? 'expect').most + 1;
 }
 
 /**

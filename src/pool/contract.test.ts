@@ -69,6 +69,8 @@ describe('the rules both analysis pools follow', () => {
     expect(last.ok).toBe(true);
     const over = await nextModelAnswers({ caseId: 'c', requests: [request('k')], known: null, round: MAX_MODEL_ROUNDS + 1, model, noModel: '' });
     expect(over).toEqual({ ok: false, error: `step "classify" still asks for new model requests after ${MAX_MODEL_ROUNDS} rounds; a step's requests must follow from its inputs and earlier answers` });
+    // Never fewer than the default: a small replay's bound does not cut it.
+    expect((await nextModelAnswers({ caseId: 'c', requests: [request('k')], known: null, round: MAX_MODEL_ROUNDS, maxRounds: 10, model, noModel: '' })).ok).toBe(true);
     // A replay of a chain of 1 000 requests takes a round each: its caller allows as many.
     expect((await nextModelAnswers({ caseId: 'c', requests: [request('k')], known: null, round: 1001, maxRounds: 1001, model, noModel: '' })).ok).toBe(true);
     expect(await nextModelAnswers({ caseId: 'c', requests: [request('k')], known: null, round: 1002, maxRounds: 1001, model, noModel: '' })).toEqual({

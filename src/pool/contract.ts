@@ -117,7 +117,7 @@ export async function nextModelAnswers(options: {
   requests: readonly PendingRequest[];
   known: Readonly<Record<string, ModelAnswer>> | null | undefined;
   round: number;
-  /** Rounds allowed (default MAX_MODEL_ROUNDS). */
+  /** Rounds allowed when more than MAX_MODEL_ROUNDS (a replay's request bound plus one); never fewer. */
   maxRounds?: number;
   model: ModelResolver | undefined;
   noModel: string;
@@ -126,7 +126,7 @@ export async function nextModelAnswers(options: {
   const { caseId, requests, model } = options;
   const step = requests[0]?.step ?? '?';
   if (!model) return { ok: false, error: `step "${step}" calls a model (llm.chat or llm.choose), but ${options.noModel}` };
-  const maxRounds = options.maxRounds ?? MAX_MODEL_ROUNDS;
+  const maxRounds = Math.max(MAX_MODEL_ROUNDS, options.maxRounds ?? 0);
   if (options.round > maxRounds) {
     return { ok: false, error: `step "${step}" still asks for new model requests after ${maxRounds} rounds; a step's requests must follow from its inputs and earlier answers` };
   }

@@ -42,6 +42,8 @@ export interface RunStudyOptions {
   /** Called once the definition is described, before any case runs; what it throws ends the run (the command checks its --fix choices). */
   onDescribed?(summary: DefinitionSummary): void;
   model?: ModelResolver;
+  /** Rounds of model requests a case may take (a replay's request bound plus one; default MAX_MODEL_ROUNDS). */
+  maxModelRounds?: number;
   /** The part of the cases (and of the games) to analyse (a shard); all of them by default. */
   pick?<T>(items: readonly T[]): T[];
   /** Results already known by item index (the picked cases, then games): those are not run again. */
@@ -120,7 +122,7 @@ export async function runStudy(options: RunStudyOptions): Promise<StudyOutcome> 
   const run = (part: readonly WorkItem[], onResult: (index: number, result: CaseResult) => void) =>
     part.length === 0
       ? Promise.resolve(signal.aborted ? ('cancelled' as const) : ('done' as const))
-      : pool.run({ items: part, source: study.source, fileName: study.fileName, settings, players, model: options.model, onResult }, signal);
+      : pool.run({ items: part, source: study.source, fileName: study.fileName, settings, players, model: options.model, ...(options.maxModelRounds !== undefined && { maxModelRounds: options.maxModelRounds }), onResult }, signal);
 
   let status: 'done' | 'cancelled' = 'done';
   let stoppedEarly = false;

@@ -22,6 +22,8 @@ export interface PoolJob {
   onResult(index: number, result: CaseResult): void;
   /** Answers model steps' requests (cache, then endpoint); without it a model call is a per-case error. */
   model?: ModelResolver;
+  /** Rounds of model requests a case may take (default MAX_MODEL_ROUNDS): a replay's request bound plus one. */
+  maxModelRounds?: number;
 }
 
 /** Why a definition could not be compiled, with its place in the source when known. */

@@ -120,4 +120,4 @@ export function replayBlock(plan: ReplayRunData, steps: readonly string[]): Repl
 export { contrastStudy, contrastReport, MIN_COMMITMENT_REPLAYS, type ContrastStudy, type ContrastReport, type ContrastRow } from './contrast.ts';
 export { turnRequests, turnSeeds, type TurnRequests } from './turn-requests.ts';
 export { replayPairs } from './pairs.ts';
-export { replayRequestBound, replayOutcomeKind, type BoundRun, type ReplayRequestBound } from './request-bound.ts';
+export { replayRequestBound, replayOutcomeKind, replayRounds, type BoundRun, type ReplayRequestBound } from './request-bound.ts';

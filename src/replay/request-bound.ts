@@ -10,7 +10,8 @@
 import { resolveMethod } from '../engine/index.ts';
 import { samplingQueryBudget } from '../engine/settings.ts';
 import type { AnalysisSettings } from '../engine/types.ts';
-import type { Outcome } from './types.ts';
+import type { Outcome, ReplayRunData } from './types.ts';
+import { turnLinks } from './turns.ts';
 
 export interface ReplayRequestBound {
   most: number;
@@ -79,4 +80,18 @@ function reachingPlayers(run: BoundRun): Set<number>[] {
 export function replayOutcomeKind(source: string): Outcome['kind'] | null {
   const written = /^const OUTCOME = \{"kind":"([a-z-]+)"/m.exec(source)?.[1];
   return OUTCOME_KINDS.find((kind) => kind === written) ?? null;
+}
+
+/**
+ * The model rounds a case of a replay may need: each round but the last sends a request not sent
+ * before, so the most requests its runs can send, plus one. Runs whose turns form a chain (each
+ * request carrying the answer before it, as a runtape agent's do) take a round per request, past
+ * the pools' default cap (MAX_MODEL_ROUNDS) from 500 requests on.
+ */
+export function replayRounds(def: { runs: readonly ReplayRunData[]; steps: readonly string[]; source: string }, settings: BoundSettings): number {
+  const runs = def.runs.map((run) => {
+    const links = turnLinks(run);
+    return { players: run.players, turns: run.turns.map((turn, i) => ({ kind: turn.kind, player: turn.player, dependsOn: links[i].dependsOn })) };
+  });
+  return replayRequestBound(runs, def.steps.length, settings, replayOutcomeKind(def.source) ?? 'expect').most + 1;
 }

@@ -39,6 +39,9 @@ export class ReplayLauncher {
   readonly #setups = new WeakMap<object, ReplaySetup>();
   readonly count: CacheCount;
   readonly contrast: ContrastRun;
+  /** Why the setup could not be kept in this browser (a full or refused storage), or ''. */
+  keepProblem = $state('');
+  #keptProblem = '';
   /** The run of the open replay study, when it was not open and was looked for among the files kept in this browser; null otherwise. */
   keptRun = $state<KeptRunState | null>(null);
   /** Reopens a run from the files kept in this browser (the run view's RunsKeeper); set by the page. */
@@ -133,7 +136,11 @@ export class ReplayLauncher {
 
   /** Keeps the setup's fields in this browser (the panel calls it whenever one changes). */
   keep(setup: ReplaySetup): void {
-    this.#kept?.save(setup.keptKey, setup.kept(new Date().toISOString()));
+    if (!this.#kept) return;
+    const saved = this.#kept.save(setup.keptKey, setup.kept(new Date().toISOString()));
+    // Written only when it changes, and compared without reading the rune (the panel's effect calls this).
+    const problem = saved ? '' : this.#kept.problem;
+    if (problem !== this.#keptProblem) this.keepProblem = this.#keptProblem = problem;
   }
 
   /** Reads a tool-stubs file into the setup (its names read in a worker of its own), or says why it cannot be used. */

@@ -14,6 +14,7 @@ import { RunsState } from '../runs/runs-state.svelte.ts';
 import { installFakeBrowser } from '../testing/fake-browser.ts';
 import { pageState, type PageState } from '../testing/page-state.ts';
 import { ReplayLauncher, unusedName } from './replay-launcher.svelte.ts';
+import { KeptSetups } from './kept-setups.ts';
 
 /** A recorded-run file of the Who&When log, its run renamed `id` (several files may repeat an id). */
 function runFile(id = 'q-42'): RecordedRunFile {
@@ -161,6 +162,30 @@ describe('ReplayLauncher', () => {
     await vi.waitFor(async () => expect(await names()).toEqual([base, `${base} #2`, `${base} #3`]));
     expect(unusedName('x', ['x', 'x #3'])).toBe('x #2');
     expect(unusedName('y', ['x'])).toBe('y');
+  });
+
+  it("reopens a run's setup from this browser's kept setups in a new page, and says when the storage refuses to keep it", () => {
+    const items = new Map<string, string>();
+    let refuse = false;
+    const storage = { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => { if (refuse) throw new Error('quota exceeded'); items.set(key, value); } };
+    const first = new ReplayLauncher({ runs, runner: page.runner, opener: page.opener, keptSetups: new KeptSetups(storage) });
+    first.begin('r1');
+    first.setup!.expect = '/forty-two/';
+    first.setup!.setFix(2, 'resample');
+    first.keep(first.setup!);
+    expect(first.keepProblem).toBe('');
+    // A new page (a reload): another launcher over the same storage.
+    const again = new ReplayLauncher({ runs, runner: page.runner, opener: page.opener, keptSetups: new KeptSetups(storage) });
+    again.begin('r1');
+    expect([again.setup?.expect, again.setup?.fixes]).toEqual(['/forty-two/', { 2: 'resample' }]);
+    again.begin('r2');
+    expect(again.setup?.expect).toBe('');
+    refuse = true;
+    again.keep(again.setup!);
+    expect(again.keepProblem).toMatch(/could not be kept in this browser \(quota exceeded\)/);
+    refuse = false;
+    again.keep(again.setup!);
+    expect(again.keepProblem).toBe('');
   });
 
   it('does nothing on start without a setup, and stays on the runs going back without a study', async () => {

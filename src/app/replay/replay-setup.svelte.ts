@@ -43,7 +43,12 @@ export class ReplaySetup {
     for (const [step, text] of Object.entries(this.fixes)) {
       for (const line of fixLines(text)) {
         try {
-          parseIntervention(line);
+          const fix = parseIntervention(line);
+          // As the command refuses --fix with an alias no --model maps: every case replaying it would fail.
+          if (fix.kind === 'policy' && fix.alias !== 'default' && !Object.hasOwn(this.models ?? {}, fix.alias)) {
+            out[Number(step)] = `"${line}": no model is given for the alias "${fix.alias}": map it in the Model panel's Other aliases (${fix.alias}=MODEL_ID)`;
+            break;
+          }
         } catch (error) {
           if (!(error instanceof InterventionError)) throw error;
           out[Number(step)] = error.message;

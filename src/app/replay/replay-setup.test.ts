@@ -39,6 +39,17 @@ describe('the replay setup', () => {
     expect(setup.result.ok).toBe(true);
   });
 
+  it('refuses a policy fix whose model alias is not mapped, before Blame, naming the field that maps it', () => {
+    const setup = new ReplaySetup(run(), 'algorithm/7.json');
+    setup.setFix(2, 'policy:judge@0.7');
+    expect(setup.result).toEqual({ ok: false, problem: 'Fix of step 2: "policy:judge@0.7": no model is given for the alias "judge": map it in the Model panel\'s Other aliases (judge=MODEL_ID)' });
+    setup.models = { judge: 'llama3.1:8b' };
+    expect(setup.result.ok).toBe(true);
+    setup.models = undefined;
+    setup.setFix(2, 'policy:default@1.2');
+    expect(setup.result.ok).toBe(true);
+  });
+
   it('refuses a fix of the wrong kind for its turn, in the page\'s words', () => {
     const setup = new ReplaySetup(run(), 'algorithm/7.json');
     setup.setFix(1, 'observation:nothing');

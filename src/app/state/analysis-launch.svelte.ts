@@ -115,6 +115,8 @@ export class AnalysisLaunch {
       batchStopRule: launch.batchStopRule,
       ...(launch.summary && { summary: launch.summary }),
       model: this.#endpointWait.resolver(job),
+      // A replay whose turns form a chain takes a round per request: as many as it can send, plus one.
+      ...(launch.requestBound && { maxModelRounds: launch.requestBound.most + 1 }),
       known: launch.known,
       signal: abort.signal,
       onResult: (index, received) => {

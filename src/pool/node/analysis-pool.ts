@@ -115,7 +115,7 @@ export class NodeAnalysisPool {
   private readonly fileName: string;
   private readonly memoryLimitMb: number;
   private readonly model: ModelResolver | undefined;
-  private readonly maxModelRounds: number;
+  private readonly maxModelRounds: number | undefined;
   private readonly slots: Slot[] = [];
   private readonly queue: Unit[] = [];
   /** Per definition: its summary, and the text runs send workers (without an inline case list). */
@@ -136,7 +136,7 @@ export class NodeAnalysisPool {
     this.fileName = options.fileName ?? 'pipeline.js';
     this.memoryLimitMb = options.memoryLimitMb ?? 1024;
     this.model = options.model;
-    this.maxModelRounds = Math.max(MAX_MODEL_ROUNDS, options.maxModelRounds ?? 0);
+    this.maxModelRounds = options.maxModelRounds;
     for (let i = 0; i < size; i++) this.slots.push(this.startWorker());
   }
 

@@ -346,7 +346,7 @@ export class PageAnalysisPool {
       if (outcome === CANCELLED) return CANCELLED;
       if (!isPending(outcome)) return withModelUsage(outcome, round, job.model);
       const next = await Promise.race([
-        nextModelAnswers({ caseId: id, requests: outcome.pending, known: answers, round: round + 1, model: job.model, noModel: NO_MODEL, signal }),
+        nextModelAnswers({ caseId: id, requests: outcome.pending, known: answers, round: round + 1, maxRounds: job.maxModelRounds, model: job.model, noModel: NO_MODEL, signal }),
         cancelled,
       ]);
       if (next === CANCELLED || signal.aborted) return CANCELLED;

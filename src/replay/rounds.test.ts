@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../engine/settings.ts';
 import { parseInputFile } from '../formats/detect.ts';
 import { MAX_MODEL_ROUNDS } from '../pool/contract.ts';
-import { buildReplay } from '../replay/index.ts';
-import { runtapeLog } from '../replay/testing/runtape-log.ts';
-import { replayRounds } from './replay-command.ts';
+import { buildReplay, replayRounds } from './index.ts';
+import { runtapeLog } from './testing/runtape-log.ts';
 
 describe('the model rounds a replay allows its cases', () => {
   it('cover a chain of a round per request: 1 200 runtape turns, 600 requests in a chain, are allowed 601 rounds, past the default', () => {
