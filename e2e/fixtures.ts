@@ -18,6 +18,8 @@ export interface StoredSummary {
   caseCount: number;
   casesAnalysed: number;
   failuresAnalysed: number;
+  /** The study's mode (recorded, posterior, prior). */
+  mode?: string;
 }
 
 /** Reads the session summaries straight from the page's IndexedDB (database "agentblame"). */

@@ -58,6 +58,11 @@ test('repairs as chips linked to coalition rows, consensus and pairs in the batc
   await expect(judge).toContainText('1 of 1');
   await expect(judge).toContainText('too few cases');
   await expect(page.getByTestId('audit-chart').locator('svg')).toBeVisible();
+  // The signal and its shuffled control in the page's colours, told apart and named in a legend (they were both drawn black).
+  const fills = await page.getByTestId('audit-chart').locator('rect.bar').evaluateAll((bars) => [...new Set(bars.map((b) => getComputedStyle(b).fill))]);
+  expect(fills).toHaveLength(2);
+  expect(fills).not.toContain('rgb(0, 0, 0)');
+  await expect(page.getByTestId('audit-chart').locator('figcaption')).toContainText('shuffled within each case');
 
   // A credit file naming an unknown case is refused with its JSON path.
   const bad = { signals: { judge: { nope: { planner: 1 } } } };

@@ -48,6 +48,10 @@ test('a contrast run in the Replay view is stored with the study: reopened, it i
     await expect(contrast.getByTestId('commitment')).toContainText('No point of commitment', { timeout: 60_000 });
     await expect(contrast.getByTestId('commitment')).toContainText('fewer than 35 replays per arm can never show one');
     await expect.poll(() => storedContrast(page), { timeout: 15_000 }).toBe(true);
+    // The contrast's own requests are logged too, each as sent or from the cache.
+    const log = contrast.getByTestId('request-log');
+    await log.getByText(/^Request log/).click();
+    expect(await log.locator('tbody tr').count()).toBeGreaterThan(0);
 
     // The exported report shows it beside the Shapley ranking.
     const reporting = page.getByRole('button', { name: 'Export report' });

@@ -88,3 +88,22 @@ test('compare two studies: the page shows the per-step and per-case differences 
   await page.locator('[data-testid=compare-cases] tbody tr').first().getByRole('button').click();
   await expect(page.getByRole('heading', { name: new RegExp(`Case ${moved[0].id}`) })).toBeVisible();
 });
+
+test('a demo compared with itself under other settings: keep a copy, change the mode here, compare with the copy', async ({ page }) => {
+  await page.goto('./?workers=2');
+  await page.getByRole('button', { name: /^Refund policy/ }).first().click();
+  await waitForDone(page);
+  const recorded = await waitForStored(page, (s) => s.status === 'done');
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await expect(page.getByText('No other session is stored yet')).toBeVisible();
+  await page.getByRole('button', { name: 'Keep a copy to compare with' }).click();
+  const select = page.getByTestId('compare-select');
+  await expect(select.locator('option:checked')).toContainText('refund-policy (copy)');
+  // The study changes in place; the copy keeps the recorded results.
+  await page.getByLabel('Mode').selectOption('prior');
+  await expect.poll(() => page.url()).toContain('mode=prior');
+  await waitForDone(page);
+  await waitForStored(page, (s) => s.id === recorded.id && s.status === 'done' && s.mode === 'prior');
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await expect(page.getByTestId('compare-summary')).toContainText('Changes from refund-policy (copy) (recorded');
+});
