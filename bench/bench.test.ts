@@ -45,6 +45,18 @@ describe('demo totals', () => {
     expect(demoTotals(rows).find((t) => t.demo === 'eight-step')?.wallMs).toBe(300);
     expect(targets(rows).find((t) => t.goal.includes('bandit stop'))?.met).toBe(true);
   });
+
+  it('leave out of a demo\'s total the rows the reference\'s demo does not run, which still feed their targets', () => {
+    const rows = [
+      row('demo:eight-step', 'batch 400 cases, exact', 180),
+      row('demo:eight-step', 'adaptive stream (bernstein stop), up to 3000 cases', 290),
+      row('demo:eight-step', 'adaptive stream (anytime stop), up to 3000 cases', 30, { beyondReference: true, cost: 3576, detail: { stopped: true, failuresAnalysed: 45, top: 'drafter' } }),
+      row('demo:eight-step', 'batch 400 cases, Monte Carlo (top1)', 175, { beyondReference: true, detail: { maxCaseEvaluations: 256, coalitions: 256 } }),
+    ];
+    expect(demoTotals(rows).find((t) => t.demo === 'eight-step')?.wallMs).toBe(470);
+    expect(targets(rows).find((t) => t.goal.startsWith('8-step batch: Monte Carlo'))?.met).toBe(true);
+    expect(targets(rows).find((t) => t.goal.startsWith('8-step stream: anytime'))?.met).toBe(true);
+  });
 });
 
 describe('bench suite (smoke sizes)', () => {

@@ -59,6 +59,8 @@ test('the case list keeps filter, sort and scroll; previous/next follow its orde
   const sortButton = list.getByRole('button', { name: /^Sort by drafter's blame/ });
   await sortButton.click();
   await expect(list.locator('th[aria-sort=descending]')).toHaveCount(1);
+  // One sort mark per column, the table's own (▲/▼ from aria-sort): the label carries no second arrow.
+  await expect(list.locator('th[aria-sort=descending] button')).toHaveText('drafter');
   await sortButton.click();
   await expect(list.locator('th[aria-sort=ascending]')).toContainText('drafter');
   await expect(page).toHaveURL(/sort=step%3Aasc%3Adrafter/);

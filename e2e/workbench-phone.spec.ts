@@ -40,6 +40,9 @@ test('a 390 px phone: the batch bars fit the screen, every bar and its value in 
   expect(box.x + box.width).toBeLessThanOrEqual(390);
   const svg = await page.getByTestId('batch-bars').evaluate((el) => ({ shown: el.getBoundingClientRect().width, drawn: (el as SVGSVGElement).viewBox.baseVal.width }));
   expect(Math.abs(svg.shown - svg.drawn)).toBeLessThan(2);
+  // The Settings drawer below the results shows an arrow that says it opens (it showed a dot).
+  const marker = await page.getByRole('complementary', { name: 'Settings' }).locator('summary').evaluate((el) => getComputedStyle(el, '::before').content);
+  expect(marker).toBe('"▸ "');
   // With the baselines beside it the chart needs more than a phone's width: it scrolls inside itself, never the page.
   await page.getByLabel('Show baselines beside Shapley').check();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
