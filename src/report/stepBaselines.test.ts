@@ -4,6 +4,8 @@ import type { CaseResult } from '../engine/types.ts';
 import { stepBaselines } from './stepBaselines.ts';
 import { renderBaselines } from './sections/baselines.ts';
 import { renderCaseDetail } from './sections/caseDetail.ts';
+import { renderBatch } from './sections/batch.ts';
+import { aggregateBatch } from '../engine/batch.ts';
 
 const base = { method: 'exact', vEmpty: 0, vAll: 1, cost: 1, evaluations: 4, permutations: 0 } as const;
 
@@ -42,5 +44,16 @@ describe('stepBaselines', () => {
     expect(detail).toContain('<dt>Step cost</dt><dd>1 of a budget of 6</dd>');
     expect(detail).toContain('<dt>Not computed within the budget</dt><dd>fix-alone, leave-one-out</dd>');
     expect(detail).toContain('Fix-alone and leave-one-out: not computed within the budget (—).');
+  });
+
+  it('the report\'s batch table says over how many failures fixing alone is, or that the budget left it out', () => {
+    const results = [testResult({ id: '1', method: 'mc', players: ['a', 'b'], shapley: { a: 1, b: 0 }, notComputed: ['fixAlone', 'leaveOneOut'] })];
+    const batch = aggregateBatch(results, { delta: 0.05, bound: 'bernstein' });
+    const none = renderBatch(batch, 0.05, results);
+    expect(none).toContain('Fixing alone resolves: not computed within the budget (the Monte Carlo budget was spent first).');
+    expect(none.match(/<td class="num muted" data-v="0">not computed within the budget<\/td>/g)).toHaveLength(2);
+    const some = renderBatch({ ...batch, analyzed: 3, fixAloneKnown: 2 }, 0.05, results);
+    expect(some).toContain('Fixing alone resolves: over the 2 analysed failures whose budget reached it');
+    expect(renderBatch(aggregateBatch([testResult({ id: '2', players: ['a', 'b'] })], { delta: 0.05, bound: 'bernstein' }), 0.05)).not.toContain('Fixing alone resolves:');
   });
 });

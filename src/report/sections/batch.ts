@@ -1,3 +1,4 @@
+import { NOT_COMPUTED_WITHIN_BUDGET } from '../../engine/result-fields.ts';
 import type { BatchResult, CaseResult } from '../../engine/types.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
 import { formatCount, formatInterval, formatPercent, formatSigned } from '../format.ts';
@@ -33,7 +34,7 @@ export function renderBatch(batch: BatchResult | undefined, delta: number, resul
         `<td class="num ${signClass(s.meanShapley)}" data-v="${num(s.meanShapley)}">${e(formatSigned(s.meanShapley))}</td>` +
         `<td class="num" data-v="${num(s.ci[0])}">${e(formatInterval(s.ci))}</td>` +
         `<td class="num" data-v="${num(s.share)}">${e(formatPercent(s.share))}</td>` +
-        `<td class="num" data-v="${num(s.fixAloneRate)}">${e(formatPercent(s.fixAloneRate))}</td>` +
+        (batch.fixAloneKnown === 0 ? `<td class="num muted" data-v="0">${NOT_COMPUTED_WITHIN_BUDGET}</td>` : `<td class="num" data-v="${num(s.fixAloneRate)}">${e(formatPercent(s.fixAloneRate))}</td>`) +
         `<td class="num" data-v="${num(s.lastTouch)}">${e(formatCount(s.lastTouch))}</td></tr>`,
     )
     .join('');
@@ -44,7 +45,7 @@ ${counts}
 ${chart}
 ${strip ? `<figure>${strip}<figcaption class="muted">Each analysed failure's Shapley value per step, one dot per case.</figcaption></figure>` : ''}
 <table class="sortable"><thead><tr><th>Step</th><th class="num">Mean Shapley</th><th class="num">${e(level)} CI</th><th class="num">Share</th><th class="num">Fixing alone resolves</th><th class="num">Last touch</th></tr></thead><tbody>${rows}</tbody></table>
-<p class="muted">Share: the step’s part of the total repairable failure mass. Last touch: failures whose last step to change its output is this one.</p>
+<p class="muted">Share: the step’s part of the total repairable failure mass. Last touch: failures whose last step to change its output is this one.${fixAloneNote(batch)}</p>
 </section>`;
 }
 
@@ -57,4 +58,12 @@ export function num(value: number): string {
 export function signClass(value: number | undefined): string {
   if (value === undefined || !Number.isFinite(value) || Math.abs(value) < 5e-4) return '';
   return value > 0 ? 'pos-text' : 'neg-text';
+}
+
+/** Over how many failures "fixing alone resolves" is, when a Monte Carlo budget left the baseline out of some. */
+function fixAloneNote(batch: BatchResult): string {
+  if (batch.fixAloneKnown === undefined) return '';
+  return batch.fixAloneKnown === 0
+    ? ` Fixing alone resolves: ${NOT_COMPUTED_WITHIN_BUDGET} (the Monte Carlo budget was spent first).`
+    : ` Fixing alone resolves: over the ${e(formatCount(batch.fixAloneKnown))} analysed failures whose budget reached it (${NOT_COMPUTED_WITHIN_BUDGET} in the others).`;
 }
