@@ -4,6 +4,7 @@
  * long file name, and the replay setup's fix column is reached on a phone without a sideways scroll.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { tripExport } from '../src/app/replay/testing/trip-run.ts';
 import { dropFiles, twoPlayerGameFile, waitForDone } from './workbench-helpers.ts';
 
@@ -44,6 +45,20 @@ for (const size of [{ width: 390, height: 844 }, { width: 1400, height: 900 }]) 
     await expectRulerReadable(page, `${size.width} px, zoomed`, size.width < 600 ? 1 : 2);
   });
 }
+
+test("a step row's badges (the baselines' picks, an error) are whole at 1400 px and on a phone, before its model and latency", async ({ page }) => {
+  for (const size of [{ width: 1400, height: 900 }, { width: 390, height: 844 }]) {
+    await page.setViewportSize(size);
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'multiply.langfuse.json', content: readFileSync('docs/examples/replay/multiply.langfuse.json', 'utf8'), type: 'application/json' }]);
+    const row = page.getByRole('listbox', { name: 'Steps' }).getByRole('option').filter({ hasText: 'Reporter chat' });
+    const mark = row.locator('.mark', { hasText: 'last step' });
+    await expect(mark).toBeVisible();
+    const [meta] = await boxes(row.locator('.meta'));
+    const [badge] = await boxes(mark);
+    expect(badge.x + badge.width, `the badge ends inside its cell at ${size.width} px`).toBeLessThanOrEqual(meta.x + meta.width + 0.5);
+  }
+});
 
 test('the header keeps one row at 1400 px with a long file name, which ends in an ellipsis and is whole in its title', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
