@@ -6,13 +6,11 @@ import { count, counted, duration, fixed3, interval, percent, percentOf, small, 
 
 describe('view number formats', () => {
   it('prints Shapley values with three decimals, a true minus and no negative zero', () => {
-    expect(fixed3(5 / 12)).toBe('0.417');
-    expect(fixed3(-1 / 12)).toBe('\u22120.083');
-    expect(fixed3(-0.0001)).toBe('0.000');
-    expect(fixed3(undefined)).toBe('—');
-    expect(fixed3(null)).toBe('—');
-    expect(fixed3(Number.NaN)).toBe('—');
-    expect(fixed3(Number.NEGATIVE_INFINITY)).toBe('\u2212∞');
+    const shown: [number | null | undefined, string][] = [
+      [5 / 12, '0.417'], [-1 / 12, '\u22120.083'], [-0.0001, '0.000'],
+      [undefined, '—'], [null, '—'], [Number.NaN, '—'], [Number.NEGATIVE_INFINITY, '\u2212∞'],
+    ];
+    for (const [value, text] of shown) expect(fixed3(value), String(value)).toBe(text);
   });
 
   it('prints rates, intervals, counts and durations', () => {

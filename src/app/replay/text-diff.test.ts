@@ -19,24 +19,22 @@ function lcs(a: string[], b: string[]): number {
 }
 const edits = (parts: DiffPart[], tokens: (s: string) => string[]) => parts.filter((p) => p.op !== 'same').reduce((n, p) => n + tokens(p.text).length, 0);
 
+/** The parts of a text where one stretch was replaced: same, removed, added, same. */
+const replaced = (before: string, removed: string, added: string, after: string): DiffPart[] => [
+  { op: 'same', text: before },
+  { op: 'removed', text: removed },
+  { op: 'added', text: added },
+  { op: 'same', text: after },
+];
+
 describe('text diff', () => {
   it('marks the one word that changed', () => {
-    expect(diffWords('The final answer is 48.', 'The final answer is 42.')).toEqual([
-      { op: 'same', text: 'The final answer is ' },
-      { op: 'removed', text: '48' },
-      { op: 'added', text: '42' },
-      { op: 'same', text: '.' },
-    ]);
+    expect(diffWords('The final answer is 48.', 'The final answer is 42.')).toEqual(replaced('The final answer is ', '48', '42', '.'));
   });
 
   it('a rewritten sentence reads as one change, not as confetti around shared spaces and short words', () => {
     const parts = diffWords('The city museum is closed on Mondays and open Tuesday to Sunday.', 'The city museum is open every day of the week, Mondays included.');
-    expect(parts).toEqual([
-      { op: 'same', text: 'The city museum is ' },
-      { op: 'removed', text: 'closed on Mondays and open Tuesday to Sunday' },
-      { op: 'added', text: 'open every day of the week, Mondays included' },
-      { op: 'same', text: '.' },
-    ]);
+    expect(parts).toEqual(replaced('The city museum is ', 'closed on Mondays and open Tuesday to Sunday', 'open every day of the week, Mondays included', '.'));
     // A long unchanged stretch between two small changes stays unchanged.
     expect(diffWords('one quick brown fox jumps two', 'uno quick brown fox jumps dos').map((p) => p.op)).toEqual(['removed', 'added', 'same', 'removed', 'added']);
   });
@@ -54,12 +52,7 @@ describe('text diff', () => {
   });
 
   it('diffs by lines, keeping line breaks', () => {
-    expect(diffLines('{\n  "a": 1,\n  "b": 2\n}', '{\n  "a": 1,\n  "b": 3\n}')).toEqual([
-      { op: 'same', text: '{\n  "a": 1,\n' },
-      { op: 'removed', text: '  "b": 2\n' },
-      { op: 'added', text: '  "b": 3\n' },
-      { op: 'same', text: '}' },
-    ]);
+    expect(diffLines('{\n  "a": 1,\n  "b": 2\n}', '{\n  "a": 1,\n  "b": 3\n}')).toEqual(replaced('{\n  "a": 1,\n', '  "b": 2\n', '  "b": 3\n', '}'));
   });
 
   it('equal texts are one same part; empty sides are all added or all removed', () => {

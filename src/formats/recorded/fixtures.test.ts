@@ -20,6 +20,9 @@ function open(name: string): RecordedRunFile {
   return input.runs;
 }
 
+/** Each step as "name:kind", in order: one line to compare a run's outline. */
+const stepKinds = (run: RecordedRun) => run.steps.map((s) => `${s.name}:${s.kind}`);
+
 function byName(run: RecordedRun, name: string) {
   const step = run.steps.find((s) => s.name === name);
   if (!step) throw new Error(`no step ${name} in ${run.steps.map((s) => s.name).join(', ')}`);
@@ -69,13 +72,7 @@ describe('recorded-run fixtures of our own', () => {
 
   it('LangSmith-exported prompt templates and parsers are not model calls, whatever gen_ai.operation.name says', () => {
     const [run] = open('openlit-langchain.otlp.json').runs;
-    expect(run.steps.map((s) => [s.name, s.kind])).toEqual([
-      ['RunnableSequence', 'chain'],
-      ['ChatPromptTemplate', 'other'],
-      ['langchain.chat_models.ChatOpenAI', 'llm'],
-      ['openai.chat.completions', 'llm'],
-      ['StrOutputParser', 'other'],
-    ]);
+    expect(stepKinds(run)).toEqual(['RunnableSequence:chain', 'ChatPromptTemplate:other', 'langchain.chat_models.ChatOpenAI:llm', 'openai.chat.completions:llm', 'StrOutputParser:other']);
   });
 
   it("Langfuse: Agno's OpenAIChat.invoke and the AI SDK's ai.generateText count their provider call's usage, once", () => {
@@ -114,12 +111,7 @@ describe('recorded-run fixtures of our own', () => {
 
   it('runtape: a request and its response are one step; a base chain resolves to the full message list', () => {
     const [run] = open('refund-bot.runtape.jsonl').runs;
-    expect(run.steps.map((s) => [s.name, s.kind])).toEqual([
-      ['refund-bot', 'chain'],
-      ['llm gpt-4o-mini', 'llm'],
-      ['read_policy', 'tool'],
-      ['llm gpt-4o-mini', 'llm'],
-    ]);
+    expect(stepKinds(run)).toEqual(['refund-bot:chain', 'llm gpt-4o-mini:llm', 'read_policy:tool', 'llm gpt-4o-mini:llm']);
     expect(readStepMessages(run.steps[3], 'input').map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
     expect(runUsage(run)).toEqual({ input: 82, output: 14 });
   });
@@ -128,7 +120,7 @@ describe('recorded-run fixtures of our own', () => {
     const [run] = open('whowhen/hand/7.json').runs;
     expect(run.id).toBe('hand/7');
     expect(run.label).toEqual({ agent: 'WebSurfer', step: 3 });
-    expect(run.steps.map((s) => `${s.name}:${s.kind}`)).toEqual(['human:other', 'Orchestrator:agent', 'Orchestrator:agent', 'WebSurfer:agent', 'ComputerTerminal:tool', 'Orchestrator:agent']);
+    expect(stepKinds(run)).toEqual(['human:other', 'Orchestrator:agent', 'Orchestrator:agent', 'WebSurfer:agent', 'ComputerTerminal:tool', 'Orchestrator:agent']);
   });
 
   it('any-agent, Vercel AI SDK and AgentOps: ids, times and tokens', () => {
