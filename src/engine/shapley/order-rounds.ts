@@ -32,3 +32,9 @@ export function sampleOrderRounds(game: Game, rng: Rng, opts: EstimatorOptions, 
     return walks;
   });
 }
+
+/** Fills `into` with `order` rotated left by `shift` positions (the player at k + shift moves to k): uniform when `order` is. */
+export function rotateInto(order: readonly number[], shift: number, into: number[]): void {
+  const n = order.length;
+  for (let k = 0; k < n; k++) into[k] = order[(k + shift) % n];
+}

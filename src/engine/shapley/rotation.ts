@@ -1,6 +1,6 @@
 import type { Game, Rng } from '../types.ts';
 import type { Estimator, EstimatorOptions, EstimatorOutput } from './estimator.ts';
-import { sampleOrderRounds } from './order-rounds.ts';
+import { rotateInto, sampleOrderRounds } from './order-rounds.ts';
 
 /**
  * Half-rotation pairs: each round takes a uniform order and the same order rotated by n/2
@@ -13,11 +13,8 @@ import { sampleOrderRounds } from './order-rounds.ts';
  * i.i.d. A round counts as two permutations.
  */
 export function rotationShapley(game: Game, rng: Rng, opts: EstimatorOptions): EstimatorOutput {
-  const n = game.players.length;
-  const half = Math.floor(n / 2);
-  return sampleOrderRounds(game, rng, opts, 1, (order, _j, rotated) => {
-    for (let k = 0; k < n; k++) rotated[k] = order[(k + half) % n];
-  });
+  const half = Math.floor(game.players.length / 2);
+  return sampleOrderRounds(game, rng, opts, 1, (order, _j, rotated) => rotateInto(order, half, rotated));
 }
 
 export const rotationEstimator: Estimator = {

@@ -1,6 +1,6 @@
 import type { Game, Rng } from '../types.ts';
 import type { Estimator, EstimatorOptions, EstimatorOutput } from './estimator.ts';
-import { sampleOrderRounds } from './order-rounds.ts';
+import { rotateInto, sampleOrderRounds } from './order-rounds.ts';
 
 /**
  * Position-stratified permutations: each round takes a uniform order and all n of its cyclic
@@ -12,10 +12,7 @@ import { sampleOrderRounds } from './order-rounds.ts';
  * v(all) - v(empty) (exactly efficient); rounds are i.i.d. A round counts as n permutations.
  */
 export function stratifiedShapley(game: Game, rng: Rng, opts: EstimatorOptions): EstimatorOutput {
-  const n = game.players.length;
-  return sampleOrderRounds(game, rng, opts, n - 1, (order, shift, rotated) => {
-    for (let k = 0; k < n; k++) rotated[k] = order[(k + shift) % n];
-  });
+  return sampleOrderRounds(game, rng, opts, game.players.length - 1, rotateInto);
 }
 
 export const stratifiedEstimator: Estimator = {

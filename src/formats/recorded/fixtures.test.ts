@@ -63,6 +63,20 @@ describe('recorded-run fixtures of our own', () => {
     expect(runUsage(run)).toEqual({ input: 28, output: 7 });
   });
 
+  it('OTLP and Tempo read spans under the older instrumentationLibrarySpans when scopeSpans is null, and name that key in errors', () => {
+    const request = JSON.parse(fixtureText('openlit-langchain.otlp.json')) as { resourceSpans: Record<string, unknown>[] };
+    const older = request.resourceSpans.map(({ scopeSpans, ...rest }) => ({ ...rest, scopeSpans: null, instrumentationLibrarySpans: scopeSpans }));
+    const asRuns = (value: unknown, name: string): RecordedRunFile => {
+      const input = parseInputFile(JSON.stringify(value), name);
+      if (input.kind !== 'runs') throw new Error(`${name} read as ${input.kind}`);
+      return input.runs;
+    };
+    expect(asRuns({ resourceSpans: older }, 'older.otlp.json').runs[0].steps).toHaveLength(5);
+    expect(asRuns({ batches: older }, 'older.tempo.json').runs[0].steps).toHaveLength(5);
+    const broken = [{ ...older[0], instrumentationLibrarySpans: [{ spans: 'none' }] }];
+    expect(formatErrorOf(() => parseInputFile(JSON.stringify({ resourceSpans: broken }), 'x.json')).message).toContain('resourceSpans[0].instrumentationLibrarySpans[0].spans');
+  });
+
   it("OpenLit's gen_ai.content.prompt / gen_ai.content.completion events carry the messages", () => {
     const [run] = open('openlit-langchain.otlp.json').runs;
     const inner = byName(run, 'openai.chat.completions');

@@ -145,6 +145,21 @@ function foldBody(body: unknown, path: string): unknown {
   return object;
 }
 
+/**
+ * One ResourceSpans object (an OTLP request's `resourceSpans` entry, a Tempo batch): its spans, under
+ * `scopeSpans` or the older `instrumentationLibrarySpans`.
+ */
+function readResourceSpans(object: JsonObject, path: string, traces: Map<string, FoldedSpan[]>): void {
+  const scopeSpans = optArray(object, 'scopeSpans', path);
+  const key = scopeSpans !== undefined ? 'scopeSpans' : 'instrumentationLibrarySpans';
+  const scopes = scopeSpans ?? optArray(object, key, path) ?? [];
+  scopes.forEach((ss, k) => {
+    const ssPath = indexPath(childPath(path, key), k);
+    const spans = optArray(expectObject(ss, ssPath), 'spans', ssPath) ?? [];
+    spans.forEach((s, m) => otlpSpan(s, indexPath(childPath(ssPath, 'spans'), m), traces));
+  });
+}
+
 function readOtlp(parsed: unknown, traces: Map<string, FoldedSpan[]>, eventsBySpan: Map<string, SpanEvent[]>): void {
   const requests = Array.isArray(parsed) ? parsed : [parsed];
   const prefix = (i: number): string => (Array.isArray(parsed) ? indexPath('', i) : '');
@@ -154,13 +169,7 @@ function readOtlp(parsed: unknown, traces: Map<string, FoldedSpan[]>, eventsBySp
     const resourceSpans = expectArray(ownField(request, 'resourceSpans') ?? [], childPath(path, 'resourceSpans'));
     resourceSpans.forEach((rs, j) => {
       const rsPath = indexPath(childPath(path, 'resourceSpans'), j);
-      const scopes = optArray(expectObject(rs, rsPath), 'scopeSpans', rsPath) ?? optArray(expectObject(rs, rsPath), 'instrumentationLibrarySpans', rsPath) ?? [];
-      const scopeKey = Object.hasOwn(expectObject(rs, rsPath), 'scopeSpans') ? 'scopeSpans' : 'instrumentationLibrarySpans';
-      scopes.forEach((ss, k) => {
-        const ssPath = indexPath(childPath(rsPath, scopeKey), k);
-        const spans = optArray(expectObject(ss, ssPath), 'spans', ssPath) ?? [];
-        spans.forEach((s, m) => otlpSpan(s, indexPath(childPath(ssPath, 'spans'), m), traces));
-      });
+      readResourceSpans(expectObject(rs, rsPath), rsPath, traces);
     });
     otlpLogs(request, path, eventsBySpan);
   });
@@ -171,14 +180,7 @@ function readTempo(parsed: unknown, traces: Map<string, FoldedSpan[]>): void {
   const batches = expectArray(ownField(root, 'batches'), 'batches');
   batches.forEach((b, i) => {
     const bPath = indexPath('batches', i);
-    const batch = expectObject(b, bPath);
-    const key = Object.hasOwn(batch, 'scopeSpans') ? 'scopeSpans' : 'instrumentationLibrarySpans';
-    const scopes = optArray(batch, key, bPath) ?? [];
-    scopes.forEach((ss, k) => {
-      const ssPath = indexPath(childPath(bPath, key), k);
-      const spans = optArray(expectObject(ss, ssPath), 'spans', ssPath) ?? [];
-      spans.forEach((s, m) => otlpSpan(s, indexPath(childPath(ssPath, 'spans'), m), traces));
-    });
+    readResourceSpans(expectObject(b, bPath), bPath, traces);
   });
 }
 
