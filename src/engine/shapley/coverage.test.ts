@@ -4,7 +4,7 @@ import { exactShapleyFromTable } from './exact.ts';
 import { TableGameAdapter } from '../table-game.ts';
 import { seededRng } from '../rng.ts';
 import type { Radius } from '../types.ts';
-import { randomTable, tableGame, tableOf } from '../testing/games.ts';
+import { randomGame, randomTable, tableGame, tableOf } from '../testing/games.ts';
 import type { EstimatorOptions } from './estimator.ts';
 
 const RADII: Radius[] = ['betting', 'bernstein', 'hoeffding'];
@@ -15,8 +15,7 @@ describe('coverage of every estimator under every bound', () => {
   const delta = 0.1;
   const runs = 150;
   // A random game with values in [0, 1]: marginals with real variance.
-  const values = randomTable(n, seededRng(2024));
-  const exact = exactShapleyFromTable(values, n);
+  const { values, exact } = randomGame(n, 2024);
   for (const name of ESTIMATOR_NAMES) {
     for (const radius of RADII) {
       for (const stop of ['width', 'top1'] as const) {

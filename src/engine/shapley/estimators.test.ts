@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ESTIMATOR_NAMES, runEstimator } from './registry.ts';
-import { exactShapleyFromTable } from './exact.ts';
 import { TableGameAdapter } from '../table-game.ts';
 import { seededRng } from '../rng.ts';
 import type { Game } from '../types.ts';
-import { playerNames, randomTable, tableGame } from '../testing/games.ts';
+import { playerNames, randomGame, randomTable, tableGame } from '../testing/games.ts';
 import type { EstimatorOptions } from './estimator.ts';
 
 /** A table game whose every lookup costs 1, so the cost a budget stop sees is the number of queries. */
@@ -61,8 +60,7 @@ describe.each(ESTIMATOR_NAMES)('estimator %s', (name) => {
   it('agrees with the exact values, inside its intervals', () => {
     // delta = 0.001: one fixed seed per game, so a miss would be a one-in-a-thousand event, not bad luck at 5%.
     for (const n of [4, 7, 10]) {
-      const values = randomTable(n, seededRng(100 + n));
-      const exact = exactShapleyFromTable(values, n);
+      const { values, exact } = randomGame(n, 100 + n);
       const est = runEstimator(name, new TableGameAdapter(tableGame(values, n, 'g', [0, 1])), seededRng(9), { ...budgetOpts(Infinity), delta: 0.001, maxPermutations: 5000 });
       est.values.forEach((v, i) => {
         expect(Math.abs(v - exact[i])).toBeLessThan(0.03);

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { permutationShapley, type PermutationOptions } from './permutation.ts';
-import { exactShapleyFromTable } from './exact.ts';
 import { rankingSeparated } from './stop-rules.ts';
 import { TableGameAdapter } from '../table-game.ts';
 import { seededRng } from '../rng.ts';
 import type { Radius } from '../types.ts';
 import type { EstimatorOutput } from './estimator.ts';
-import { MeteredTableGame, randomTable, tableGame, tableOf, ValueCostGame } from '../testing/games.ts';
+import { MeteredTableGame, randomGame, randomTable, tableGame, tableOf, ValueCostGame } from '../testing/games.ts';
 
 const base: PermutationOptions = { delta: 0.05, stop: 'top1', width: 0.05, budget: Infinity, maxPermutations: 500, radius: 'bernstein' };
 
@@ -35,8 +34,7 @@ describe('Monte Carlo permutation Shapley', () => {
 
   it('converges to the exact values', () => {
     const n = 5;
-    const values = randomTable(n, seededRng(3));
-    const exact = exactShapleyFromTable(values, n);
+    const { values, exact } = randomGame(n, 3);
     const est = run(values, n, 4, { stop: 'budget', maxPermutations: 20_000 });
     est.values.forEach((v, i) => expect(Math.abs(v - exact[i])).toBeLessThan(0.02));
   });
@@ -47,8 +45,7 @@ describe('Monte Carlo permutation Shapley', () => {
         const n = 4;
         const delta = 0.1;
         // A random game: marginals with real variance, values in [0, 1].
-        const values = randomTable(n, seededRng(2024));
-        const exact = exactShapleyFromTable(values, n);
+        const { values, exact } = randomGame(n, 2024);
         let covered = 0;
         const runs = 200;
         for (let seed = 1; seed <= runs; seed++) {
@@ -66,8 +63,7 @@ describe('Monte Carlo permutation Shapley', () => {
     const n = 5;
     const delta = 0.1;
     const runs = 200;
-    const values = randomTable(n, seededRng(17));
-    const exact = exactShapleyFromTable(values, n);
+    const { values, exact } = randomGame(n, 17);
     let covered = 0;
     for (let seed = 1; seed <= runs; seed++) {
       const budget = 20 + 13 * seed;

@@ -1,5 +1,7 @@
 import type { Game, Rng } from '../types.ts';
 import type { TableGame } from '../table-game.ts';
+import { seededRng } from '../rng.ts';
+import { exactShapleyFromTable } from '../shapley/exact.ts';
 
 /** Whether player i is in coalition mask. */
 export function has(mask: number, i: number): boolean {
@@ -30,6 +32,12 @@ export function randomTable(n: number, rng: Rng): Float64Array {
   const out = new Float64Array(2 ** n);
   for (let m = 0; m < out.length; m++) out[m] = rng();
   return out;
+}
+
+/** A random game in [0, 1] from a seed, with its exact Shapley values: what coverage tests measure against. */
+export function randomGame(n: number, seed: number): { values: Float64Array; exact: number[] } {
+  const values = randomTable(n, seededRng(seed));
+  return { values, exact: exactShapleyFromTable(values, n) };
 }
 
 /**
