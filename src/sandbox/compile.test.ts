@@ -226,11 +226,12 @@ describe('compiled runs: errors from user code', () => {
   });
 
   it('name the path of an output that is not plain data', () => {
+    const notPlain = (where: string) => `its output is not plain data: output${where}`;
     const cases: [string, string][] = [
-      ['return { ok: [1, () => 2] };', 'its output is not plain data: output.ok[1] is a function'],
-      ['return new Map();', 'its output is not plain data: output is a Map, not a plain object or array'],
-      ['const o = {}; o.self = o; return o;', 'its output is not plain data: output.self refers back to itself'],
-      ['return 10n;', 'its output is not plain data: output is a bigint'],
+      ['return { ok: [1, () => 2] };', notPlain('.ok[1] is a function')],
+      ['return new Map();', notPlain(' is a Map, not a plain object or array')],
+      ['const o = {}; o.self = o; return o;', notPlain('.self refers back to itself')],
+      ['return 10n;', notPlain(' is a bigint')],
     ];
     for (const [body, message] of cases) {
       const def = compilePipeline(oneStepSource(body));
