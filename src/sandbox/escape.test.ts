@@ -142,13 +142,14 @@ describe('a definition has no ambient randomness or clock', () => {
 
 describe('a definition cannot take memory outside the worker\'s heap limit', () => {
   it.each([
-    ['ArrayBuffer', 'return new ArrayBuffer(1e9).byteLength'],
-    ['a typed array', 'return new Float64Array(1e8).length'],
-    ['TextEncoder (it hands out a Uint8Array)', 'return new TextEncoder().encode("x").buffer.constructor.name'],
-    ['SharedArrayBuffer', 'return new SharedArrayBuffer(8).byteLength'],
-  ])('%s is refused with a message saying why', (_, body) => {
+    ['ArrayBuffer', 'return new ArrayBuffer(1e9).byteLength', 'ArrayBuffer'],
+    ['a typed array', 'return new Float64Array(1e8).length', 'Float64Array'],
+    ['TextEncoder (it hands out a Uint8Array)', 'return new TextEncoder().encode("x").buffer.constructor.name', 'TextEncoder'],
+    ['SharedArrayBuffer', 'return new SharedArrayBuffer(8).byteLength', 'SharedArrayBuffer'],
+  ])('%s is refused with a message naming what and saying why', (_, body, refused) => {
     const { error } = probeOutcome(body);
     expect(error).toMatch(/^case "c1": step "probe" threw: TypeError: \w+ is not available in a pipeline definition: its memory is outside the worker's memory limit/);
+    expect(error).toContain(`TypeError: ${refused} is not available`);
   });
 });
 
