@@ -6,6 +6,7 @@ import { gumbelFromUniform } from './gumbel.ts';
 import { seededRng } from './rng.ts';
 import { analyzeCase } from './analyze.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
+import { gumbelRetriever } from './testing/gumbel-retriever.ts';
 import type { PipelineDef, Rng } from './types.ts';
 import { CHI2_999, chiSquareTwoSample, mean, variance } from './testing/statistics.ts';
 
@@ -127,13 +128,7 @@ describe('posterior mode end to end', () => {
   const def = validatePipeline({
     name: 'rag',
     steps: [
-      {
-        name: 'retriever',
-        inputs: ['question'],
-        cost: 1,
-        run: (_, noise) => noise.categorical({ gold: 1, stale: 1.3 }, 'doc'),
-        fixes: [{ name: 'reranker', cost: 1, run: (_, noise) => noise.categorical({ gold: 3, stale: 0.2 }, 'doc') }],
-      },
+      gumbelRetriever('question', { gold: 1, stale: 1.3 }, { gold: 3, stale: 0.2 }),
       { name: 'writer', inputs: ['retriever'], cost: 1, run: ({ retriever }) => retriever === 'gold', fixes: [{ name: 'same', cost: 1, run: ({ retriever }) => retriever === 'gold' }] },
     ],
     metric: (out) => (out.writer ? 1 : 0),

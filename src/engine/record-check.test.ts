@@ -4,18 +4,13 @@ import { analyzeCase } from './analyze.ts';
 import { factualRun } from './factual-run.ts';
 import { DEFAULT_SETTINGS } from './settings.ts';
 import type { CaseDef, PipelineDef } from './types.ts';
+import { gumbelRetriever } from './testing/gumbel-retriever.ts';
 
 /** One sampled step: the retriever picks a document with Gumbel-max; the answer is right on "gold". */
 const def = validatePipeline({
   name: 'sampled',
   steps: [
-    {
-      name: 'retriever',
-      inputs: ['q'],
-      cost: 1,
-      run: (_, noise) => noise.categorical({ gold: 0, stale: 1.5 }, 'doc'),
-      fixes: [{ name: 'reranker', cost: 1, run: (_, noise) => noise.categorical({ gold: 3, stale: 0 }, 'doc') }],
-    },
+    gumbelRetriever('q', { gold: 0, stale: 1.5 }, { gold: 3, stale: 0 }),
   ],
   metric: (out) => (out.retriever === 'gold' ? 1 : 0),
 });
