@@ -17,6 +17,7 @@ import { useFakeEndpoints } from '../model/testing/use-fake-endpoints.ts';
 import { compilePipeline } from '../sandbox/compile.ts';
 import { pagePairs, pairResponses, pairsJsonl } from '../app/repairs/pairs-export.ts';
 import { runBlame } from './testing/run-blame.ts';
+import { CLASSIFY_STEP_SOURCE } from '../sandbox/testing/triage-source.ts';
 
 const OPTIONS = ['refund', 'escalate', 'close'];
 // Success needs both steps right: the ticket classed "refund" and the policy's reply, so a failure
@@ -27,9 +28,7 @@ export default {
   name: 'pairs-agree',
   models: { default: 'fake-model' },
   steps: [
-    { name: 'classify', inputs: ['ticket'], cost: 1,
-      run: ({ ticket }, noise, { llm }) => llm.choose({ messages: [{ role: 'user', content: 'Ticket: ' + ticket }], options: OPTIONS }),
-      fixes: [{ name: 'hint', cost: 1, run: ({ ticket }, noise, { llm }) => llm.choose({ messages: [{ role: 'user', content: 'PREFER:refund Ticket: ' + ticket }], options: OPTIONS }) }] },
+${CLASSIFY_STEP_SOURCE}
     { name: 'reply', inputs: ['classify', 'ticket'], cost: 1,
       run: ({ classify, ticket }, noise, { llm }) => llm.chat({ messages: [{ role: 'system', content: classify === 'refund' ? 'ANSWER:refund-ok' : 'ANSWER:sorry' }, { role: 'user', content: ticket }], temperature: 0 }).text,
       fixes: [{ name: 'policy', cost: 2, run: ({ ticket }, noise, { llm }) => llm.chat({ messages: [{ role: 'system', content: 'ANSWER:refund-ok-thanks' }, { role: 'user', content: ticket }], temperature: 0 }).text }] },
