@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { joinCoalitions, packCoalitions, splitCoalitions, unpackCoalitions } from './packed-coalitions.ts';
 import type { AttributedCaseResult, CaseResult } from './types.ts';
+import { testResult } from './testing/results.ts';
 
 const players = ['plan', 'search', 'read', 'draft', 'check', 'cite', 'tone', 'send'];
 
@@ -9,25 +10,10 @@ function table(values: (mask: number) => number): { fixed: string[]; value: numb
   return Array.from({ length: 2 ** players.length }, (_, mask) => ({ fixed: players.filter((_, i) => (mask >> i) & 1), value: values(mask) }));
 }
 
-function attributed(coalitions: { fixed: string[]; value: number }[]): AttributedCaseResult {
-  return {
-    id: 'c1',
-    players: [...players],
-    method: 'exact',
-    failed: true,
-    vEmpty: 0,
-    vAll: 1,
-    shapley: Object.fromEntries(players.map((p) => [p, 0.125])),
-    fixAlone: Object.fromEntries(players.map((p) => [p, 0])),
-    leaveOneOut: Object.fromEntries(players.map((p) => [p, 0])),
-    cost: 3,
-    evaluations: 256,
-    permutations: 0,
-    stopReason: 'exact',
-    fixable: true,
-    coalitions,
-    fixedOutputs: { plan: 'x' },
-  };
+/** An attributed failure over the players with this table; fixedOutputs comes after the table, so key order around it is tested. */
+function attributed(coalitions: { fixed: string[]; value: number }[]): CaseResult {
+  const shapley = Object.fromEntries(players.map((p) => [p, 0.125]));
+  return testResult({ id: 'c1', players: [...players], shapley, cost: 3, evaluations: 256, coalitions, fixedOutputs: { plan: 'x' } });
 }
 
 describe('packed coalition tables', () => {
