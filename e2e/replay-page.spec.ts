@@ -5,7 +5,7 @@ import { scriptedModel } from '../src/replay/testing/runs.ts';
 import { scripted, tripExport, tripWhoWhenLog } from '../src/app/replay/testing/trip-run.ts';
 import { downloadedText, sessionRow, waitForStored } from './fixtures.ts';
 import { dropFiles, waitForDone } from './workbench-helpers.ts';
-import { blameTrip, setModel } from './replay-helpers.ts';
+import { blameTrip, openTripSetup, setField, setModel } from './replay-helpers.ts';
 
 /**
  * "Blame this run" in the page: a recorded run (a small Langfuse export, trip-run.ts) is blamed
@@ -208,18 +208,10 @@ test("the README's example blamed in the page as its page paragraph says, word f
 test('"Most tokens per answer" in the setup\'s Model panel caps every replay request, as --model-param default.max_tokens does', async ({ page }) => {
   const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted });
   try {
-    await page.goto('./');
-    await dropFiles(page, [{ name: 'trip.langfuse.json', content: tripExport(), type: 'application/json' }]);
-    await page.getByRole('button', { name: 'Blame this run' }).click();
-    const setup = page.getByRole('region', { name: 'Blame this run' });
-    await setup.getByLabel('The final answer contains').fill('/monday/i');
-    await setModel(page, endpoint.url);
-    const field = setup.getByLabel('Most tokens per answer');
-    await field.fill('ten');
-    await field.dispatchEvent('change');
+    const setup = await openTripSetup(page, { outcome: '/monday/i', endpoint: endpoint.url });
+    await setField(page, 'Most tokens per answer', 'ten');
     await expect(setup.getByRole('alert').filter({ hasText: 'Most tokens per answer' })).toContainText('not a whole number');
-    await field.fill('48');
-    await field.dispatchEvent('change');
+    await setField(page, 'Most tokens per answer', '48');
     await expect(setup.getByRole('alert').filter({ hasText: 'Most tokens per answer' })).toHaveCount(0);
     await setup.getByRole('button', { name: 'Blame', exact: true }).click();
     await waitForDone(page);
