@@ -7,44 +7,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, NO_USAGE, type ModelAnswer, type ModelUsage, type PendingRequest } from '../../engine/index.ts';
-import { toyAnswer } from '../../engine/testing/toy-model.ts';
+import { DEFAULT_SETTINGS } from '../../engine/index.ts';
+import { CountingResolver } from '../testing/counting-resolver.ts';
 import type { AnalysisSettings, CaseDef } from '../../engine/types.ts';
 import { parseInputFile } from '../../formats/detect.ts';
 import { buildReplay } from '../../replay/index.ts';
 import { runtapeLog } from '../../replay/testing/runtape-log.ts';
 import { oneStepSource } from '../../sandbox/testing/one-step.ts';
-import { NodeAnalysisPool, type ModelResolver } from './analysis-pool.ts';
-
-/** Answers with the toy model after `delayMs`, sending each distinct request once and charging it to its case. */
-class DelayedResolver implements ModelResolver {
-  readonly sent: string[] = [];
-  private readonly known = new Map<string, ModelAnswer>();
-  private readonly perCase = new Map<string, ModelUsage>();
-  constructor(private readonly delayMs = 0, private readonly before?: (sent: number) => Promise<void>) {}
-  async resolve(requests: (PendingRequest & { caseId: string })[]): Promise<Map<string, ModelAnswer>> {
-    await this.before?.(this.sent.length);
-    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
-    const out = new Map<string, ModelAnswer>();
-    for (const r of requests) {
-      let answer = this.known.get(r.key);
-      if (!answer) {
-        this.sent.push(r.key);
-        answer = toyAnswer(r.request);
-        this.known.set(r.key, answer);
-        const u = { ...(this.perCase.get(r.caseId) ?? NO_USAGE) };
-        u.requests++;
-        u.inputTokens += answer.usage?.input ?? 0;
-        this.perCase.set(r.caseId, u);
-      }
-      out.set(r.key, answer);
-    }
-    return out;
-  }
-  usage(caseId: string): ModelUsage {
-    return this.perCase.get(caseId) ?? { ...NO_USAGE };
-  }
-}
+import { NodeAnalysisPool } from './analysis-pool.ts';
 
 const pools: NodeAnalysisPool[] = [];
 afterEach(async () => {
@@ -76,9 +46,9 @@ describe('waiting rounds in the Node pool', () => {
   it('a chain of 12 requests takes one restart and 11 waits instead of 12 restarts: the same results, requests sent and usage', async () => {
     const source = chainSource(12);
     const cases = [question('a', 'q'), question('b', 'r')];
-    const waitingResolver = new DelayedResolver();
+    const waitingResolver = new CountingResolver();
     const waiting = pool({ size: 1, model: waitingResolver });
-    const restartingResolver = new DelayedResolver();
+    const restartingResolver = new CountingResolver();
     const restarting = pool({ size: 1, model: restartingResolver, waitOnChains: false });
     const waited = await waiting.run(source, cases, settings);
     const restarted = await restarting.run(source, cases, settings);
@@ -93,9 +63,9 @@ describe('waiting rounds in the Node pool', () => {
 
   it('a runtape replay of 60 turns, every model turn repaired (a chain of 30 requests): 1 restart instead of 30, the same result and requests', async () => {
     const def = runtapeReplay(60);
-    const waitingResolver = new DelayedResolver();
+    const waitingResolver = new CountingResolver();
     const waiting = pool({ size: 1, model: waitingResolver, fileName: 'replay.js' });
-    const restartingResolver = new DelayedResolver();
+    const restartingResolver = new CountingResolver();
     const restarting = pool({ size: 1, model: restartingResolver, fileName: 'replay.js', waitOnChains: false });
     const replaySettings = { ...settings, models: { default: 'm' } };
     const [waited] = await waiting.run(def.source, def.cases, replaySettings);
@@ -114,7 +84,7 @@ describe('waiting rounds in the Node pool', () => {
       'run: (inputs, noise) =>',
       'run: (inputs, noise, { llm }) =>',
     );
-    const resolver = new DelayedResolver();
+    const resolver = new CountingResolver();
     const waiting = pool({ size: 1, model: resolver });
     const [result] = await waiting.run(source, [question('a', 'q')], settings);
     expect(result.error).toBeUndefined();
@@ -123,7 +93,7 @@ describe('waiting rounds in the Node pool', () => {
   });
 
   it('the time limit leaves out the waiting: 8 answers of 250 ms each in a case limited to 1 s', async () => {
-    const resolver = new DelayedResolver(250);
+    const resolver = new CountingResolver(250);
     const waiting = pool({ size: 1, timeoutMs: 1000, model: resolver });
     const [result] = await waiting.run(chainSource(8), [question('slow', 'q')], settings);
     expect(result.error).toBeUndefined();
@@ -134,8 +104,8 @@ describe('waiting rounds in the Node pool', () => {
     const failing = () => async (sent: number) => {
       if (sent >= 3) throw new Error('endpoint http://127.0.0.1:9 refused the connection');
     };
-    const waiting = pool({ size: 1, model: new DelayedResolver(0, failing()) });
-    const restarting = pool({ size: 1, model: new DelayedResolver(0, failing()), waitOnChains: false });
+    const waiting = pool({ size: 1, model: new CountingResolver(0, failing()) });
+    const restarting = pool({ size: 1, model: new CountingResolver(0, failing()), waitOnChains: false });
     const [waited] = await waiting.run(chainSource(6), [question('a', 'q')], settings);
     const [restarted] = await restarting.run(chainSource(6), [question('a', 'q')], settings);
     expect(waited.error).toBe('case "a": model requests of step "probe" failed: endpoint http://127.0.0.1:9 refused the connection');
@@ -145,7 +115,7 @@ describe('waiting rounds in the Node pool', () => {
 
   it('a worker process killed while its round waits fails that case only; the late answer is dropped and the next case runs', async () => {
     let killed = false;
-    const resolver = new DelayedResolver(0, async (sent) => {
+    const resolver = new CountingResolver(0, async (sent) => {
       if (sent !== 3 || killed) return;
       killed = true;
       const children = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
@@ -162,7 +132,7 @@ describe('waiting rounds in the Node pool', () => {
   it('closing the pool while a round waits ends the case with the pool closed, and the close does not hang', async () => {
     let arrived: () => void = () => {};
     const waitingStarted = new Promise<void>((resolve) => (arrived = resolve));
-    const resolver = new DelayedResolver(0, async (sent) => {
+    const resolver = new CountingResolver(0, async (sent) => {
       if (sent < 2) return;
       arrived();
       await new Promise(() => {});
