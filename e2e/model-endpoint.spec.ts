@@ -240,6 +240,11 @@ test('an endpoint whose model list answers 404 (a proxy) is used: its chat reque
 test('while a model study waits on a slow endpoint, the Batch view says what it waits for, not an empty frame', async ({ page }) => {
   const endpoint = await startFakeEndpoint({ models: ['fake-model'], latencyMs: 6_000, port: 18401 });
   try {
+    // An endpoint that is no llama-server is not asked for llama.cpp's /props (its 404 would be a red console error).
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${message.text()} ${message.location().url}`);
+    });
     await page.goto('./');
     const asks = ASK_OR_NOT.replace('{ id: "plain", inputs: { question: "q1", ask: false } },', '');
     await dropFiles(page, [{ name: 'asks.pipeline.js', content: asks, type: 'text/javascript' }]);
@@ -254,6 +259,7 @@ test('while a model study waits on a slow endpoint, the Batch view says what it 
     await waitForDone(page);
     await expect(waiting).toHaveCount(0);
     await expect(page.locator('figure.bars')).toBeVisible();
+    expect(consoleErrors.filter((line) => line.includes('/props'))).toEqual([]);
   } finally {
     await endpoint.close();
   }
