@@ -25,6 +25,14 @@ test('a Monte Carlo budget spent before the baselines: the case and the batch sa
   await waitForDone(page);
   await expect(page.getByTestId('batch-table').locator('caption')).toContainText('fixing alone not computed within the budget');
   await expect(page.getByTestId('batch-table').locator('tr[data-step=voter0] td').nth(2)).toHaveText('—');
+  // The chart's baselines panel draws no fix-alone bar (a 0 would read as measured): it says so.
+  await page.getByLabel('Show baselines beside Shapley').check();
+  const chart = page.getByTestId('batch-bars');
+  await expect(chart.locator('.bar.touch')).toHaveCount(6);
+  await expect(chart.locator('.bar.alone')).toHaveCount(0);
+  await expect(chart.locator('.not-computed')).toHaveCount(6);
+  await expect(chart.locator('.not-computed').first()).toContainText('fix alone: not computed');
+  await chart.screenshot({ path: '/tmp/polish-budget-bars.png' });
   await page.getByRole('tab', { name: /Cases/ }).click();
   await page.locator('[data-testid=case-list] tr[data-case=vote]').getByRole('button', { name: 'vote' }).click();
   await expect(page.getByTestId('case-not-computed')).toContainText('fix-alone, leave-one-out');
