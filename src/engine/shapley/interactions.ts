@@ -51,6 +51,61 @@ export function exactInteractionsFromTable(values: ArrayLike<number>, n: number,
 }
 
 /**
+ * Sure bounds on every pair's interaction from the coalitions known so far (`known`: a value, or
+ * undefined for a coalition never evaluated), for games of up to EXACT_INTERACTION_MAX_PLAYERS
+ * players: what a budget leaves of the exact index. In I_ij's sum each coalition appears in one
+ * term with one sign, so an unknown v(T), anywhere in `range`, moves it by at most its weight times
+ * the range: the bounds are sharp (some values in the range reach each), they collapse to the exact
+ * value when every coalition is known, and they hold whatever the unknown values are. No sampling
+ * and no assumption: `ci` is the bounds, `value` their midpoint, `bounded` says so.
+ */
+export function boundedInteractions(players: readonly string[], range: readonly [number, number], known: (mask: number) => number | undefined): PairInteraction[] {
+  const n = players.length;
+  if (n > EXACT_INTERACTION_MAX_PLAYERS) throw new RangeError(`bounds from known coalitions need at most ${EXACT_INTERACTION_MAX_PLAYERS} players, got ${n}`);
+  if (n < 2) return [];
+  const weights = pairWeights(n);
+  const [lo, hi] = range;
+  const table = new Float64Array(2 ** n);
+  const isKnown = new Uint8Array(2 ** n);
+  for (let mask = 0; mask < table.length; mask++) {
+    const v = known(mask);
+    if (v !== undefined) {
+      table[mask] = v;
+      isKnown[mask] = 1;
+    }
+  }
+  const out: PairInteraction[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const bi = 2 ** i;
+      const bj = 2 ** j;
+      let low = 0;
+      let high = 0;
+      for (let mask = 0; mask < table.length; mask++) {
+        if (mask & bi || mask & bj) continue;
+        let size = 0;
+        for (let m = mask; m; m &= m - 1) size++;
+        const w = weights[size];
+        for (const [coalition, sign] of [[mask + bi + bj, 1], [mask + bi, -1], [mask + bj, -1], [mask, 1]] as const) {
+          if (isKnown[coalition]) {
+            low += sign * w * table[coalition];
+            high += sign * w * table[coalition];
+          } else if (sign > 0) {
+            low += w * lo;
+            high += w * hi;
+          } else {
+            low -= w * hi;
+            high -= w * lo;
+          }
+        }
+      }
+      out.push({ steps: [players[i], players[j]], value: (low + high) / 2, ci: [low, high], bounded: true });
+    }
+  }
+  return out;
+}
+
+/**
  * Sampled pairwise interactions: in a uniform random order, given that i and j stand next to each
  * other, the players before them form S with probability |S|! (n-|S|-2)! / (n-1)! (merge the pair
  * into one player of an (n-1)-player game), so the mean of v(S+i+j) - v(S+i) - v(S+j) + v(S) over
