@@ -120,7 +120,9 @@ const api = {
    * never returns can be blamed on its step; that costs a message per step execution (several times
    * the analysis itself), so the page asks for it only when re-running a case that timed out.
    * `answers` are the model responses known so far (model steps); a case that needs more returns
-   * the requests it waits for, and the page calls again once it has them.
+   * the requests it waits for, and the page calls again once it has them. With `waiting` (a chain,
+   * and a wait buffer from its frame), it asks the page for each response it lacks and sleeps until
+   * the frame writes it in (wait-channel.ts): the case goes on in the same call.
    */
   async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>, waiting = false): Promise<CallOutcome> {
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');

@@ -9,11 +9,9 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
-import { parseInputFile } from '../../formats/detect.ts';
-import { buildReplay } from '../../replay/index.ts';
-import { runtapeLog } from '../../replay/testing/runtape-log.ts';
-import { oneStepSource } from '../../sandbox/testing/one-step.ts';
 import { CountingResolver } from '../testing/counting-resolver.ts';
+import { chainSource, question } from '../testing/chain-source.ts';
+import { runtapeReplay } from '../../replay/testing/runtape-replay.ts';
 import type { PoolJob } from '../study-pool.ts';
 import { PageAnalysisPool } from './analysis-pool.ts';
 import type { AnalysisWorker } from './protocol.ts';
@@ -21,14 +19,6 @@ import type { StartTimer } from './race-timeout.ts';
 import { createWaitBuffer, writeWaitChunk } from './wait-channel.ts';
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact', mode: 'recorded', models: { default: 'toy-1' } };
-
-/** One step asking `n` requests in a chain: each quotes the answer before it. */
-const chainSource = (n: number) =>
-  oneStepSource(`let text = ''; for (let i = 0; i < ${n}; i++) text = llm.chat({ messages: [{ role: 'user', content: inputs.question + i + ' ' + text }], temperature: 0 }).text; return text;`).replace(
-    'run: (inputs, noise) =>',
-    'run: (inputs, noise, { llm }) =>',
-  );
-const question = (id: string, text: string): CaseDef => ({ id, inputs: { question: text, doc: null } });
 
 const threads: Worker[] = [];
 afterEach(async () => {
@@ -107,9 +97,7 @@ describe('waiting rounds in the page pool', () => {
   });
 
   it('a runtape replay of 40 turns (a chain of 20 requests): 1 restart instead of 20, the same result and requests', async () => {
-    const input = parseInputFile(runtapeLog(40), 'chain.jsonl');
-    if (input.kind !== 'runs') throw new Error('not runs');
-    const def = buildReplay(input.runs.runs, { players: 'agents', fixes: [], outcome: { kind: 'expect', text: 'refund approved' }, origin: 'test' });
+    const def = runtapeReplay(40);
     const replaySettings = { ...settings, models: { default: 'm' } };
     const run = async (waitOnChains: boolean) => {
       const pool = new PageAnalysisPool(1, threadWorkers(def.source, 'replay.js').create, 60_000);
