@@ -36,6 +36,27 @@ const chainSource = (n: number) =>
   );
 const question = (id: string, text: string): CaseDef => ({ id, inputs: { question: text, doc: null } });
 
+/**
+ * Two steps whose fix is a chain of `n` requests on the case's question (neither reads the other);
+ * as run they call no model, as a replay's recorded turns. Every round asks for two requests, one
+ * per chain (the coalitions fixing one or both share them).
+ */
+const twoChainsSource = (n: number) => `
+const chain = (name, question, llm) => {
+  let text = '';
+  for (let i = 0; i < ${n}; i++) text = llm.chat({ messages: [{ role: 'user', content: name + i + question + text }], temperature: 0 }).text;
+  return text;
+};
+export default {
+  name: 'two-chains',
+  steps: [
+    { name: 'left', inputs: ['question'], cost: 1, run: () => 'as run', fixes: [{ name: 'ask', cost: 1, run: (inputs, noise, { llm }) => chain('left', inputs.question, llm) }] },
+    { name: 'right', inputs: ['question'], cost: 1, run: () => 'as run', fixes: [{ name: 'ask', cost: 1, run: (inputs, noise, { llm }) => chain('right', inputs.question, llm) }] },
+  ],
+  metric: (outputs) => (outputs.left === 'as run' || outputs.right === 'as run' ? 0 : 1),
+};
+`;
+
 function runtapeReplay(turns: number) {
   const input = parseInputFile(runtapeLog(turns), 'chain.jsonl');
   if (input.kind !== 'runs') throw new Error('not runs');
@@ -90,6 +111,20 @@ describe('waiting rounds in the Node pool', () => {
     expect(result.error).toBeUndefined();
     expect(resolver.sent).toHaveLength(3);
     expect(waiting.modelRounds).toEqual({ restarts: 1, waits: 0 });
+  });
+
+  it('two chains side by side restart once per level: each round asks for both chains\' next requests together (rule 4), with the same results', async () => {
+    const source = twoChainsSource(4);
+    const resolver = new CountingResolver();
+    const waiting = pool({ size: 1, model: resolver });
+    const restartingResolver = new CountingResolver();
+    const restarting = pool({ size: 1, model: restartingResolver, waitOnChains: false });
+    const [waited] = await waiting.run(source, [{ id: 'a', inputs: { question: 'q' } }], settings);
+    const [restarted] = await restarting.run(source, [{ id: 'a', inputs: { question: 'q' } }], settings);
+    expect(waited.error).toBeUndefined();
+    expect(waited).toEqual(restarted);
+    expect(resolver.sent).toEqual(restartingResolver.sent);
+    expect(waiting.modelRounds).toEqual({ restarts: 4, waits: 0 });
   });
 
   it('the time limit leaves out the waiting: 8 answers of 250 ms each in a case limited to 1 s', async () => {
