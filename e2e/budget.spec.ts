@@ -40,4 +40,16 @@ test('a Monte Carlo budget spent before the baselines: the case and the batch sa
   // Shapley, interval, then the two baselines: a dash each, titled with the reason.
   await expect(row.nth(2)).toHaveText('—');
   await expect(row.nth(3)).toHaveAttribute('title', 'not computed within the budget');
+
+  // Interactions the budget stops are bounded from the coalitions it left known, and read by their bounds.
+  await page.getByRole('button', { name: '← All cases' }).click();
+  await page.locator('#setting-interactions').check();
+  await waitForDone(page);
+  await page.locator('[data-testid=case-list] tr[data-case=vote]').getByRole('button', { name: 'vote' }).click();
+  const table = page.getByTestId('case-interactions');
+  await expect(table.locator('caption')).toContainText('the budget stopped them, so each is bounded from the coalitions it left known');
+  await expect(table.locator('thead')).toHaveText(/Steps\s*Reading\s*Bounds/);
+  await expect(table.locator('tbody tr')).toHaveCount(15);
+  await expect(table.locator('tbody tr').first()).toContainText(/\[[−-]?\d\.\d{3}, [−-]?\d\.\d{3}\]/);
+  await table.screenshot({ path: '/tmp/polish-bounded-interactions.png' });
 });

@@ -138,7 +138,10 @@ test('a definition that throws while loading is shown at its file and line, and 
   await expect(page.getByTestId('definition-error')).toContainText('no API key set');
   await expect(page.getByTestId('definition-error')).toContainText('throws.pipeline.js');
   await expect(page.getByTestId('definition-error')).toContainText('line 2');
-  await goHome(page);
+  // Its address names no stored session: a reload says why it is not there.
+  await page.reload();
+  await expect(page.getByRole('alert')).toContainText('This link names a session that is not in this browser');
+  await expect(page.getByTestId('privacy-note')).toBeVisible();
   await expect(sessionRow(page, kept.id)).toBeVisible();
   await expect(page.getByTestId('session-row')).toHaveCount(1);
   expect((await storedSummaries(page)).map((s) => s.id)).toEqual([kept.id]);
