@@ -25,6 +25,14 @@ test('a Monte Carlo budget spent before the baselines: the case and the batch sa
   await waitForDone(page);
   await expect(page.getByTestId('batch-table').locator('caption')).toContainText('fixing alone not computed within the budget');
   await expect(page.getByTestId('batch-table').locator('tr[data-step=voter0] td').nth(2)).toHaveText('—');
+  // The chart's baselines panel draws no fix-alone bar (a 0 would read as measured): it says so.
+  await page.getByLabel('Show baselines beside Shapley').check();
+  const chart = page.getByTestId('batch-bars');
+  await expect(chart.locator('.bar.touch')).toHaveCount(6);
+  await expect(chart.locator('.bar.alone')).toHaveCount(0);
+  await expect(chart.locator('.not-computed')).toHaveCount(6);
+  await expect(chart.locator('.not-computed').first()).toContainText('fix alone: not computed');
+  await chart.screenshot({ path: '/tmp/polish-budget-bars.png' });
   await page.getByRole('tab', { name: /Cases/ }).click();
   await page.locator('[data-testid=case-list] tr[data-case=vote]').getByRole('button', { name: 'vote' }).click();
   await expect(page.getByTestId('case-not-computed')).toContainText('fix-alone, leave-one-out');
@@ -32,4 +40,16 @@ test('a Monte Carlo budget spent before the baselines: the case and the batch sa
   // Shapley, interval, then the two baselines: a dash each, titled with the reason.
   await expect(row.nth(2)).toHaveText('—');
   await expect(row.nth(3)).toHaveAttribute('title', 'not computed within the budget');
+
+  // Interactions the budget stops are bounded from the coalitions it left known, and read by their bounds.
+  await page.getByRole('button', { name: '← All cases' }).click();
+  await page.locator('#setting-interactions').check();
+  await waitForDone(page);
+  await page.locator('[data-testid=case-list] tr[data-case=vote]').getByRole('button', { name: 'vote' }).click();
+  const table = page.getByTestId('case-interactions');
+  await expect(table.locator('caption')).toContainText('the budget stopped them, so each is bounded from the coalitions it left known');
+  await expect(table.locator('thead')).toHaveText(/Steps\s*Reading\s*Bounds/);
+  await expect(table.locator('tbody tr')).toHaveCount(15);
+  await expect(table.locator('tbody tr').first()).toContainText(/\[[−-]?\d\.\d{3}, [−-]?\d\.\d{3}\]/);
+  await table.screenshot({ path: '/tmp/polish-bounded-interactions.png' });
 });

@@ -43,14 +43,13 @@ test('model steps with no endpoint wait under one notice, a blocked port is name
     // With no URL typed, the notice says so (not "the endpoint at  does not answer").
     await expect(notice.getByTestId('endpoint-unset')).toHaveText('No base URL is set.');
     await expect(notice.getByTestId('endpoint-unanswered')).toHaveCount(0);
-    // The Batch view says why it is empty instead of "Waiting for the first results" (nothing runs).
-    await expect(page.getByTestId('batch-waiting-endpoint')).toHaveText('No case analysed yet: they wait for a model endpoint (see the notice above).');
+    // The Batch view says what it waits for instead of "Waiting for the first results" (nothing runs),
+    // and draws no empty chart and no table of dashes, on screen or on paper.
+    await expect(page.getByTestId('batch-waiting-endpoint')).toHaveText(/^No case analysed yet: 12 cases wait for a model endpoint, with \d+ requests? no stored response answers\. Set the Base URL in Settings › Model/);
     await expect(page.getByText('Waiting for the first results…')).toHaveCount(0);
-    // On paper, nothing analysed draws no empty chart and no table of dashes: only the line saying why.
-    await expect(page.locator('figure.bars')).toBeVisible();
+    await expect(page.locator('figure.bars')).toHaveCount(0);
+    await expect(page.getByTestId('batch-table')).toHaveCount(0);
     await page.emulateMedia({ media: 'print' });
-    await expect(page.locator('figure.bars')).toBeHidden();
-    await expect(page.getByTestId('batch-table')).toBeHidden();
     await expect(page.getByTestId('batch-waiting-endpoint')).toBeVisible();
     await page.emulateMedia({ media: 'screen' });
     // No case was run into an error, and no "Done" line claims the study was analysed.
@@ -235,5 +234,33 @@ test('an endpoint whose model list answers 404 (a proxy) is used: its chat reque
     expect(proxy.requests.length).toBeGreaterThan(0);
   } finally {
     await proxy.close();
+  }
+});
+
+test('while a model study waits on a slow endpoint, the Batch view says what it waits for, not an empty frame', async ({ page }) => {
+  const endpoint = await startFakeEndpoint({ models: ['fake-model'], latencyMs: 6_000, port: 18401 });
+  try {
+    // An endpoint that is no llama-server is not asked for llama.cpp's /props (its 404 would be a red console error).
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(`${message.text()} ${message.location().url}`);
+    });
+    await page.goto('./');
+    const asks = ASK_OR_NOT.replace('{ id: "plain", inputs: { question: "q1", ask: false } },', '');
+    await dropFiles(page, [{ name: 'asks.pipeline.js', content: asks, type: 'text/javascript' }]);
+    await expect(page.getByTestId('batch-waiting-endpoint')).toContainText('1 case waits for a model endpoint', { timeout: 30_000 });
+    await page.getByLabel('Base URL').fill(endpoint.url);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    const waiting = page.getByTestId('batch-model-wait');
+    await expect(waiting).toContainText(`No case analysed yet: waiting for the model at ${endpoint.url}. 1 request sent, 0 answered, 1 in flight`);
+    await expect(page.locator('figure.bars')).toHaveCount(0);
+    await expect(page.getByTestId('batch-table')).toHaveCount(0);
+    await page.screenshot({ path: '/tmp/polish-model-wait.png' });
+    await waitForDone(page);
+    await expect(waiting).toHaveCount(0);
+    await expect(page.locator('figure.bars')).toBeVisible();
+    expect(consoleErrors.filter((line) => line.includes('/props'))).toEqual([]);
+  } finally {
+    await endpoint.close();
   }
 });

@@ -246,6 +246,11 @@ test("the study's cost: its requests' tokens at the model's price typed in the B
     await expect(sentRow.locator('td').nth(5)).toHaveText('$0.020');
     await page.reload();
     await expect(page.getByTestId('study-cost')).toContainText(`model requests: ${dollars}`);
+    // The exported report says the same, with the price it was counted at.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export report' }).click();
+    const report = await downloadedText(await downloading);
+    expect(report).toContain(`<dt>Model cost</dt><dd>${dollars} for ${sent} requests at the workbench’s prices per 1M tokens (scripted: $1000.00 in, $2000.00 out)</dd>`);
   } finally {
     await endpoint.close();
   }

@@ -1,4 +1,4 @@
-import { expect, test, waitForStored } from './fixtures.ts';
+import { expect, goHome, sessionRow, storedSummaries, test, waitForStored } from './fixtures.ts';
 import { dropFiles, meanShapley, waitForDone } from './workbench-helpers.ts';
 
 /** Two steps, one case: v(S) = 1 for any fix, so each step gets 0.5. */
@@ -124,4 +124,25 @@ test('a re-run that fails keeps the last good results, marked as from the previo
   await page.getByRole('tab', { name: 'Batch' }).click();
   await waitForDone(page);
   await expect(meanShapley(page, 'draft')).toHaveText('0.500');
+});
+
+test('a definition that throws while loading is shown at its file and line, and leaves no session in Recent sessions; what was stored stays', async ({ page }) => {
+  await page.goto('./?workers=1');
+  await dropFiles(page, [{ name: 'two-steps.pipeline.js', content: TWO_STEPS, type: 'text/javascript' }]);
+  await waitForDone(page);
+  const kept = await waitForStored(page, (s) => s.status === 'done');
+  await goHome(page);
+
+  const throwing = `const limit = 3;\nif (limit > 2) throw new Error("no API key set");\n${TWO_STEPS}`;
+  await dropFiles(page, [{ name: 'throws.pipeline.js', content: throwing, type: 'text/javascript' }]);
+  await expect(page.getByTestId('definition-error')).toContainText('no API key set');
+  await expect(page.getByTestId('definition-error')).toContainText('throws.pipeline.js');
+  await expect(page.getByTestId('definition-error')).toContainText('line 2');
+  // Its address names no stored session: a reload says why it is not there.
+  await page.reload();
+  await expect(page.getByRole('alert')).toContainText('This link names a session that is not in this browser');
+  await expect(page.getByTestId('privacy-note')).toBeVisible();
+  await expect(sessionRow(page, kept.id)).toBeVisible();
+  await expect(page.getByTestId('session-row')).toHaveCount(1);
+  expect((await storedSummaries(page)).map((s) => s.id)).toEqual([kept.id]);
 });

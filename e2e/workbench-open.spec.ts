@@ -110,6 +110,14 @@ test.describe('import errors', () => {
     await expect(alert).toContainText('agentblame-game');
   });
 
+  test('a JSON list of numbers is said to be one in a few words, with no list of every format', async ({ page }) => {
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'nums.json', content: '[1, 2, 3]' }]);
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('"nums.json" is a JSON array of 3 numbers, not a trace');
+    await expect(alert).not.toContainText('agentblame-game');
+  });
+
   test('a definition with a syntax error is marked at its line in the code view', async ({ page }) => {
     await page.goto('./');
     const source = 'export default {\n  name: "x",\n  steps: [,\n  metric: () => 1 +,\n};\n';

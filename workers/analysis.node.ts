@@ -4,8 +4,8 @@
  * it is done. Before every case, step and metric call it records what runs in a
  * SharedArrayBuffer, so the pool's watchdog can name the case and step if it has to terminate us.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { DefinitionError, type CaseDef } from '../src/engine/index.ts';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { DefinitionError, type CaseDef, type ModelAnswer, type PendingRequest, type WaitingResolver } from '../src/engine/index.ts';
 import { describeForAnalysis } from '../src/sandbox/analyze-source.ts';
 import { DeferredWork } from '../src/pool/worker/deferred-work.ts';
 import { runCaseRound } from '../src/pool/worker/case-round.ts';
@@ -22,6 +22,8 @@ import {
   PROGRESS_CASE,
   PROGRESS_JOB,
   PROGRESS_PHASE,
+  type ModelWaitAnswer,
+  type WaitChannel,
   type WorkerReply,
   type WorkerReplyGroup,
   type WorkerRequest,
@@ -29,7 +31,9 @@ import {
 
 const port = parentPort;
 if (port === null) throw new Error('workers/analysis.node.ts must run as a worker thread');
-const progress = new Int32Array((workerData as { progress: SharedArrayBuffer }).progress);
+const data = workerData as { progress: SharedArrayBuffer; wait: WaitChannel };
+const progress = new Int32Array(data.progress);
+const waitSignal = new Int32Array(data.wait.signal);
 
 ensureLockdown();
 
@@ -70,6 +74,33 @@ const hooks = {
   onMetricStart: () => Atomics.store(progress, PROGRESS_PHASE, PHASE_METRIC),
   onInputsStart: () => Atomics.store(progress, PROGRESS_PHASE, PHASE_INPUTS),
 };
+
+/**
+ * A waiting round's resolver (protocol.ts, 'model-wait'): ask the pool for the response and block
+ * until it comes. The thread's progress stays on the step, so a death while waiting names it; the
+ * pool stops the case's clock meanwhile. An answer with an error (the host failed, too many
+ * rounds) declines: the round then ends as a restarting one would, and `declined` holds the
+ * case's error.
+ */
+function waitingResolver(job: number, index: number, declined: { error: string | null }): WaitingResolver {
+  return (request: PendingRequest): ModelAnswer | null => {
+    // Answers held back go first: the pool restarts the case's clock with every answer.
+    flushHeld();
+    port!.postMessage({ type: 'model-wait', job, index, request } satisfies WorkerReply);
+    for (;;) {
+      // Read the counter before the port: an answer queued after the read moves it, so the wait returns at once.
+      const seen = Atomics.load(waitSignal, 0);
+      const received = receiveMessageOnPort(data.wait.port);
+      if (received !== undefined) {
+        const answer = received.message as ModelWaitAnswer;
+        if ('answer' in answer) return answer.answer;
+        declined.error = answer.error;
+        return null;
+      }
+      Atomics.wait(waitSignal, 0, seen);
+    }
+  };
+}
 
 function failure(job: number, index: number, error: unknown): WorkerReply {
   return {
@@ -133,10 +164,14 @@ async function handle(request: WorkerRequest): Promise<void> {
     Atomics.store(progress, PROGRESS_CASE, index);
     Atomics.store(progress, PROGRESS_PHASE, PHASE_DEFINITION);
     let reply: WorkerReply;
+    const declined: { error: string | null } = { error: null };
     try {
       if (source === undefined) throw new Error('internal: a run without a definition reached a new worker');
-      const round = runCaseRound(source, request.fileName, cases[index], request.settings, request.answers?.[index], hooks);
-      if (round.kind === 'pending') reply = { type: 'pending', job: request.job, index, requests: round.requests };
+      const resolveWaiting = request.waiting?.[index] === true ? waitingResolver(request.job, index, declined) : undefined;
+      const round = runCaseRound(source, request.fileName, cases[index], request.settings, request.answers?.[index], hooks, resolveWaiting);
+      // The pool could not get a response it waited for: the case's error, as a round's failed fetch gives it.
+      if (declined.error !== null) reply = { type: 'failed', job: request.job, index, message: declined.error, definitionError: false };
+      else if (round.kind === 'pending') reply = { type: 'pending', job: request.job, index, requests: round.requests };
       else {
         const { result, coalitions } = splitCoalitions(round.result);
         reply = { type: 'result', job: request.job, index, result, ...(coalitions !== null && { coalitions }) };

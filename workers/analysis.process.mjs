@@ -6,7 +6,7 @@
 // process, resource limits or not. Here that ends this child only; the pool fails the case and
 // starts another. The thread writes its progress (case and step) into a SharedArrayBuffer, which
 // this process reads when the pool asks, even while the thread spins.
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 
 const config = JSON.parse(process.argv[2]);
 const progressBuffer = new SharedArrayBuffer(config.progressSlots * Int32Array.BYTES_PER_ELEMENT);
@@ -26,8 +26,16 @@ const endWith = (message) => {
   process.send({ type: 'worker-error', message, where }, () => process.exit(0));
 };
 
+// A case that waits for a model response blocks its thread (protocol.ts, 'model-wait'): the
+// pool's answer goes through this channel, which the thread reads without its event loop
+// (receiveMessageOnPort), and `waitSignal[0]` counts answers sent, so the thread sleeps on it.
+const waitChannel = new MessageChannel();
+const waitSignalBuffer = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+const waitSignal = new Int32Array(waitSignalBuffer);
+
 const worker = new Worker(new URL(config.url), {
-  workerData: { progress: progressBuffer },
+  workerData: { progress: progressBuffer, wait: { port: waitChannel.port2, signal: waitSignalBuffer } },
+  transferList: [waitChannel.port2],
   resourceLimits: { maxOldGenerationSizeMb: config.memoryLimitMb },
   execArgv: config.execArgv,
   // Nothing the worker prints may reach the command's stdout (kept for --json); stderr passes through.
@@ -49,6 +57,11 @@ worker.on('exit', (code) => end(`exited with code ${code}`));
 process.on('message', (message) => {
   if (message && message.type === 'progress?') {
     send({ type: 'progress', phase: Atomics.load(progress, 0), case: Atomics.load(progress, 1), job: Atomics.load(progress, 2) });
+  } else if (message && message.type === 'model-answer') {
+    // Queued on the port before the counter moves: a thread woken by it finds the answer there.
+    waitChannel.port1.postMessage(message);
+    Atomics.add(waitSignal, 0, 1);
+    Atomics.notify(waitSignal, 0);
   } else {
     worker.postMessage(message);
   }

@@ -5,7 +5,7 @@
  * (`--players agents`: one agent, every model turn repaired) by exact Shapley on the Node worker
  * pool against the loopback fake endpoint answering at once. Per size: the definition's bytes
  * (and per turn, and against the trace), the time to build it, the replay's wall and CPU time,
- * and the requests sent.
+ * the requests sent, and the rounds that restarted or waited.
  */
 import type { ChatRequest, ModelAnswer, ModelResponse, ModelUsage } from '../../src/engine/model-call.ts';
 import { DEFAULT_SETTINGS } from '../../src/engine/settings.ts';
@@ -44,11 +44,14 @@ export async function replayScalingWorkload(sizes: SuiteSizes, log: (line: strin
       const def = buildReplay([run], { players: 'agents', fixes: [], outcome: { kind: 'expect', text: 'refund approved' }, origin: 'bench' });
       const buildMs = performance.now() - t0;
       const before = endpoint.requests.length;
+      const rounds0 = { ...pool.modelRounds };
+      const host0 = process.cpuUsage();
       // One timed run: the larger sizes take long, and a second would be answered from the cache.
       const { timing, result } = await timeRuns(1, 0, () => {
         host = new ModelHost({ endpoint: endpointConfig({ baseUrl: endpoint.url, concurrency: 8 }), cache: new MemoryResponseCache() });
         return pool.run(def.source, def.cases, settings);
       });
+      const hostCpu = process.cpuUsage(host0);
       if (result[0].error) throw new Error(`replay scaling, ${turns} turns: ${result[0].error}`);
       const bytes = def.source.length;
       log(`replay-scaling: ${turns} turns in ${(timing.wallMs / 1000).toFixed(1)} s, definition ${bytes} bytes`);
@@ -65,6 +68,11 @@ export async function replayScalingWorkload(sizes: SuiteSizes, log: (line: strin
           definitionOverTrace: Number((bytes / trace.length).toFixed(2)),
           buildMs: Math.round(buildMs),
           requestsSent: endpoint.requests.length - before,
+          // Rounds restarted from the start, and responses a waiting round took (docs/replay.md, "Time").
+          restarts: pool.modelRounds.restarts - rounds0.restarts,
+          waits: pool.modelRounds.waits - rounds0.waits,
+          // This process's share (the pool, the model host, the fake endpoint); the rest is the worker's.
+          hostCpuMs: Math.round((hostCpu.user + hostCpu.system) / 1000),
         },
       });
     }

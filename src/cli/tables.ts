@@ -50,7 +50,10 @@ export function formatCase(r: CaseResult, budget = Infinity): string {
   if (skipped) lines.push(skipped);
   if (r.interactions && r.interactions.length) {
     const strongest = [...r.interactions].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 5);
-    lines.push(`strongest pair interactions (+ repair together, - substitutes): ${strongest.map((x) => `${printable(x.steps[0])}×${printable(x.steps[1])} ${f3(x.value)}${x.ci ? ` [${f3(x.ci[0])}, ${f3(x.ci[1])}]` : ''}`).join(', ')}`);
+    // A budget's bounds (shapley/interactions.ts boundedInteractions) are shown as bounds only: their middle is no estimate.
+    const bounded = r.interactions.some((x) => x.bounded);
+    const label = bounded ? 'strongest pair interactions, bounds from the coalitions known within the budget' : 'strongest pair interactions';
+    lines.push(`${label} (+ repair together, - substitutes): ${strongest.map((x) => `${printable(x.steps[0])}×${printable(x.steps[1])} ${x.bounded ? '' : `${f3(x.value)} `}${x.ci ? `[${f3(x.ci[0])}, ${f3(x.ci[1])}]` : ''}`.trimEnd()).join(', ')}`);
   }
   for (const m of r.mismatches ?? []) lines.push(`note: replay differs from the recorded run: ${printable(m)}`);
   if (r.usage) lines.push(`model: ${usageText(r.usage)}`);

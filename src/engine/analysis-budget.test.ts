@@ -41,9 +41,12 @@ describe('--budget bounds the whole analysis (docs/method.md, "Budget")', () => 
     for (const budget of [1, 6, 9, 12, 15, 20, 25]) {
       const r = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(budget, { repairs: { size: 2 }, interactions: true })));
       expect(r.cost, `budget ${budget}`).toBeLessThanOrEqual(Math.max(budget, 5) + MAX_COALITION_COST);
-      for (const part of ['fixAlone', 'leaveOneOut', 'interactions'] as const) {
+      for (const part of ['fixAlone', 'leaveOneOut'] as const) {
         expect(r[part] === undefined, `budget ${budget}: ${part}`).toBe(r.notComputed?.includes(part) ?? false);
       }
+      // Four steps: the interactions are exact, or bounded from the coalitions known (never left out).
+      expect(r.interactions, `budget ${budget}: interactions`).toHaveLength(6);
+      expect(r.notComputed ?? []).not.toContain('interactions');
       // The fix-alone outputs come with the fix-alone baseline, at no cost of their own (its coalitions are known).
       expect(r.aloneOutputs === undefined, `budget ${budget}: aloneOutputs`).toBe(r.fixAlone === undefined);
       // The repair search stops with the budget too, saying how far it got.
@@ -52,6 +55,22 @@ describe('--budget bounds the whole analysis (docs/method.md, "Budget")', () => 
     const lasting = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(1000, { repairs: { size: 2 } })));
     expect(lasting.repairSearch).toEqual({ success: 1, maxSize: 2, complete: false });
     expect(lasting.repairs!.map((x) => x.fixed)).toEqual([['planner'], ['retriever'], ['writer', 'reviewer']]);
+  });
+
+  it('interactions a budget stops are sure bounds from the coalitions known: they hold the exact values, and the outputs say bounds', () => {
+    const exact = attributed(analyzeCase(refundPipeline('A'), refundCase, { ...DEFAULT_SETTINGS, method: 'exact', interactions: true })).interactions!;
+    const r = attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(12, { interactions: true })));
+    expect(r.interactions!.every((x) => x.bounded === true)).toBe(true);
+    r.interactions!.forEach((x, k) => {
+      expect(x.steps).toEqual(exact[k].steps);
+      expect(exact[k].value).toBeGreaterThanOrEqual(x.ci![0] - 1e-12);
+      expect(exact[k].value).toBeLessThanOrEqual(x.ci![1] + 1e-12);
+    });
+    // Some coalitions were known past v(∅) and v(all): some pair's bounds are narrower than those two alone leave (4 − 2/3).
+    expect(Math.min(...r.interactions!.map((x) => x.ci![1] - x.ci![0]))).toBeLessThan(4 - 2 / 3 - 1e-9);
+    expect(formatCase(r, 12)).toMatch(/strongest pair interactions, bounds from the coalitions known within the budget \(\+ repair together, - substitutes\): \S+×\S+ \[[+-]\d\.\d{3}, [+-]\d\.\d{3}\]/);
+    // A budget that lasts: the exact values, not bounds.
+    expect(attributed(analyzeCase(refundPipeline('A'), refundCase, budgeted(1000, { interactions: true }))).interactions!.some((x) => x.bounded)).toBe(false);
   });
 
   it('a budget that lasts computes everything, as without a budget', () => {

@@ -2,7 +2,7 @@ import { paramsFor } from './model-params.ts';
 import { analyzeCase } from './analyze.ts';
 import { StepSuspended } from './errors.ts';
 import type { ModelAnswer, PendingRequest } from './model-call.ts';
-import { ModelContext } from './model-context.ts';
+import { ModelContext, type WaitingResolver } from './model-context.ts';
 import type { ReplayHooks } from './replay.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from './types.ts';
 import type { ValidPipeline } from './pipeline.ts';
@@ -18,7 +18,8 @@ export type CaseRound =
  * collected (across coalitions and worlds, deduplicated by key) instead of a result. The host
  * fetches them and calls again with the larger answer set; the result of the first round with
  * nothing pending is the case's result, identical to a run in which every response was known from
- * the start (each round starts afresh, and answers never change).
+ * the start (each round starts afresh, and answers never change). With `resolveWaiting`, a miss
+ * is answered while the round waits (ModelContext), so a chain of requests takes one round.
  */
 export function analyzeCaseRound(
   def: ValidPipeline,
@@ -26,8 +27,9 @@ export function analyzeCaseRound(
   settings: AnalysisSettings,
   answers: ReadonlyMap<string, ModelAnswer>,
   hooks: Omit<ReplayHooks, 'model'> = {},
+  resolveWaiting: WaitingResolver | null = null,
 ): CaseRound {
-  const model = new ModelContext(answers, { ...def.models, ...settings.models }, (alias) => paramsFor(alias, def.modelParams, settings.modelParams));
+  const model = new ModelContext(answers, { ...def.models, ...settings.models }, (alias) => paramsFor(alias, def.modelParams, settings.modelParams), resolveWaiting);
   let result: CaseResult | null = null;
   try {
     result = analyzeCase(def, c, settings, { ...hooks, model });

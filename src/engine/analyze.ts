@@ -11,7 +11,7 @@ import { seededRng } from './rng.ts';
 import { resolveMethod } from './settings.ts';
 import { exactShapley } from './shapley/exact.ts';
 import { runEstimator } from './shapley/registry.ts';
-import { pairInteractions } from './shapley/interactions.ts';
+import { boundedInteractions, EXACT_INTERACTION_MAX_PLAYERS, pairInteractions } from './shapley/interactions.ts';
 import { hashWithSeed } from './hash.ts';
 import type { ValidPipeline } from './pipeline.ts';
 import { factualRun } from './factual-run.ts';
@@ -51,8 +51,9 @@ export function interactionsFor(game: Game, caseId: string, settings: AnalysisSe
 
 /**
  * The interactions under a budget: asked for only while the budget lasts, coalition by coalition
- * (known ones are free); null when it ran out before they were all known. Their values are
- * computed afterwards on the coalitions collected, so a stop halfway wastes nothing but time.
+ * (known ones are free). When it runs out before they are all known: up to 12 steps, each pair's
+ * sure bounds from the coalitions known then (boundedInteractions); above, null (sampled pairs
+ * from whatever orders happened to be known would not be a uniform sample).
  */
 function interactionsWithin(game: BlameGame, caseId: string, settings: AnalysisSettings, budget: number): PairInteraction[] | undefined | null {
   if (!settings.interactions) return undefined;
@@ -68,8 +69,9 @@ function interactionsWithin(game: BlameGame, caseId: string, settings: AnalysisS
   try {
     return interactionsFor(within, caseId, settings) ?? undefined;
   } catch (e) {
-    if (e === OVER_BUDGET) return null;
-    throw e;
+    if (e !== OVER_BUDGET) throw e;
+    if (game.players.length > EXACT_INTERACTION_MAX_PLAYERS) return null;
+    return boundedInteractions(game.players, game.range, (mask) => (game.isKnown(mask) ? game.value(mask) : undefined));
   }
 }
 

@@ -40,7 +40,8 @@ function replayer(def: PipelineDef, seeds: number[]): Replayer {
 function worldPicture(r: Replayer, w: number) {
   const factual = r.runWorld(w, 0);
   const values = Array.from({ length: 8 }, (_, mask) => r.runWorld(w, mask).score);
-  const abducted = [...r.worlds[w].abducted].map(([step, byKey]) => [step, [...byKey]]);
+  // Read field by field: a replayed world's Gumbels are computed when first read (DeferredAbduction).
+  const abducted = [...r.worlds[w].abducted].map(([step, byKey]) => [step, [...byKey].map(([key, d]) => [key, { logits: d.logits, chosen: d.chosen, gumbels: d.gumbels }])]);
   return { outputs: factual.outputs, score: factual.score, values, abducted };
 }
 

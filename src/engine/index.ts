@@ -19,6 +19,6 @@ export { type Coalition, NUMBER_MASK_MAX_PLAYERS, emptyCoalition, fullCoalition,
 export { seededRng } from './rng.ts';
 export { canonicalize } from './canonical.ts';
 export { analyzeCaseRound, type CaseRound } from './analyze-round.ts';
-export { ModelContext } from './model-context.ts';
+export { ModelContext, type WaitingResolver } from './model-context.ts';
 export { StepSuspended } from './errors.ts';
 export * from './model-call.ts';

@@ -3,11 +3,20 @@ import { MAX_MODEL_REQUESTS_PER_CASE } from './limits.ts';
 import { isModelFailure, requestKey, type ChatRequest, type ModelAnswer, type ModelResponse, type PendingRequest } from './model-call.ts';
 
 /**
+ * Answers a request at once, while the case waits (a host that can block: the command's worker
+ * threads), instead of the round suspending; null declines (the host gave up: no more requests
+ * are answered this way and the round goes on as without a resolver). docs/method.md, "Model steps".
+ */
+export type WaitingResolver = (request: PendingRequest) => ModelAnswer | null;
+
+/**
  * What one round of a case's analysis knows about model responses (docs/method.md, "Model
  * steps"): the answers the host has fetched so far, the model ids by alias, and the requests
  * asked for but not answered yet. A lookup that misses records the request and suspends the step;
  * the engine then drops that replay, and the host fetches everything pending and runs the round
  * again with the larger answer set. Answers never change within a run, so replays stay pure.
+ * With a waiting resolver (a host that can block), a miss is answered on the spot instead and the
+ * round goes on: the same result as the rounds it saves, without replaying the case from the start.
  */
 export class ModelContext {
   readonly pending = new Map<string, PendingRequest>();
@@ -21,11 +30,17 @@ export class ModelContext {
    */
   overLimit: ReplayError | null = null;
 
+  /** Answers got from the waiting resolver in this round (beside `answers`, which stay as given). */
+  private readonly waited = new Map<string, ModelAnswer>();
+  /** Requests the waiting resolver answered in this round. */
+  waits = 0;
+
   constructor(
     private readonly answers: ReadonlyMap<string, ModelAnswer>,
     readonly models: Readonly<Record<string, string>> = {},
     /** The extra endpoint parameters of an alias (model-params.ts), or undefined. */
     readonly paramsOf: (alias: string) => Record<string, unknown> | undefined = () => undefined,
+    private resolveWaiting: WaitingResolver | null = null,
   ) {}
 
   /** The model id of an alias; a clear error when the study does not map it. */
@@ -63,9 +78,18 @@ export class ModelContext {
   lookup(request: ChatRequest, step: string, call: string): ModelResponse {
     this.lookups++;
     const key = requestKey(request);
-    const answer = this.answers.get(key);
+    let answer = this.answers.get(key) ?? this.waited.get(key);
+    if (answer === undefined && this.resolveWaiting !== null && this.overLimit === null && this.pending.size === 0 && this.answers.size + this.waited.size < MAX_MODEL_REQUESTS_PER_CASE) {
+      // Only while nothing is pending: after a suspension the round's values are stand-ins.
+      answer = this.resolveWaiting({ key, request, step }) ?? undefined;
+      if (answer === undefined) this.resolveWaiting = null;
+      else {
+        this.waits++;
+        this.waited.set(key, answer);
+      }
+    }
     if (answer === undefined) {
-      if (this.overLimit === null && !this.pending.has(key) && this.answers.size + this.pending.size >= MAX_MODEL_REQUESTS_PER_CASE) {
+      if (this.overLimit === null && !this.pending.has(key) && this.answers.size + this.waited.size + this.pending.size >= MAX_MODEL_REQUESTS_PER_CASE) {
         this.overLimit = new ReplayError(`step "${step}": ${call} asks for more than ${MAX_MODEL_REQUESTS_PER_CASE} distinct model requests in one case (the limit; a step's requests must not grow without bound)`, step);
       }
       if (this.overLimit !== null) {

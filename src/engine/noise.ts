@@ -234,6 +234,41 @@ export function abductDraw(world: WorldNoise, step: string, key: string, logits:
   world.abductedOf(step).set(key, { logits: { ...logits }, chosen, gumbels });
 }
 
+/**
+ * An abducted draw whose Gumbels are computed when first read. They are a pure function of the
+ * world's addressed uniforms, the logits and the choice, so reading them later gives exactly what
+ * abductDraw computes now; a world replayed for one coalition (independent sampling) reads only
+ * the draws of the steps that run again with changed logits, often none.
+ */
+class DeferredAbduction implements AbductedDraw {
+  private computed: Readonly<Record<string, number>> | null = null;
+
+  constructor(
+    private readonly world: WorldNoise,
+    private readonly step: string,
+    private readonly key: string,
+    readonly logits: Readonly<Record<string, number>>,
+    readonly chosen: string,
+  ) {}
+
+  get gumbels(): Readonly<Record<string, number>> {
+    if (this.computed === null) {
+      const { world, step, key } = this;
+      this.computed = abductGumbels(this.logits, this.chosen, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) => world.uniform(step, key, o));
+    }
+    return this.computed;
+  }
+}
+
+/**
+ * abductDraw for a draw already abducted once with these very logits and this choice (the factual
+ * template of another world: see Replayer): nothing left to check, so the Gumbels wait until read.
+ * `logits` must never change (it is kept, not copied).
+ */
+export function abductCheckedDraw(world: WorldNoise, step: string, key: string, logits: Readonly<Record<string, number>>, chosen: string): void {
+  world.abductedOf(step).set(key, new DeferredAbduction(world, step, key, logits, chosen));
+}
+
 function sameLogits(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);

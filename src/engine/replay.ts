@@ -4,7 +4,7 @@ import { ReplayError } from './errors.ts';
 import type { ModelContext } from './model-context.ts';
 import { StepLlm } from './step-llm.ts';
 import { ValueInterner } from './intern.ts';
-import { abductDraw, createStepNoise, type StepNoiseOptions, type WorldNoise } from './noise.ts';
+import { abductCheckedDraw, createStepNoise, type StepNoiseOptions, type WorldNoise } from './noise.ts';
 import type { Noise } from './types.ts';
 import { type Coalition, isEmptyCoalition, membersOf } from './coalition.ts';
 import type { SharedStepCache } from './shared-step-cache.ts';
@@ -146,6 +146,14 @@ interface WorldState {
    * for n <= PREFIX_MEMO_MAX_STEPS (2^(n+1) slots per world), else null.
    */
   prefixHits: (CachedOutput | undefined)[][] | null;
+  /**
+   * scorePrefix[step][low bits of the mask, steps 0..step]: the score trie's node reached by the
+   * output ids of steps 0..step (they depend only on those bits, as prefixHits' outputs do), so a
+   * score lookup walks only the levels this world has not seen under these bits. Null with
+   * prefixHits; emptied when the score trie is (scoreGeneration).
+   */
+  scorePrefix: (ScoreNode | undefined)[][] | null;
+  scoreGeneration: number;
   /** Noise handles, made when a step first executes in the world (most replays are cache hits). */
   noises: (Noise | undefined)[];
   factualNoises: (Noise | null | undefined)[];
@@ -203,6 +211,8 @@ export class Replayer {
   private scores: ScoreNode = new Map();
   /** Trie nodes made since the score trie was last emptied (see Replayer.maxScoreNodes). */
   private scoreNodes = 0;
+  /** Times the score trie was emptied: a world's scorePrefix of an older generation points into a dropped trie. */
+  private scoreGeneration = 0;
   private readonly interner = new ValueInterner();
   private readonly stepNames: readonly string[];
   /** Per step: an inputs record with every input name, copied (a fast shallow clone) for each execution. */
@@ -284,9 +294,14 @@ export class Replayer {
       const n = this.n;
       const prefixHits: (CachedOutput | undefined)[][] | null = n <= PREFIX_MEMO_MAX_STEPS ? [] : null;
       if (prefixHits) for (let i = 0; i < n; i++) prefixHits.push(filledArray<CachedOutput | undefined>(2 << i, undefined));
+      // The last step's node would be the leaf's parent of no further level: steps 0..n-2 only.
+      const scorePrefix: (ScoreNode | undefined)[][] | null = prefixHits ? [] : null;
+      if (scorePrefix) for (let i = 0; i + 1 < n; i++) scorePrefix.push(filledArray<ScoreNode | undefined>(2 << i, undefined));
       state = this.states[w] = {
         caches: filledArray<CacheNode | undefined>(2 * n, undefined),
         prefixHits,
+        scorePrefix,
+        scoreGeneration: this.scoreGeneration,
         noises: filledArray<Noise | undefined>(n, undefined),
         factualNoises: filledArray<Noise | null | undefined>(n, undefined),
         factualDone: false,
@@ -360,7 +375,8 @@ export class Replayer {
    */
   private replayFactual(state: WorldState, w: number, template: FactualTemplate): WorldRun {
     const world = this.worlds[w];
-    for (const d of template.draws) abductDraw(world, d.step, d.key, d.logits, d.chosen);
+    // Abducted in the template's own world first (which checked them); their Gumbels are computed when read.
+    for (const d of template.draws) abductCheckedDraw(world, d.step, d.key, d.logits, d.chosen);
     const outputIds: number[] = [];
     const values: unknown[] = [];
     for (let i = 0; i < this.n; i++) {
@@ -374,7 +390,7 @@ export class Replayer {
       values.push(hit.value);
     }
     state.factualDone = true;
-    return new ReplayedRun(this.scoreOf(values, outputIds), values, outputIds, this.stepNames);
+    return new ReplayedRun(this.scoreOf(values, outputIds, state, 0), values, outputIds, this.stepNames);
   }
 
   /** One replay of world w with the steps in `mask` fixed, through the step cache. */
@@ -384,40 +400,51 @@ export class Replayer {
     const values: unknown[] = [];
     const factual = isEmptyCoalition(mask) && !state.factualDone;
     const prefixHits = state.prefixHits;
-    // Above 52 steps the mask is a bigint: read its bits once; below, plain arithmetic as before.
-    const bigBits = typeof mask === 'bigint' ? membersOf(mask, n) : null;
-    let rest = typeof mask === 'bigint' ? 0 : mask;
-    for (let i = 0; i < n; i++) {
-      let fixed: boolean;
-      if (bigBits === null) {
-        // Arithmetic, not bitwise: masks may exceed 32 bits.
-        fixed = rest % 2 === 1;
-        rest = (rest - (fixed ? 1 : 0)) / 2;
-      } else fixed = bigBits[i] === 1;
-      const variantIndex = fixed ? 1 : 0;
-      if (prefixHits !== null) {
-        // n <= PREFIX_MEMO_MAX_STEPS, so the mask is a number that fits in 32 bits here.
-        const known = prefixHits[i][(mask as number) & ((2 << i) - 1)];
-        if (known !== undefined) {
-          outputIds.push(known.id);
-          values.push(known.value);
-          continue;
+    if (prefixHits !== null) {
+      // n <= PREFIX_MEMO_MAX_STEPS, so the mask is a number that fits in 32 bits: bit operations.
+      const bits = mask as number;
+      for (let i = 0; i < n; i++) {
+        const low = bits & ((2 << i) - 1);
+        const hits = prefixHits[i];
+        let hit = hits[low];
+        if (hit === undefined) {
+          hit = this.cachedStep(state, w, i, (bits >>> i) & 1, outputIds, values, factual);
+          hits[low] = hit;
         }
+        outputIds.push(hit.id);
+        values.push(hit.value);
       }
-      const at = this.stepSources[i];
-      const node = this.leafLevel(state, 2 * i + variantIndex, at, outputIds);
-      const leafKey = at.length > 0 ? outputIds[at[at.length - 1]] : 0;
-      let hit = node.get(leafKey) as CachedOutput | undefined;
-      if (hit === undefined) {
-        hit = this.execute(state, w, i, variantIndex, values, factual);
-        node.set(leafKey, hit);
+    } else {
+      // Above 52 steps the mask is a bigint: read its bits once; below, plain arithmetic.
+      const bigBits = typeof mask === 'bigint' ? membersOf(mask, n) : null;
+      let rest = typeof mask === 'bigint' ? 0 : mask;
+      for (let i = 0; i < n; i++) {
+        let fixed: boolean;
+        if (bigBits === null) {
+          // Arithmetic, not bitwise: masks may exceed 32 bits.
+          fixed = rest % 2 === 1;
+          rest = (rest - (fixed ? 1 : 0)) / 2;
+        } else fixed = bigBits[i] === 1;
+        const hit = this.cachedStep(state, w, i, fixed ? 1 : 0, outputIds, values, factual);
+        outputIds.push(hit.id);
+        values.push(hit.value);
       }
-      if (prefixHits !== null) prefixHits[i][(mask as number) & ((2 << i) - 1)] = hit;
-      outputIds.push(hit.id);
-      values.push(hit.value);
     }
     if (factual) state.factualDone = true;
-    return new ReplayedRun(this.scoreOf(values, outputIds), values, outputIds, this.stepNames);
+    return new ReplayedRun(this.scoreOf(values, outputIds, state, mask), values, outputIds, this.stepNames);
+  }
+
+  /** Step i's variant on the outputs so far, from the world's step cache or executed (a miss). */
+  private cachedStep(state: WorldState, w: number, i: number, variantIndex: number, outputIds: readonly number[], values: readonly unknown[], factual: boolean): CachedOutput {
+    const at = this.stepSources[i];
+    const node = this.leafLevel(state, 2 * i + variantIndex, at, outputIds);
+    const leafKey = at.length > 0 ? outputIds[at[at.length - 1]] : 0;
+    let hit = node.get(leafKey) as CachedOutput | undefined;
+    if (hit === undefined) {
+      hit = this.execute(state, w, i, variantIndex, values, factual);
+      node.set(leafKey, hit);
+    }
+    return hit;
   }
 
   /**
@@ -498,22 +525,42 @@ export class Replayer {
   }
 
   /** The metric on these outputs, computed once per distinct tuple of output ids. */
-  private scoreOf(values: readonly unknown[], outputIds: readonly number[]): number {
+  private scoreOf(values: readonly unknown[], outputIds: readonly number[], state: WorldState, mask: Coalition): number {
     // A pure cache: emptied when it grows past its bound (a long chain of steps sampled for
     // millions of coalitions makes a path of maps per coalition); a score is then computed again.
     if (this.scoreNodes > Replayer.maxScoreNodes) {
       this.scores = new Map();
       this.scoreNodes = 0;
+      this.scoreGeneration++;
     }
-    let node = this.scores;
     const last = outputIds.length - 1;
-    for (let i = 0; i < last; i++) {
+    let node = this.scores;
+    let from = 0;
+    const memo = state.scorePrefix;
+    const bits = mask as number;
+    if (memo !== null) {
+      if (state.scoreGeneration !== this.scoreGeneration) {
+        for (const row of memo) row.fill(undefined);
+        state.scoreGeneration = this.scoreGeneration;
+      }
+      // The deepest level this world reached under the same low bits of the mask.
+      for (let i = last - 1; i >= 0; i--) {
+        const known = memo[i][bits & ((2 << i) - 1)];
+        if (known !== undefined) {
+          node = known;
+          from = i + 1;
+          break;
+        }
+      }
+    }
+    for (let i = from; i < last; i++) {
       let next = node.get(outputIds[i]) as ScoreNode | undefined;
       if (next === undefined) {
         node.set(outputIds[i], (next = new Map()));
         this.scoreNodes++;
       }
       node = next;
+      if (memo !== null) memo[i][bits & ((2 << i) - 1)] = node;
     }
     const leafKey = last >= 0 ? outputIds[last] : 0;
     const known = node.get(leafKey) as number | undefined;

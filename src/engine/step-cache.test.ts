@@ -210,4 +210,21 @@ describe('the score cache bound', () => {
       Replayer.maxScoreNodes = saved;
     }
   });
+
+  it('forgets the score nodes each world remembers by mask prefix when the cache is emptied', () => {
+    // With a bound of 0 the cache is emptied before every score: the metric runs for every replay.
+    // A world that went on walking from nodes of the dropped cache would find scores there instead.
+    let metricCalls = 0;
+    const base = stochasticPipeline();
+    const def = validatePipeline({ ...base, metric: (out, inputs) => (metricCalls++, base.metric(out, inputs)) });
+    const saved = Replayer.maxScoreNodes;
+    Replayer.maxScoreNodes = 0;
+    try {
+      const game = new BlameGame(def, { id: 'c', inputs: { q: 'why' } }, { mode: 'prior', worlds: 4 } as AnalysisSettings);
+      for (let m = 0; m < 16; m++) game.value(m);
+      expect(metricCalls).toBe(16 * 4);
+    } finally {
+      Replayer.maxScoreNodes = saved;
+    }
+  });
 });

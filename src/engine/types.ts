@@ -173,8 +173,16 @@ export interface PairInteraction {
   value: number;
   /** Sampled estimates only: the random orders in which the pair stood next to each other. */
   samples?: number;
-  /** Sampled estimates only: an anytime-valid interval, simultaneous over all pairs at the analysis's delta. */
+  /**
+   * Sampled estimates: an anytime-valid interval, simultaneous over all pairs at the analysis's
+   * delta. Bounded ones (`bounded`): sure bounds from the coalitions a budget left known.
+   */
   ci?: [number, number];
+  /**
+   * A budget stopped the exact index: `ci` bounds it whatever the coalitions not evaluated are worth
+   * (within the metric's range), and `value` is the middle of those bounds (boundedInteractions).
+   */
+  bounded?: true;
 }
 
 /**

@@ -74,7 +74,12 @@ describe('parseInputFile', () => {
     expect(formatErrorOf(() => parseInputFile('step,score\nplanner,1\n', 'results.csv')).message).toBe(
       `"results.csv" is not a format this workbench reads (${READS})`,
     );
-    expect(formatErrorOf(() => parseInputFile('[1, 2, 3]')).message).toBe(`the file is not a format this workbench reads (${READS})`);
+    // A bare list is said in a few words: what it is, and that nothing here reads it (no list of every format).
+    const list = 'not a trace or any other file this workbench reads (those are JSON objects, or JSONL lines of them)';
+    expect(formatErrorOf(() => parseInputFile('[1, 2, 3]', 'nums.json')).message).toBe(`"nums.json" is a JSON array of 3 numbers, ${list}`);
+    expect(formatErrorOf(() => parseInputFile('[]')).message).toBe(`the file is an empty JSON array, ${list}`);
+    expect(formatErrorOf(() => parseInputFile('["a", 1, null]')).message).toBe(`the file is a JSON array of 3 values (strings, numbers, nulls), ${list}`);
+    expect(formatErrorOf(() => parseInputFile('[{"x": 1}]')).message).toBe(`the file is a JSON array of 1 object, ${list}`);
     expect(formatErrorOf(() => parseInputFile('\n  \n', 'empty.json')).message).toBe(`"empty.json" is empty (${READS})`);
   });
 

@@ -51,6 +51,18 @@ function binaryProblem(text: string): string | null {
   return `is not text but binary data (character ${at + 1} is ${text[at] === '\u0000' ? 'a NUL byte' : 'not UTF-8'})${packed}; this reads text files (JSON, JSONL, .js)`;
 }
 
+/** "a JSON array of 3 numbers", "an empty JSON array", "a JSON array of 4 values (numbers, strings)". */
+function describeArray(list: readonly unknown[]): string {
+  if (list.length === 0) return 'an empty JSON array';
+  const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'object' ? 'object' : typeof value);
+  const kinds = [...new Set(list.map(kindOf))];
+  const plural: Record<string, string> = { number: 'numbers', string: 'strings', boolean: 'booleans', null: 'nulls', array: 'arrays', object: 'objects' };
+  const one: Record<string, string> = { number: 'number', string: 'string', boolean: 'boolean', null: 'null', array: 'array', object: 'object' };
+  const n = String(list.length);
+  if (kinds.length === 1) return `a JSON array of ${n} ${list.length === 1 ? one[kinds[0]] : plural[kinds[0]]}`;
+  return `a JSON array of ${n} values (${kinds.map((kind) => plural[kind]).join(', ')})`;
+}
+
 /**
  * Detects the format of `text` and parses it. Throws FormatError naming the problem, or listing
  * the formats we read when the file is none of them.
@@ -77,7 +89,8 @@ export function parseInputFile(text: string, fileName?: string, importers: reado
   // A file that comes near one of our shapes is told which, and what it lacks, rather than given every format.
   const near = nearestShape(document, importers.flatMap((importer) => importer.shapes ?? []));
   if (near !== null && !(isJsonObject(document) && ownField(document, 'format') !== undefined)) throw new FormatError('', `${named} ${describeNearMiss(near)}`);
-  if (opensArray) throw new FormatError('', `${named} is not a format this workbench reads (${describeReadableFormats(importers)})`);
+  // A list near none of the shapes: said in a few words, not with every format (none of them is a bare list of values).
+  if (Array.isArray(document)) throw new FormatError('', `${named} is ${describeArray(document)}, not a trace or any other file this workbench reads (those are JSON objects, or JSONL lines of them)`);
   if (!isJsonObject(document)) {
     throw new FormatError('', `expected a JSON object at the top level, ${describeValue(document)}`);
   }

@@ -80,6 +80,11 @@ export function formatModelUsage(u: { requests: number; cacheHits: number; input
   return `${formatCount(u.requests)} request${u.requests === 1 ? '' : 's'} sent, ${formatCount(u.cacheHits)} answered from the cache, ${formatCount(u.inputTokens)} tokens in, ${formatCount(u.outputTokens)} out`;
 }
 
+/** Dollars, with enough digits for a cheap call (a hundredth of a cent shows). */
+export function formatCost(cost: number): string {
+  return cost >= 1 ? `$${cost.toFixed(2)}` : cost >= 0.01 ? `$${cost.toFixed(3)}` : `$${cost.toFixed(5)}`;
+}
+
 /** An axis tick with at most two decimals and no trailing zeros ("0.25", "−0.5", "0"). */
 export function formatTick(value: number): string {
   return formatNumber(value, 2).replace(/\.?0+$/, '') || '0';

@@ -3,3 +3,4 @@ export { renderReport, DEFAULT_MAX_BYTES, type RenderReportOptions } from './ren
 export { extractSessionFromReport, SESSION_BLOCK_ID } from '../session/extract-session.ts';
 export { reportFileName } from './reportFileName.ts';
 export type { FixConsidered } from './fixesConsidered.ts';
+export type { ReportModelCost } from './sections/header.ts';

@@ -11,7 +11,7 @@ import { renderBaselines } from './sections/baselines.ts';
 import { renderBatch } from './sections/batch.ts';
 import { renderCaseDetail } from './sections/caseDetail.ts';
 import { renderComparison, type ReportComparison } from './sections/compare.ts';
-import { NAME_CHARS, renderHeader } from './sections/header.ts';
+import { NAME_CHARS, renderHeader, type ReportModelCost } from './sections/header.ts';
 import { REPORT_CSS } from './styles.ts';
 import { renderRepairs } from './sections/repairs.ts';
 import { renderAudit } from './sections/audit.ts';
@@ -35,6 +35,8 @@ export interface RenderReportOptions {
   audit?: StudyAudit;
   /** The trends of the study's pipeline over the stored studies (the Trends view), as their own section. */
   trends?: ReportTrends;
+  /** The study's model requests at the workbench's prices (the Batch view's study cost). */
+  modelCost?: ReportModelCost;
 }
 
 export const DEFAULT_MAX_BYTES = 3_000_000;
@@ -112,7 +114,7 @@ export function renderReport(session: Session, options: RenderReportOptions = {}
   const head = reportHead(`${clipText(session.name, NAME_CHARS)} · agentblame report`, true);
   const input: SectionInput = { session, options, stepOrder };
   const sections = [
-    renderHeader(session, fixes),
+    renderHeader(session, fixes, options.modelCost),
     ...summarySections().map((id) => SUMMARY_SECTIONS[id](input)),
   ].filter((section) => section !== '').join('\n');
   const footer = `<footer><p>Made by agentblame from the session saved ${e(clipText(session.updatedAt, NAME_CHARS))}. This file is self-contained: it loads nothing and needs no JavaScript to read. It carries its session data, so dropping it into the agentblame workbench reopens the analysis.</p></footer>

@@ -77,6 +77,17 @@ describe('the signed batch bars shared by the batch view and the report', () => 
     expect(width - hundred[0]).toBeGreaterThanOrEqual(40);
   });
 
+  it('draws no fix-alone bar when no case computed it within its budget, and says so', async () => {
+    const { signedBarsSvg } = await import('./svgSignedBars.ts');
+    const unknown = signedBarsSvg({ ...batch, fixAloneKnown: 0 }, true);
+    expect(unknown).not.toContain('class="bar alone"');
+    expect(unknown.match(/class="bar touch"/g)).toHaveLength(3);
+    expect([...unknown.matchAll(/data-testid="baseline-value">(?:<title>[^<]*<\/title>)?([^<]*)</g)].map((m) => m[1])).toEqual(['fix alone: not computed', '0.0 %', 'fix alone: not computed', '75.0 %', 'fix alone: not computed', '25.0 %']);
+    expect(unknown).toContain('plan: fixing it alone not computed within the budget');
+    // Known for some of the failures: drawn as usual.
+    expect(signedBarsSvg({ ...batch, fixAloneKnown: 2 }, true).match(/class="bar alone"/g)).toHaveLength(3);
+  });
+
   it('fits a given width with its text at full size (a phone), down to a narrowest plot, and is unchanged without one', async () => {
     const { signedBarsSvg } = await import('./svgSignedBars.ts');
     const widthOf = (svg: string) => Number(/viewBox="0 0 (\d+)/.exec(svg)![1]);

@@ -3,6 +3,7 @@ import { barScale } from './barScale.ts';
 import { byMagnitude } from './byMagnitude.ts';
 import { clipText, escapeHtml as e } from './escape.ts';
 import { formatNumber, formatPercent, formatTick } from './format.ts';
+import { NOT_COMPUTED_WITHIN_BUDGET } from '../engine/result-fields.ts';
 import { svgHead } from './svgFrame.ts';
 import { px } from './svgScale.ts';
 
@@ -29,7 +30,8 @@ function signOf(value: number): 'pos' | 'neg' | 'zero' {
  * fix-alone rate and the last-touch share get a panel of their own on a 0-100 % scale beside it,
  * so they never squash the Shapley scale, each bar with its rate at its end. One builder for the workbench's batch view and the
  * report's batch section: the same picture in both. Missing numbers (before the first results)
- * are drawn at zero. Every name passes through escapeHtml. `fitWidth` (the page's space for it, in
+ * are drawn at zero; a fix-alone rate no case computed (a budget left it out) has no bar, only
+ * "not computed", since a 0 would read as a measurement. Every name passes through escapeHtml. `fitWidth` (the page's space for it, in
  * px) narrows the bars' plot so the chart is drawn at that width with its text at full size (a phone
  * sees every bar and its value without scrolling), down to a plot of MIN_PLOT px.
  */
@@ -44,6 +46,8 @@ export function signedBarsSvg(batch: BatchResult, baselines = false, fitWidth?: 
   const baseLeft = LABEL + plot + VALUE + GAP;
   const bx = (rate: number) => baseLeft + Math.max(0, Math.min(1, Number.isFinite(rate) ? rate : 0)) * BASE;
   const touchShare = (lastTouch: number) => (batch.analyzed > 0 ? lastTouch / batch.analyzed : Number.NaN);
+  // No analysed failure computed its fix-alone value within its budget (engine/batch.ts).
+  const aloneKnown = batch.fixAloneKnown !== 0;
   const rateText = (rate: number) => (Number.isFinite(rate) ? formatPercent(rate) : '');
   const title = `Mean Shapley blame per step, largest first, with confidence intervals${baselines ? '; beside it the fix-alone and last-touch baselines on a 0 to 100 % scale' : ''}. The numbers are in the table below.`;
   const parts = svgHead('chart bars', width, height, title, ' data-testid="batch-bars"');
@@ -70,9 +74,11 @@ export function signedBarsSvg(batch: BatchResult, baselines = false, fitWidth?: 
     if (baselines) {
       const half = (ROW - 8) / 2;
       parts.push(
-        `<rect class="bar alone" x="${px(baseLeft)}" y="${top}" width="${px(bx(step.fixAloneRate) - baseLeft)}" height="${half - 1}"><title>${e(clipText(step.step, 200))}: fixing it alone resolves ${e(formatPercent(step.fixAloneRate))}</title></rect>`,
+        aloneKnown
+          ? `<rect class="bar alone" x="${px(baseLeft)}" y="${top}" width="${px(bx(step.fixAloneRate) - baseLeft)}" height="${half - 1}"><title>${e(clipText(step.step, 200))}: fixing it alone resolves ${e(formatPercent(step.fixAloneRate))}</title></rect>`
+          : `<text class="value rate not-computed" x="${px(baseLeft + 4)}" y="${px(top + half - 2)}" data-testid="baseline-value"><title>${e(clipText(step.step, 200))}: fixing it alone ${NOT_COMPUTED_WITHIN_BUDGET}</title>fix alone: not computed</text>`,
         `<rect class="bar touch" x="${px(baseLeft)}" y="${px(top + half)}" width="${px(bx(touchShare(step.lastTouch)) - baseLeft)}" height="${half - 1}"><title>${e(clipText(step.step, 200))}: last to touch ${e(formatPercent(touchShare(step.lastTouch)))} of failures</title></rect>`,
-        `<text class="value rate" x="${px(bx(step.fixAloneRate) + 4)}" y="${px(top + half - 2)}" data-testid="baseline-value">${e(rateText(step.fixAloneRate))}</text>`,
+        ...(aloneKnown ? [`<text class="value rate" x="${px(bx(step.fixAloneRate) + 4)}" y="${px(top + half - 2)}" data-testid="baseline-value">${e(rateText(step.fixAloneRate))}</text>`] : []),
         `<text class="value rate" x="${px(bx(touchShare(step.lastTouch)) + 4)}" y="${px(top + 2 * half - 2)}" data-testid="baseline-value">${e(rateText(touchShare(step.lastTouch)))}</text>`,
       );
     }

@@ -1,4 +1,4 @@
-import { analyzeCaseRound, type CaseRound, type ModelAnswer, type ValidPipeline } from '../engine/index.ts';
+import { analyzeCaseRound, type CaseRound, type ModelAnswer, type ValidPipeline, type WaitingResolver } from '../engine/index.ts';
 import { summarizeDefinition, type DefinitionSummary } from '../engine/definition-summary.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../engine/types.ts';
 import { preparePipeline, type InstantiateOptions, type PreparedPipeline } from './compile.ts';
@@ -94,6 +94,8 @@ export interface AnalysisOptions {
    * cases are then never read here, not even on a worker's first instance of it.
    */
   casesDescribed?: boolean;
+  /** Answers a model request while the round waits (engine ModelContext), instead of suspending. */
+  resolveWaiting?: WaitingResolver;
 }
 
 /**
@@ -136,7 +138,7 @@ export function analyzeSourceCaseRound(
   }
   const sealedCase: CaseDef = { ...caseDef, inputs };
   const shared = settings.shareSteps === true ? sharedStepsOf(source, fileName) : undefined;
-  const round = analyzeCaseRound(pipeline, sealedCase, settings, answers, { onStepStart: hooks.onStepStart, ...(shared && { shared }) });
+  const round = analyzeCaseRound(pipeline, sealedCase, settings, answers, { onStepStart: hooks.onStepStart, ...(shared && { shared }) }, options.resolveWaiting ?? null);
   // Results leave the worker: huge step outputs are not copied to (or kept by) the host.
   return round.kind === 'result' ? { ...round, result: boundKeptOutputs(round.result) } : round;
 }

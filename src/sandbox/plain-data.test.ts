@@ -32,6 +32,30 @@ describe('sealPlain', () => {
     }
   });
 
+  it('passes a small sealed value through however many values were sealed since', () => {
+    const sealed = sealPlain({ focused: true, query: 'q' }, 'output');
+    for (let i = 0; i < 1000; i++) sealPlain({ i }, 'output');
+    expect(sealPlain(sealed, 'input')).toBe(sealed);
+    expect(sealRecord({ rewrite: sealed }, 'input').rewrite).toBe(sealed);
+  });
+
+  it('copies a look-alike of a sealed value (a frozen copy made outside this module)', () => {
+    const sealed = sealPlain({ items: [{ a: 1 }] }, 'output') as { items: { a: number }[] };
+    const lookAlike = Object.freeze({ ...sealed, items: [{ a: 1 }] });
+    const copy = sealPlain(lookAlike, 'input') as { items: { a: number }[] };
+    expect(copy).not.toBe(lookAlike);
+    expect(isDeepFrozen(copy)).toBe(true);
+  });
+
+  it('counts the full depth of a deep sealed value wrapped again and again in small new ones', () => {
+    let value: unknown = 1;
+    for (let i = 0; i < 190; i++) value = [value];
+    let sealed = sealPlain(value, 'output');
+    // Each step wraps the last output in one new level: the 11th wrap passes 200 levels.
+    for (let i = 0; i < 10; i++) sealed = sealPlain({ inner: sealed }, 'output');
+    expect(() => sealPlain({ inner: sealed }, 'output')).toThrow('nested more than 200 levels deep');
+  });
+
   it('copies a frozen host value whose nested parts are not frozen', () => {
     const host = Object.freeze({ inner: { text: 'x' } });
     const sealed = sealPlain(host, 'input') as { inner: { text: string } };

@@ -12,64 +12,70 @@ export class PlainDataError extends Error {
   override name = 'PlainDataError';
 }
 
+/** Returns the object it is given, so a subclass's private field is added to that object. */
+class Stamp {
+  constructor(target: object) {
+    return target;
+  }
+}
+
 /**
- * Sealed values (and every object inside them) big enough to be worth remembering: frozen plain
- * data that can be handed to user code as they are, so they are never copied again.
+ * The mark of a sealed value, with its depth: frozen plain data this module built (every object
+ * inside it sealed too), which can be handed to user code as it is and is never copied again. A
+ * private field added to each copy before it is frozen: only this module can add or read it (user
+ * code cannot forge it, and no reflection shows it), testing it is a property lookup, and it costs
+ * the collector nothing. (A WeakSet entry cost about 1-2 us of ephemeron work per small copy; the
+ * scheme before this one, a ring of the last 32 small copies, scanned 32 slots per test and copied
+ * again whatever had left the ring.)
  */
-const sealedValues = new WeakSet<object>();
+class SealedMark extends Stamp {
+  #depth: number;
+
+  private constructor(target: object, depth: number) {
+    super(target);
+    this.#depth = depth;
+  }
+
+  static add(value: object, depth: number): void {
+    new SealedMark(value, depth);
+  }
+
+  /** The depth of a marked value (1 for an object of primitives), or -1 if it is not marked. */
+  static depthOf(value: object): number {
+    return #depth in value ? (value as SealedMark).#depth : -1;
+  }
+}
+
+/**
+ * Values sealed by sealPlainSlow (and every object inside them), which harden froze before they
+ * could be marked, with their depths.
+ */
+const hardenedDepths = new WeakMap<object, number>();
 /** Sealed copies of big frozen host values, by identity. */
 const sealedCopies = new WeakMap<object, object>();
 
 /**
- * Copies of more than this many slots (objects, array elements and properties) are remembered in
- * the weak registries above. Smaller ones go to the ring of recent small copies instead: a
- * WeakSet or WeakMap entry costs about 1-2 us with the garbage collector's ephemeron work,
- * against a tenth of that to copy a small output.
+ * Copies of more than this many slots (objects, array elements and properties) of deeply frozen
+ * host values are remembered by identity (sealedCopies): a WeakMap entry costs about 1-2 us with
+ * the garbage collector's ephemeron work, against a tenth of that to copy a small value again.
  */
 const REMEMBER_ABOVE_SLOTS = 32;
-/**
- * Small sealed copies made recently (a step's output is typically the next step's input): the
- * last RECENT_SMALL of them in a ring, found by a linear scan. A value that has left the ring is
- * just copied again. (A Set of up to 65 536 of them cost more than the copies it saved: adding a
- * fresh object computed its identity hash and kept every small copy alive past the young
- * generation, so the collector moved each one; a profile of the CRN study put three quarters of
- * sealAt's time on that add.)
- */
-const RECENT_SMALL = 32;
-/** Filled by push (see copyFast on holes after lockdown); recentRing[recentAt] is overwritten next. */
-const recentRing: (object | null)[] = [];
-for (let i = 0; i < RECENT_SMALL; i++) recentRing.push(null);
-let recentAt = 0;
 
-function isRecentSmall(value: object): boolean {
-  for (let i = 0; i < RECENT_SMALL; i++) if (recentRing[i] === value) return true;
-  return false;
-}
-
-function addRecentSmall(value: object): void {
-  recentRing[recentAt] = value;
-  recentAt = recentAt === RECENT_SMALL - 1 ? 0 : recentAt + 1;
+/** The depth of a sealed value, or -1 if `value` is not one. */
+function sealedDepth(value: object): number {
+  const depth = SealedMark.depthOf(value);
+  return depth >= 0 ? depth : (hardenedDepths.get(value) ?? -1);
 }
 
 /** Slots copied by the current copyFast (read right after it returns). */
 let copiedSlots = 0;
+/** The depth of the value the last copyFast call returned (0 for a primitive). */
+let copiedDepth = 0;
 /**
  * Whether every object the current copyFast read was frozen: only then can the source never
  * change, and its copy be reused (a top-level freeze alone leaves nested state mutable).
  */
 let sourceAllFrozen = true;
-/**
- * Depth of remembered sealed values nested more than SHALLOW levels, so a copy that reuses one
- * still counts its full depth against MAX_DATA_DEPTH (a step could otherwise wrap an earlier
- * output in MAX_DATA_DEPTH new levels, step after step). Small remembered values (the recent ring,
- * at most REMEMBER_ABOVE_SLOTS slots) are never deeper than SHALLOW.
- */
-const sealedDepths = new WeakMap<object, number>();
-const SHALLOW = REMEMBER_ABOVE_SLOTS;
-
-function sealedDepth(value: object): number {
-  return sealedDepths.get(value) ?? SHALLOW;
-}
 
 /** A fresh, unfrozen plain copy of `value`; throws PlainDataError naming `path` otherwise. */
 export function copyPlainData(value: unknown, path: string): unknown {
@@ -102,7 +108,7 @@ function sealAt(value: unknown, what: string, key: string | undefined): unknown 
     if (isPrimitiveData(value)) return value;
     return value === null ? null : copyValue(value, pathOf(what, key), new Set());
   }
-  if (isRecentSmall(value) || sealedValues.has(value)) return value;
+  if (sealedDepth(value) >= 0) return value;
   // A deeply frozen value (the engine deep-freezes case inputs once per case) cannot change, so one
   // sealed copy serves every step call that reads it; only deeply frozen values are remembered.
   if (Object.isFrozen(value)) {
@@ -119,12 +125,7 @@ function sealAt(value: unknown, what: string, key: string | undefined): unknown 
     if (error === NOT_PLAIN) return sealPlainSlow(value, pathOf(what, key));
     throw error;
   }
-  if (copiedSlots > REMEMBER_ABOVE_SLOTS) {
-    registerSealed(copy);
-    if (sourceAllFrozen) sealedCopies.set(value, copy);
-  } else {
-    addRecentSmall(copy);
-  }
+  if (copiedSlots > REMEMBER_ABOVE_SLOTS && sourceAllFrozen) sealedCopies.set(value, copy);
   return copy;
 }
 
@@ -135,25 +136,21 @@ function pathOf(what: string, key: string | undefined): string {
 /** The original two-pass seal (copy with paths, then harden); reached only for values copyFast refuses. */
 function sealPlainSlow(value: object, path: string): object {
   const copy = harden(copyValue(value, path, new Set()) as object);
-  registerSealed(copy);
+  registerHardened(copy);
   return copy;
 }
 
-/**
- * Mark a sealed tree and every object in it, so nested values pass through without copies too;
- * returns its depth, and remembers the depth of every node deeper than SHALLOW.
- */
-function registerSealed(value: object): number {
-  if (sealedValues.has(value) || isRecentSmall(value)) return sealedDepth(value);
-  sealedValues.add(value);
+/** Enter a hardened copy and every object in it as sealed, with their depths; returns its depth. */
+function registerHardened(value: object): number {
+  const known = sealedDepth(value);
+  if (known >= 0) return known;
   let below = 0;
   for (const key of Object.keys(value)) {
     const child = (value as Record<string, unknown>)[key];
-    if (child !== null && typeof child === 'object') below = Math.max(below, registerSealed(child));
+    if (child !== null && typeof child === 'object') below = Math.max(below, registerHardened(child));
   }
-  const depth = below + 1;
-  if (depth > SHALLOW) sealedDepths.set(value, depth);
-  return depth;
+  hardenedDepths.set(value, below + 1);
+  return below + 1;
 }
 
 /**
@@ -195,24 +192,38 @@ const NOT_PLAIN = new Error('not plain data');
  * after lockdown froze Array.prototype, V8 stores into the holes of `new Array(n)` on a slow path.
  */
 function copyFast(value: unknown, seal: boolean, ancestors: object[]): unknown {
-  if (isPrimitiveData(value)) return value;
+  if (isPrimitiveData(value)) {
+    copiedDepth = 0;
+    return value;
+  }
   if (typeof value !== 'object') throw NOT_PLAIN;
-  if (value === null) return null;
+  if (value === null) {
+    copiedDepth = 0;
+    return null;
+  }
   const object = value as object;
-  if (seal && (isRecentSmall(object) || sealedValues.has(object))) {
-    // Past the limit with the reused value's own depth: the path-tracking copy names where.
-    if (ancestors.length + sealedDepth(object) > MAX_DATA_DEPTH) throw NOT_PLAIN;
-    return object;
+  if (seal) {
+    const depth = sealedDepth(object);
+    if (depth >= 0) {
+      // Past the limit with the reused value's own depth: the path-tracking copy names where.
+      if (ancestors.length + depth > MAX_DATA_DEPTH) throw NOT_PLAIN;
+      copiedDepth = depth;
+      return object;
+    }
   }
   if (ancestors.length >= MAX_DATA_DEPTH || ancestors.includes(object)) throw NOT_PLAIN;
   if (sourceAllFrozen && !Object.isFrozen(object)) sourceAllFrozen = false;
   ancestors.push(object);
   let copy: object;
+  let below = 0;
   if (Array.isArray(object)) {
     const length = object.length;
     copiedSlots += length + 1;
     const items: unknown[] = [];
-    for (let i = 0; i < length; i++) items.push(copyFast(object[i], seal, ancestors));
+    for (let i = 0; i < length; i++) {
+      items.push(copyFast(object[i], seal, ancestors));
+      if (copiedDepth > below) below = copiedDepth;
+    }
     copy = items;
   } else {
     const proto = Object.getPrototypeOf(object);
@@ -221,11 +232,18 @@ function copyFast(value: unknown, seal: boolean, ancestors: object[]): unknown {
     const source = object as Record<string, unknown>;
     const keys = Object.keys(source);
     copiedSlots += keys.length + 1;
-    for (let k = 0; k < keys.length; k++) defineData(record, keys[k], copyFast(source[keys[k]], seal, ancestors));
+    for (let k = 0; k < keys.length; k++) {
+      defineData(record, keys[k], copyFast(source[keys[k]], seal, ancestors));
+      if (copiedDepth > below) below = copiedDepth;
+    }
     copy = record;
   }
   ancestors.pop();
-  if (seal) Object.freeze(copy);
+  copiedDepth = below + 1;
+  if (seal) {
+    SealedMark.add(copy, copiedDepth);
+    Object.freeze(copy);
+  }
   return copy;
 }
 

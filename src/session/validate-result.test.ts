@@ -56,6 +56,14 @@ describe('validateCaseResult reads the fields of the field table, and only those
     expect(() => validateCaseResult({ ...failure, interactions: [{ steps: ['a', 'b'], value: 0, sample: 3 }] }, 'r')).toThrow(/r\.interactions\[0\]\.sample: unknown field/);
   });
 
+  it('takes an interaction a budget bounded only with its bounds, and bounded only as true', () => {
+    const failure = { ...common, failed: true, ...blame };
+    const bounded = { steps: ['a', 'b'], value: 0.25, ci: [-0.5, 1], bounded: true };
+    expect(validateCaseResult({ ...failure, interactions: [bounded] }, 'r')).toMatchObject({ interactions: [bounded] });
+    expect(() => validateCaseResult({ ...failure, interactions: [{ ...bounded, ci: undefined }] }, 'r')).toThrow('r.interactions[0].ci: missing: a bounded interaction carries its bounds');
+    expect(() => validateCaseResult({ ...failure, interactions: [{ ...bounded, bounded: false }] }, 'r')).toThrow('r.interactions[0].bounded: expected true (or no field), got false');
+  });
+
   it('gives back, through JSON, every kind of result the engine builds, with every field it writes', () => {
     const exact = { ...DEFAULT_SETTINGS, method: 'exact' as const, interactions: true, repairs: { size: 4 } };
     const sampled = { ...DEFAULT_SETTINGS, method: 'mc' as const, maxPermutations: 40, stop: 'budget' as const, interactions: true };

@@ -3,7 +3,7 @@ import type { CaseResult, Method, PairInteraction, ResultValueTypes, ShapleyEsti
 import { BUDGET_SKIPPED_PARTS, isResultField, RESULT_FIELD_NAMES, RESULT_FIELDS, resultFieldsOf, type ResultFieldName, type ResultFieldSpec, type ResultValueKind } from '../engine/result-fields.ts';
 import { FormatError } from '../formats/format-error.ts';
 import { childPath, indexPath } from '../formats/json-path.ts';
-import { expectFiniteNumber, expectNonEmptyString, expectObject, expectString, ownField, rejectUnknownFields } from '../formats/validate.ts';
+import { describeValue, expectFiniteNumber, expectNonEmptyString, expectObject, expectString, ownField, rejectUnknownFields } from '../formats/validate.ts';
 import {
   arrayOf,
   expectBoolean,
@@ -39,7 +39,7 @@ function validateHistoryPoint(value: unknown, path: string): History[number] {
 
 function validateInteraction(value: unknown, path: string, players: readonly string[]): PairInteraction {
   const object = expectObject(value, path);
-  rejectUnknownFields(object, ['steps', 'value', 'samples', 'ci'], path);
+  rejectUnknownFields(object, ['steps', 'value', 'samples', 'ci', 'bounded'], path);
   const steps = requiredField(object, 'steps', path, (v, p) => arrayOf(v, p, expectNonEmptyString));
   if (steps.length !== 2) throw new FormatError(childPath(path, 'steps'), `expected two step names, got ${steps.length}`);
   steps.forEach((step, s) => {
@@ -47,11 +47,18 @@ function validateInteraction(value: unknown, path: string, players: readonly str
   });
   const samples = optionalField(object, 'samples', path, expectNonNegative);
   const ci = optionalField(object, 'ci', path, expectInterval);
+  // Bounds a budget left (boundedInteractions): `true` or absent, and always with the bounds.
+  const bounded = optionalField(object, 'bounded', path, (v, p) => {
+    if (v !== true) throw new FormatError(p, `expected true (or no field), ${describeValue(v)}`);
+    return true as const;
+  });
+  if (bounded && ci === undefined) throw new FormatError(childPath(path, 'ci'), 'missing: a bounded interaction carries its bounds');
   return {
     steps: [steps[0], steps[1]],
     value: requiredField(object, 'value', path, expectFiniteNumber),
     ...(samples !== undefined && { samples }),
     ...(ci !== undefined && { ci }),
+    ...(bounded && { bounded }),
   };
 }
 

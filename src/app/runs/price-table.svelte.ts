@@ -92,10 +92,8 @@ export function requestsCost(requests: Iterable<PricedRequest>, prices: Readonly
   return { cost: priced > 0 ? cost : null, requests: count, unpriced: count - priced, unpricedModels: [...unpricedModels].sort(), models: [...models].sort() };
 }
 
-/** Dollars, with enough digits for a cheap call (a hundredth of a cent shows). */
-export function formatCost(cost: number): string {
-  return cost >= 1 ? `$${cost.toFixed(2)}` : cost >= 0.01 ? `$${cost.toFixed(3)}` : `$${cost.toFixed(5)}`;
-}
+// The report prints the study's cost too (src/report/sections/header.ts), in the same words.
+export { formatCost } from '../../report/format.ts';
 
 /** The price table of this browser: read once, written on every change. */
 export class PriceTable {

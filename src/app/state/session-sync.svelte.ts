@@ -27,7 +27,7 @@ export class SessionSync {
   constructor(bench: AnalysisRunner) {
     this.#bench = bench;
     this.#autosave = new Autosave({
-      current: (identity) => this.#sessionOf(identity),
+      current: (identity) => (this.#worthStoring(identity) ? this.#sessionOf(identity) : null),
       running: () => bench.running,
       runLocks: this.#locks,
       onChange: (view: AutosaveView) => {
@@ -102,6 +102,17 @@ export class SessionSync {
     const study = this.#bench.study;
     if (!study) return null;
     return this.#sessionOf(this.identity ?? { id: crypto.randomUUID(), name: study.name, createdAt: new Date().toISOString(), revision: 0 });
+  }
+
+  /**
+   * A new study is stored once its definition compiles: one that throws or does not parse while
+   * loading is shown (the Definition view, at its line) but leaves nothing in Recent sessions; an
+   * edit that compiles stores it then. A study of games is analysed without one, so it is stored.
+   */
+  #worthStoring(identity: SessionIdentity): boolean {
+    const bench = this.#bench;
+    if (identity.revision > 0 || !bench.study?.pipeline || bench.study.games.length > 0) return true;
+    return bench.definition.status === 'ready';
   }
 
   #sessionOf(identity: SessionIdentity): Session | null {

@@ -78,6 +78,26 @@ describe('SessionSync', () => {
     await settle(async () => (await page.sync.store!.get(first.id))!.settings.seed === 8, 'the scheduled save stored');
   });
 
+  it('stores no session for a new study whose definition does not load, until an edit of it compiles; what was stored stays', async () => {
+    await page.sync.init();
+    await page.opener.openNewStudy(study(['q1']));
+    const kept = await storedWith(1);
+    const broken: Study = { ...study(['q1']), fileName: 'broken.pipeline.js', pipeline: { name: 'broken', source: 'syntax error' } };
+    await page.opener.openNewStudy(broken);
+    expect(page.runner.definition.status).toBe('error');
+    await page.sync.flush();
+    await page.runner.close();
+    page.sync.detach();
+    await page.sync.flush();
+    expect((await page.sync.store!.list()).map((s) => s.id)).toEqual([kept.id]);
+
+    // Opened again and mended in the Definition view: stored then, beside the first.
+    await page.opener.openNewStudy(broken);
+    await page.runner.rerunDefinition(SOURCE);
+    await storedWith(1);
+    expect((await page.sync.store!.list()).map((s) => s.id).sort()).toEqual([kept.id, page.sync.identity!.id].sort());
+  });
+
   it('renames the open session, shown at once and stored', async () => {
     await page.sync.init();
     await page.opener.openNewStudy(study(['q1']));

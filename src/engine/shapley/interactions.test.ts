@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactInteractionsFromTable, pairInteractions, sampledInteractions, EXACT_INTERACTION_MAX_PLAYERS } from './interactions.ts';
+import { boundedInteractions, exactInteractionsFromTable, pairInteractions, sampledInteractions, EXACT_INTERACTION_MAX_PLAYERS } from './interactions.ts';
 import { TableGameAdapter, analyzeTableGame } from '../table-game.ts';
 import { analyzeCase } from '../analyze.ts';
 import { DEFAULT_SETTINGS } from '../settings.ts';
@@ -11,6 +11,43 @@ import type { PairInteraction } from '../types.ts';
 const value = (xs: PairInteraction[], a: string, b: string) => xs.find((x) => x.steps[0] === a && x.steps[1] === b)!.value;
 
 describe('pairwise Shapley interaction index', () => {
+  it('bounds from the known coalitions: the exact value when all are known, sure and sharp bounds when some are not', () => {
+    const n = 5;
+    const names = playerNames(n);
+    const rng = seededRng(7);
+    const table = randomTable(n, rng);
+    const exact = exactInteractionsFromTable(table, n, names);
+    const all = boundedInteractions(names, [0, 1], (mask) => table[mask]);
+    all.forEach((x, k) => {
+      expect(x.value).toBeCloseTo(exact[k].value, 12);
+      expect(x.ci![1] - x.ci![0]).toBeCloseTo(0, 12);
+      expect(x.bounded).toBe(true);
+    });
+    // Nothing known but the two ends: each pair somewhere in [-2, 2] less what v(∅) and v(all) pin down.
+    const known = (mask: number) => (mask === 0 || mask === 2 ** n - 1 ? table[mask] : undefined);
+    for (const x of boundedInteractions(names, [0, 1], known)) {
+      expect(x.ci![0]).toBeGreaterThanOrEqual(-2);
+      expect(x.ci![1]).toBeLessThanOrEqual(2);
+      expect(x.ci![1] - x.ci![0]).toBeCloseTo(4 - 2 / (n - 1), 12);
+    }
+    // Half the coalitions known: the exact value lies within every pair's bounds, and both ends are
+    // reached by filling the unknown values with the range's ends (so the bounds are sharp).
+    const half = new Set(Array.from({ length: 2 ** n }, (_, m) => m).filter(() => rng() < 0.5));
+    const partial = boundedInteractions(names, [0, 1], (mask) => (half.has(mask) ? table[mask] : undefined));
+    partial.forEach((x, k) => {
+      expect(exact[k].value).toBeGreaterThanOrEqual(x.ci![0] - 1e-12);
+      expect(exact[k].value).toBeLessThanOrEqual(x.ci![1] + 1e-12);
+      expect(x.value).toBeCloseTo((x.ci![0] + x.ci![1]) / 2, 12);
+      const [i, j] = [names.indexOf(x.steps[0]), names.indexOf(x.steps[1])];
+      // The highest: unknown coalitions holding both or neither at 1, holding one at 0.
+      const highest = table.map((v, mask) => (half.has(mask) ? v : ((mask >> i) & 1) === ((mask >> j) & 1) ? 1 : 0));
+      const lowest = table.map((v, mask) => (half.has(mask) ? v : ((mask >> i) & 1) === ((mask >> j) & 1) ? 0 : 1));
+      expect(exactInteractionsFromTable(highest, n, names)[k].value).toBeCloseTo(x.ci![1], 12);
+      expect(exactInteractionsFromTable(lowest, n, names)[k].value).toBeCloseTo(x.ci![0], 12);
+    });
+    expect(() => boundedInteractions(playerNames(EXACT_INTERACTION_MAX_PLAYERS + 1), [0, 1], () => 0)).toThrow(RangeError);
+  });
+
   it('closed forms: 1 for a unanimity pair, -1 for substitutes, 0 in an additive game', () => {
     const n = 5;
     const names = playerNames(n);

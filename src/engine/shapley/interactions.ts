@@ -23,6 +23,34 @@ function pairWeights(n: number): number[] {
   return w;
 }
 
+/** One pair i < j (bi, bj its bits) and its terms: each S without i and j, as a bitmask, with its weight. */
+interface PairTerms {
+  i: number;
+  j: number;
+  bi: number;
+  bj: number;
+  terms: Iterable<readonly [number, number]>;
+}
+
+/** Every pair of n players with the terms of its index, in the order of the pairs (i, then j). */
+function* pairsWithTerms(n: number): Generator<PairTerms> {
+  const weights = pairWeights(n);
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const bi = 2 ** i;
+      const bj = 2 ** j;
+      const terms: [number, number][] = [];
+      for (let mask = 0; mask < 2 ** n; mask++) {
+        if (mask & bi || mask & bj) continue;
+        let size = 0;
+        for (let m = mask; m; m &= m - 1) size++;
+        terms.push([mask, weights[size]]);
+      }
+      yield { i, j, bi, bj, terms };
+    }
+  }
+}
+
 /**
  * Shapley interaction index of every pair (Grabisch & Roubens 1999):
  *   I_ij = sum_{S without i, j} |S|! (n-|S|-2)! / (n-1)! (v(S+i+j) - v(S+i) - v(S+j) + v(S)),
@@ -31,21 +59,57 @@ function pairWeights(n: number): number[] {
  */
 export function exactInteractionsFromTable(values: ArrayLike<number>, n: number, players: readonly string[]): PairInteraction[] {
   if (values.length !== 2 ** n) throw new RangeError(`value table has ${values.length} entries, expected 2^${n}`);
-  const weights = pairWeights(n);
   const out: PairInteraction[] = [];
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const bi = 2 ** i;
-      const bj = 2 ** j;
-      let sum = 0;
-      for (let mask = 0; mask < values.length; mask++) {
-        if (mask & bi || mask & bj) continue;
-        let size = 0;
-        for (let m = mask; m; m &= m - 1) size++;
-        sum += weights[size] * (values[mask + bi + bj] - values[mask + bi] - values[mask + bj] + values[mask]);
-      }
-      out.push({ steps: [players[i], players[j]], value: sum });
+  for (const { i, j, bi, bj, terms } of pairsWithTerms(n)) {
+    let sum = 0;
+    for (const [mask, weight] of terms) sum += weight * (values[mask + bi + bj] - values[mask + bi] - values[mask + bj] + values[mask]);
+    out.push({ steps: [players[i], players[j]], value: sum });
+  }
+  return out;
+}
+
+/**
+ * Sure bounds on every pair's interaction from the coalitions known so far (`known`: a value, or
+ * undefined for a coalition never evaluated), for games of up to EXACT_INTERACTION_MAX_PLAYERS
+ * players: what a budget leaves of the exact index. In I_ij's sum each coalition appears in one
+ * term with one sign, so an unknown v(T), anywhere in `range`, moves it by at most its weight times
+ * the range: the bounds are sharp (some values in the range reach each), they collapse to the exact
+ * value when every coalition is known, and they hold whatever the unknown values are. No sampling
+ * and no assumption: `ci` is the bounds, `value` their midpoint, `bounded` says so.
+ */
+export function boundedInteractions(players: readonly string[], range: readonly [number, number], known: (mask: number) => number | undefined): PairInteraction[] {
+  const n = players.length;
+  if (n > EXACT_INTERACTION_MAX_PLAYERS) throw new RangeError(`bounds from known coalitions need at most ${EXACT_INTERACTION_MAX_PLAYERS} players, got ${n}`);
+  if (n < 2) return [];
+  const [lo, hi] = range;
+  const table = new Float64Array(2 ** n);
+  const isKnown = new Uint8Array(2 ** n);
+  for (let mask = 0; mask < table.length; mask++) {
+    const v = known(mask);
+    if (v !== undefined) {
+      table[mask] = v;
+      isKnown[mask] = 1;
     }
+  }
+  const out: PairInteraction[] = [];
+  for (const { i, j, bi, bj, terms } of pairsWithTerms(n)) {
+    let low = 0;
+    let high = 0;
+    for (const [mask, w] of terms) {
+      for (const [coalition, sign] of [[mask + bi + bj, 1], [mask + bi, -1], [mask + bj, -1], [mask, 1]] as const) {
+        if (isKnown[coalition]) {
+          low += sign * w * table[coalition];
+          high += sign * w * table[coalition];
+        } else if (sign > 0) {
+          low += w * lo;
+          high += w * hi;
+        } else {
+          low -= w * hi;
+          high -= w * lo;
+        }
+      }
+    }
+    out.push({ steps: [players[i], players[j]], value: (low + high) / 2, ci: [low, high], bounded: true });
   }
   return out;
 }

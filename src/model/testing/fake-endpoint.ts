@@ -142,7 +142,8 @@ export async function startFakeEndpoint(options: FakeEndpointOptions = {}): Prom
       if (!authorised(req)) return unauthorised(res);
       if (options.listsModels === false) return sendJson(res, 404, { error: { message: 'Not Found', type: 'invalid_request_error', code: 'not_found' } });
       const meta = served ? { meta: { n_params: served.nParams, size: served.size, n_vocab: 512 } } : {};
-      return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: 'agentblame-tests', created: Date.now(), ...meta })) });
+      // Serving a model file, it lists its models as llama-server does (owned_by "llamacpp", with their meta).
+      return sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', owned_by: served ? 'llamacpp' : 'agentblame-tests', created: Date.now(), ...meta })) });
     }
     if (req.method === 'GET' && (req.url ?? '').replace(/\?.*$/, '') === '/props' && served) {
       return sendJson(res, 200, { model_path: served.modelPath, total_slots: Number.isFinite(slots) ? slots : 4 });

@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
-import type { ModelAnswer } from '../../engine/model-call.ts';
+import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import type { DefinitionSummary } from '../../engine/definition-summary.ts';
 import type { TableGame } from '../../engine/table-game.ts';
-import { PHASE_IDLE, type WorkerReply, type WorkerRequest, type WorkerWhere } from './protocol.ts';
+import { PHASE_IDLE, type ModelWaitAnswer, type WorkerReply, type WorkerRequest, type WorkerWhere } from './protocol.ts';
 import {
   batchSizeFor,
   caseErrorResult,
@@ -36,6 +36,20 @@ export interface AnalysisPoolOptions {
    * a chain takes a round per request: its caller passes the most requests it can send, plus one.
    */
   maxModelRounds?: number;
+  /**
+   * Whether a case whose round asked for exactly one request (a chain) runs its next round waiting
+   * for each response it lacks, instead of restarting once per request (default true; docs/replay.md,
+   * "Time"). Off, every round restarts (the same results: tests compare the two).
+   */
+  waitOnChains?: boolean;
+}
+
+/** What the pool did for cases with model steps (counts, for tests and the bench). */
+export interface ModelRoundCounts {
+  /** Rounds of cases sent to workers after their first (each replays its case from the start). */
+  restarts: number;
+  /** Responses given to a waiting round (each a round a restarting case would have taken). */
+  waits: number;
 }
 
 export { MAX_MODEL_ROUNDS, preparationAllowanceMs, type ModelResolver };
@@ -61,6 +75,10 @@ type Unit =
       caseDef: CaseDef;
       /** Model responses known to this case so far (model steps), or null before its first request. */
       answers: Record<string, ModelAnswer> | null;
+      /** The round waits for each response it lacks ('model-wait') instead of returning its requests. */
+      waiting: boolean;
+      /** Fetch one response a waiting round lacks (counted as a round, as a restart would be). */
+      wait(request: PendingRequest): Promise<ModelWaitAnswer>;
       batchSize: number;
       settle(outcome: Outcome): void;
     }
@@ -116,6 +134,9 @@ export class NodeAnalysisPool {
   private readonly memoryLimitMb: number;
   private readonly model: ModelResolver | undefined;
   private readonly maxModelRounds: number | undefined;
+  private readonly waitOnChains: boolean;
+  /** Restarted rounds and waited responses so far (ModelRoundCounts). */
+  readonly modelRounds: ModelRoundCounts = { restarts: 0, waits: 0 };
   private readonly slots: Slot[] = [];
   private readonly queue: Unit[] = [];
   /** Per definition: its summary, and the text runs send workers (without an inline case list). */
@@ -137,6 +158,7 @@ export class NodeAnalysisPool {
     this.memoryLimitMb = options.memoryLimitMb ?? 1024;
     this.model = options.model;
     this.maxModelRounds = options.maxModelRounds;
+    this.waitOnChains = options.waitOnChains ?? true;
     for (let i = 0; i < size; i++) this.slots.push(this.startWorker());
   }
 
@@ -179,6 +201,8 @@ export class NodeAnalysisPool {
       (caseDef, index) =>
         new Promise<CaseResult>((resolve, reject) => {
           let rounds = 0;
+          // Every response known to the case: a case sent again (another case's worker died) keeps them.
+          let known: Record<string, ModelAnswer> | null = null;
           const finish = (result: CaseResult) => {
             const withUsage = withModelUsage(result, rounds, this.model);
             const kept = keep ? keep(withUsage) : withUsage;
@@ -186,28 +210,48 @@ export class NodeAnalysisPool {
             resolve(kept);
           };
           const fail = (message: string) => finish(caseErrorResult(caseDef.id, players, settings, message));
-          const unit = (answers: Record<string, ModelAnswer> | null): Unit => ({
+          const fetch = (requests: readonly PendingRequest[]) => {
+            rounds++;
+            return nextModelAnswers({ caseId: caseDef.id, requests, known, round: rounds, maxRounds: this.maxModelRounds, model: this.model, noModel: NO_MODEL });
+          };
+          const unit = (answers: Record<string, ModelAnswer> | null, waiting: boolean): Unit => {
+           const self: Unit = {
             kind: 'case',
             // Workers analyse given cases: they never parse or check the definition's own list.
             source: analysisSource,
             settings,
             caseDef,
             answers,
+            waiting,
             batchSize,
+            wait: async (request) => {
+              const next = await fetch([request]);
+              if (!next.ok) return { type: 'model-answer', error: next.error };
+              known = next.answers;
+              // Sent again (another case's worker died), the case needs not wait for these again.
+              if (self.kind === 'case') self.answers = known;
+              this.modelRounds.waits++;
+              return { type: 'model-answer', answer: next.answers[request.key] };
+            },
             settle: (reply) => {
               if (reply.type === 'result') finish(joinCoalitions(reply.result, reply.coalitions));
               else if (reply.type === 'pending') {
-                rounds++;
-                void nextModelAnswers({ caseId: caseDef.id, requests: reply.requests, known: answers, round: rounds, maxRounds: this.maxModelRounds, model: this.model, noModel: NO_MODEL }).then(
-                  (next) => (next.ok ? this.enqueue([unit(next.answers)]) : fail(next.error)),
-                );
+                void fetch(reply.requests).then((next) => {
+                  if (!next.ok) return fail(next.error);
+                  known = next.answers;
+                  this.modelRounds.restarts++;
+                  // A round that asked for one request is a chain so far: the next waits for each response instead of restarting per request.
+                  this.enqueue([unit(next.answers, this.waitOnChains && reply.requests.length === 1)]);
+                });
               } else if (reply.type === 'timeout') finish(timedOutResult(caseDef.id, players, settings, this.timeoutMs, reply.phase, reply.allowanceMs));
               else if (reply.type === 'crash') fail(`the analysis worker stopped: ${reply.message}`);
               else if (reply.type === 'failed' && !reply.definitionError) fail(reply.message);
               else reject(reply.type === 'failed' ? new PipelineDefinitionError(reply.message) : new Error(`unexpected reply ${reply.type}`));
             },
-          });
-          units.push(unit(null));
+           };
+           return self;
+          };
+          units.push(unit(null, false));
         }),
     );
     this.enqueue(units);
@@ -400,6 +444,10 @@ export class NodeAnalysisPool {
     // The worker answers in order: the batch behind its job answers only after that job's last case.
     const job = slot.job?.id === reply.job ? slot.job : slot.next?.id === reply.job ? slot.next : null;
     if (!job) return;
+    if (reply.type === 'model-wait') {
+      this.answerWait(slot, job, reply.index, reply.request);
+      return;
+    }
     // The worker keeps the text cases of this definition are run with (WorkerReply 'described').
     if (reply.type === 'described' && reply.analysisSource !== undefined) slot.source = reply.analysisSource;
     const index = reply.type === 'described' ? 0 : reply.index;
@@ -412,6 +460,26 @@ export class NodeAnalysisPool {
     }
     job.units[index].settle(reply);
     if (job.remaining === 0) this.dispatch();
+  }
+
+  /**
+   * Case `index` of `job` waits, its thread blocked, for one model response: its clock stops until
+   * the answer is sent (time spent waiting for the model is not the case's), then starts afresh, as
+   * a restarted round's would. A worker replaced meanwhile (dead, timed out, the pool closed) gets nothing.
+   */
+  private answerWait(slot: Slot, job: Job, index: number, request: PendingRequest): void {
+    const unit = job.units[index];
+    if (unit === undefined || unit.kind !== 'case' || job.done[index]) return;
+    if (slot.job === job && slot.timer) {
+      clearTimeout(slot.timer);
+      slot.timer = null;
+    }
+    const worker = slot.worker;
+    void unit.wait(request).then((answer) => {
+      if (this.closed || slot.worker !== worker || !this.slots.includes(slot) || job.done[index]) return;
+      if (slot.job === job) this.armTimer(slot, job);
+      worker.answerWait(answer);
+    });
   }
 
   private onTimeout(slot: Slot, job: Job): void {
@@ -582,5 +650,6 @@ function runRequest(job: Job, fileName: string, withSource: boolean, held: reado
     }),
     settings: first.settings,
     ...(units.some((unit) => unit.answers !== null) ? { answers: units.map((unit) => unit.answers) } : {}),
+    ...(units.some((unit) => unit.waiting) ? { waiting: units.map((unit) => unit.waiting) } : {}),
   };
 }

@@ -1,39 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SETTINGS, NO_USAGE, type ModelAnswer, type ModelUsage, type PendingRequest } from '../../engine/index.ts';
+import { DEFAULT_SETTINGS, NO_USAGE, type ModelAnswer } from '../../engine/index.ts';
 import { toyAnswer } from '../../engine/testing/toy-model.ts';
 import type { AnalysisSettings } from '../../engine/types.ts';
 import { describeSource, analyzeSourceCaseRound } from '../../sandbox/analyze-source.ts';
 import { TRIAGE_SOURCE } from '../../sandbox/testing/triage-source.ts';
 import { MAX_MODEL_ROUNDS, NodeAnalysisPool, type ModelResolver } from './analysis-pool.ts';
+import { CountingResolver } from '../testing/counting-resolver.ts';
 import { oneStepSource } from '../../sandbox/testing/one-step.ts';
 import { WorkerProcess } from './worker-process.ts';
 import type { WorkerRequest } from './protocol.ts';
-
-/** A resolver that answers with the toy model and records what it was asked, like the real host's dedupe. */
-class CountingResolver implements ModelResolver {
-  readonly sent: string[] = [];
-  private readonly known = new Map<string, ModelAnswer>();
-  private readonly perCase = new Map<string, ModelUsage>();
-  async resolve(requests: (PendingRequest & { caseId: string })[]): Promise<Map<string, ModelAnswer>> {
-    const out = new Map<string, ModelAnswer>();
-    for (const r of requests) {
-      let answer = this.known.get(r.key);
-      if (!answer) {
-        this.sent.push(r.key);
-        answer = toyAnswer(r.request);
-        this.known.set(r.key, answer);
-        const u = { ...(this.perCase.get(r.caseId) ?? NO_USAGE) };
-        u.requests++;
-        this.perCase.set(r.caseId, u);
-      }
-      out.set(r.key, answer);
-    }
-    return out;
-  }
-  usage(caseId: string): ModelUsage {
-    return this.perCase.get(caseId) ?? { ...NO_USAGE };
-  }
-}
 
 const pools: NodeAnalysisPool[] = [];
 afterEach(async () => {

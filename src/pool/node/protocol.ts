@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { ModelAnswer, PendingRequest } from '../../engine/model-call.ts';
 import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.ts';
 import type { DefinitionSummary } from '../../engine/definition-summary.ts';
@@ -27,9 +28,30 @@ export type WorkerRequest =
       settings: AnalysisSettings;
       /** Per case (same order), the model responses known so far (model steps), by request key. */
       answers?: (Record<string, ModelAnswer> | null)[];
+      /**
+       * Per case (same order): whether its round waits for each response it lacks ('model-wait',
+       * answered by ModelWaitAnswer) instead of returning its requests (docs/replay.md, "Time").
+       */
+      waiting?: boolean[];
     }
   /** A batch of table games (no definition): answered per game with `result`, as a run's cases are. */
   | { type: 'games'; job: number; games: TableGame[]; settings: AnalysisSettings };
+
+/**
+ * The pool's answer to a 'model-wait': the response, or why there is none (the case's error, as a
+ * round's failed fetch gives it). The worker's process hands it to the blocked thread through a
+ * MessagePort of their own and wakes it with Atomics.notify (workers/analysis.process.mjs).
+ */
+export type ModelWaitAnswer = { type: 'model-answer'; answer: ModelAnswer } | { type: 'model-answer'; error: string };
+
+/**
+ * The thread's side of that channel (its workerData.wait): the port the answers arrive on, and a
+ * counter in shared memory its process bumps after each one (the thread sleeps on it).
+ */
+export interface WaitChannel {
+  port: MessagePort;
+  signal: SharedArrayBuffer;
+}
 
 /**
  * A case the worker was sent in its last run request, by its index there: a case waiting on model
@@ -56,6 +78,11 @@ export type WorkerReply =
   | { type: 'result'; job: number; index: number; result: CaseResult; coalitions?: PackedCoalitions }
   /** Case `index` waits for these model responses: the pool fetches them and sends the case again. */
   | { type: 'pending'; job: number; index: number; requests: PendingRequest[] }
+  /**
+   * Case `index` (a waiting round) lacks this response and waits, blocked, for the pool's
+   * ModelWaitAnswer; its thread answers nothing else meanwhile.
+   */
+  | { type: 'model-wait'; job: number; index: number; request: PendingRequest }
   /** The job (or case `index` of a run) could not run at all: a bad definition (DefinitionError) or an internal failure. */
   | { type: 'failed'; job: number; index: number; message: string; definitionError: boolean };
 

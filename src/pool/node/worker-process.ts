@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRootFrom } from './bundle-cache.mjs';
-import { PHASE_IDLE, PROGRESS_SLOTS, type WorkerReply, type WorkerReplyGroup, type WorkerRequest, type WorkerWhere } from './protocol.ts';
+import { PHASE_IDLE, PROGRESS_SLOTS, type ModelWaitAnswer, type WorkerReply, type WorkerReplyGroup, type WorkerRequest, type WorkerWhere } from './protocol.ts';
 import type { WorkerScript } from './worker-script.ts';
 
 /** Where a worker was when asked: a step index or PHASE_* marker, and the case's index in its batch. */
@@ -83,6 +83,11 @@ export class WorkerProcess {
 
   postMessage(request: WorkerRequest): void {
     if (!this.dead && this.child.connected) this.child.send(request);
+  }
+
+  /** The answer a thread blocked in a 'model-wait' is waiting for (its process wakes it). */
+  answerWait(answer: ModelWaitAnswer): void {
+    if (!this.dead && this.child.connected) this.child.send(answer);
   }
 
   /** Where the thread is, read by its process; null if the process does not answer in time. */

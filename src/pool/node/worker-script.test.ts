@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { REFUND_POLICY_SOURCE } from '../../sandbox/testing/refund-policy.ts';
 import { PROGRESS_SLOTS, type WorkerReply } from './protocol.ts';
@@ -7,7 +7,10 @@ import { analysisWorkerScript } from './worker-script.ts';
 
 /** Start a worker from `url`, ask it to describe the refund policy, and return its replies. */
 async function describeWith(url: URL): Promise<WorkerReply[]> {
-  const worker = new Worker(url, { workerData: { progress: new SharedArrayBuffer(PROGRESS_SLOTS * Int32Array.BYTES_PER_ELEMENT) } });
+  // As its process starts it (workers/analysis.process.mjs): progress slots and the channel of waiting rounds.
+  const { port2 } = new MessageChannel();
+  const wait = { port: port2, signal: new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT) };
+  const worker = new Worker(url, { workerData: { progress: new SharedArrayBuffer(PROGRESS_SLOTS * Int32Array.BYTES_PER_ELEMENT), wait }, transferList: [port2] });
   const replies: WorkerReply[] = [];
   try {
     await new Promise<void>((resolve, reject) => {

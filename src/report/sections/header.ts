@@ -4,7 +4,7 @@ import { METHOD_CHOICES, MODE_CHOICES, RADIUS_CHOICES, STOP_RULE_CHOICES } from 
 import type { Session } from '../../session/types.ts';
 import { clipText, escapeHtml as e } from '../escape.ts';
 import type { FixConsidered } from '../fixesConsidered.ts';
-import { formatCount, formatCounted, formatDate, formatModelUsage, formatNumber } from '../format.ts';
+import { formatCost, formatCount, formatCounted, formatDate, formatModelUsage, formatNumber } from '../format.ts';
 import { sumUsage } from '../../engine/model-call.ts';
 import { otherSettingFacts } from './setting-facts.ts';
 import { SETTINGS_SCHEMA } from '../../engine/settings/schema.ts';
@@ -14,10 +14,27 @@ import { unfixableText } from '../../engine/unfixable-text.ts';
 export const NAME_CHARS = 300;
 
 /**
+ * What the study's model requests cost at the prices the caller has (the workbench's, per 1M
+ * tokens): each distinct request its results name once, as the Batch view counts it.
+ */
+export interface ReportModelCost {
+  /** Dollars for the priced requests; null when none is priced (then nothing is shown). */
+  cost: number | null;
+  requests: number;
+  /** Requests whose model has no price (not in `cost`). */
+  unpriced: number;
+  unpricedModels: readonly string[];
+  /** Requests the results name whose response the caller could not read (not counted). */
+  missing: number;
+  /** The prices the cost was counted at, per 1M tokens. */
+  prices: readonly { model: string; input: number; output: number }[];
+}
+
+/**
  * The report's opening: session name, pipeline, file, date, every analysis setting in words, and
  * the fixes considered with the plain statement that blame is relative to them.
  */
-export function renderHeader(session: Session, fixes: readonly FixConsidered[]): string {
+export function renderHeader(session: Session, fixes: readonly FixConsidered[], modelCost?: ReportModelCost): string {
   const settings = session.settings;
   const totalCost = session.batch?.cost ?? session.results.reduce((sum, r) => sum + (Number.isFinite(r.cost) ? r.cost : 0), 0);
   const failures = session.results.filter((r) => r.failed).length;
@@ -43,6 +60,7 @@ export function renderHeader(session: Session, fixes: readonly FixConsidered[]):
       : []),
     fact('Total step cost', e(`${formatCount(totalCost)} units`)),
     ...(usage ? [fact('Model requests', e(formatModelUsage(usage)))] : []),
+    ...(modelCost && modelCost.cost !== null ? [fact('Model cost', e(describeModelCost(modelCost, modelCost.cost)))] : []),
     fact(SETTINGS_SCHEMA.seed.label, e(String(settings.seed))),
     ...otherSettingFacts(settings, sampled(settings, session.results) ? 'mc' : 'exact').map((f) => fact(f.term, e(f.value))),
     fact('Cases', e(`${formatCount(caseCount)} in the file, ${formatCount(session.results.length)} run, ${formatCount(failures)} failed${errors ? `, ${formatCount(errors)} with errors` : ''}${session.batch ? `, ${formatCount(session.batch.unfixable)} ${unfixableText(settings.mode)}` : ''}`)),
@@ -78,6 +96,22 @@ ${status}
 <p class="callout"><strong>Blame is relative to these fixes.</strong> A step’s value says how much swapping in the fix below repairs the failures, with the randomness held fixed; it does not say the step is wrong in any absolute sense. Other fixes, or an oracle for a step, can split the blame differently.</p>
 ${fixes.length ? `<table><thead><tr><th>Step</th><th>Fix</th></tr></thead><tbody>${fixRows}</tbody></table>` : '<p class="muted">No steps: nothing was analysed.</p>'}
 </section>`;
+}
+
+/** "$0.01234 for 12 requests at $0.40 in, $1.60 out per 1M tokens (gpt-4.1-mini); not counting 3 (no price for m)". */
+function describeModelCost(modelCost: ReportModelCost, cost: number): string {
+  const priced = modelCost.requests - modelCost.unpriced;
+  const prices = modelCost.prices.map((p) => `${p.model}: ${formatPrice(p.input)} in, ${formatPrice(p.output)} out`).join('; ');
+  const left = [
+    ...(modelCost.unpriced > 0 ? [`not counting ${formatCount(modelCost.unpriced)} (no price for ${modelCost.unpricedModels.join(', ')})`] : []),
+    ...(modelCost.missing > 0 ? [`${formatCounted(modelCost.missing, 'request')} not in the response store, not counted`] : []),
+  ];
+  return `${formatCost(cost)} for ${formatCounted(priced, 'request')} at the workbench’s prices per 1M tokens (${prices})${left.length > 0 ? `; ${left.join('; ')}` : ''}`;
+}
+
+/** A price per 1M tokens as it was entered, in cents at least ("$0.40", "$0.075"). */
+function formatPrice(price: number): string {
+  return `$${Number.isInteger(Math.round(price * 1e6) / 1e4) ? price.toFixed(2) : String(price)}`;
 }
 
 export function describeMode(settings: AnalysisSettings): string {
