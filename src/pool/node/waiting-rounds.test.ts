@@ -5,7 +5,8 @@
  * and their accounting are those of restarting rounds; the case's time limit leaves the waiting
  * out; a worker that dies or a pool that closes while a round waits ends the case cleanly.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import { CountingResolver } from '../testing/counting-resolver.ts';
@@ -180,4 +181,44 @@ describe('waiting rounds in the Node pool', () => {
     expect(result.error).toBe('case "a": the analysis worker stopped: the pool was closed');
     expect(waiting.modelRounds.restarts).toBe(1);
   });
+
+  it('a command that dies while its worker waits leaves no worker process behind', async () => {
+    // A command of its own (so this test can kill it): it runs a chain whose second answer never comes, and prints its worker process's id once that waits.
+    const host = `
+      const { NodeAnalysisPool } = await import(${JSON.stringify(fileURLToPath(new URL('./analysis-pool.ts', import.meta.url)))});
+      const { CountingResolver } = await import(${JSON.stringify(fileURLToPath(new URL('../testing/counting-resolver.ts', import.meta.url)))});
+      const { execFileSync } = await import('node:child_process');
+      const resolver = new CountingResolver(0, async (sent) => {
+        if (sent < 1) return;
+        const children = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+        console.log('worker ' + children.split('\\n').filter((line) => line.includes('analysis.process.mjs')).map((line) => line.trim().split(/\\s+/)[0]).join(' '));
+        await new Promise(() => {});
+      });
+      const pool = new NodeAnalysisPool({ size: 1, model: resolver });
+      await pool.run(${JSON.stringify(chainSource(4))}, [{ id: 'a', inputs: { question: 'q', doc: null } }], ${JSON.stringify(settings)});
+    `;
+    const command = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', host], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve) => {
+      let out = '';
+      command.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /worker (\d+)/.exec(out);
+        if (match) resolve(match[1]);
+      });
+    });
+    const workerPid = Number(line);
+    expect(workerPid).toBeGreaterThan(0);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(workerPid)).toBe(true);
+    command.kill('SIGKILL');
+    // The worker process sees its channel close and exits, its thread blocked or not.
+    await expect.poll(() => alive(workerPid), { timeout: 10_000, interval: 50 }).toBe(false);
+  }, 30_000);
 });
