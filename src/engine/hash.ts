@@ -49,6 +49,50 @@ export function hash53Address(a: string, b: string, c: string, seedLo: number, s
   return mix53(h1, h2);
 }
 
+/**
+ * hash53Address in two parts, for several options drawn under one (step, key): the lanes after
+ * `a`, U+0000, `b` (addressPrefix), then the rest for each option (hash53Suffix), bit for bit
+ * hash53Address(a, b, c, seedLo, seedHi). A categorical draw hashes its step and key once instead
+ * of once per option.
+ */
+export class AddressPrefix {
+  h1 = 0;
+  h2 = 0;
+
+  /** Set to the lanes after `a` + U+0000 + `b` under the seed; returns this. */
+  of(a: string, b: string, seedLo: number, seedHi: number): this {
+    let h1 = 0xdeadbeef ^ seedLo;
+    let h2 = 0x41c6ce57 ^ seedHi;
+    for (let i = 0; i < a.length; i++) {
+      const ch = a.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    h1 = Math.imul(h1, 2654435761);
+    h2 = Math.imul(h2, 1597334677);
+    for (let i = 0; i < b.length; i++) {
+      const ch = b.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+    return this;
+  }
+
+  /** hash53Address(a, b, c, seedLo, seedHi) for the `a`, `b` and seed of the last `of`. */
+  suffix(c: string): number {
+    let h1 = Math.imul(this.h1, 2654435761);
+    let h2 = Math.imul(this.h2, 1597334677);
+    for (let i = 0; i < c.length; i++) {
+      const ch = c.charCodeAt(i);
+      h1 = Math.imul(h1 ^ ch, 2654435761);
+      h2 = Math.imul(h2 ^ ch, 1597334677);
+    }
+    return mix53(h1, h2);
+  }
+}
+
 /** The two 32-bit seed lanes hashWithSeed derives from a 53-bit seed. */
 export function seedLanes(seed: number): [lo: number, hi: number] {
   return [seed >>> 0, Math.floor(seed / TWO_POW_32) >>> 0];
