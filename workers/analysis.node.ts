@@ -11,6 +11,7 @@ import { DeferredWork } from '../src/pool/worker/deferred-work.ts';
 import { runCaseRound } from '../src/pool/worker/case-round.ts';
 import { analyzeGameInWorker } from '../src/pool/worker/game.ts';
 import { ensureLockdown } from '../src/sandbox/lockdown.ts';
+import { useNodeSha256 } from '../src/pool/node/native-sha256.ts';
 import { splitCoalitions } from '../src/engine/packed-coalitions.ts';
 import {
   PHASE_DEFERRED,
@@ -36,6 +37,8 @@ const progress = new Int32Array(data.progress);
 const waitSignal = new Int32Array(data.wait.signal);
 
 ensureLockdown();
+// Each new model request is keyed here (a long replay's requests add up to hundreds of MB).
+useNodeSha256();
 
 const send = (reply: WorkerReply): void => port.postMessage(reply);
 

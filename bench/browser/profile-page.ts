@@ -4,7 +4,10 @@
  * command does not (bench/README.md, "Speed round 4"). Prints the functions by self time and
  * writes the `.cpuprofile` (Chrome DevTools opens it).
  *
- *   npx tsx bench/browser/profile-page.ts --dist dist-x --port 5370 [--trace eight-step-agent] [--out /tmp/page.cpuprofile]
+ *   npx tsx bench/browser/profile-page.ts --dist dist-x --port 5370 [--trace eight-step-agent] [--out /tmp/page.cpuprofile] [--from-start-page]
+ *
+ * With --from-start-page the demo is chosen on the start page once the browser is quiet, as
+ * page-vs-command.ts times it; the profile then starts at the click (the page's loading left out).
  *
  * The build must exist (`npx vite build --outDir dist-x`); `vite preview` serves it on the port.
  */
@@ -15,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
 import { selfTimes } from '../profile-summary.ts';
+import { browserQuiet } from './open-from-start-page.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -52,6 +56,19 @@ try {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    if (process.argv.includes('--from-start-page')) {
+      await page.goto(`${base}/?workers=1`);
+      await page.locator(`[data-demo="${trace}"]`).waitFor();
+      await browserQuiet();
+      await cdp.send('Profiler.start');
+      await page.click(`[data-demo="${trace}"]`);
+      await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: 600_000, state: 'attached' });
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Parameters<typeof selfTimes>[0] };
+      writeFileSync(out, JSON.stringify(profile));
+      process.stdout.write(`${trace}: main-thread profile from the click to "done" in ${out}\n`);
+      for (const r of selfTimes(profile).slice(0, 40)) process.stdout.write(`${r.ms.toFixed(0).padStart(7)} ms ${(100 * r.share).toFixed(1).padStart(5)} %  ${r.name}\n`);
+      process.exit(0);
+    }
     // From "running" (the page's worker has compiled the definition) to "done": the window
     // page-vs-command.ts times, without the page's own loading.
     await page.goto(url, { waitUntil: 'commit' });

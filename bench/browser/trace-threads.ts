@@ -7,6 +7,7 @@
  *
  *   npx tsx bench/browser/trace-threads.ts --dist dist --workers 2 --trace eight-step-agent [--out /tmp/t.json]
  *   npx tsx bench/browser/trace-threads.ts --dist dist --workers 1 --file large.trace.json   # opened with the file picker
+ *   npx tsx bench/browser/trace-threads.ts --dist dist --workers 1 --trace stochastic-rag --from-start-page   # the demo chosen on the start page once quiet (as page-vs-command.ts times it)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS as CHROMIUM_ARGS_OF_BENCH } from './chromium-args.ts';
+import { openDemoFromStartPage } from './open-from-start-page.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM_ARGS = [...CHROMIUM_ARGS_OF_BENCH, ...(process.env.EXTRA_CHROMIUM_ARGS ? process.env.EXTRA_CHROMIUM_ARGS.split(' ') : [])];
@@ -97,7 +99,8 @@ async function main(): Promise<void> {
     if (file) {
       await page.goto(`http://127.0.0.1:${port}/?workers=${workers}`);
       await page.locator('input[type="file"]').first().setInputFiles(file);
-    } else await page.goto(`http://127.0.0.1:${port}/?trace=demos/${trace}.trace.json&workers=${workers}`);
+    } else if (process.argv.includes('--from-start-page')) await openDemoFromStartPage(page, `http://127.0.0.1:${port}`, trace, `workers=${workers}`);
+    else await page.goto(`http://127.0.0.1:${port}/?trace=demos/${trace}.trace.json&workers=${workers}`);
     await page.waitForSelector('[data-testid="run-progress"][data-status="done"]', { timeout: 600_000 });
     if (mode === 'posterior') {
       await page.evaluate(() => performance.clearMarks());

@@ -14,6 +14,7 @@ import { readRuntape } from '../../src/formats/importers/runtape.ts';
 import { endpointConfig, ModelHost, type HostRequest, MemoryResponseCache } from '../../src/model/index.ts';
 import { startFakeEndpoint } from '../../src/model/testing/fake-endpoint.ts';
 import { NodeAnalysisPool, type ModelResolver } from '../../src/pool/node/analysis-pool.ts';
+import { useNodeSha256 } from '../../src/pool/node/native-sha256.ts';
 import { buildReplay, replayRounds } from '../../src/replay/index.ts';
 import { runtapeLog } from '../../src/replay/testing/runtape-log.ts';
 import { timeRuns } from '../lib/measure.ts';
@@ -25,6 +26,8 @@ function answer(request: ChatRequest): ModelResponse {
 }
 
 export async function replayScalingWorkload(sizes: SuiteSizes, log: (line: string) => void = () => {}): Promise<WorkloadResult[]> {
+  // The model host keys requests as the command's does (src/cli/main.ts).
+  useNodeSha256();
   const endpoint = await startFakeEndpoint({ latencyMs: 0, answer });
   let host = new ModelHost();
   const resolver: ModelResolver = {

@@ -27,6 +27,7 @@ import { rerunFlag, rerunSettings } from './session-input.ts';
 import { FormatError } from '../formats/format-error.ts';
 import type { ModelCacheEntry } from '../session/types.ts';
 import type { LocalModel } from '../model/index.ts';
+import { useNodeSha256 } from '../pool/node/native-sha256.ts';
 import { printable, printableLines, safeJsonText } from './printable.ts';
 import { terminalModelProgress } from './model-progress-line.ts';
 import { resultKeeper } from './printed-result.ts';
@@ -452,6 +453,8 @@ function version(): string {
  * one command it names. Returns the exit status.
  */
 export async function main(argv: readonly string[]): Promise<number> {
+  // The model host checks every request's key: with Node's SHA-256, not the engine's own.
+  useNodeSha256();
   let line: CommandLine;
   try {
     line = readCommandLine(argv);

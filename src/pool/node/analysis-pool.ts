@@ -210,9 +210,10 @@ export class NodeAnalysisPool {
             resolve(kept);
           };
           const fail = (message: string) => finish(caseErrorResult(caseDef.id, players, settings, message));
-          const fetch = (requests: readonly PendingRequest[]) => {
+          // `withKnown`: the answers returned include every one known so far (a waiting round's do not: it takes one at a time, and copying them all each time would grow with the square of the chain).
+          const fetch = (requests: readonly PendingRequest[], withKnown = true) => {
             rounds++;
-            return nextModelAnswers({ caseId: caseDef.id, requests, known, round: rounds, maxRounds: this.maxModelRounds, model: this.model, noModel: NO_MODEL });
+            return nextModelAnswers({ caseId: caseDef.id, requests, known: withKnown ? known : null, round: rounds, maxRounds: this.maxModelRounds, model: this.model, noModel: NO_MODEL });
           };
           const unit = (answers: Record<string, ModelAnswer> | null, waiting: boolean): Unit => {
            const self: Unit = {
@@ -225,13 +226,15 @@ export class NodeAnalysisPool {
             waiting,
             batchSize,
             wait: async (request) => {
-              const next = await fetch([request]);
+              const next = await fetch([request], false);
               if (!next.ok) return { type: 'model-answer', error: next.error };
-              known = next.answers;
+              const answer = next.answers[request.key];
+              known ??= {};
+              known[request.key] = answer;
               // Sent again (another case's worker died), the case needs not wait for these again.
               if (self.kind === 'case') self.answers = known;
               this.modelRounds.waits++;
-              return { type: 'model-answer', answer: next.answers[request.key] };
+              return { type: 'model-answer', answer };
             },
             settle: (reply) => {
               if (reply.type === 'result') finish(joinCoalitions(reply.result, reply.coalitions));

@@ -5,7 +5,8 @@
  * and their accounting are those of restarting rounds; the case's time limit leaves the waiting
  * out; a worker that dies or a pool that closes while a round waits ends the case cleanly.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import { CountingResolver } from '../testing/counting-resolver.ts';
@@ -35,6 +36,27 @@ const chainSource = (n: number) =>
     'run: (inputs, noise, { llm }) =>',
   );
 const question = (id: string, text: string): CaseDef => ({ id, inputs: { question: text, doc: null } });
+
+/**
+ * Two steps whose fix is a chain of `n` requests on the case's question (neither reads the other);
+ * as run they call no model, as a replay's recorded turns. Every round asks for two requests, one
+ * per chain (the coalitions fixing one or both share them).
+ */
+const twoChainsSource = (n: number) => `
+const chain = (name, question, llm) => {
+  let text = '';
+  for (let i = 0; i < ${n}; i++) text = llm.chat({ messages: [{ role: 'user', content: name + i + question + text }], temperature: 0 }).text;
+  return text;
+};
+export default {
+  name: 'two-chains',
+  steps: [
+    { name: 'left', inputs: ['question'], cost: 1, run: () => 'as run', fixes: [{ name: 'ask', cost: 1, run: (inputs, noise, { llm }) => chain('left', inputs.question, llm) }] },
+    { name: 'right', inputs: ['question'], cost: 1, run: () => 'as run', fixes: [{ name: 'ask', cost: 1, run: (inputs, noise, { llm }) => chain('right', inputs.question, llm) }] },
+  ],
+  metric: (outputs) => (outputs.left === 'as run' || outputs.right === 'as run' ? 0 : 1),
+};
+`;
 
 function runtapeReplay(turns: number) {
   const input = parseInputFile(runtapeLog(turns), 'chain.jsonl');
@@ -92,6 +114,20 @@ describe('waiting rounds in the Node pool', () => {
     expect(waiting.modelRounds).toEqual({ restarts: 1, waits: 0 });
   });
 
+  it('two chains side by side restart once per level: each round asks for both chains\' next requests together (rule 4), with the same results', async () => {
+    const source = twoChainsSource(4);
+    const resolver = new CountingResolver();
+    const waiting = pool({ size: 1, model: resolver });
+    const restartingResolver = new CountingResolver();
+    const restarting = pool({ size: 1, model: restartingResolver, waitOnChains: false });
+    const [waited] = await waiting.run(source, [{ id: 'a', inputs: { question: 'q' } }], settings);
+    const [restarted] = await restarting.run(source, [{ id: 'a', inputs: { question: 'q' } }], settings);
+    expect(waited.error).toBeUndefined();
+    expect(waited).toEqual(restarted);
+    expect(resolver.sent).toEqual(restartingResolver.sent);
+    expect(waiting.modelRounds).toEqual({ restarts: 4, waits: 0 });
+  });
+
   it('the time limit leaves out the waiting: 8 answers of 250 ms each in a case limited to 1 s', async () => {
     const resolver = new CountingResolver(250);
     const waiting = pool({ size: 1, timeoutMs: 1000, model: resolver });
@@ -145,4 +181,44 @@ describe('waiting rounds in the Node pool', () => {
     expect(result.error).toBe('case "a": the analysis worker stopped: the pool was closed');
     expect(waiting.modelRounds.restarts).toBe(1);
   });
+
+  it('a command that dies while its worker waits leaves no worker process behind', async () => {
+    // A command of its own (so this test can kill it): it runs a chain whose second answer never comes, and prints its worker process's id once that waits.
+    const host = `
+      const { NodeAnalysisPool } = await import(${JSON.stringify(fileURLToPath(new URL('./analysis-pool.ts', import.meta.url)))});
+      const { CountingResolver } = await import(${JSON.stringify(fileURLToPath(new URL('../testing/counting-resolver.ts', import.meta.url)))});
+      const { execFileSync } = await import('node:child_process');
+      const resolver = new CountingResolver(0, async (sent) => {
+        if (sent < 1) return;
+        const children = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+        console.log('worker ' + children.split('\\n').filter((line) => line.includes('analysis.process.mjs')).map((line) => line.trim().split(/\\s+/)[0]).join(' '));
+        await new Promise(() => {});
+      });
+      const pool = new NodeAnalysisPool({ size: 1, model: resolver });
+      await pool.run(${JSON.stringify(chainSource(4))}, [{ id: 'a', inputs: { question: 'q', doc: null } }], ${JSON.stringify(settings)});
+    `;
+    const command = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', host], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve) => {
+      let out = '';
+      command.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /worker (\d+)/.exec(out);
+        if (match) resolve(match[1]);
+      });
+    });
+    const workerPid = Number(line);
+    expect(workerPid).toBeGreaterThan(0);
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive(workerPid)).toBe(true);
+    command.kill('SIGKILL');
+    // The worker process sees its channel close and exits, its thread blocked or not.
+    await expect.poll(() => alive(workerPid), { timeout: 10_000, interval: 50 }).toBe(false);
+  }, 30_000);
 });
