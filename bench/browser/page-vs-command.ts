@@ -23,7 +23,7 @@ import { DEFAULT_SETTINGS } from '../../src/engine/index.ts';
 import { poolRunner } from '../lib/case-runner.ts';
 import { loadDemo, type DemoName } from '../lib/demos.ts';
 import { median } from '../lib/measure.ts';
-import { nodeDescendantsCpuMs, sampleDescendantsCpu } from './process-cpu.ts';
+import { nodeDescendantsCpuSince, sampleDescendantsCpu } from './process-cpu.ts';
 import { readDoneLine } from './done-line.ts';
 import { openDemoFromStartPage } from './open-from-start-page.ts';
 
@@ -46,7 +46,7 @@ export interface PageVsCommand {
   ratioCold: number;
   /**
    * CPU time of the same runs (medians, ms): every browser process from "running" to "done", and
-   * this process with the pool's worker process during the command's warm run (/proc, 10 ms ticks). Load stretches wall
+   * this process with the pool's worker process during the command's warm run (/proc, each thread's schedstat: process-cpu.ts). Load stretches wall
    * time (on a machine at load 20, each thread gets a tenth of a core, unevenly) but not CPU time,
    * so the CPU ratio is the steadier figure on a shared machine.
    */
@@ -111,7 +111,7 @@ async function pageRun(browser: Browser, base: string, trace: DemoName, timeoutM
     const { cases, cost } = readDoneLine(await page.getByTestId('run-progress').getByRole('status').innerText());
     cpu.stop();
     const origin = (await page.evaluate('performance.timeOrigin')) as number;
-    const cpuMs = cpu.at(origin + end) - cpu.at(origin + start);
+    const cpuMs = cpu.between(origin + start, origin + end);
     if (!traced) return { wallMs: end - start, cpuMs, cases, cost, tasks: [] };
     const parsed = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
     const events = Array.isArray(parsed) ? parsed : (parsed.traceEvents ?? []);
@@ -146,11 +146,11 @@ async function commandRun(trace: DemoName, previewPid: number): Promise<{ cases:
       const t0 = performance.now();
       // This process (the pool's side) and its worker process (the analysis), not the preview server.
       const cpu0 = process.cpuUsage();
-      const children0 = nodeDescendantsCpuMs(previewPid) ?? Number.NaN;
+      const children = nodeDescendantsCpuSince(previewPid);
       const results = await runner.run(demo.cases, { ...DEFAULT_SETTINGS });
       const wallMs = performance.now() - t0;
       const used = process.cpuUsage(cpu0);
-      const cpuMs = (used.user + used.system) / 1000 + ((nodeDescendantsCpuMs(previewPid) ?? Number.NaN) - children0);
+      const cpuMs = (used.user + used.system) / 1000 + children();
       const failed = results.find((r) => r.error !== undefined);
       if (failed) throw new Error(`${trace}: case ${failed.id} failed to analyse: ${failed.error}`);
       return { wallMs, cpuMs, cost: results.reduce((sum, r) => sum + r.cost, 0) };

@@ -31,7 +31,6 @@ import { DefinitionError } from '../../sandbox/definition-error.ts';
 import { DeferredWork } from '../../pool/worker/deferred-work.ts';
 import { runCaseRound } from '../../pool/worker/case-round.ts';
 import { analyzeGameInWorker } from '../../pool/worker/game.ts';
-import { startWarmUp } from '../../pool/worker/warm-up.ts';
 import { describeProblem } from './definition-summary.ts';
 import { withModelUse } from './uses-model.ts';
 
@@ -86,14 +85,6 @@ self.addEventListener('unhandledrejection', (event) => {
 });
 const settleDeferredWork = () => deferredWork.settle();
 
-/** The engine's warm-up, once the page asks for it (pool/worker/warm-up.ts); every other call stops it first. */
-let warmUp: { stop(): void } | null = null;
-let warmUpAsked = false;
-function stopWarmUp(): void {
-  warmUp?.stop();
-  warmUp = null;
-}
-
 const api = {
   /**
    * Compiles `source` in the sandbox and keeps it for the following `analyzeCase` calls. With
@@ -102,7 +93,6 @@ const api = {
    * cases are never read here.
    */
   async load(source: string, fileName: string, describe = true): Promise<LoadOutcome> {
-    stopWarmUp();
     let outcome: LoadOutcome;
     try {
       const described = describe
@@ -130,7 +120,6 @@ const api = {
    * the requests it waits for, and the page calls again once it has them.
    */
   async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>): Promise<CallOutcome> {
-    stopWarmUp();
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     const { players } = loaded;
     reportedStep = PHASE_IDLE;
@@ -154,7 +143,6 @@ const api = {
    * as they finish, their coalition tables packed (the page unpacks them); answers how many.
    */
   async analyzeCases(caseDefs: CaseDef[], settings: AnalysisSettings): Promise<number> {
-    stopWarmUp();
     // Outcomes go in groups (CaseDoneGroup): held back at most CASE_DONE_HOLD_MS, and all sent
     // before the call answers (same port, so the page has them before the count).
     let held: CaseDoneMessage[] = [];
@@ -177,7 +165,6 @@ const api = {
   },
 
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult {
-    stopWarmUp();
     return analyzeGameInWorker(game, settings);
   },
 
@@ -187,7 +174,6 @@ const api = {
    * Refusals read as the command's (src/cli/regression-command.ts).
    */
   async regressionGame(after: VersionFile, before: VersionFile): Promise<RegressionGameOutcome> {
-    stopWarmUp();
     let outcome: RegressionGameOutcome;
     try {
       const game = buildRegressionGame(after, before);
@@ -199,13 +185,6 @@ const api = {
     }
     const deferred = await settleDeferredWork();
     return deferred === null ? outcome : { ok: false, message: `${before.fileName}: evaluating the definition: ${deferred}` };
-  },
-
-  warmUp(): void {
-    if (warmUpAsked) return;
-    warmUpAsked = true;
-    // Background tasks: a call from the page that arrives meanwhile runs before the next warm-up case.
-    warmUp = startWarmUp(hop);
   },
 } satisfies AnalysisWorkerApi;
 

@@ -147,11 +147,10 @@ export class AnalysisRunner {
 
   /**
    * Starts the analysis workers now (their bundle, the sandbox's lockdown), while the page is still
-   * opening or the user is choosing a study, instead of when the first definition is compiled; once
-   * the page is idle they warm their engine up (stopped by the first definition to compile).
+   * opening or the user is choosing a study, instead of when the first definition is compiled.
    */
   startWorkers(): void {
-    this.#launch.startWarm();
+    this.#launch.pool();
   }
 
   /** The settings a new study starts with. */
