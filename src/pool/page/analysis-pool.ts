@@ -32,7 +32,7 @@ import { isCaseDoneGroup, isCaseDoneMessage, isWatchdogMessage, type AnalysisWor
 import { CallGate, type Release } from './call-gate.ts';
 import type { PoolJob, WorkItem } from '../study-pool.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
-import { raceTimeout, realTimer, TIMED_OUT, type StartTimer } from './race-timeout.ts';
+import { raceTimeout, realTimer, restartableLimit, TIMED_OUT, type StartTimer } from './race-timeout.ts';
 import { isModelWaitMessage, isWaitMoreMessage, waitChunks, type WaitAnswer, type WaitChunk } from './wait-channel.ts';
 
 export type { PoolJob, WorkItem };
@@ -309,26 +309,20 @@ export class PageAnalysisPool {
     const { release, lost } = entered;
     const slot = this.#slots[slotIndex];
     const outcomes: CallOutcome[] = [];
-    let cancelTimer = () => {};
-    let expire: (value: typeof TIMED_OUT) => void = () => {};
-    const expiry = new Promise<typeof TIMED_OUT>((resolve) => (expire = resolve));
-    const restartTimer = () => {
-      cancelTimer();
-      cancelTimer = this.#startTimer(() => expire(TIMED_OUT), this.caseTimeoutMs);
-    };
+    const limit = restartableLimit(this.caseTimeoutMs, this.#startTimer);
     slot.busy = true;
     slot.currentStep = null;
     slot.onCaseDone = (position, outcome) => {
       outcomes[position] = outcome;
-      restartTimer();
+      limit.start();
     };
-    restartTimer();
+    limit.start();
     // Lost while its definition was being compiled (beside others): as if lost before its first case.
     let ended: number | typeof TIMED_OUT | typeof CANCELLED | WorkerLost;
     try {
-      ended = lost ?? (await releasedIfThrown(Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, expiry, cancelled, slot.lost]), release, slot));
+      ended = lost ?? (await releasedIfThrown(Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, limit.expiry, cancelled, slot.lost]), release, slot));
     } finally {
-      cancelTimer();
+      limit.stop();
       slot.onCaseDone = null;
       slot.busy = false;
     }
@@ -494,26 +488,19 @@ export class PageAnalysisPool {
     const call: Promise<CallOutcome> =
       item.kind === 'case' ? (slot.api.analyzeCase(item.caseDef, job.settings, watch, rounds?.answers, waiting) as Promise<CallOutcome>) : slot.api.analyzeGame(item.game, job.settings);
     let active = true;
-    let cancelTimer = () => {};
-    let expire: (value: typeof TIMED_OUT) => void = () => {};
-    const expiry = new Promise<typeof TIMED_OUT>((resolve) => (expire = resolve));
-    const armTimer = () => {
-      cancelTimer();
-      cancelTimer = this.#startTimer(() => expire(TIMED_OUT), this.caseTimeoutMs);
-    };
-    armTimer();
+    const limit = restartableLimit(this.caseTimeoutMs, this.#startTimer);
+    limit.start();
     if (waiting) {
       let chunks: WaitChunk[] = [];
       const sendChunk = () => {
         const chunk = chunks.shift();
         if (!active || chunk === undefined) return;
         worker.sendWaitChunk!(chunk);
-        if (chunk.last) armTimer();
+        if (chunk.last) limit.start();
       };
       slot.onWaitMore = sendChunk;
       slot.onModelWait = (request) => {
-        cancelTimer();
-        cancelTimer = () => {};
+        limit.stop();
         void rounds.wait(request).then((answer) => {
           // A call that ended meanwhile (cancelled, its worker lost) has no one waiting.
           if (!active) return;
@@ -524,10 +511,10 @@ export class PageAnalysisPool {
     }
     try {
       // A call into a terminated worker never settles: the expiry, a cancel or the worker's loss end it.
-      return await Promise.race([call, expiry, cancelled, slot.lost]);
+      return await Promise.race([call, limit.expiry, cancelled, slot.lost]);
     } finally {
       active = false;
-      cancelTimer();
+      limit.stop();
       slot.onModelWait = null;
       slot.onWaitMore = null;
       slot.busy = false;
