@@ -219,7 +219,7 @@ const OWN_FLAGS: readonly FlagSpec[] = [
     group: 'method', commands: STUDY, takesNext: (next) => (BATCH_STOP_RULES as readonly string[]).includes(next),
   },
 
-  { name: '--timeout', value: 'S', kind: 'value', default: '10', help: 'time limit per case in seconds', group: 'run', commands: STUDY },
+  { name: '--timeout', value: 'S', kind: 'value', default: '10', help: 'time limit per case in seconds (time spent waiting for model responses is not counted: the clock starts again at each answer)', group: 'run', commands: STUDY },
   { name: '--workers', value: 'N', kind: 'value', default: 'one per core (no more than the cases)', help: 'analysis workers (a whole number from 1 to 256)', group: 'run', commands: STUDY },
 
   { name: '--json', kind: 'switch', default: 'tables', help: 'print one JSON object on stdout, nothing else', group: 'output', commands: [...STUDY, 'why', 'check', 'inspect', 'trend'] },

@@ -4,14 +4,7 @@
  * which is what addressed noise needs: the same address gives the same draw everywhere.
  */
 export function hash53(text: string, seedLo = 0, seedHi = 0): number {
-  let h1 = 0xdeadbeef ^ seedLo;
-  let h2 = 0x41c6ce57 ^ seedHi;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  return mix53(h1, h2);
+  return SCRATCH.start(seedLo, seedHi).absorb(text).digest();
 }
 
 const TWO_POW_32 = 4294967296;
@@ -31,23 +24,65 @@ function mix53(h1: number, h2: number): number {
  * flattening of the cons-string it makes) cost more than the hashing itself.
  */
 export function hash53Address(a: string, b: string, c: string, seedLo: number, seedHi: number): number {
-  let h1 = 0xdeadbeef ^ seedLo;
-  let h2 = 0x41c6ce57 ^ seedHi;
-  for (let part = 0; part < 3; part++) {
-    const text = part === 0 ? a : part === 1 ? b : c;
-    if (part > 0) {
-      // The separator is U+0000: h ^ 0 === h.
-      h1 = Math.imul(h1, 2654435761);
-      h2 = Math.imul(h2, 1597334677);
-    }
+  return SCRATCH.start(seedLo, seedHi).absorb(a).separator().absorb(b).separator().absorb(c).digest();
+}
+
+/**
+ * cyrb53's two lanes, fed piece by piece. As AddressPrefix (`of`, then `suffix` per option) it
+ * hashes a categorical draw's step and key once for all its options: `of(a, b, lo, hi).suffix(c)`
+ * is hash53Address(a, b, c, lo, hi), bit for bit.
+ */
+export class AddressPrefix {
+  h1 = 0;
+  h2 = 0;
+
+  start(seedLo: number, seedHi: number): this {
+    this.h1 = 0xdeadbeef ^ seedLo;
+    this.h2 = 0x41c6ce57 ^ seedHi;
+    return this;
+  }
+
+  absorb(text: string): this {
+    let h1 = this.h1;
+    let h2 = this.h2;
     for (let i = 0; i < text.length; i++) {
       const ch = text.charCodeAt(i);
       h1 = Math.imul(h1 ^ ch, 2654435761);
       h2 = Math.imul(h2 ^ ch, 1597334677);
     }
+    this.h1 = h1;
+    this.h2 = h2;
+    return this;
   }
-  return mix53(h1, h2);
+
+  /** The separator U+0000 (h ^ 0 === h). */
+  separator(): this {
+    this.h1 = Math.imul(this.h1, 2654435761);
+    this.h2 = Math.imul(this.h2, 1597334677);
+    return this;
+  }
+
+  digest(): number {
+    return mix53(this.h1, this.h2);
+  }
+
+  /** The lanes after `a`, U+0000, `b` under the seed; returns this. */
+  of(a: string, b: string, seedLo: number, seedHi: number): this {
+    return this.start(seedLo, seedHi).absorb(a).separator().absorb(b);
+  }
+
+  /** hash53Address(a, b, c, seedLo, seedHi) for the `a`, `b` and seed of the last `of`; the lanes stay. */
+  suffix(c: string): number {
+    const { h1, h2 } = this;
+    const hash = this.separator().absorb(c).digest();
+    this.h1 = h1;
+    this.h2 = h2;
+    return hash;
+  }
 }
+
+/** The lanes hash53 and hash53Address use (synchronous: one object serves every call). */
+const SCRATCH = new AddressPrefix();
 
 /** The two 32-bit seed lanes hashWithSeed derives from a 53-bit seed. */
 export function seedLanes(seed: number): [lo: number, hi: number] {

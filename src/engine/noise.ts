@@ -1,7 +1,7 @@
 import type { Noise } from './types.ts';
 import { abductGumbels } from './abduction.ts';
 import { gumbelFromUniform } from './gumbel.ts';
-import { hash53Address, seedLanes, unitFromHash } from './hash.ts';
+import { AddressPrefix, hash53Address, seedLanes, unitFromHash } from './hash.ts';
 
 /** Key used when a step omits one (docs/formats.md, "Pipeline definitions": repeated draws in a step need distinct keys). */
 export const DEFAULT_KEY = 'default';
@@ -14,6 +14,7 @@ const SLOT_UNIFORM = '#uniform';
 const SLOT_NORMAL_RADIUS = '#normal-r';
 const SLOT_NORMAL_ANGLE = '#normal-theta';
 const SLOT_ABDUCT_MAX = '#abduct-max';
+const RESERVED_CODE = RESERVED_PREFIX.charCodeAt(0);
 
 /** Gumbels inferred from an observed choice, with the logits they were inferred under. */
 export interface AbductedDraw {
@@ -81,7 +82,19 @@ export class WorldNoise {
   uniform(step: string, key: string, option: string): number {
     return unitFromHash(hash53Address(step, key, option, this.seedLo, this.seedHi));
   }
+
+  /**
+   * The address of (step, key) in this world, for uniforms of several options:
+   * `unitFromHash(address(step, key).suffix(option))` is `uniform(step, key, option)`. The object
+   * is shared by every world and valid until the next call: read it at once.
+   */
+  address(step: string, key: string): AddressPrefix {
+    return SHARED_PREFIX.of(step, key, this.seedLo, this.seedHi);
+  }
 }
+
+/** See WorldNoise.address (draws are synchronous, so one object serves them all). */
+const SHARED_PREFIX = new AddressPrefix();
 
 /** How a step's noise handle treats categorical draws. */
 export interface StepNoiseOptions {
@@ -177,7 +190,8 @@ function categoricalDraw(world: WorldNoise, step: string, opts: StepNoiseOptions
   let allMinusInfinity = true;
   for (const o of names) {
     const l = logits[o];
-    if (o.startsWith(RESERVED_PREFIX)) throw new RangeError(reservedMessage('categorical', o));
+    // o.startsWith(RESERVED_PREFIX), without a call per option.
+    if (o.charCodeAt(0) === RESERVED_CODE) throw new RangeError(reservedMessage('categorical', o));
     if (typeof l !== 'number' || Number.isNaN(l) || l === Infinity) {
       throw new RangeError(`noise.categorical: logit of "${o}" must be a finite number or -Infinity, got ${String(l)}`);
     }
@@ -195,10 +209,16 @@ function categoricalDraw(world: WorldNoise, step: string, opts: StepNoiseOptions
       // Unchanged logits reproduce the factual choice exactly, whatever rounding did to the Gumbels.
       chosen = prior.chosen;
     } else {
+      // gumbelDraw per option, with the abducted draw looked up and the address hashed once.
+      const gumbels = prior ? prior.gumbels : null;
+      let address: AddressPrefix | null = null;
       chosen = names[0];
       let best = -Infinity;
       for (const o of names) {
-        const score = logits[o] + gumbelDraw(world, step, key, o);
+        let g: number;
+        if (gumbels !== null && Object.hasOwn(gumbels, o)) g = gumbels[o];
+        else g = gumbelFromUniform(unitFromHash((address ??= world.address(step, key)).suffix(o)));
+        const score = logits[o] + g;
         if (score > best) {
           best = score;
           chosen = o;
@@ -230,8 +250,13 @@ function abductIfObserved(world: WorldNoise, step: string, opts: StepNoiseOption
  * one world's factual run in another world gives exactly what that world's own factual run would.
  */
 export function abductDraw(world: WorldNoise, step: string, key: string, logits: Readonly<Record<string, number>>, chosen: string): void {
-  const gumbels = abductGumbels(logits, chosen, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) => world.uniform(step, key, o));
-  world.abductedOf(step).set(key, { logits: { ...logits }, chosen, gumbels });
+  world.abductedOf(step).set(key, { logits: { ...logits }, chosen, gumbels: abductedGumbels(world, step, key, logits, chosen) });
+}
+
+/** abductGumbels with this world's uniforms of (step, key), the address hashed once. */
+function abductedGumbels(world: WorldNoise, step: string, key: string, logits: Readonly<Record<string, number>>, chosen: string): Record<string, number> {
+  const address = world.address(step, key);
+  return abductGumbels(logits, chosen, unitFromHash(address.suffix(SLOT_ABDUCT_MAX)), (o) => unitFromHash(address.suffix(o)));
 }
 
 /**
@@ -252,10 +277,7 @@ class DeferredAbduction implements AbductedDraw {
   ) {}
 
   get gumbels(): Readonly<Record<string, number>> {
-    if (this.computed === null) {
-      const { world, step, key } = this;
-      this.computed = abductGumbels(this.logits, this.chosen, world.uniform(step, key, SLOT_ABDUCT_MAX), (o) => world.uniform(step, key, o));
-    }
+    if (this.computed === null) this.computed = abductedGumbels(this.world, this.step, this.key, this.logits, this.chosen);
     return this.computed;
   }
 }

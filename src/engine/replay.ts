@@ -8,6 +8,7 @@ import { abductCheckedDraw, createStepNoise, type StepNoiseOptions, type WorldNo
 import type { Noise } from './types.ts';
 import { type Coalition, isEmptyCoalition, membersOf } from './coalition.ts';
 import type { SharedStepCache } from './shared-step-cache.ts';
+import { slots, type Slots } from './slots.ts';
 
 /** One executable version of a step: as run (variant 0) or its chosen fix (variant 1). */
 interface Variant {
@@ -138,25 +139,25 @@ class ReplayedRun implements WorldRun {
  */
 interface WorldState {
   /** caches[2 * step + variant]: input ids -> output (made on the first miss). */
-  caches: (CacheNode | undefined)[];
+  caches: Slots<CacheNode | undefined>;
   /**
    * prefixHits[step][low bits of the mask, steps 0..step]: the step's output. A step's inputs
    * depend only on the variants of the steps up to it, so a replay that has seen these low bits
    * reuses the entry the cache lookup would return, in one array read instead of a walk. Only
    * for n <= PREFIX_MEMO_MAX_STEPS (2^(n+1) slots per world), else null.
    */
-  prefixHits: (CachedOutput | undefined)[][] | null;
+  prefixHits: Slots<CachedOutput | undefined>[] | null;
   /**
    * scorePrefix[step][low bits of the mask, steps 0..step]: the score trie's node reached by the
    * output ids of steps 0..step (they depend only on those bits, as prefixHits' outputs do), so a
    * score lookup walks only the levels this world has not seen under these bits. Null with
    * prefixHits; emptied when the score trie is (scoreGeneration).
    */
-  scorePrefix: (ScoreNode | undefined)[][] | null;
+  scorePrefix: Slots<ScoreNode | undefined>[] | null;
   scoreGeneration: number;
   /** Noise handles, made when a step first executes in the world (most replays are cache hits). */
-  noises: (Noise | undefined)[];
-  factualNoises: (Noise | null | undefined)[];
+  noises: Slots<Noise | undefined>;
+  factualNoises: Slots<Noise | null | undefined>;
   factualDone: boolean;
 }
 
@@ -168,17 +169,6 @@ function outputRecord(names: readonly string[], values: readonly unknown[]): Rec
     else record[names[i]] = values[i];
   }
   return record;
-}
-
-/**
- * An array of `length` copies of `value`, built by push so it has no holes: after SES lockdown
- * froze Array.prototype, V8 stores into holes through a slow path (about 40x slower), and the
- * replay loop stores into these arrays on every step.
- */
-function filledArray<T>(length: number, value: T): T[] {
-  const out: T[] = [];
-  for (let i = 0; i < length; i++) out.push(value);
-  return out;
 }
 
 /**
@@ -218,7 +208,7 @@ export class Replayer {
   /** Per step: an inputs record with every input name, copied (a fast shallow clone) for each execution. */
   private readonly inputTemplates: Record<string, unknown>[];
   /** Per world, made on first use (see WorldState). */
-  private readonly states: (WorldState | undefined)[];
+  private readonly states: Slots<WorldState | undefined>;
   private readonly abductFrom: CaseDef['observed'];
   private readonly recordChoices: boolean;
   /** Options of every non-factual noise handle (one object, not one per handle). */
@@ -278,7 +268,7 @@ export class Replayer {
     this.sourceIndex = this.sources.map((src) => Int32Array.from(src, (s) => ('step' in s ? s.step : -(s.caseInput + 1))));
     this.stepSources = this.sourceIndex.map((at) => at.filter((a) => a >= 0));
     this.inputTemplates = def.steps.map((step) => outputRecord(step.inputs, step.inputs.map(() => null)));
-    this.states = filledArray<WorldState | undefined>(worlds.length, undefined);
+    this.states = slots<WorldState | undefined>(worlds.length, undefined);
     this.abductFrom = abductFrom;
     this.recordChoices = recordChoices;
     this.noiseOptions = { recordChoices };
@@ -292,18 +282,19 @@ export class Replayer {
     if (state === undefined) {
       if (!(w >= 0 && w < this.worlds.length)) throw new RangeError(`world ${w} does not exist (${this.worlds.length} worlds)`);
       const n = this.n;
-      const prefixHits: (CachedOutput | undefined)[][] | null = n <= PREFIX_MEMO_MAX_STEPS ? [] : null;
-      if (prefixHits) for (let i = 0; i < n; i++) prefixHits.push(filledArray<CachedOutput | undefined>(2 << i, undefined));
+      // Written by index on every miss: slots (see slots.ts).
+      const prefixHits: Slots<CachedOutput | undefined>[] | null = n <= PREFIX_MEMO_MAX_STEPS ? [] : null;
+      if (prefixHits) for (let i = 0; i < n; i++) prefixHits.push(slots<CachedOutput | undefined>(2 << i, undefined));
       // The last step's node would be the leaf's parent of no further level: steps 0..n-2 only.
-      const scorePrefix: (ScoreNode | undefined)[][] | null = prefixHits ? [] : null;
-      if (scorePrefix) for (let i = 0; i + 1 < n; i++) scorePrefix.push(filledArray<ScoreNode | undefined>(2 << i, undefined));
+      const scorePrefix: Slots<ScoreNode | undefined>[] | null = prefixHits ? [] : null;
+      if (scorePrefix) for (let i = 0; i + 1 < n; i++) scorePrefix.push(slots<ScoreNode | undefined>(2 << i, undefined));
       state = this.states[w] = {
-        caches: filledArray<CacheNode | undefined>(2 * n, undefined),
+        caches: slots<CacheNode | undefined>(2 * n, undefined),
         prefixHits,
         scorePrefix,
         scoreGeneration: this.scoreGeneration,
-        noises: filledArray<Noise | undefined>(n, undefined),
-        factualNoises: filledArray<Noise | null | undefined>(n, undefined),
+        noises: slots<Noise | undefined>(n, undefined),
+        factualNoises: slots<Noise | null | undefined>(n, undefined),
         factualDone: false,
       };
     }
@@ -395,7 +386,7 @@ export class Replayer {
 
   /** One replay of world w with the steps in `mask` fixed, through the step cache. */
   private runSteps(state: WorldState, w: number, mask: Coalition, n: number): WorldRun {
-    // Plain arrays filled by push in step order (see filledArray for why not new Array(n)).
+    // Plain arrays filled by push in step order (see slots.ts for why not stores by index).
     const outputIds: number[] = [];
     const values: unknown[] = [];
     const factual = isEmptyCoalition(mask) && !state.factualDone;
@@ -540,7 +531,7 @@ export class Replayer {
     const bits = mask as number;
     if (memo !== null) {
       if (state.scoreGeneration !== this.scoreGeneration) {
-        for (const row of memo) row.fill(undefined);
+        for (const row of memo) for (let k = 0; k < row.length; k++) row[k] = undefined;
         state.scoreGeneration = this.scoreGeneration;
       }
       // The deepest level this world reached under the same low bits of the mask.

@@ -160,6 +160,8 @@ function registerHardened(value: object): number {
  * are sealed already and the record's prototype is the hardened Object.prototype.
  */
 export function sealRecord(record: Readonly<Record<string, unknown>>, what: string): Readonly<Record<string, unknown>> {
+  // Sealed already (a case's inputs, sealed once per case): frozen plain data to hand over as it is.
+  if (sealedDepth(record) >= 0) return record;
   const sealed: Record<string, unknown> = {};
   const keys = Object.keys(record);
   for (let k = 0; k < keys.length; k++) {

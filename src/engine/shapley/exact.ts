@@ -1,4 +1,5 @@
 import type { Game, ShapleyEstimate } from '../types.ts';
+import { numberSlots, type Slots } from '../slots.ts';
 
 /** Largest player count for which the full 2^n value table is built. */
 export const MAX_EXACT_PLAYERS = 26;
@@ -19,15 +20,16 @@ function factorial(n: number): number {
  */
 export function exactShapleyFromTable(values: ArrayLike<number>, n: number): number[] {
   if (values.length !== 2 ** n) throw new RangeError(`value table has ${values.length} entries, expected 2^${n}`);
-  const sizes = popcountTable(n);
+  const sizes = popcounts(n);
   const phi: number[] = [];
   const nFact = factorial(n);
   const weights: number[] = [];
   for (let s = 0; s < n; s++) weights.push(factorial(s) * factorial(n - s - 1));
-  const bySize = new Float64Array(n);
+  // Written by index 2^(n-1) times per player: slots (see slots.ts).
+  const bySize = numberSlots(n);
   const full = 2 ** n;
   for (let i = 0; i < n; i++) {
-    bySize.fill(0);
+    for (let s = 0; s < n; s++) bySize[s] = 0;
     const bit = 2 ** i;
     if (n <= 30) {
       for (let mask = 0; mask < full; mask++) {
@@ -43,8 +45,8 @@ export function exactShapleyFromTable(values: ArrayLike<number>, n: number): num
   return phi;
 }
 
-function combine(bySize: Float64Array, weights: number[], nFact: number, n: number): number {
-  if (n <= 18 && bySize.every(Number.isInteger)) {
+function combine(bySize: Slots<number>, weights: number[], nFact: number, n: number): number {
+  if (n <= 18 && allIntegers(bySize, n)) {
     let numerator = 0;
     for (let s = 0; s < n; s++) numerator += bySize[s] * weights[s];
     if (Number.isSafeInteger(numerator)) return numerator / nFact;
@@ -59,10 +61,28 @@ function combine(bySize: Float64Array, weights: number[], nFact: number, n: numb
   return phi;
 }
 
+function allIntegers(xs: Slots<number>, n: number): boolean {
+  for (let s = 0; s < n; s++) if (!Number.isInteger(xs[s])) return false;
+  return true;
+}
+
 /** Number of set bits of every mask below 2^n. */
 export function popcountTable(n: number): Uint8Array {
   const t = new Uint8Array(2 ** n);
   for (let m = 1; m < t.length; m++) t[m] = t[m >>> 1] + (m & 1);
+  return t;
+}
+
+/** popcountTable's counts as slots, made once per n up to 16 (this module's own: never handed out). */
+const popcountsByN = new Map<number, Slots<number>>();
+
+function popcounts(n: number): Slots<number> {
+  let t = popcountsByN.get(n);
+  if (t === undefined) {
+    t = numberSlots(2 ** n);
+    for (let m = 1; m < t.length; m++) t[m] = t[m >>> 1] + (m & 1);
+    if (n <= 16) popcountsByN.set(n, t);
+  }
   return t;
 }
 
@@ -71,7 +91,7 @@ export function exactShapley(game: Game): ShapleyEstimate {
   const n = game.players.length;
   if (n > MAX_EXACT_PLAYERS) throw new RangeError(`exact Shapley needs 2^${n} coalitions; use Monte Carlo above ${MAX_EXACT_PLAYERS} players`);
   const full = 2 ** n;
-  const table = new Float64Array(full);
+  const table = numberSlots(full);
   for (let mask = 0; mask < full; mask++) table[mask] = game.value(mask);
   return { values: exactShapleyFromTable(table, n), evaluations: full, queries: full, cost: game.cost(), permutations: 0, stopReason: 'exact' };
 }
