@@ -36,6 +36,15 @@ export const PAGE_CSP = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * Cross-origin isolation (also sent by public/_headers): the page, its analysis frame and the
+ * frame's sandboxed children (allowed by their `allow="cross-origin-isolated"`) get shared memory,
+ * so an analysis worker waits for each model response of a chain instead of restarting its case
+ * per request (src/pool/page/wait-channel.ts; docs/replay.md, "Time"). Everything the page loads is
+ * its own origin's; model endpoints are fetched with CORS, which COEP lets through.
+ */
+export const CROSS_ORIGIN_ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 /** Adds the CSP meta tag to built pages only: the dev server injects styles and a client it needs. */
 function contentSecurityPolicy(): Plugin {
   return {
@@ -60,7 +69,7 @@ export default defineConfig({
   // (cross-origin to the frame); 'iife' fails the build rather than split a worker into chunks.
   // Strict, as the modules it is built from are.
   worker: { format: 'iife', rolldownOptions: { output: { strict: true } } },
-  server: { host: '127.0.0.1', port: 5173 },
-  preview: { host: '127.0.0.1', port: 4173 },
+  server: { host: '127.0.0.1', port: 5173, headers: CROSS_ORIGIN_ISOLATION },
+  preview: { host: '127.0.0.1', port: 4173, headers: CROSS_ORIGIN_ISOLATION },
   build: { target: 'es2022', sourcemap: false },
 });

@@ -10,7 +10,8 @@
 //
 // Messages, from the page only: { agentblameStartWorker: id, code: Blob } with two ports (the
 // worker's, handed on to it, and the child's control port, which answers the page's heartbeat), and
-// { agentblameStopWorker: id }, which removes the child, ending its worker.
+// { agentblameStopWorker: id }, which removes the child, ending its worker. The child also takes
+// { agentblameWaitChunk } on its control port: a piece of a model response its worker waits for.
 'use strict';
 
 const CHILD_DOCUMENT = `<!doctype html><meta charset="utf-8"><script>${document.getElementById('child-script').textContent}</script>`;
@@ -27,6 +28,10 @@ addEventListener('message', (event) => {
   if (typeof data?.agentblameStartWorker !== 'number' || !(data.code instanceof Blob) || event.ports.length !== 2) return;
   const child = document.createElement('iframe');
   child.sandbox = 'allow-scripts';
+  // Lets the child be cross-origin isolated when this frame is (COOP + COEP, public/_headers): the
+  // policy's default ('self') leaves out an opaque origin. Its worker then waits on shared memory
+  // for model responses instead of restarting per request (src/pool/page/wait-channel.ts).
+  child.allow = 'cross-origin-isolated';
   child.srcdoc = CHILD_DOCUMENT;
   child.addEventListener('load', () => child.contentWindow.postMessage({ agentblameWorkerCode: data.code }, '*', [...event.ports]), { once: true });
   children.set(data.agentblameStartWorker, child);

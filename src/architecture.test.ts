@@ -73,8 +73,9 @@ const WORKER_ENTRY = /\.worker\.ts$/;
 const WORKER_ENTRY_RULE = {
   // src/regression: building the regression game runs both definitions' top level, in the sandbox.
   folders: ['src/engine', 'src/sandbox', 'src/formats', 'src/runs', 'src/session', 'src/why', 'src/pool', 'src/regression'],
-  // The pool's contract, its worker-side helpers and the page's protocol; not the pools themselves.
-  forbidFiles: /^src\/pool\/(node\/|page\/(?!protocol\.ts$))/,
+  // The pool's contract, its worker-side helpers and the page's protocol (with the channel a waiting
+  // round waits on); not the pools themselves.
+  forbidFiles: /^src\/pool\/(node\/|page\/(?!(protocol|wait-channel)\.ts$))/,
   packages: ['comlink'],
   forbiddenGlobals: /\b(document|window|localStorage|process|require)\s*[.(]/,
 };

@@ -55,6 +55,11 @@ export interface ModelResolver {
   resolve(requests: (PendingRequest & { caseId: string })[], signal?: AbortSignal): Promise<Map<string, ModelAnswer>>;
   /** Requests, cache hits and tokens charged to one case. */
   usage(caseId: string): ModelUsage;
+  /**
+   * Told of each round a pool runs for a case after its first: one restarted from the case's start
+   * with the responses fetched, or one response handed to a waiting round (docs/replay.md, "Time").
+   */
+  countRound?(kind: 'restart' | 'wait'): void;
 }
 
 /** About two batches per worker for a short run, so the workers finish together; `max` (MAX_BATCH) for long ones. */

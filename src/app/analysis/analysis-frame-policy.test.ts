@@ -5,8 +5,10 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { PAGE_CSP } from '../../../vite.config.ts';
+import { CROSS_ORIGIN_ISOLATION, PAGE_CSP } from '../../../vite.config.ts';
+import { WAIT_CHUNK_BYTES, WAIT_HEADER_BYTES, waitChunks, writeWaitChunk } from '../../pool/page/wait-channel.ts';
 
 const root = new URL('../../../', import.meta.url);
 const frameHtml = readFileSync(new URL('public/analysis-frame.html', root), 'utf8');
@@ -46,5 +48,61 @@ describe('the analysis frame policy', () => {
     expect(page.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"]);
     expect(page.get('frame-src')).toEqual(["'self'"]);
     for (const path of ['/', '/index.html']) expect(headerPolicy(path)).toBe(`${PAGE_CSP}; frame-ancestors 'none'`);
+  });
+
+  it('cross-origin isolates every path as the dev and preview servers do (shared memory for waiting rounds)', () => {
+    const block = headers.split(/\n(?=\S)/).find((text) => text.split('\n')[0].trim() === '/*')!;
+    for (const [name, value] of Object.entries(CROSS_ORIGIN_ISOLATION)) expect(block).toContain(`  ${name}: ${value}\n`);
+  });
+});
+
+/** Runs the children's script with stand-ins for its frame; answers the worker's first message and the control port. */
+function startChild(isolated: boolean) {
+  const listeners: ((event: unknown) => void)[] = [];
+  const toWorker: Record<string, unknown>[] = [];
+  const parent = {};
+  class StandInWorker {
+    addEventListener() {}
+    postMessage(message: Record<string, unknown>) {
+      toWorker.push(message);
+    }
+  }
+  runInNewContext(childScript!, {
+    addEventListener: (_type: string, listener: (event: unknown) => void) => listeners.push(listener),
+    removeEventListener: () => {},
+    parent,
+    self: { crossOriginIsolated: isolated },
+    Worker: StandInWorker,
+    URL: { createObjectURL: () => 'blob:stand-in', revokeObjectURL: () => {} },
+    Blob,
+    SharedArrayBuffer,
+    Int32Array,
+    Uint8Array,
+    Atomics,
+  });
+  const control = { posted: [] as unknown[], onmessage: null as ((event: { data: unknown }) => void) | null, postMessage(message: unknown) { this.posted.push(message); } };
+  listeners[0]({ source: parent, data: { agentblameWorkerCode: new Blob(['']) }, ports: [{}, control] });
+  return { connect: toWorker[0], control };
+}
+
+describe("the analysis frame's children", () => {
+  it('cross-origin isolated, give their worker a wait buffer and write each response chunk in as writeWaitChunk does', () => {
+    const { connect, control } = startChild(true);
+    const buffer = connect.agentblameWaitBuffer as SharedArrayBuffer;
+    expect(buffer.byteLength).toBe(WAIT_HEADER_BYTES + WAIT_CHUNK_BYTES);
+    const expected = new SharedArrayBuffer(buffer.byteLength);
+    for (const chunk of [...waitChunks({ answer: { text: 'Monday', finish: 'stop', usage: { input: 3, output: 1 } } }), ...waitChunks({ error: 'HTTP 500' })]) {
+      control.onmessage!({ data: { agentblameWaitChunk: chunk } });
+      writeWaitChunk(expected, chunk);
+      expect(Buffer.from(buffer).equals(Buffer.from(expected))).toBe(true);
+    }
+    // Heartbeat pings are still echoed, and nothing else was.
+    control.onmessage!({ data: { ping: 1 } });
+    expect(control.posted).toEqual([{ ping: 1 }]);
+  });
+
+  it('not isolated, give their worker no buffer (its rounds restart)', () => {
+    const { connect } = startChild(false);
+    expect(Object.keys(connect)).toEqual(['agentblameConnect']);
   });
 });

@@ -11,6 +11,7 @@
  */
 import type { AnalysisWorker } from '../../pool/page/protocol.ts';
 import { watchHeartbeat } from '../../pool/page/frame-heartbeat.ts';
+import type { WaitChunk } from '../../pool/page/wait-channel.ts';
 
 /** Relative to the page: the build puts public/ files at its root, beside index.html. */
 const FRAME_FILE = 'analysis-frame.html';
@@ -27,6 +28,9 @@ function analysisFrame(): Promise<Window> {
     const frame = document.createElement('iframe');
     frame.src = new URL(FRAME_FILE, document.baseURI).href;
     frame.title = 'agentblame analysis workers';
+    // Cross-origin isolated as the page is (its default for a same-origin frame, said outright): its
+    // children's workers wait on shared memory for model responses (wait-channel.ts).
+    frame.allow = 'cross-origin-isolated';
     // Shown (1 px, transparent) rather than hidden: Chromium runs a hidden frame's children as
     // background work, and the page's analysis was 10-18 % slower so (bench/README.md, "Page
     // speed, fourth round").
@@ -95,5 +99,10 @@ export function createFramedWorker(workerUrl: string): AnalysisWorker {
     calls.port1.close();
     control.port1.close();
   };
-  return Object.assign(calls.port1, { terminate, lost });
+  // The child writes each chunk into the shared memory its worker waits on (wait-channel.ts); a child
+  // that has none (not cross-origin isolated) never gets one: its worker does not ask.
+  const sendWaitChunk = (chunk: WaitChunk) => {
+    if (!terminated) control.port1.postMessage({ agentblameWaitChunk: chunk });
+  };
+  return Object.assign(calls.port1, { terminate, lost, sendWaitChunk });
 }

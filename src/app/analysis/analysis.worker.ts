@@ -33,6 +33,7 @@ import { runCaseRound } from '../../pool/worker/case-round.ts';
 import { analyzeGameInWorker } from '../../pool/worker/game.ts';
 import { describeProblem } from './definition-summary.ts';
 import { withModelUse } from './uses-model.ts';
+import { waitingResolver } from '../../pool/page/wait-channel.ts';
 
 ensureLockdown();
 
@@ -41,6 +42,8 @@ let loaded: { source: string; fileName: string; players: string[] } | null = nul
 
 /** The port the page talks to this worker on (ConnectMessage); null until it arrives. */
 let page: MessagePort | null = null;
+/** Shared memory to wait on for model responses (wait-channel.ts); null where the worker is not cross-origin isolated. */
+let waitBuffer: SharedArrayBuffer | null = null;
 
 /** The step (or PHASE_* marker) last reported to the page in this case. */
 let reportedStep = PHASE_IDLE;
@@ -117,9 +120,11 @@ const api = {
    * never returns can be blamed on its step; that costs a message per step execution (several times
    * the analysis itself), so the page asks for it only when re-running a case that timed out.
    * `answers` are the model responses known so far (model steps); a case that needs more returns
-   * the requests it waits for, and the page calls again once it has them.
+   * the requests it waits for, and the page calls again once it has them. With `waiting` (a chain,
+   * and a wait buffer from its frame), it asks the page for each response it lacks and sleeps until
+   * the frame writes it in (wait-channel.ts): the case goes on in the same call.
    */
-  async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>): Promise<CallOutcome> {
+  async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>, waiting = false): Promise<CallOutcome> {
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     const { players } = loaded;
     reportedStep = PHASE_IDLE;
@@ -128,7 +133,10 @@ const api = {
     let outcome: CallOutcome;
     try {
       // Every load described the definition here or in another worker of the pool first.
-      const round = runCaseRound(loaded.source, loaded.fileName, caseDef, settings, answers, watch ? watchdogHooks : undefined);
+      // A waiting round: each response it lacks is asked for and waited on here (the page keeps a
+      // failure it answered instead as the case's error, so `declined` needs no reply of its own).
+      const resolveWaiting = waiting && waitBuffer !== null && page !== null ? waitingResolver(waitBuffer, (message) => page!.postMessage(message), { error: null }) : undefined;
+      const round = runCaseRound(loaded.source, loaded.fileName, caseDef, settings, answers, watch ? watchdogHooks : undefined, resolveWaiting);
       outcome = round.kind === 'pending' ? { pending: round.requests } : round.result;
     } catch (error) {
       outcome = errorResult(caseDef.id, players, settings, error instanceof Error ? error.message : String(error));
@@ -192,5 +200,6 @@ self.addEventListener('message', function connect(event: MessageEvent) {
   if (!isConnectMessage(event.data)) return;
   self.removeEventListener('message', connect);
   page = event.data.agentblameConnect;
+  waitBuffer = event.data.agentblameWaitBuffer ?? null;
   Comlink.expose(api, page);
 });

@@ -1,5 +1,6 @@
 import type { AnalysisWorker } from '../../pool/page/protocol.ts';
 import { createFramedWorker } from './analysis-frame.ts';
+import { createWaitBuffer, writeWaitChunk, type WaitChunk } from '../../pool/page/wait-channel.ts';
 // The worker's bundle (vite.config.ts: one classic script), by URL: it is started from a frame.
 import analysisWorkerUrl from './analysis.worker.ts?worker&url';
 
@@ -19,11 +20,14 @@ export function createAnalysisWorker(): AnalysisWorker {
   }
   const worker = new Worker(analysisWorkerUrl, { type: 'module', name: 'agentblame-analysis' });
   const { port1, port2 } = new MessageChannel();
-  worker.postMessage({ agentblameConnect: port2 }, [port2]);
+  // Same agent cluster as the page: the page itself writes the responses its waiting rounds wait for.
+  const waitBuffer = createWaitBuffer();
+  worker.postMessage({ agentblameConnect: port2, ...(waitBuffer && { agentblameWaitBuffer: waitBuffer }) }, [port2]);
   return Object.assign(port1, {
     terminate: () => {
       worker.terminate();
       port1.close();
     },
+    ...(waitBuffer && { sendWaitChunk: (chunk: WaitChunk) => writeWaitChunk(waitBuffer, chunk) }),
   });
 }

@@ -40,7 +40,16 @@ export interface RequestBound {
  * request; `bound`: the most it may need, when its study said (`PageModelJob.expect`);
  * `elapsedMs`: since the job opened, when this was taken (for the time left).
  */
-export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null; warnings?: readonly string[]; bound?: RequestBound; elapsedMs?: number };
+export type ModelActivity = ModelProgress & { usage: ModelUsage; endpoint: string | null; warnings?: readonly string[]; bound?: RequestBound; elapsedMs?: number; rounds?: ModelRoundCounts };
+
+/**
+ * Rounds the analysis pool ran for the job's cases after their first (ModelResolver.countRound):
+ * restarted from the case's start, or a response handed to a round that waited for it (docs/replay.md, "Time").
+ */
+export interface ModelRoundCounts {
+  restarts: number;
+  waits: number;
+}
 
 /** A request in a job's log: as the host settled it, and when (ms since the job opened). */
 export type LoggedRequest = RequestRecord & { atMs: number };
@@ -147,6 +156,7 @@ export class PageModelJob implements ModelResolver {
   #records: LoggedRequest[] = [];
   #dropped = 0;
   #bound: RequestBound | undefined;
+  #rounds: ModelRoundCounts = { restarts: 0, waits: 0 };
   readonly #openedAt: number;
   readonly #now: () => number;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -229,8 +239,13 @@ export class PageModelJob implements ModelResolver {
     this.#closed = true;
   }
 
-  #extras(): Pick<ModelActivity, 'bound' | 'elapsedMs'> {
-    return { ...(this.#bound && { bound: this.#bound }), elapsedMs: this.#now() - this.#openedAt };
+  /** Counted for the page's progress line (its data attributes: e2e/replay-waiting.spec.ts); shown with the next activity. */
+  countRound(kind: 'restart' | 'wait'): void {
+    this.#rounds = kind === 'restart' ? { ...this.#rounds, restarts: this.#rounds.restarts + 1 } : { ...this.#rounds, waits: this.#rounds.waits + 1 };
+  }
+
+  #extras(): Pick<ModelActivity, 'bound' | 'elapsedMs' | 'rounds'> {
+    return { ...(this.#bound && { bound: this.#bound }), elapsedMs: this.#now() - this.#openedAt, rounds: this.#rounds };
   }
 
   #showLog(): void {

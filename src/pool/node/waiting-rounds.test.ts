@@ -10,11 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../engine/index.ts';
 import { CountingResolver } from '../testing/counting-resolver.ts';
-import type { AnalysisSettings, CaseDef } from '../../engine/types.ts';
-import { parseInputFile } from '../../formats/detect.ts';
-import { buildReplay } from '../../replay/index.ts';
-import { runtapeLog } from '../../replay/testing/runtape-log.ts';
+import { chainSource, question } from '../testing/chain-source.ts';
+import { runtapeReplay } from '../../replay/testing/runtape-replay.ts';
 import { oneStepSource } from '../../sandbox/testing/one-step.ts';
+import type { AnalysisSettings } from '../../engine/types.ts';
 import { NodeAnalysisPool } from './analysis-pool.ts';
 
 const pools: NodeAnalysisPool[] = [];
@@ -28,14 +27,6 @@ function pool(options: ConstructorParameters<typeof NodeAnalysisPool>[0]): NodeA
 }
 
 const settings: AnalysisSettings = { ...DEFAULT_SETTINGS, method: 'exact', mode: 'recorded', models: { default: 'toy-1' } };
-
-/** One step asking `n` requests in a chain: each quotes the answer before it. */
-const chainSource = (n: number) =>
-  oneStepSource(`let text = ''; for (let i = 0; i < ${n}; i++) text = llm.chat({ messages: [{ role: 'user', content: inputs.question + i + ' ' + text }], temperature: 0 }).text; return text;`).replace(
-    'run: (inputs, noise) =>',
-    'run: (inputs, noise, { llm }) =>',
-  );
-const question = (id: string, text: string): CaseDef => ({ id, inputs: { question: text, doc: null } });
 
 /**
  * Two steps whose fix is a chain of `n` requests on the case's question (neither reads the other);
@@ -57,12 +48,6 @@ export default {
   metric: (outputs) => (outputs.left === 'as run' || outputs.right === 'as run' ? 0 : 1),
 };
 `;
-
-function runtapeReplay(turns: number) {
-  const input = parseInputFile(runtapeLog(turns), 'chain.jsonl');
-  if (input.kind !== 'runs') throw new Error('not runs');
-  return buildReplay(input.runs.runs, { players: 'agents', fixes: [], outcome: { kind: 'expect', text: 'refund approved' }, origin: 'test' });
-}
 
 describe('waiting rounds in the Node pool', () => {
   it('a chain of 12 requests takes one restart and 11 waits instead of 12 restarts: the same results, requests sent and usage', async () => {

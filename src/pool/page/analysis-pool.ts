@@ -32,7 +32,8 @@ import { isCaseDoneGroup, isCaseDoneMessage, isWatchdogMessage, type AnalysisWor
 import { CallGate, type Release } from './call-gate.ts';
 import type { PoolJob, WorkItem } from '../study-pool.ts';
 import { joinCoalitions } from '../../engine/packed-coalitions.ts';
-import { raceTimeout, realTimer, TIMED_OUT, type StartTimer } from './race-timeout.ts';
+import { raceTimeout, realTimer, restartableLimit, TIMED_OUT, type StartTimer } from './race-timeout.ts';
+import { isModelWaitMessage, isWaitMoreMessage, waitChunks, type WaitAnswer, type WaitChunk } from './wait-channel.ts';
 
 export type { PoolJob, WorkItem };
 
@@ -57,6 +58,9 @@ interface Slot {
   currentStep: number | null;
   /** Called with each case outcome a running batch posts (position in the batch). */
   onCaseDone: ((position: number, outcome: CallOutcome) => void) | null;
+  /** Called when the running call's case waits for a model response (wait-channel.ts), and asks for its next chunk. */
+  onModelWait: ((request: PendingRequest) => void) | null;
+  onWaitMore: (() => void) | null;
   /** Settles when the worker is lost (never, for workers whose loss cannot be seen). */
   lost: Promise<WorkerLost>;
   /** Why the worker was lost, once it was. */
@@ -80,6 +84,21 @@ function lostResult(caseId: string, players: readonly string[], settings: Analys
  * watched and alone in the pool, after its worker was lost.
  */
 type CallMode = 'plain' | 'watched' | 'alone';
+
+/**
+ * A case's model rounds so far: the responses it knows, the fetches made for it (restarted rounds
+ * and waited responses alike: the round limit and the usage count both), whether its next round
+ * waits for each response it lacks (wait-channel.ts) instead of answering its requests, and how.
+ */
+interface ModelRounds {
+  answers: Record<string, ModelAnswer> | undefined;
+  fetches: number;
+  waiting: boolean;
+  /** Fetches one response a waiting round lacks. */
+  wait(request: PendingRequest): Promise<WaitAnswer>;
+  /** Why a response a waiting round asked for could not be had: the case's error, as a restarting round's failed fetch gives it. */
+  failed: string | null;
+}
 
 
 /** A batch's case outcome with its packed coalition table put back. */
@@ -107,6 +126,12 @@ export class PageAnalysisPool {
   caseTimeoutMs: number;
   /** Times the limits (the wall clock; a test's clock expires only stuck calls). */
   readonly #startTimer: StartTimer;
+  /**
+   * Whether a case whose round asked for exactly one request (a chain) runs its next round waiting
+   * for each response it lacks, instead of restarting once per request (docs/replay.md, "Time").
+   * Only cross-origin isolated pages can (shared memory); a worker without a wait buffer restarts anyway.
+   */
+  waitOnChains = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
 
   constructor(size: number, createWorker: () => AnalysisWorker, caseTimeoutMs = 10_000, startTimer: StartTimer = realTimer) {
     this.#createWorker = createWorker;
@@ -284,26 +309,20 @@ export class PageAnalysisPool {
     const { release, lost } = entered;
     const slot = this.#slots[slotIndex];
     const outcomes: CallOutcome[] = [];
-    let cancelTimer = () => {};
-    let expire: (value: typeof TIMED_OUT) => void = () => {};
-    const expiry = new Promise<typeof TIMED_OUT>((resolve) => (expire = resolve));
-    const restartTimer = () => {
-      cancelTimer();
-      cancelTimer = this.#startTimer(() => expire(TIMED_OUT), this.caseTimeoutMs);
-    };
+    const limit = restartableLimit(this.caseTimeoutMs, this.#startTimer);
     slot.busy = true;
     slot.currentStep = null;
     slot.onCaseDone = (position, outcome) => {
       outcomes[position] = outcome;
-      restartTimer();
+      limit.start();
     };
-    restartTimer();
+    limit.start();
     // Lost while its definition was being compiled (beside others): as if lost before its first case.
     let ended: number | typeof TIMED_OUT | typeof CANCELLED | WorkerLost;
     try {
-      ended = lost ?? (await releasedIfThrown(Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, expiry, cancelled, slot.lost]), release, slot));
+      ended = lost ?? (await releasedIfThrown(Promise.race([slot.api.analyzeCases(cases, job.settings) as Promise<number>, limit.expiry, cancelled, slot.lost]), release, slot));
     } finally {
-      cancelTimer();
+      limit.stop();
       slot.onCaseDone = null;
       slot.busy = false;
     }
@@ -340,18 +359,39 @@ export class PageAnalysisPool {
   ): Promise<CaseResult | typeof CANCELLED> {
     const id = item.kind === 'case' ? item.caseDef.id : item.game.id;
     const players = item.kind === 'case' ? [...job.players] : [...item.game.players];
-    let answers: Record<string, ModelAnswer> | undefined;
+    const fetch = (requests: readonly PendingRequest[]) => {
+      rounds.fetches++;
+      return nextModelAnswers({ caseId: id, requests, known: rounds.answers, round: rounds.fetches, maxRounds: job.maxModelRounds, model: job.model, noModel: NO_MODEL, signal });
+    };
+    const rounds: ModelRounds = {
+      answers: undefined,
+      fetches: 0,
+      waiting: false,
+      failed: null,
+      wait: async (request) => {
+        const next = await fetch([request]);
+        if (!next.ok) {
+          rounds.failed = next.error;
+          return { error: next.error };
+        }
+        // Kept even if the worker is lost meanwhile: the case, run again, needs not wait for it again.
+        rounds.answers = next.answers;
+        job.model?.countRound?.('wait');
+        return { answer: next.answers[request.key] };
+      },
+    };
     for (let round = 0; ; round++) {
-      const outcome = round === 0 && first !== undefined ? first : await this.#runItem(slotIndex, item, job, cancelled, signal, answers, round === 0 ? stopped : null);
+      const outcome = round === 0 && first !== undefined ? first : await this.#runItem(slotIndex, item, job, cancelled, signal, rounds, round === 0 ? stopped : null);
       if (outcome === CANCELLED) return CANCELLED;
-      if (!isPending(outcome)) return withModelUsage(outcome, round, job.model);
-      const next = await Promise.race([
-        nextModelAnswers({ caseId: id, requests: outcome.pending, known: answers, round: round + 1, maxRounds: job.maxModelRounds, model: job.model, noModel: NO_MODEL, signal }),
-        cancelled,
-      ]);
+      if (rounds.failed !== null) return caseErrorResult(id, players, job.settings, rounds.failed);
+      if (!isPending(outcome)) return withModelUsage(outcome, rounds.fetches, job.model);
+      const next = await Promise.race([fetch(outcome.pending), cancelled]);
       if (next === CANCELLED || signal.aborted) return CANCELLED;
       if (!next.ok) return caseErrorResult(id, players, job.settings, next.error);
-      answers = next.answers;
+      rounds.answers = next.answers;
+      job.model?.countRound?.('restart');
+      // A round that asked for one request is a chain so far: the next waits for each response instead of restarting per request.
+      rounds.waiting = this.waitOnChains && outcome.pending.length === 1;
     }
   }
 
@@ -369,7 +409,7 @@ export class PageAnalysisPool {
     job: PoolJob,
     cancelled: Promise<typeof CANCELLED>,
     signal: AbortSignal,
-    answers?: Record<string, ModelAnswer>,
+    rounds?: ModelRounds,
     stopped: 'timed out' | 'lost' | null = null,
   ): Promise<CallOutcome | typeof CANCELLED> {
     const id = item.kind === 'case' ? item.caseDef.id : item.game.id;
@@ -380,7 +420,7 @@ export class PageAnalysisPool {
       if (entered === CANCELLED) return CANCELLED;
       if (typeof entered === 'string') return errorResult(id, players, job.settings, entered);
       const { release, lost } = entered;
-      const outcome = lost ?? (await releasedIfThrown(this.#call(slotIndex, item, job, cancelled, mode, answers), release, this.#slots[slotIndex]));
+      const outcome = lost ?? (await releasedIfThrown(this.#call(slotIndex, item, job, cancelled, mode, rounds), release, this.#slots[slotIndex]));
       // The gate is held until lost or stuck workers are replaced, so no call starts on one.
       if (outcome === CANCELLED) {
         release();
@@ -426,24 +466,59 @@ export class PageAnalysisPool {
     return loaded;
   }
 
-  /** One timed call into a slot's worker; watched modes ask it to report each step it starts. */
+  /**
+   * One timed call into a slot's worker; watched modes ask it to report each step it starts. A
+   * waiting round's clock stops while its worker waits for a model response, and starts afresh
+   * once the response is handed over (as a restarted round's would): the model's time is not the case's.
+   */
   async #call(
     slotIndex: number,
     item: WorkItem,
     job: PoolJob,
     cancelled: Promise<typeof CANCELLED>,
     mode: CallMode,
-    answers?: Record<string, ModelAnswer>,
+    rounds?: ModelRounds,
   ): Promise<CallOutcome | typeof CANCELLED | typeof TIMED_OUT | WorkerLost> {
     const slot = this.#slots[slotIndex];
     slot.busy = true;
     slot.currentStep = null;
     const watch = mode !== 'plain';
+    const worker = slot.worker;
+    const waiting = item.kind === 'case' && rounds?.waiting === true && worker.sendWaitChunk !== undefined;
     const call: Promise<CallOutcome> =
-      item.kind === 'case' ? (slot.api.analyzeCase(item.caseDef, job.settings, watch, answers) as Promise<CallOutcome>) : slot.api.analyzeGame(item.game, job.settings);
-    const outcome = await Promise.race([raceTimeout(call, this.caseTimeoutMs, this.#startTimer), cancelled, slot.lost]);
-    slot.busy = false;
-    return outcome;
+      item.kind === 'case' ? (slot.api.analyzeCase(item.caseDef, job.settings, watch, rounds?.answers, waiting) as Promise<CallOutcome>) : slot.api.analyzeGame(item.game, job.settings);
+    let active = true;
+    const limit = restartableLimit(this.caseTimeoutMs, this.#startTimer);
+    limit.start();
+    if (waiting) {
+      let chunks: WaitChunk[] = [];
+      const sendChunk = () => {
+        const chunk = chunks.shift();
+        if (!active || chunk === undefined) return;
+        worker.sendWaitChunk!(chunk);
+        if (chunk.last) limit.start();
+      };
+      slot.onWaitMore = sendChunk;
+      slot.onModelWait = (request) => {
+        limit.stop();
+        void rounds.wait(request).then((answer) => {
+          // A call that ended meanwhile (cancelled, its worker lost) has no one waiting.
+          if (!active) return;
+          chunks = waitChunks(answer);
+          sendChunk();
+        });
+      };
+    }
+    try {
+      // A call into a terminated worker never settles: the expiry, a cancel or the worker's loss end it.
+      return await Promise.race([call, limit.expiry, cancelled, slot.lost]);
+    } finally {
+      active = false;
+      limit.stop();
+      slot.onModelWait = null;
+      slot.onWaitMore = null;
+      slot.busy = false;
+    }
   }
 
   /** True when the slot's worker has the job's definition compiled, else why it could not be (or that its worker was lost). */
@@ -501,7 +576,7 @@ export class PageAnalysisPool {
 
   #startSlot(): Slot {
     const worker = this.#createWorker();
-    const slot: Slot = { worker, api: Comlink.wrap<AnalysisWorkerApi>(worker), source: null, busy: false, currentStep: null, onCaseDone: null, lost: NEVER, gone: null };
+    const slot: Slot = { worker, api: Comlink.wrap<AnalysisWorkerApi>(worker), source: null, busy: false, currentStep: null, onCaseDone: null, onModelWait: null, onWaitMore: null, lost: NEVER, gone: null };
     if (worker.lost)
       slot.lost = worker.lost.then((reason) => {
         slot.gone = reason;
@@ -512,6 +587,8 @@ export class PageAnalysisPool {
       if (isWatchdogMessage(data)) slot.currentStep = data.agentblameWatchdog;
       else if (isCaseDoneMessage(data)) slot.onCaseDone?.(data.agentblameCaseDone, withCoalitions(data));
       else if (isCaseDoneGroup(data)) for (const done of data.agentblameCasesDone) slot.onCaseDone?.(done.agentblameCaseDone, withCoalitions(done));
+      else if (isModelWaitMessage(data)) slot.onModelWait?.(data.agentblameModelWait);
+      else if (isWaitMoreMessage(data)) slot.onWaitMore?.();
     });
     return slot;
   }

@@ -7,6 +7,7 @@ import type { AnalysisSettings, CaseDef, CaseResult } from '../../engine/types.t
 import type { TableGame } from '../../engine/table-game.ts';
 import type { PackedCoalitions } from '../../engine/packed-coalitions.ts';
 import type { Endpoint } from 'comlink';
+import type { WaitChunk } from './wait-channel.ts';
 
 /** What the page knows of a compiled definition: the engine's one summary type. */
 export type { DefinitionSummary } from '../../engine/definition-summary.ts';
@@ -21,6 +22,11 @@ export interface AnalysisWorker extends Endpoint {
   terminate(): void;
   /** Settles with why (the end of a sentence: "its process crashed, ...") when the worker is gone; never, for workers whose loss cannot be seen. */
   readonly lost?: Promise<string>;
+  /**
+   * Hands a chunk of a model response to the worker while it waits for it (wait-channel.ts): through
+   * the frame that holds its buffer, or written in directly. Absent where workers cannot wait.
+   */
+  sendWaitChunk?(chunk: WaitChunk): void;
 }
 
 /**
@@ -30,6 +36,11 @@ export interface AnalysisWorker extends Endpoint {
  */
 export interface ConnectMessage {
   agentblameConnect: MessagePort;
+  /**
+   * Shared memory for waiting rounds (wait-channel.ts), where the worker is cross-origin isolated;
+   * without it the worker's rounds restart.
+   */
+  agentblameWaitBuffer?: SharedArrayBuffer;
 }
 
 export function isConnectMessage(data: unknown): data is ConnectMessage {
@@ -119,8 +130,12 @@ export interface AnalysisWorkerApi {
    * answers its summary with its own cases; without, the pool described it already.
    */
   load(source: string, fileName: string, describe?: boolean): Promise<LoadOutcome>;
-  /** One case; with `watch`, each step it starts is posted (WatchdogMessage). */
-  analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch?: boolean, answers?: Record<string, ModelAnswer>): Promise<CallOutcome>;
+  /**
+   * One case; with `watch`, each step it starts is posted (WatchdogMessage). With `waiting`, a
+   * worker that has a wait buffer asks for each response it lacks and waits for it (wait-channel.ts)
+   * instead of answering the requests; one without ignores it.
+   */
+  analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch?: boolean, answers?: Record<string, ModelAnswer>, waiting?: boolean): Promise<CallOutcome>;
   /** A batch of cases, the outcomes posted as they finish (CaseDoneMessage, in CaseDoneGroups); answers how many. */
   analyzeCases(caseDefs: CaseDef[], settings: AnalysisSettings): Promise<number>;
   /** One table game. */

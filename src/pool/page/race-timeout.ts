@@ -25,3 +25,26 @@ export function raceTimeout<T>(promise: Promise<T>, ms: number, startTimer: Star
   });
   return Promise.race([promise, expiry]).finally(() => cancel());
 }
+
+/**
+ * A time limit that can be stopped and started afresh (each start gives the full `ms` again):
+ * `expiry` resolves with TIMED_OUT once a started limit runs out. A batch restarts it with every
+ * case's outcome; a waiting round stops it while its worker waits for a model response.
+ */
+export function restartableLimit(ms: number, startTimer: StartTimer): { expiry: Promise<typeof TIMED_OUT>; start(): void; stop(): void } {
+  let cancel = () => {};
+  let expire: (value: typeof TIMED_OUT) => void = () => {};
+  const expiry = new Promise<typeof TIMED_OUT>((resolve) => (expire = resolve));
+  const stop = () => {
+    cancel();
+    cancel = () => {};
+  };
+  return {
+    expiry,
+    start: () => {
+      stop();
+      cancel = startTimer(() => expire(TIMED_OUT), ms);
+    },
+    stop,
+  };
+}
