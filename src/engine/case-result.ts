@@ -8,6 +8,7 @@ import { complementOf, type Coalition, emptyCoalition, fullCoalition, singletonC
 import { attachPackedTable, type PackedCoalitions } from './packed-coalitions.ts';
 import { resolveMethod } from './settings.ts';
 import { namedRecord } from './named-record.ts';
+import { numberSlots } from './slots.ts';
 import { boundText } from './bound-text.ts';
 import { MAX_ALONE_OUTPUT_PLAYERS, MAX_MESSAGE_LENGTH } from './limits.ts';
 import { minimalRepairs } from './repairs/minimal-repairs.ts';
@@ -75,13 +76,15 @@ function byName<T>(players: readonly string[], xs: readonly T[]): Record<string,
  * reading the table (bench/README.md, "Fifth round").
  */
 function packedEvaluated(entries: readonly (readonly [Coalition, number])[]): PackedCoalitions {
-  const masks = new Uint32Array(entries.length);
-  const values = new Float64Array(entries.length);
+  // Written into slots, then copied by the typed arrays' constructors: under SES lockdown a store
+  // by index into a typed array is about 4 times the cost of both together (slots.ts).
+  const masks = numberSlots(entries.length);
+  const values = numberSlots(entries.length);
   for (let k = 0; k < entries.length; k++) {
     masks[k] = Number(entries[k][0]);
     values[k] = entries[k][1];
   }
-  return { masks, values };
+  return { masks: new Uint32Array(masks as ArrayLike<number>), values: new Float64Array(values as ArrayLike<number>) };
 }
 
 /** Fields a case result may carry whatever its kind, set by the caller. */
