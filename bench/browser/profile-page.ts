@@ -19,6 +19,7 @@ import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
 import { selfTimes } from '../profile-summary.ts';
 import { browserQuiet } from './open-from-start-page.ts';
+import { assertPortFree } from './port-free.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -32,6 +33,7 @@ const port = Number(arg('port', '5370'));
 const trace = arg('trace', 'eight-step-agent');
 const out = arg('out', `/tmp/page-${trace}.cpuprofile`);
 
+await assertPortFree(port);
 const preview = spawn(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--outDir', dist, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, stdio: 'ignore' });
 const base = `http://127.0.0.1:${port}`;
 try {

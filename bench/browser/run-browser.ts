@@ -32,6 +32,7 @@ import { median } from '../lib/measure.ts';
 import { largeTraceText } from './large-trace.ts';
 import { CHROMIUM_ARGS } from './chromium-args.ts';
 import { sampleDescendantsCpu } from './process-cpu.ts';
+import { assertPortFree } from './port-free.ts';
 import { pageVsCommand, pageVsCommandLine, type PageVsCommand } from './page-vs-command.ts';
 import { firstPageLine, firstPageTransfer } from './first-page.ts';
 
@@ -109,6 +110,7 @@ function freePort(): Promise<number> {
 }
 
 async function startPreview(port: number, outDir: string): Promise<ChildProcess> {
+  await assertPortFree(port);
   const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--outDir', outDir, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS as CHROMIUM_ARGS_OF_BENCH } from './chromium-args.ts';
 import { openDemoFromStartPage } from './open-from-start-page.ts';
+import { assertPortFree } from './port-free.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const CHROMIUM_ARGS = [...CHROMIUM_ARGS_OF_BENCH, ...(process.env.EXTRA_CHROMIUM_ARGS ? process.env.EXTRA_CHROMIUM_ARGS.split(' ') : [])];
@@ -48,6 +49,7 @@ function arg(name: string, fallback: string): string {
 }
 
 async function startPreview(dist: string, port: number): Promise<ChildProcess> {
+  await assertPortFree(port);
   const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'preview', '--outDir', dist, '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: ROOT, stdio: 'ignore' });
   for (let i = 0; i < 150; i++) {
     try {

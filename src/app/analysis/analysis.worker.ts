@@ -31,6 +31,7 @@ import { DefinitionError } from '../../sandbox/definition-error.ts';
 import { DeferredWork } from '../../pool/worker/deferred-work.ts';
 import { runCaseRound } from '../../pool/worker/case-round.ts';
 import { analyzeGameInWorker } from '../../pool/worker/game.ts';
+import { startWarmUp } from '../../pool/worker/warm-up.ts';
 import { describeProblem } from './definition-summary.ts';
 import { withModelUse } from './uses-model.ts';
 import { waitingResolver } from '../../pool/page/wait-channel.ts';
@@ -88,6 +89,14 @@ self.addEventListener('unhandledrejection', (event) => {
 });
 const settleDeferredWork = () => deferredWork.settle();
 
+/** The engine's warm-up, once the page asks for it (pool/worker/warm-up.ts); every other call stops it first. */
+let warmUp: { stop(): void } | null = null;
+let warmUpAsked = false;
+function stopWarmUp(): void {
+  warmUp?.stop();
+  warmUp = null;
+}
+
 const api = {
   /**
    * Compiles `source` in the sandbox and keeps it for the following `analyzeCase` calls. With
@@ -96,6 +105,7 @@ const api = {
    * cases are never read here.
    */
   async load(source: string, fileName: string, describe = true): Promise<LoadOutcome> {
+    stopWarmUp();
     let outcome: LoadOutcome;
     try {
       const described = describe
@@ -125,6 +135,7 @@ const api = {
    * the frame writes it in (wait-channel.ts): the case goes on in the same call.
    */
   async analyzeCase(caseDef: CaseDef, settings: AnalysisSettings, watch = false, answers?: Record<string, ModelAnswer>, waiting = false): Promise<CallOutcome> {
+    stopWarmUp();
     if (loaded === null) return errorResult(caseDef.id, [], settings, 'No pipeline definition is loaded.');
     const { players } = loaded;
     reportedStep = PHASE_IDLE;
@@ -151,6 +162,7 @@ const api = {
    * as they finish, their coalition tables packed (the page unpacks them); answers how many.
    */
   async analyzeCases(caseDefs: CaseDef[], settings: AnalysisSettings): Promise<number> {
+    stopWarmUp();
     // Outcomes go in groups (CaseDoneGroup): held back at most CASE_DONE_HOLD_MS, and all sent
     // before the call answers (same port, so the page has them before the count).
     let held: CaseDoneMessage[] = [];
@@ -173,6 +185,7 @@ const api = {
   },
 
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult {
+    stopWarmUp();
     return analyzeGameInWorker(game, settings);
   },
 
@@ -182,6 +195,7 @@ const api = {
    * Refusals read as the command's (src/cli/regression-command.ts).
    */
   async regressionGame(after: VersionFile, before: VersionFile): Promise<RegressionGameOutcome> {
+    stopWarmUp();
     let outcome: RegressionGameOutcome;
     try {
       const game = buildRegressionGame(after, before);
@@ -193,6 +207,13 @@ const api = {
     }
     const deferred = await settleDeferredWork();
     return deferred === null ? outcome : { ok: false, message: `${before.fileName}: evaluating the definition: ${deferred}` };
+  },
+
+  warmUp(): void {
+    if (warmUpAsked) return;
+    warmUpAsked = true;
+    // Background tasks: a call from the page that arrives meanwhile runs before the next warm-up case.
+    warmUp = startWarmUp(hop);
   },
 } satisfies AnalysisWorkerApi;
 

@@ -19,7 +19,7 @@ import type { ModelCacheEntry } from '../../session/types.ts';
 import { nextPaint } from './next-paint.ts';
 
 /** What the launch asks of its pool (tests give it a fake one). */
-export type RunnerPool = Pick<PageAnalysisPool, 'load' | 'run' | 'caseTimeoutMs'> & Partial<Pick<PageAnalysisPool, 'regressionGame'>>;
+export type RunnerPool = Pick<PageAnalysisPool, 'load' | 'run' | 'caseTimeoutMs'> & Partial<Pick<PageAnalysisPool, 'regressionGame' | 'warmUp'>>;
 
 /** One analysis of the open study: what `runStudy` is given, and where each result goes. */
 export interface Launch {
@@ -85,6 +85,15 @@ export class AnalysisLaunch {
   pool(): RunnerPool {
     this.#pool ??= this.#createPool(this.workerCount);
     return this.#pool;
+  }
+
+  /**
+   * Starts the pool and, once the page is idle, has its workers warm their engine up, so the first
+   * analysis does not pay for compiling the engine's code (bench/README.md, "Speed round 5").
+   */
+  startWarm(whenIdle: (run: () => void) => void = onIdle): void {
+    const pool = this.pool();
+    whenIdle(() => pool.warmUp?.());
   }
 
   /** Compiles a definition in the pool. */
@@ -167,4 +176,10 @@ export class AnalysisLaunch {
       job.finish();
     }
   }
+}
+
+/** Runs `run` when the page is next idle (within two seconds), or after a short pause where idle callbacks are missing (Safari). */
+function onIdle(run: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => run(), { timeout: 2_000 });
+  else setTimeout(run, 500);
 }

@@ -60,6 +60,18 @@ describe('AnalysisLaunch', () => {
     expect(created).toEqual([3]);
   });
 
+  it('starts its pool at once and has it warm its workers up only when the page is idle', () => {
+    let warmUps = 0;
+    const pool: RunnerPool = Object.assign(new FakePool(), { warmUp: () => void (warmUps += 1) });
+    const { launch, created } = setup(pool, 2);
+    const idle: (() => void)[] = [];
+    launch.startWarm((run) => idle.push(run));
+    expect(created).toEqual([2]);
+    expect(warmUps).toBe(0);
+    for (const run of idle) run();
+    expect(warmUps).toBe(1);
+  });
+
   it('stops on cancel: the run answers null, cancelling again finds nothing running', async () => {
     const pool = new FakePool();
     const { launch } = setup(pool);

@@ -147,10 +147,11 @@ export class AnalysisRunner {
 
   /**
    * Starts the analysis workers now (their bundle, the sandbox's lockdown), while the page is still
-   * opening or the user is choosing a study, instead of when the first definition is compiled.
+   * opening or the user is choosing a study, instead of when the first definition is compiled; once
+   * the page is idle they warm their engine up (stopped by the first definition to compile).
    */
   startWorkers(): void {
-    this.#launch.pool();
+    this.#launch.startWarm();
   }
 
   /** The settings a new study starts with. */

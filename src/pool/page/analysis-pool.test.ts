@@ -122,6 +122,8 @@ interface FakeWorld {
   grouped?: boolean;
   /** Calls of one case (not in a batch): cases run again after their batch. */
   singleCalls?: number;
+  /** Warm-up requests the workers received. */
+  warmUps?: number;
 }
 
 /** A fake worker: case "hang*" never returns; others echo their id with a cost of their index. */
@@ -169,6 +171,9 @@ function fakeWorkerFactory(world: FakeWorld) {
       analyzeGame: () => {
         throw new Error('not used');
       },
+      warmUp: () => {
+        world.warmUps = (world.warmUps ?? 0) + 1;
+      },
     };
     Comlink.expose(api, port2);
     return Object.assign(port1, {
@@ -193,6 +198,20 @@ async function runAll(pool: PageAnalysisPool, work: WorkItem[], signal = new Abo
 }
 
 describe('PageAnalysisPool', () => {
+  it('asks idle workers that have compiled nothing to warm up, never one with a definition', async () => {
+    const world: FakeWorld = { terminated: 0, started: 0 };
+    const fresh = new PageAnalysisPool(2, fakeWorkerFactory(world));
+    fresh.warmUp();
+    await runAll(fresh, items(['c0'])); // Comlink's answers arrive in order: the warm-up requests were received first.
+    expect(world.warmUps).toBe(2);
+    const loadedWorld: FakeWorld = { terminated: 0, started: 0 };
+    const loaded = new PageAnalysisPool(2, fakeWorkerFactory(loadedWorld));
+    await loaded.load('src', 'p.js');
+    loaded.warmUp();
+    await runAll(loaded, items(['c0']));
+    expect(loadedWorld.warmUps ?? 0).toBe(0);
+  });
+
   it('gives every case its own result by index, the same for one worker or three', async () => {
     const ids = Array.from({ length: 12 }, (_, i) => `c${i}`);
     const one = new PageAnalysisPool(1, fakeWorkerFactory({ terminated: 0, started: 0 }));

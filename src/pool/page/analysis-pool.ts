@@ -144,6 +144,15 @@ export class PageAnalysisPool {
     return this.#slots.length;
   }
 
+  /**
+   * Asks each worker that is idle and has compiled nothing yet to warm its engine up (the page calls
+   * this when it is idle after loading): the user's first analysis then runs on compiled code. The
+   * worker stops warming at the first real call; a worker lost meanwhile is noticed by that call.
+   */
+  warmUp(): void {
+    for (const slot of this.#slots) if (!slot.busy && slot.source === null && slot.gone === null) slot.api.warmUp().catch(() => {});
+  }
+
   /** Calls in the workers now, beside others or alone: for tests. */
   get callsRunning(): number {
     return this.#gate.running;

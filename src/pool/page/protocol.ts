@@ -142,4 +142,9 @@ export interface AnalysisWorkerApi {
   analyzeGame(game: TableGame, settings: AnalysisSettings): CaseResult;
   /** The regression game of `after` against its earlier version `before` (docs/ci.md). */
   regressionGame(after: VersionFile, before: VersionFile): Promise<RegressionGameOutcome>;
+  /**
+   * Warms the engine up while nothing else is asked (pool/worker/warm-up.ts): answers at once, the
+   * warm-up goes on in background tasks and stops at the next call. Once per worker.
+   */
+  warmUp(): void;
 }
