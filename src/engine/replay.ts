@@ -138,26 +138,23 @@ class ReplayedRun implements WorldRun {
  * many fresh worlds once each (independent sampling) should not pay for all of them up front.
  */
 interface WorldState {
-  /** caches[2 * step + variant]: input ids -> output (made on the first miss). */
-  caches: Slots<CacheNode | undefined>;
   /**
-   * prefixHits[step][low bits of the mask, steps 0..step]: the step's output. A step's inputs
-   * depend only on the variants of the steps up to it, so a replay that has seen these low bits
-   * reuses the entry the cache lookup would return, in one array read instead of a walk. Only
-   * for n <= PREFIX_MEMO_MAX_STEPS (2^(n+1) slots per world), else null.
+   * What the world keeps by index, in one table without a prototype (slots.ts: one table, not
+   * one per kind, since a fresh world used once made a dozen), laid out by the Replayer's offsets:
+   * - [2 * step + variant]: the step cache, input ids -> output (made on the first miss);
+   * - [noiseAt + step], [factualNoiseAt + step]: noise handles, made when a step first executes in
+   *   the world (most replays are cache hits);
+   * - [prefixAt[step] + low bits of the mask, steps 0..step]: the step's output. A step's inputs
+   *   depend only on the variants of the steps up to it, so a replay that has seen these low bits
+   *   reuses the entry the cache lookup would return, in one read instead of a walk. Only for
+   *   n <= PREFIX_MEMO_MAX_STEPS (2^(step+1) slots a step);
+   * - [scoreAt[step] + low bits, steps 0..step] (steps 0..n-2): the score trie's node reached by the
+   *   output ids of steps 0..step (they depend only on those bits too), so a score lookup walks only
+   *   the levels this world has not seen under these bits; emptied when the score trie is
+   *   (scoreGeneration).
    */
-  prefixHits: Slots<CachedOutput | undefined>[] | null;
-  /**
-   * scorePrefix[step][low bits of the mask, steps 0..step]: the score trie's node reached by the
-   * output ids of steps 0..step (they depend only on those bits, as prefixHits' outputs do), so a
-   * score lookup walks only the levels this world has not seen under these bits. Null with
-   * prefixHits; emptied when the score trie is (scoreGeneration).
-   */
-  scorePrefix: Slots<ScoreNode | undefined>[] | null;
+  table: Slots<unknown>;
   scoreGeneration: number;
-  /** Noise handles, made when a step first executes in the world (most replays are cache hits). */
-  noises: Slots<Noise | undefined>;
-  factualNoises: Slots<Noise | null | undefined>;
   factualDone: boolean;
 }
 
@@ -209,6 +206,12 @@ export class Replayer {
   private readonly inputTemplates: Record<string, unknown>[];
   /** Per world, made on first use (see WorldState). */
   private readonly states: Slots<WorldState | undefined>;
+  /** Offsets in a world's table (WorldState); prefixAt and scoreAt are empty above PREFIX_MEMO_MAX_STEPS steps. */
+  private readonly noiseAt: number;
+  private readonly factualNoiseAt: number;
+  private readonly prefixAt: number[] = [];
+  private readonly scoreAt: number[] = [];
+  private readonly tableSize: number;
   private readonly abductFrom: CaseDef['observed'];
   private readonly recordChoices: boolean;
   /** Options of every non-factual noise handle (one object, not one per handle). */
@@ -269,6 +272,22 @@ export class Replayer {
     this.stepSources = this.sourceIndex.map((at) => at.filter((a) => a >= 0));
     this.inputTemplates = def.steps.map((step) => outputRecord(step.inputs, step.inputs.map(() => null)));
     this.states = slots<WorldState | undefined>(worlds.length, undefined);
+    const n = this.n;
+    this.noiseAt = 2 * n;
+    this.factualNoiseAt = 3 * n;
+    let size = 4 * n;
+    if (n <= PREFIX_MEMO_MAX_STEPS) {
+      for (let i = 0; i < n; i++) {
+        this.prefixAt.push(size);
+        size += 2 << i;
+      }
+      // The last step's node would be the parent of no further level: steps 0..n-2 only.
+      for (let i = 0; i + 1 < n; i++) {
+        this.scoreAt.push(size);
+        size += 2 << i;
+      }
+    }
+    this.tableSize = size;
     this.abductFrom = abductFrom;
     this.recordChoices = recordChoices;
     this.noiseOptions = { recordChoices };
@@ -281,22 +300,7 @@ export class Replayer {
     let state = this.states[w];
     if (state === undefined) {
       if (!(w >= 0 && w < this.worlds.length)) throw new RangeError(`world ${w} does not exist (${this.worlds.length} worlds)`);
-      const n = this.n;
-      // Written by index on every miss: slots (see slots.ts).
-      const prefixHits: Slots<CachedOutput | undefined>[] | null = n <= PREFIX_MEMO_MAX_STEPS ? [] : null;
-      if (prefixHits) for (let i = 0; i < n; i++) prefixHits.push(slots<CachedOutput | undefined>(2 << i, undefined));
-      // The last step's node would be the leaf's parent of no further level: steps 0..n-2 only.
-      const scorePrefix: Slots<ScoreNode | undefined>[] | null = prefixHits ? [] : null;
-      if (scorePrefix) for (let i = 0; i + 1 < n; i++) scorePrefix.push(slots<ScoreNode | undefined>(2 << i, undefined));
-      state = this.states[w] = {
-        caches: slots<CacheNode | undefined>(2 * n, undefined),
-        prefixHits,
-        scorePrefix,
-        scoreGeneration: this.scoreGeneration,
-        noises: slots<Noise | undefined>(n, undefined),
-        factualNoises: slots<Noise | null | undefined>(n, undefined),
-        factualDone: false,
-      };
+      state = this.states[w] = { table: slots<unknown>(this.tableSize, undefined), scoreGeneration: this.scoreGeneration, factualDone: false };
     }
     return state;
   }
@@ -305,16 +309,19 @@ export class Replayer {
   private noiseFor(state: WorldState, w: number, i: number, factual: boolean): Noise {
     const world = this.worlds[w];
     const name = this.stepNames[i];
+    const table = state.table;
     if (factual) {
-      let fn = state.factualNoises[i];
+      let fn = table[this.factualNoiseAt + i] as Noise | null | undefined;
       if (fn === undefined) {
         const from = this.abductFrom;
         const obs = from && Object.hasOwn(from, name) ? from[name] : undefined;
-        fn = state.factualNoises[i] = obs || this.recordChoices ? createStepNoise(world, name, { abductFrom: obs, recordChoices: this.recordChoices }) : null;
+        fn = table[this.factualNoiseAt + i] = obs || this.recordChoices ? createStepNoise(world, name, { abductFrom: obs, recordChoices: this.recordChoices }) : null;
       }
       if (fn) return fn;
     }
-    return (state.noises[i] ??= createStepNoise(world, name, this.noiseOptions));
+    let noise = table[this.noiseAt + i] as Noise | undefined;
+    if (noise === undefined) table[this.noiseAt + i] = noise = createStepNoise(world, name, this.noiseOptions);
+    return noise;
   }
 
   /** The interned id of a plain value: equal ids exactly when the canonical texts are equal. */
@@ -347,10 +354,9 @@ export class Replayer {
   /** The factual run just made in `state` as a template (see FactualTemplate). */
   private templateOf(state: WorldState, world: WorldNoise): FactualTemplate | null {
     const outputs: CachedOutput[] = [];
-    const prefixHits = state.prefixHits;
-    if (prefixHits === null) return null;
+    if (this.prefixAt.length === 0) return null;
     for (let i = 0; i < this.n; i++) {
-      const hit = prefixHits[i][0];
+      const hit = state.table[this.prefixAt[i]] as CachedOutput | undefined;
       if (hit === undefined) return null;
       outputs.push(hit);
     }
@@ -374,7 +380,7 @@ export class Replayer {
       const hit = template.outputs[i];
       const at = this.stepSources[i];
       this.leafLevel(state, 2 * i, at, outputIds).set(at.length > 0 ? outputIds[at[at.length - 1]] : 0, hit);
-      state.prefixHits![i][0] = hit;
+      state.table[this.prefixAt[i]] = hit;
       this.spent += this.variants[i][0].cost;
       this.executions++;
       outputIds.push(hit.id);
@@ -390,17 +396,16 @@ export class Replayer {
     const outputIds: number[] = [];
     const values: unknown[] = [];
     const factual = isEmptyCoalition(mask) && !state.factualDone;
-    const prefixHits = state.prefixHits;
-    if (prefixHits !== null) {
+    if (this.prefixAt.length > 0) {
+      const table = state.table;
       // n <= PREFIX_MEMO_MAX_STEPS, so the mask is a number that fits in 32 bits: bit operations.
       const bits = mask as number;
       for (let i = 0; i < n; i++) {
-        const low = bits & ((2 << i) - 1);
-        const hits = prefixHits[i];
-        let hit = hits[low];
+        const at = this.prefixAt[i] + (bits & ((2 << i) - 1));
+        let hit = table[at] as CachedOutput | undefined;
         if (hit === undefined) {
           hit = this.cachedStep(state, w, i, (bits >>> i) & 1, outputIds, values, factual);
-          hits[low] = hit;
+          table[at] = hit;
         }
         outputIds.push(hit.id);
         values.push(hit.value);
@@ -444,8 +449,8 @@ export class Replayer {
    * last; the leaf level is keyed by the last of them (0 for a step that reads only case inputs).
    */
   private leafLevel(state: WorldState, slot: number, at: Int32Array, outputIds: readonly number[]): CacheNode {
-    let node = state.caches[slot];
-    if (node === undefined) node = state.caches[slot] = new CacheNode();
+    let node = state.table[slot] as CacheNode | undefined;
+    if (node === undefined) state.table[slot] = node = new CacheNode();
     const last = at.length - 1;
     for (let j = 0; j < last; j++) {
       const id = outputIds[at[j]];
@@ -527,16 +532,17 @@ export class Replayer {
     const last = outputIds.length - 1;
     let node = this.scores;
     let from = 0;
-    const memo = state.scorePrefix;
+    const memo = this.scoreAt.length > 0 ? state.table : null;
+    const scoreAt = this.scoreAt;
     const bits = mask as number;
     if (memo !== null) {
       if (state.scoreGeneration !== this.scoreGeneration) {
-        for (const row of memo) for (let k = 0; k < row.length; k++) row[k] = undefined;
+        for (let k = scoreAt[0]; k < this.tableSize; k++) memo[k] = undefined;
         state.scoreGeneration = this.scoreGeneration;
       }
       // The deepest level this world reached under the same low bits of the mask.
       for (let i = last - 1; i >= 0; i--) {
-        const known = memo[i][bits & ((2 << i) - 1)];
+        const known = memo[scoreAt[i] + (bits & ((2 << i) - 1))] as ScoreNode | undefined;
         if (known !== undefined) {
           node = known;
           from = i + 1;
@@ -551,7 +557,7 @@ export class Replayer {
         this.scoreNodes++;
       }
       node = next;
-      if (memo !== null) memo[i][bits & ((2 << i) - 1)] = node;
+      if (memo !== null) memo[scoreAt[i] + (bits & ((2 << i) - 1))] = node;
     }
     const leafKey = last >= 0 ? outputIds[last] : 0;
     const known = node.get(leafKey) as number | undefined;
