@@ -113,7 +113,7 @@ function browserThreadsCpuMs(): Map<string, number> | null {
 }
 
 /** CPU of `threads` between two readings: each thread's own difference (a thread new since the first counts from zero; one gone by the second is left out). */
-function cpuBetween(first: ReadonlyMap<string, number>, second: ReadonlyMap<string, number>): number {
+export function cpuBetween(first: ReadonlyMap<string, number>, second: ReadonlyMap<string, number>): number {
   let total = 0;
   for (const [key, ms] of second) total += Math.max(0, ms - (first.get(key) ?? 0));
   return total;
