@@ -216,6 +216,24 @@ export function replayPick(result: CaseResult, plan: ReplayRunData, steps: reado
   return players === 'agents' ? { agent: first.agent } : { agent: first.agent, step: first.step };
 }
 
+const pickText = (pick: { agent?: string; step?: number }): string => `${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`;
+
+/**
+ * The players after the first whose Shapley value equals the first's (a sampled study stopped
+ * early can leave several exactly equal): "ranked first" names only the earliest of them, so the
+ * text says it was a tie rather than a ranking.
+ */
+function tiedForFirst(result: CaseResult, plan: ReplayRunData, steps: readonly string[], players: ReplayCliOptions['players']): { agent?: string; step?: number }[] {
+  const values = steps.slice(0, plan.players.length).map((name) => result.shapley?.[name]);
+  const top = Math.max(...values.map((v) => v ?? -Infinity));
+  const tolerance = 1e-9 * Math.max(1, Math.abs(top));
+  const tied = values.flatMap((v, p) => (v !== undefined && Math.abs(v - top) <= tolerance ? [p] : []));
+  return tied.slice(1).flatMap((p) => {
+    const first = plan.turns.find((t) => t.player === p);
+    return first ? [players === 'agents' ? { agent: first.agent } : { agent: first.agent, step: first.step }] : [];
+  });
+}
+
 /** The replay's part of the output: blocks per case, the turn table. */
 export function replayExtras(def: ReplayDefinition, results: readonly CaseResult[], players: ReplayCliOptions['players']): ReplayExtras {
   const blocks = new Map<string, Record<string, unknown>>();
@@ -239,7 +257,10 @@ export function replayExtras(def: ReplayDefinition, results: readonly CaseResult
     }
     if (reused.length) lines.push(reusedText(plan, reused, def.parts.tools?.fileName));
     if (absent.length) lines.push(`  absent: tool turn${absent.length === 1 ? '' : 's'} ${absent.join(', ')}: the replayed model did not make ${absent.length === 1 ? 'that call' : 'those calls'}, so there is no result and later turns see none`);
-    if (pick) lines.push(`  ranked first: ${pick.agent ?? ''}${pick.step !== undefined ? ` at step ${pick.step}` : ''}`);
+    if (pick) {
+      const ties = tiedForFirst(result, plan, def.steps, players);
+      lines.push(`  ranked first: ${pickText(pick)}${ties.length ? ` (tied with ${ties.map(pickText).join(', ')}: the earliest is named${result.stopReason === 'exact' ? '' : '; more samples may separate them'})` : ''}`);
+    }
     else if (result.shapley) lines.push('  ranked first: none (no player has positive credit)');
     text.push(lines.join('\n'));
   }

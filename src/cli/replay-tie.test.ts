@@ -1,0 +1,33 @@
+/**
+ * "ranked first" names one player; when a sampled study stopped early leaves several exactly equal
+ * at the top, the line says it was a tie (a new user read "ranked first: Planner" on the README's
+ * example under --budget 10, with the Calculator and python at the same value).
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useFakeEndpoints } from '../model/testing/use-fake-endpoints.ts';
+import { scriptedModel } from '../replay/testing/runs.ts';
+import { runBlame } from './testing/run-blame.ts';
+
+const EXAMPLE = join(import.meta.dirname, '../../docs/examples/replay');
+
+describe('replay: ranked first', () => {
+  const startFake = useFakeEndpoints();
+  const args = (url: string, extra: string[]) => [join(EXAMPLE, 'multiply.langfuse.json'), '--replay', '--expect', '42', '--tools', join(EXAMPLE, 'tools.js'), '--model-url', url, ...extra];
+
+  it('says the first place is a tie, naming the others, when a budget stops the sampling with equal values at the top', async () => {
+    const endpoint = await startFake({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
+    const r = await runBlame(args(endpoint.url, ['--method', 'mc', '--budget', '10']));
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^2 Planner +\+0\.708 /m);
+    expect(r.stdout).toMatch(/^4 Calculator +\+0\.708 /m);
+    expect(r.stdout).toContain('  ranked first: Planner at step 2 (tied with Calculator at step 4, python at step 5: the earliest is named; more samples may separate them)\n');
+  });
+
+  it('names one player alone when nothing ties it', async () => {
+    const endpoint = await startFake({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
+    const r = await runBlame(args(endpoint.url, []));
+    expect(r.stdout).toContain('  ranked first: Calculator at step 4\n');
+  });
+});
