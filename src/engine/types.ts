@@ -90,6 +90,11 @@ export interface StepTools {
   readonly llm: Llm;
 }
 
+/**
+ * A step's code. `inputs` is a fresh record made for this call, which the engine never reads or
+ * changes afterwards: the callee may keep or freeze it (the sandbox freezes it and hands it to
+ * user code without a copy).
+ */
 export type StepRun = (inputs: StepInputs, noise: Noise, tools?: StepTools) => unknown;
 
 export interface VariantDef {
@@ -123,6 +128,7 @@ export interface CaseDef {
 export interface PipelineDef {
   name: string;
   steps: readonly StepDef[];
+  /** `outputs` is a fresh record made for this call, given away as StepRun's inputs are; `inputs` is the case's own. */
   metric: (outputs: Readonly<Record<string, unknown>>, inputs: Readonly<Record<string, unknown>>) => number;
   /** A case fails when its factual metric is below this (default 1). */
   threshold?: number;

@@ -2,7 +2,7 @@ import type { Noise, PipelineDef, StepInputs, StepRun, StepTools } from '../engi
 import { describeThrown } from './explain-error.ts';
 import type { LlmGate } from './llm-gate.ts';
 import type { NoiseGate } from './noise-gate.ts';
-import { copyPlainData, PlainDataError, sealPlain, sealRecord } from './plain-data.ts';
+import { copyPlainData, PlainDataError, sealGivenRecord, sealPlain, sealRecord } from './plain-data.ts';
 
 /** What the wrappers need to call user code safely. */
 export interface CallContext {
@@ -134,7 +134,7 @@ export class UserCodeError extends Error {
  */
 function wrapRun(run: Function, context: CallContext): StepRun {
   return (inputs: StepInputs, noise: Noise, tools?: StepTools): unknown => {
-    const userInputs = sealRecord(inputs, 'input');
+    const userInputs = sealGivenRecord(inputs as Record<string, unknown>, 'input');
     const previous = context.gate.enter(noise);
     const previousLlm = context.llmGate.enter(tools?.llm);
     let output: unknown;
@@ -158,7 +158,7 @@ function wrapRun(run: Function, context: CallContext): StepRun {
 /** The metric, called with frozen plain copies; the engine checks that it returns a finite number. */
 function wrapMetric(metric: Function, context: CallContext): PipelineDef['metric'] {
   return (outputs, inputs) => {
-    const userOutputs = sealRecord(outputs, 'output');
+    const userOutputs = sealGivenRecord(outputs as Record<string, unknown>, 'output');
     const userInputs = sealRecord(inputs, 'input');
     try {
       return Reflect.apply(metric, undefined, [userOutputs, userInputs]);

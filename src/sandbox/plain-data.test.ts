@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ensureLockdown } from './lockdown.ts';
-import { copyPlainData, PlainDataError, sealPlain, sealRecord } from './plain-data.ts';
+import { copyPlainData, PlainDataError, sealGivenRecord, sealPlain, sealRecord } from './plain-data.ts';
 
 ensureLockdown();
 
@@ -94,6 +94,25 @@ describe('sealRecord and copyPlainData', () => {
     expect(Object.isFrozen(record)).toBe(true);
     expect(isDeepFrozen(record)).toBe(true);
     expect(() => sealRecord({ good: 1, bad: () => 1 }, 'input')).toThrow('input "bad" is a function');
+  });
+
+  it('sealGivenRecord freezes the record it is given, with its values sealed in place; a frozen or foreign record is copied', () => {
+    const earlier = sealPlain({ focused: true }, 'output');
+    const host = { text: 'x' };
+    const given: Record<string, unknown> = { question: 'why?', rewrite: earlier, doc: host };
+    const sealed = sealGivenRecord(given, 'input') as Record<string, unknown>;
+    expect(sealed).toBe(given);
+    expect(isDeepFrozen(sealed)).toBe(true);
+    expect(sealed.rewrite).toBe(earlier);
+    expect(sealed.doc).not.toBe(host);
+    expect(Object.isFrozen(host)).toBe(false);
+    const frozen = Object.freeze({ a: { b: 1 } });
+    expect(sealGivenRecord(frozen as Record<string, unknown>, 'input')).not.toBe(frozen);
+    const foreign = Object.assign(Object.create({ inherited: 1 }) as Record<string, unknown>, { a: 1 });
+    const copy = sealGivenRecord(foreign, 'input');
+    expect(copy).not.toBe(foreign);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(() => sealGivenRecord({ good: 1, bad: () => 1 }, 'input')).toThrow('input "bad" is a function');
   });
 
   it('copyPlainData copies without freezing and names bad paths', () => {

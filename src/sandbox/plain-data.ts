@@ -171,6 +171,27 @@ export function sealRecord(record: Readonly<Record<string, unknown>>, what: stri
   return Object.freeze(sealed);
 }
 
+/**
+ * sealRecord for a record its caller gives away: the engine's fresh record of a step's inputs or
+ * of the outputs the metric reads, which it never reads or changes again. Its values are sealed
+ * in place (most are sealed already: earlier outputs and case inputs) and the record itself is
+ * frozen and handed over, instead of a copy of it. The record must be a plain object of own data
+ * properties made by the caller (as Replayer's are); one that is frozen or has another prototype
+ * is copied by sealRecord.
+ */
+export function sealGivenRecord(record: Record<string, unknown>, what: string): Readonly<Record<string, unknown>> {
+  if (Object.isFrozen(record) || Object.getPrototypeOf(record) !== Object.prototype) return sealRecord(record, what);
+  const keys = Object.keys(record);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    const value = record[key];
+    if (value === null || isPrimitiveData(value)) continue;
+    const sealed = sealAt(value, what, key);
+    if (sealed !== value) defineData(record, key, sealed);
+  }
+  return Object.freeze(record);
+}
+
 /** A value plain data holds as it is (null aside): it needs no copy. */
 function isPrimitiveData(value: unknown): value is string | number | boolean | undefined {
   switch (typeof value) {
