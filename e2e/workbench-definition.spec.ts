@@ -141,6 +141,9 @@ test('a definition that throws while loading is shown at its file and line, and 
   // Its address names no stored session: a reload says why it is not there.
   await page.reload();
   await expect(page.getByRole('alert')).toContainText('This link names a session that is not in this browser');
+  // It says why here, in the browser it was opened in, not only "opened elsewhere".
+  await expect(page.getByRole('alert')).toContainText('a reload of one whose definition failed to load finds nothing kept');
+  await expect(page.getByRole('alert')).toContainText('open the trace or definition again here');
   await expect(page.getByTestId('privacy-note')).toBeVisible();
   await expect(sessionRow(page, kept.id)).toBeVisible();
   await expect(page.getByTestId('session-row')).toHaveCount(1);

@@ -145,11 +145,11 @@ export class UrlSync {
     } else if (state.demo !== null) {
       opened = opener.openDemo(state.demo, { settings, keepNavigation: true });
     } else if (state.session !== null && initial) {
-      // A link to a study opened in another browser (or whose storage was cleared): the session
-      // lives only where it was opened, and nothing here can reopen it but its file.
+      // A link to a study opened in another browser (or whose storage was cleared, or whose
+      // definition never loaded, so it was never stored): nothing here can reopen it but its file.
       opener.notice = {
         title: 'This link names a session that is not in this browser',
-        problem: { message: 'A study opened from your own file is kept only in the browser where it was opened (nothing is uploaded). Open the session file or report exported from there, or open the trace again here.' },
+        problem: { message: "A study opened from your own file is kept only in the browser where it was opened (nothing is uploaded), and only once its definition loads: a reload of one whose definition failed to load finds nothing kept. Open the session file or report exported from where it was opened, or open the trace or definition again here." },
         action: { label: 'Open a session or report file…', run: () => document.querySelector<HTMLInputElement>('input[type=file]')?.click() },
       };
     } else if (!initial && runner.study) {
