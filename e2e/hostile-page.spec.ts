@@ -188,12 +188,24 @@ test('a step that runs out of memory loses its worker, not the tab; the case say
     await browser.send('Target.setDiscoverTargets', { discover: true });
     const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', { url: new URL('./?workers=2', baseURL).href });
     const { sessionId } = await browser.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+    // The page is cross-origin isolated (COOP): its first load swaps the new tab's process, and a call
+    // made in that moment finds no execution context. Such a call is asked again, never any other failure.
+    const evaluate = async <T>(expression: string) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await browser.send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+            'Runtime.evaluate',
+            { expression, awaitPromise: true, returnByValue: true },
+            sessionId,
+          );
+        } catch (e) {
+          if (attempt >= 40 || !/Cannot find default execution context|Execution context was destroyed/.test(String(e))) throw e;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+      }
+    };
     const inPage = async <T>(expression: string): Promise<T> => {
-      const { result, exceptionDetails } = await browser.send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
-        'Runtime.evaluate',
-        { expression, awaitPromise: true, returnByValue: true },
-        sessionId,
-      );
+      const { result, exceptionDetails } = await evaluate<T>(expression);
       if (exceptionDetails) throw new Error(`${expression}: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
       return result.value;
     };
