@@ -1,7 +1,8 @@
 /**
  * "ranked first" names one player; when a sampled study stopped early leaves several exactly equal
  * at the top, the line says it was a tie (a new user read "ranked first: Planner" on the README's
- * example under --budget 10, with the Calculator and python at the same value).
+ * example under --budget 10, with the Calculator and python at the same value), and a value that
+ * lies outside its own interval is named as such.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -29,5 +30,13 @@ describe('replay: ranked first', () => {
     const endpoint = await startFake({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
     const r = await runBlame(args(endpoint.url, []));
     expect(r.stdout).toContain('  ranked first: Calculator at step 4\n');
+    expect(r.stdout).not.toContain('outside its interval');
+  });
+
+  it('says which value lies outside its own interval when the budget stopped the sampling early', async () => {
+    const endpoint = await startFake({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
+    const r = await runBlame(args(endpoint.url, ['--method', 'mc', '--budget', '10']));
+    expect(r.stdout).toMatch(/^7 Reporter +-1\.125 +\[-1\.000, \+1\.000\]$/m);
+    expect(r.stdout).toContain('outside its interval: 7 Reporter -1.125 [-1.000, +1.000] (too few samples: the estimate is still unsettled, the interval is what is known; a larger --budget narrows both)\n');
   });
 });

@@ -33,6 +33,23 @@ export function notComputedLine(r: CaseResult): string | null {
 }
 
 /**
+ * The steps whose sampled Shapley value lies outside its own interval, as a line of the case's
+ * block (null when none). The intervals are clipped to what a Shapley value can be, while a
+ * KernelSHAP mean stopped after few samples (a small --budget) can lie beyond that (kernel.ts):
+ * the reader is told which number to trust rather than left with a value outside its interval.
+ */
+export function outsideIntervalLine(r: CaseResult): string | null {
+  if (!r.shapley || !r.ci) return null;
+  const outside = r.players.flatMap((p) => {
+    const value = ownValue<number>(r.shapley, p);
+    const ci = ownValue<readonly [number, number]>(r.ci, p);
+    return value !== undefined && ci !== undefined && (value < ci[0] || value > ci[1]) ? [`${printable(p)} ${f3(value)} [${f3(ci[0])}, ${f3(ci[1])}]`] : [];
+  });
+  if (outside.length === 0) return null;
+  return `outside ${outside.length === 1 ? 'its interval' : 'their intervals'}: ${outside.join(', ')} (too few samples: the estimate is still unsettled, the interval is what is known; a larger --budget narrows both)`;
+}
+
+/**
  * One case as a readable block: Shapley beside the baselines. `budget`: the Monte Carlo budget of
  * the settings, so the head says what the case spent against it.
  */
@@ -48,6 +65,8 @@ export function formatCase(r: CaseResult, budget = Infinity): string {
   lines.push(`last step to touch: ${r.lastTouch ? printable(r.lastTouch) : '(none)'}${r.fixable === false ? '   (no combination of fixes repairs this case)' : ''}`);
   const skipped = notComputedLine(r);
   if (skipped) lines.push(skipped);
+  const outside = outsideIntervalLine(r);
+  if (outside) lines.push(outside);
   if (r.interactions && r.interactions.length) {
     const strongest = [...r.interactions].sort((a, b) => Math.abs(b.value) - Math.abs(a.value)).slice(0, 5);
     // A budget's bounds (shapley/interactions.ts boundedInteractions) are shown as bounds only: their middle is no estimate.
