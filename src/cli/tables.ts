@@ -55,7 +55,8 @@ export function outsideIntervalLine(r: CaseResult): string | null {
  */
 export function formatCase(r: CaseResult, budget = Infinity): string {
   if (r.error) return `case ${printable(r.id)}: ERROR ${printable(r.error)}`;
-  const spent = r.method === 'mc' && Number.isFinite(budget) ? `cost ${r.cost} of budget ${budget}` : `cost ${r.cost}`;
+  // v(no fix) and v(all fixes) always run and the last coalition asked may pass the budget (docs/method.md, Budget): said where the cost is over it.
+  const spent = r.method === 'mc' && Number.isFinite(budget) ? `cost ${r.cost} of budget ${budget}${r.cost > budget ? ' (over it: v(no fix) and v(all fixes) always run, and the last coalition asked may pass it)' : ''}` : `cost ${r.cost}`;
   const head = `case ${printable(r.id)}: ${r.failed ? 'failed' : 'passed'}  v(no fix)=${f3(r.vEmpty)}  v(all fixes)=${f3(r.vAll)}  [${r.method}${r.estimator ? ` (${r.estimator})` : ''}, ${r.evaluations} coalitions, ${r.queries ? `${r.queries} queries, ` : ''}${r.permutations ? `${r.permutations} permutations, ` : ''}${spent}${r.stopReason ? `, stop: ${r.stopReason}` : ''}]`;
   if (!r.shapley) return head;
   const columns = STEP_COLUMNS.filter((c) => r[c.field] !== undefined);

@@ -1,8 +1,7 @@
 /**
- * "ranked first" names one player; when a sampled study stopped early leaves several exactly equal
- * at the top, the line says it was a tie (a new user read "ranked first: Planner" on the README's
- * example under --budget 10, with the Calculator and python at the same value), and a value that
- * lies outside its own interval is named as such.
+ * What a new user reads when a budget stops a study early (the README's example at --budget 10):
+ * "ranked first" names one player, so a tie at the top is said to be one; a value that lies
+ * outside its own interval is named as such; a cost over the budget says why.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,5 +37,13 @@ describe('replay: ranked first', () => {
     const r = await runBlame(args(endpoint.url, ['--method', 'mc', '--budget', '10']));
     expect(r.stdout).toMatch(/^7 Reporter +-1\.125 +\[-1\.000, \+1\.000\]$/m);
     expect(r.stdout).toContain('outside its interval: 7 Reporter -1.125 [-1.000, +1.000] (too few samples: the estimate is still unsettled, the interval is what is known; a larger --budget narrows both)\n');
+  });
+
+  it('says why the cost passed a budget smaller than the two runs every case needs', async () => {
+    const r = await runBlame([join(import.meta.dirname, '../../public/demos/refund-policy.trace.json'), '--method', 'mc', '--budget', '4']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('cost 10 of budget 4 (over it: v(no fix) and v(all fixes) always run, and the last coalition asked may pass it), stop: budget]');
+    const within = await runBlame([join(import.meta.dirname, '../../public/demos/refund-policy.trace.json'), '--method', 'mc', '--budget', '20']);
+    expect(within.stdout).toMatch(/cost (\d+) of budget 20, stop: /);
   });
 });
