@@ -13,15 +13,18 @@ function names(steps: readonly string[]): string {
  * The batch's one-line finding, the same in the workbench and the report: the most blamed step
  * (every step tied with it named together: "Most blamed: planner and retriever, 0.417"), its mean
  * Shapley with its interval when sampling left one, and the step whose fix alone resolves most
- * failures. Null before any failure has a value.
+ * failures; when no step's blame is positive, that no step is blamed and why. Null before any
+ * failure has a value.
  */
 export function batchHeadline(batch: BatchResult): string | null {
   const finite = batch.steps.filter((s) => Number.isFinite(s.meanShapley));
   if (finite.length === 0 || batch.analyzed === 0) return null;
   const best = Math.max(...finite.map((s) => s.meanShapley));
+  const value = (v: number) => formatNumber(v, 3);
+  // No step with positive blame: naming the "most blamed" of steps at 0.000 would read as a finding.
+  if (best < TIE) return noBlame(batch, value(best));
   const tied = finite.filter((s) => best - s.meanShapley < TIE);
   const top = tied[0];
-  const value = (v: number) => formatNumber(v, 3);
   // Tied steps have intervals of their own; the value they share is what the line is about.
   const shownInterval = tied.length === 1 ? ` ${formatInterval(top.ci, value)}` : '';
   const first = `Most blamed: ${names(tied.map((s) => s.step))}, ${value(top.meanShapley)}${shownInterval}${tied.length > 1 ? ' each' : ''}`;
@@ -29,6 +32,15 @@ export function batchHeadline(batch: BatchResult): string | null {
   if (!(alone.fixAloneRate > 0)) return `${first}; no single fix resolves a failure on its own`;
   const who = tied.length === 1 && alone.step === top.step ? 'it' : alone.step;
   return `${first}; fixing ${who} alone resolves ${formatPercent(alone.fixAloneRate)} of failures`;
+}
+
+/** The headline when no step has positive blame: why, when no combination of the fixes repairs any failure. */
+function noBlame(batch: BatchResult, best: string): string {
+  if (batch.unfixable >= batch.analyzed) {
+    const which = batch.analyzed === 1 ? 'the analysed failure' : `any of the ${formatCount(batch.analyzed)} analysed failures`;
+    return `No step is blamed: no combination of the fixes on offer repairs ${which}`;
+  }
+  return `No step is blamed: no step's mean Shapley is above ${best} (on average no fix repairs more than it breaks)`;
 }
 
 /** "1 failure", "2 failures"; mid-run "96 failures so far (120 of 400 cases analysed)". */

@@ -25,6 +25,14 @@ describe('one headline for the workbench and the report', () => {
     expect(batchHeadline(batch)).toBe('Most blamed: planner and retriever, 0.417 each; fixing planner alone resolves 100.0 % of failures');
   });
 
+  it('names no step "most blamed" when none has positive blame (a replay whose fixes repair nothing: 0.000 each)', () => {
+    const none: BatchResult = { failures: 1, analyzed: 1, unfixable: 1, cost: 14, steps: [step('2 Planner', 0, 0), step('4 Calculator', 0, 0), step('7 Reporter', 0, 0)] };
+    expect(batchHeadline(none)).toBe('No step is blamed: no combination of the fixes on offer repairs the analysed failure');
+    expect(batchHeadline({ ...none, failures: 3, analyzed: 3, unfixable: 3 })).toBe('No step is blamed: no combination of the fixes on offer repairs any of the 3 analysed failures');
+    const worse: BatchResult = { failures: 4, analyzed: 4, unfixable: 1, cost: 9, steps: [step('a', -0.25, 0), step('b', 0, 0)] };
+    expect(batchHeadline(worse)).toBe("No step is blamed: no step's mean Shapley is above 0.000 (on average no fix repairs more than it breaks)");
+  });
+
   it('counts failures in the singular and plural, and says how far a run is', async () => {
     const { failureCount } = await import('../../report/headline.ts');
     expect(failureCount(1)).toBe('1 failure');
