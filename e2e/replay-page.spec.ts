@@ -205,6 +205,27 @@ test("the README's example blamed in the page as its page paragraph says, word f
   }
 });
 
+test("the README's example blamed without its tool stubs: the Batch view says no step is blamed and why (the python tool answered as recorded)", async ({ page }) => {
+  const endpoint = await startFakeEndpoint({ answer: scriptedModel, models: ['gpt-test', 'fake-model'] });
+  const example = readFileSync(new URL('../docs/examples/replay/multiply.langfuse.json', import.meta.url), 'utf8');
+  try {
+    await page.goto('./');
+    await dropFiles(page, [{ name: 'multiply.langfuse.json', content: example, type: 'application/json' }]);
+    await page.getByRole('button', { name: 'Blame this run' }).click();
+    const setup = page.getByRole('region', { name: 'Blame this run' });
+    await setup.getByLabel('The final answer contains').fill('42');
+    await page.getByLabel('Base URL').fill(endpoint.url);
+    await page.getByLabel('Base URL').dispatchEvent('change');
+    await setup.getByRole('button', { name: 'Blame', exact: true }).click();
+    await waitForDone(page);
+    await expect(page.getByTestId('batch-headline')).toHaveText('No step is blamed: no combination of the fixes on offer repairs the analysed failure');
+    await expect(page.getByTestId('batch-tools-reused')).toContainText('Flagged: The run reused a recorded tool result for a call that changed');
+    await expect(page.getByTestId('batch-tools-reused')).toContainText('give Tool stubs in the setup');
+  } finally {
+    await endpoint.close();
+  }
+});
+
 test('"Most tokens per answer" in the setup\'s Model panel caps every replay request, as --model-param default.max_tokens does', async ({ page }) => {
   const endpoint = await startFakeEndpoint({ models: ['scripted'], answer: scripted });
   try {

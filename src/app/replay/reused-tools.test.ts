@@ -4,7 +4,7 @@ import { readWhoWhen } from '../../formats/importers/whowhen.ts';
 import { buildReplay } from '../../replay/index.ts';
 import { analyzeWithModel } from '../../replay/testing/model-loop.ts';
 import { scriptedModel, WHOWHEN_LOG } from '../../replay/testing/runs.ts';
-import { reusedToolTurns } from './reused-tools.ts';
+import { reusedToolsNote, reusedToolTurns } from './reused-tools.ts';
 
 describe('reused tool turns', () => {
   const run = readWhoWhen(JSON.stringify(WHOWHEN_LOG), 'algorithm/7.json').runs[0];
@@ -24,5 +24,15 @@ describe('reused tool turns', () => {
     const { result } = analyzeWithModel(def.source, def.cases[0], settings, scriptedModel);
     expect(reusedToolTurns(result)).toEqual([]);
     expect(reusedToolTurns(undefined)).toEqual([]);
+  });
+
+  it('make the Batch view say so, counting the runs flagged', () => {
+    const def = buildReplay([run], { players: 'steps', fixes: [], outcome: null, origin: 'test' });
+    const { result } = analyzeWithModel(def.source, def.cases[0], settings, scriptedModel);
+    expect(reusedToolsNote([result])).toMatch(/^Flagged: The run reused a recorded tool result for a call that changed \(no tool stub ran it\)/);
+    expect(reusedToolsNote([result, undefined])).toMatch(/^Flagged: The run reused/);
+    const clean = { factualOutputs: {}, fixedOutputs: {} };
+    expect(reusedToolsNote([result, clean, result])).toMatch(/^Flagged: 2 of 3 runs reused/);
+    expect(reusedToolsNote([clean, undefined])).toBeNull();
   });
 });

@@ -18,3 +18,16 @@ export function reusedToolTurns(result: Pick<CaseResult, 'factualOutputs' | 'fix
   }
   return [...found].sort((a, b) => a - b);
 }
+
+/**
+ * The Batch view's flag for a replay whose tool turns reused their record for changed calls: the
+ * Replay view names the turns, but the Batch view is what opens first, and there a fix that seems
+ * to repair nothing (the tool answered as recorded) reads as a finding unless it is said why.
+ */
+export function reusedToolsNote(results: readonly (Pick<CaseResult, 'factualOutputs' | 'fixedOutputs'> | undefined)[]): string | null {
+  const flagged = results.filter((r) => reusedToolTurns(r).length > 0).length;
+  if (flagged === 0) return null;
+  const done = results.filter((r) => r !== undefined).length;
+  const which = done === 1 ? 'The run' : `${flagged} of ${done} runs`;
+  return `Flagged: ${which} reused a recorded tool result for a call that changed (no tool stub ran it), so fixes upstream of the tool could not change what it returned. The Replay view names the turns; give Tool stubs in the setup to run such calls.`;
+}
