@@ -26,6 +26,20 @@ test('a 390 px phone: no horizontal scroll on any view, results before settings'
   }
 });
 
+test('a 390 px phone: the Compare view with a stored study to pick (its long name in the pickers) does not scroll sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('./#demo=refund-policy');
+  await waitForDone(page);
+  await page.getByRole('tab', { name: /^Compare/ }).click();
+  await page.getByRole('button', { name: 'Keep a copy to compare with' }).click();
+  await expect(page.getByTestId('compare-select').locator('option')).toHaveCount(2);
+  await expect(page.getByTestId('compare-select')).not.toHaveValue('');
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const select = (await page.getByTestId('compare-select').boundingBox())!;
+  expect(select.x + select.width).toBeLessThanOrEqual(390);
+});
+
 test('a 390 px phone: the batch bars fit the screen, every bar and its value in view without a sideways scroll, text at full size', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('./#demo=eight-step-agent');
