@@ -107,3 +107,21 @@ test('a demo compared with itself under other settings: keep a copy, change the 
   await page.getByRole('tab', { name: 'Compare' }).click();
   await expect(page.getByTestId('compare-summary')).toContainText('Changes from refund-policy (copy) (recorded');
 });
+
+test('two studies of different pipelines: no empty chart of ticks, a note that they share no step', async ({ page }) => {
+  await page.goto('./?workers=2');
+  await page.getByRole('button', { name: /^Refund policy/ }).first().click();
+  await waitForDone(page);
+  await waitForStored(page, (s) => s.status === 'done');
+  await page.goto('./?workers=1#demo=order-desk');
+  await waitForDone(page);
+  await page.getByRole('tab', { name: 'Compare' }).click();
+  await page.getByTestId('compare-select').selectOption({ index: 1 });
+  await expect(page.getByTestId('compare-summary')).toContainText('Changes from refund-policy');
+  await expect(page.getByTestId('compare-no-shared-step')).toContainText('no step in common');
+  await expect(page.locator('.chart-figure')).toHaveCount(0);
+  // A study of the same pipeline still draws its chart.
+  await page.getByRole('button', { name: 'Keep a copy to compare with' }).click();
+  await expect(page.locator('.chart-figure svg')).toBeVisible();
+  await expect(page.getByTestId('compare-no-shared-step')).toHaveCount(0);
+});
