@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderComparison, pointsText, rankText } from './sections/compare.ts';
+import { NO_SHARED_STEP, renderComparison, pointsText, rankText } from './sections/compare.ts';
 import { COMPARISON } from './fixtures/comparison.ts';
 
 
@@ -27,5 +27,13 @@ describe('the report’s comparison section', () => {
     expect(html).not.toContain('>q2<');
     expect(html).toMatch(/<td>gone<\/td><td class="num">\+0\.100<\/td><td class="num">—<\/td>/);
     expect([rankText(-2), rankText(0), rankText(null), pointsText(-0.125)]).toEqual(['↓2', '=', '—', '−12.5 pp']);
+  });
+
+  it('says the studies share no step instead of drawing an empty chart', () => {
+    expect(html).toContain('<svg');
+    expect(html).not.toContain(NO_SHARED_STEP.slice(0, 40));
+    const apart = renderComparison({ against: 'other', comparison: { ...COMPARISON, steps: COMPARISON.steps.map((s) => ({ ...s, shapleyChange: null, ci: null })) } });
+    expect(apart).not.toContain('<svg');
+    expect(apart).toContain('The two studies have no step in common (other pipelines?)');
   });
 });

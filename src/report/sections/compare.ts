@@ -26,6 +26,9 @@ export function pointsText(change: number | null): string {
   return `${formatSigned(change * 100, 1)} pp`;
 }
 
+/** Said instead of the chart when two studies have no step in common (other pipelines): an empty chart of ticks reads as a broken view. */
+export const NO_SHARED_STEP = 'The two studies have no step in common (other pipelines?), so no step\'s blame can be compared: each is shown on its own below. Pick a study of the same pipeline to see what changed.';
+
 /**
  * "Compared with …": per step the change in mean Shapley with its interval (as a chart and a
  * table), the change in fix-alone rate and rank, and the cases whose blame moved most. The same
@@ -64,7 +67,7 @@ export function renderComparison({ against, comparison: c }: ReportComparison): 
 <p class="muted">${e(
     `${formatCounted(c.before.analyzed, 'analysed failure')} there, ${formatCount(c.after.analyzed)} here, ${formatCount(c.shared)} in both. Changes are this study minus that one; intervals at ${level}, ${c.paired ? 'paired by case (both analysed the same failures)' : 'unpaired (the failures differ)'}.`,
   )}</p>
-${chart}
+${both.length > 0 ? chart : `<p class="muted" data-testid="compare-no-shared-step">${e(NO_SHARED_STEP)}</p>`}
 <table class="sortable"><thead><tr><th>Step</th><th class="num">Mean Shapley there</th><th class="num">Here</th><th class="num">Change</th><th class="num">${e(level)} CI</th><th class="num">Fixing alone resolves</th><th class="num">Change</th><th class="num">Rank</th></tr></thead><tbody>${rows}</tbody></table>
 ${cases}
 </section>`;
