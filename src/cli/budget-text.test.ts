@@ -46,4 +46,12 @@ describe('replay: ranked first', () => {
     const within = await runBlame([join(import.meta.dirname, '../../public/demos/refund-policy.trace.json'), '--method', 'mc', '--budget', '20']);
     expect(within.stdout).toMatch(/cost (\d+) of budget 20, stop: /);
   });
+
+  it('prints no table of zeros when no failure was analysed: the order-desk demo without its responses', async () => {
+    const r = await runBlame([join(import.meta.dirname, '../../public/demos/order-desk.trace.json')]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('6 cases, 0 failures, 0 analysed');
+    expect(r.stdout).toContain('no failure analysed: 6 cases could not be analysed (the ERROR lines above say why), and no other case failed, so there is nothing to blame');
+    expect(r.stdout).not.toMatch(/^extract +0\.0 %/m);
+  });
 });

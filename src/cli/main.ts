@@ -557,7 +557,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     out.push(...a.results.filter((r) => r.failed || r.error).map((r) => formatCase(r, a.settings.budget)));
     const passed = a.results.length - a.results.filter((r) => r.failed || r.error).length;
     if (passed) out.push(`${passed} passing case${passed === 1 ? '' : 's'} not shown`);
-    out.push(formatBatch(a.batch, a.results.length, a.replay?.contrastUsage, a.settings.mode));
+    out.push(formatBatch(a.batch, a.results.length, a.replay?.contrastUsage, a.settings.mode, a.results.filter((r) => r.error).length));
     if (compared) out.push(formatComparison(compared));
     if (a.regression) out.push(formatRegression(a.regression));
     if (gate && !opts.gate) out.push(terminalVerdict(gate));

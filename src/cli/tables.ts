@@ -83,8 +83,14 @@ export function formatCase(r: CaseResult, budget = Infinity): string {
 }
 
 /** The batch summary table; `contrast`: the contrast replays' usage (--contrast), in the same `model:` line; `mode` words the unfixable count. */
-export function formatBatch(b: BatchResult, total: number, contrast?: NonNullable<CaseResult['usage']>, mode: AnalysisSettings['mode'] = 'recorded'): string {
+export function formatBatch(b: BatchResult, total: number, contrast?: NonNullable<CaseResult['usage']>, mode: AnalysisSettings['mode'] = 'recorded', errors = 0): string {
   const head = `${total} case${total === 1 ? '' : 's'}, ${b.failures} failure${b.failures === 1 ? '' : 's'}, ${b.analyzed} analysed, ${b.unfixable} ${unfixableText(mode)}; cost ${b.cost}${b.stoppedEarly ? ' (stopped once the top step separated)' : ''}`;
+  if (b.analyzed === 0) {
+    // A table of +0.000 for every step would read as a finding: with no failure analysed there is none.
+    const why = errors > 0 ? `${errors} case${errors === 1 ? '' : 's'} could not be analysed (the ERROR lines above say why), and no other case failed` : 'no case failed';
+    const usage = usageLine(b, contrast);
+    return [head, `no failure analysed: ${why}, so there is nothing to blame`, ...(usage ? [usage] : [])].join('\n');
+  }
   const rows = [...b.steps]
     .sort((a, c) => c.meanShapley - a.meanShapley)
     .map((s) => [printable(s.step), b.fixAloneKnown === 0 ? '-' : pct(s.fixAloneRate), f3(s.meanShapley), `[${f3(s.ci[0])}, ${f3(s.ci[1])}]`, pct(s.share), String(s.lastTouch)]);
@@ -92,8 +98,14 @@ export function formatBatch(b: BatchResult, total: number, contrast?: NonNullabl
   if (b.fixAloneKnown !== undefined) {
     out.push(`fixing alone: ${b.fixAloneKnown === 0 ? NOT_COMPUTED_WITHIN_BUDGET : `over the ${b.fixAloneKnown} of ${b.analyzed} analysed failures whose budget reached it (${NOT_COMPUTED_WITHIN_BUDGET} in the others)`}`);
   }
-  if (b.usage || contrast) out.push(`model: ${b.usage ? usageText(b.usage) : 'no requests'}${contrast ? `; contrast: ${usageText(contrast)}` : ''}`);
+  const usage = usageLine(b, contrast);
+  if (usage) out.push(usage);
   return out.join('\n');
+}
+
+/** The batch's `model:` line (its requests, and the contrast's), or null without either. */
+function usageLine(b: BatchResult, contrast: NonNullable<CaseResult['usage']> | undefined): string | null {
+  return b.usage || contrast ? `model: ${b.usage ? usageText(b.usage) : 'no requests'}${contrast ? `; contrast: ${usageText(contrast)}` : ''}` : null;
 }
 
 function usageText(u: NonNullable<CaseResult['usage']>): string {
