@@ -73,3 +73,18 @@ describe('blame --compare', () => {
     expect(r.stderr).toMatch(/^blame: --compare ".*refund-policy\.trace\.json": expected a session file/);
   });
 });
+
+describe('blame --compare across pipelines', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'blame-compare-apart-'));
+  const earlier = join(dir, 'refund.agentblame-session.json');
+  blame(join(DEMOS, 'refund-policy.trace.json'), '--save', earlier);
+
+  it('says the studies share no step (and counts one failure in the singular)', () => {
+    const r = blame(join(DEMOS, 'stochastic-rag.trace.json'), '--compare', earlier);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('compared with "refund-policy": 1 analysed failure before, 160 now, 0 in both;');
+    expect(r.stdout).toContain("no step in common (other pipelines?), so no step's blame can be compared: compare with a session of the same pipeline");
+    const same = blame(join(DEMOS, 'refund-policy-b.trace.json'), '--compare', earlier);
+    expect(same.stdout).not.toContain('no step in common');
+  });
+});

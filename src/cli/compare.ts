@@ -33,7 +33,7 @@ export function table(header: string[], rows: string[][]): string {
 
 /** The comparison as tables: per step, then the cases that moved most (at most `maxCases`). */
 export function formatComparison({ against, comparison: c }: NamedComparison, maxCases = 10): string {
-  const head = `compared with "${printable(against)}": ${c.before.analyzed} analysed failures before, ${c.after.analyzed} now, ${c.shared} in both; intervals at ${(100 * (1 - c.delta)).toFixed(0)} %, ${c.paired ? 'paired by case' : 'unpaired (the failures differ)'}`;
+  const head = `compared with "${printable(against)}": ${c.before.analyzed} analysed failure${c.before.analyzed === 1 ? '' : 's'} before, ${c.after.analyzed} now, ${c.shared} in both; intervals at ${(100 * (1 - c.delta)).toFixed(0)} %, ${c.paired ? 'paired by case' : 'unpaired (the failures differ)'}`;
   const rows = c.steps.map((s) => [
     printable(s.step),
     f3(s.before?.meanShapley ?? null),
@@ -44,6 +44,8 @@ export function formatComparison({ against, comparison: c }: NamedComparison, ma
     s.before && s.after ? `${s.before.rank} -> ${s.after.rank}` : '-',
   ]);
   const out = [head, table(['step', 'Shapley before', 'now', 'change', 'CI', 'fixing alone resolves', 'rank'], rows)];
+  // Two studies of other pipelines: every change is '-', which says nothing unless it is said why.
+  if (!c.steps.some((s) => s.shapleyChange !== null)) out.push("no step in common (other pipelines?), so no step's blame can be compared: compare with a session of the same pipeline");
   const moved = c.cases.filter((x) => x.movement > 0).slice(0, maxCases);
   if (moved.length > 0) {
     out.push(`cases whose blame moved most:\n${table(['case', 'moved (sum |change|)', 'most in step', 'before', 'now'], moved.map((x) => [printable(x.id), x.movement.toFixed(3), printable(x.step), f3(x.before), f3(x.after)]))}`);
