@@ -112,6 +112,13 @@ describe('computeTrends: groupings', () => {
     expect(parseTrendGrouping('tag:')).toHaveProperty('problem');
   });
 
+  it('a tie at the top names every tied step, as the batch headline does (the refund demo: planner and retriever, 42 % each)', () => {
+    const players = ['planner', 'retriever', 'writer', 'reviewer'];
+    const refund = [testResult({ id: 'q1', players, shapley: { planner: 5 / 12, retriever: 5 / 12, writer: 1 / 12, reviewer: 1 / 12 }, fixAlone: { planner: 1, retriever: 1, writer: 0, reviewer: 0 } })];
+    const one = computeTrends([trendDigest({ id: 'a', name: 'refund', recordedAt: '2026-11-30T00:00:00Z', pipelineVersion: 'v1', tags: [] }, refund)], { grouping: { by: 'week' } });
+    expect(one.headline).toBe('week of 2026-11-30: planner and retriever caused 42 % each of 1 failure; fixing planner alone resolves 100 %');
+  });
+
   it('no analysed failure: no headline', () => {
     const passing = [testResult({ id: 'x', players: STEPS, failed: false })];
     expect(computeTrends([study('p', '2026-02-02T00:00:00Z', passing)], { grouping: { by: 'week' } }).headline).toBeNull();

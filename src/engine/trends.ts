@@ -379,6 +379,9 @@ export function computeTrends(digests: readonly TrendDigest[], options: TrendOpt
   };
 }
 
+/** Shares closer than this (half a tenth of a percent) are a tie at the top of the headline. */
+const SHARE_TIE = 5e-4;
+
 /**
  * "week of 2026-03-09: retriever caused 37 % [31, 43] of 120 failures; fixing it alone resolves
  * 26 %; down from 48 % the week before" for the last period's most blamed step.
@@ -391,13 +394,18 @@ function headlineOf(periods: readonly TrendPeriod[], steps: readonly StepTrend[]
   if (!top) return null;
   const p = top.points[last]!;
   const period = periods[last];
-  let text = `${period.label}: ${top.step} caused ${percent(p.share)} ${percentPair(p.ci)} of ${p.analyzed} failure${p.analyzed === 1 ? '' : 's'}; fixing it alone resolves ${percent(p.fixAloneRate)}`;
+  // Steps whose share prints the same as the top's are named together, as the batch headline does
+  // (the refund demo's planner and retriever, 42 % each): naming the first alone reads as a ranking.
+  const tied = steps.filter((s) => s.points[last] && Math.abs(s.points[last]!.share - p.share) < SHARE_TIE).map((s) => s.step);
+  const who = tied.length > 1 ? `${tied.slice(0, -1).join(', ')} and ${tied[tied.length - 1]} caused ${percent(p.share)} each` : `${top.step} caused ${percent(p.share)} ${percentPair(p.ci)}`;
+  let text = `${period.label}: ${who} of ${p.analyzed} failure${p.analyzed === 1 ? '' : 's'}; fixing ${tied.length > 1 ? top.step : 'it'} alone resolves ${percent(p.fixAloneRate)}`;
   const change = top.changes.at(-1);
   if (change && change.to === period.key) {
     const earlier = periods.find((x) => x.key === change.from)!;
     const before = previousKey(period.key, grouping.by) === earlier.key ? BEFORE[grouping.by] : `in ${earlier.label}`;
     const then = percent(p.share - change.shareChange);
-    text += change.marked ? `; ${change.shareChange < 0 ? 'down' : 'up'} from ${then} ${before}` : `; ${then} ${before} (no clear change)`;
+    const subject = tied.length > 1 ? `${top.step} ` : '';
+    text += change.marked ? `; ${subject}${change.shareChange < 0 ? 'down' : 'up'} from ${then} ${before}` : `; ${subject}${then} ${before} (no clear change)`;
   }
   return text;
 }
