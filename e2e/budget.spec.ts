@@ -53,3 +53,20 @@ test('a Monte Carlo budget spent before the baselines: the case and the batch sa
   await expect(table.locator('tbody tr').first()).toContainText(/\[[−-]?\d\.\d{3}, [−-]?\d\.\d{3}\]/);
   await table.screenshot({ path: '/tmp/polish-bounded-interactions.png' });
 });
+
+test('a budget that leaves a sampled value outside its own interval: the case names it, as the command does', async ({ page }) => {
+  await page.goto('./?workers=1');
+  await dropFiles(page, [{ name: 'voters.pipeline.js', content: DEFINITION, type: 'text/javascript' }]);
+  await waitForDone(page);
+  await page.getByLabel('Shapley values').selectOption('mc');
+  await page.getByLabel('Stop when').selectOption('budget');
+  await page.getByLabel('Step-cost budget per case').fill('16');
+  await page.getByLabel('Step-cost budget per case').press('Tab');
+  await waitForDone(page);
+  await page.getByRole('tab', { name: /Cases/ }).click();
+  await page.locator('[data-testid=case-list] tr[data-case=vote]').getByRole('button', { name: 'vote' }).click();
+  // The command prints "outside its interval: voter3 -1.736 [-1.000, +1.000]" for the same study.
+  await expect(page.getByTestId('case-steps').locator('tr[data-step=voter3] td').first()).toHaveText('−1.736');
+  await expect(page.getByTestId('case-outside-interval')).toContainText('Outside its interval: voter3 −1.736 [−1.000, 1.000]');
+  await expect(page.getByTestId('case-outside-interval')).toContainText('a larger Monte Carlo budget narrows both');
+});

@@ -4,6 +4,7 @@ import { ownValue } from '../engine/named-record.ts';
 import { printable } from './printable.ts';
 import { BUDGET_SKIPPED_LABELS, NOT_COMPUTED_WITHIN_BUDGET, PER_PLAYER_FIELDS, RESULT_FIELDS, type ResultFieldSpec } from '../engine/result-fields.ts';
 import { repairsLine } from './repairs-output.ts';
+import { outsideTheirIntervals } from '../engine/outside-interval.ts';
 
 const f3 = (x: number | undefined): string => (typeof x !== 'number' || Number.isNaN(x) ? '-' : (x >= 0 ? '+' : '') + x.toFixed(3));
 const pct = (x: number): string => `${(100 * x).toFixed(1)} %`;
@@ -32,19 +33,9 @@ export function notComputedLine(r: CaseResult): string | null {
   return `${NOT_COMPUTED_WITHIN_BUDGET}: ${r.notComputed.map((part) => BUDGET_SKIPPED_LABELS[part]).join(', ')} (a larger --budget computes them)`;
 }
 
-/**
- * The steps whose sampled Shapley value lies outside its own interval, as a line of the case's
- * block (null when none). The intervals are clipped to what a Shapley value can be, while a
- * KernelSHAP mean stopped after few samples (a small --budget) can lie beyond that (kernel.ts):
- * the reader is told which number to trust rather than left with a value outside its interval.
- */
+/** The steps whose sampled Shapley value lies outside its own interval (engine/outside-interval.ts), as a line of the case's block (null when none). */
 export function outsideIntervalLine(r: CaseResult): string | null {
-  if (!r.shapley || !r.ci) return null;
-  const outside = r.players.flatMap((p) => {
-    const value = ownValue<number>(r.shapley, p);
-    const ci = ownValue<readonly [number, number]>(r.ci, p);
-    return value !== undefined && ci !== undefined && (value < ci[0] || value > ci[1]) ? [`${printable(p)} ${f3(value)} [${f3(ci[0])}, ${f3(ci[1])}]`] : [];
-  });
+  const outside = outsideTheirIntervals(r).map((o) => `${printable(o.step)} ${f3(o.value)} [${f3(o.ci[0])}, ${f3(o.ci[1])}]`);
   if (outside.length === 0) return null;
   return `outside ${outside.length === 1 ? 'its interval' : 'their intervals'}: ${outside.join(', ')} (too few samples: the estimate is still unsettled, the interval is what is known; a larger --budget narrows both)`;
 }
