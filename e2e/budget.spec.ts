@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { dropFiles, waitForDone } from './workbench-helpers.ts';
 
 /** Six voters in a chain: each coalition's replay costs up to 6, v(no fix) alone 6. */
@@ -14,15 +14,20 @@ export default {
 };
 `;
 
-test('a Monte Carlo budget spent before the baselines: the case and the batch say they were not computed within it', async ({ page }) => {
+/** Opens the voters, then re-runs them with Monte Carlo stopped by a step-cost budget. */
+async function openVotersUnderBudget(page: Page, budget: number): Promise<void> {
   await page.goto('./?workers=1');
   await dropFiles(page, [{ name: 'voters.pipeline.js', content: DEFINITION, type: 'text/javascript' }]);
   await waitForDone(page);
   await page.getByLabel('Shapley values').selectOption('mc');
   await page.getByLabel('Stop when').selectOption('budget');
-  await page.getByLabel('Step-cost budget per case').fill('1');
+  await page.getByLabel('Step-cost budget per case').fill(String(budget));
   await page.getByLabel('Step-cost budget per case').press('Tab');
   await waitForDone(page);
+}
+
+test('a Monte Carlo budget spent before the baselines: the case and the batch say they were not computed within it', async ({ page }) => {
+  await openVotersUnderBudget(page, 1);
   await expect(page.getByTestId('batch-table').locator('caption')).toContainText('fixing alone not computed within the budget');
   await expect(page.getByTestId('batch-table').locator('tr[data-step=voter0] td').nth(2)).toHaveText('—');
   // The chart's baselines panel draws no fix-alone bar (a 0 would read as measured): it says so.
@@ -55,14 +60,7 @@ test('a Monte Carlo budget spent before the baselines: the case and the batch sa
 });
 
 test('a budget that leaves a sampled value outside its own interval: the case names it, as the command does', async ({ page }) => {
-  await page.goto('./?workers=1');
-  await dropFiles(page, [{ name: 'voters.pipeline.js', content: DEFINITION, type: 'text/javascript' }]);
-  await waitForDone(page);
-  await page.getByLabel('Shapley values').selectOption('mc');
-  await page.getByLabel('Stop when').selectOption('budget');
-  await page.getByLabel('Step-cost budget per case').fill('16');
-  await page.getByLabel('Step-cost budget per case').press('Tab');
-  await waitForDone(page);
+  await openVotersUnderBudget(page, 16);
   await page.getByRole('tab', { name: /Cases/ }).click();
   await page.locator('[data-testid=case-list] tr[data-case=vote]').getByRole('button', { name: 'vote' }).click();
   // The command prints "outside its interval: voter3 -1.736 [-1.000, +1.000]" for the same study.
