@@ -53,5 +53,11 @@ describe('replay: ranked first', () => {
     expect(r.stdout).toContain('6 cases, 0 failures, 0 analysed');
     expect(r.stdout).toContain('no failure analysed: 6 cases could not be analysed (the ERROR lines above say why), and no other case failed, so there is nothing to blame');
     expect(r.stdout).not.toMatch(/^extract +0\.0 %/m);
+    // The demo ships its responses beside it: the command names the file and the flags that use it.
+    const shipped = join(import.meta.dirname, '../../public/demos/order-desk.responses.jsonl');
+    expect(r.stderr).toContain(`blame: note: ${shipped} beside the input holds recorded model responses: add --cache ${shipped} --offline to analyse with them`);
+    const cached = await runBlame([join(import.meta.dirname, '../../public/demos/order-desk.trace.json'), '--cache', shipped, '--offline']);
+    expect(cached.status).toBe(0);
+    expect(cached.stderr).not.toContain('beside the input');
   });
 });

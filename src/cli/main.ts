@@ -542,6 +542,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   for (const note of repaired.notes) process.stderr.write(`blame: note: ${printable(note)}\n`);
   for (const note of a.notes ?? []) process.stderr.write(`blame: note: ${printable(note)}\n`);
+  const shipped = shippedResponses(opts.file, opts.model.caches, a.results);
+  if (shipped) process.stderr.write(`blame: note: ${printable(shipped)} beside the input holds recorded model responses: add --cache ${printable(shipped)} --offline to analyse with them\n`);
   const overflow = batchOverflow(a.batch);
   if (overflow !== null) {
     process.stderr.write(`blame: the batch summary overflows (${printable(overflow)}): keep costs and metric values well within ±1e300\n`);
@@ -568,4 +570,20 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (opts.gate && gate?.verdict.regression) return 1;
   return a.results.some((r) => r.error) ? 1 : 0;
+}
+
+/**
+ * A demo's (or any study's) recorded model responses kept beside its input as NAME.responses.jsonl
+ * (public/demos/order-desk.responses.jsonl): when cases failed for want of a model and no --cache
+ * was given, the file is named, since the error alone says only "--cache FILE".
+ */
+function shippedResponses(file: string, caches: readonly string[], results: readonly CaseResult[]): string | null {
+  if (caches.length > 0 || !results.some((r) => r.error?.includes('no model is configured'))) return null;
+  const stem = basename(file).replace(/(\.(trace|pipeline|session|agentblame-session))?\.(json|jsonl|js|mjs)$/, '');
+  const beside = join(dirname(file), `${stem}.responses.jsonl`);
+  try {
+    return statSync(beside).isFile() ? beside : null;
+  } catch {
+    return null;
+  }
 }
